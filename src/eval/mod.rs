@@ -1,0 +1,274 @@
+//! The reference interpreter: runs an [`ir::Module`](crate::ir::Module) on [`Literal`]s with
+//! XLA's exact semantics (HloEvaluator's). It is the oracle for every later stage and the
+//! `--backend interpreter` of `xlac run`.
+//! XLA: `xla/hlo/evaluator/hlo_evaluator.cc`, `hlo_evaluator_typed_visitor.h`.
+//!
+//! Values inside the evaluator are always **row-major** (logical order): parameters and
+//! constants are converted on entry, and handlers receive and return row-major literals.
+//! Only `bitcast`, which reinterprets memory, looks at the declared layouts.
+//!
+//! Dispatch is one exhaustive `match` on [`Op`]; op families live in sibling files.
+
+mod control_flow;
+mod convolution;
+mod custom_call;
+mod data_movement;
+mod dot;
+mod elementwise;
+mod gather_scatter;
+mod linalg;
+mod reduce;
+mod rng;
+mod sort;
+
+use std::fmt;
+
+use cranelift_entity::EntityRef;
+
+use crate::ir::{Computation, ComputationId, InstrId, Instruction, Literal, Module, Op, Opcode};
+
+/// Why evaluation failed: the instruction (as `computation/name`) and what went wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalError {
+    /// `computation/instruction`, or empty when not tied to one instruction.
+    pub location: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl EvalError {
+    /// An error not yet tied to an instruction; the evaluator adds the location.
+    pub fn new(message: impl Into<String>) -> EvalError {
+        EvalError { location: String::new(), message: message.into() }
+    }
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.location.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.location, self.message)
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// Shorthand for handler results.
+pub type EvalResult<T = Literal> = Result<T, EvalError>;
+
+/// Settings of one evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct EvalOptions {
+    /// Seed of the `rng` op's generator (rng-bit-generator is deterministic in its state).
+    pub seed: u64,
+}
+
+/// Runs the entry computation of `module` on `args` (any layouts) and returns the result
+/// in row-major layout.
+pub fn evaluate(module: &Module, args: &[Literal], options: &EvalOptions) -> EvalResult {
+    let mut ev = Evaluator::new(module, options.clone());
+    let args: Vec<Literal> = args.iter().map(to_row_major).collect();
+    let refs: Vec<&Literal> = args.iter().collect();
+    ev.call(module.entry, &refs)
+}
+
+/// Converts every array leaf of a literal to row-major layout.
+pub fn to_row_major(lit: &Literal) -> Literal {
+    match lit {
+        Literal::Array(a) if a.shape.layout.is_row_major() => lit.clone(),
+        Literal::Array(a) => Literal::Array(a.to_row_major()),
+        Literal::Tuple(t) => Literal::Tuple(t.iter().map(to_row_major).collect()),
+        Literal::Token => Literal::Token,
+    }
+}
+
+/// The interpreter's state while running one module.
+pub struct Evaluator<'m> {
+    /// The module being run.
+    pub module: &'m Module,
+    /// Settings.
+    pub options: EvalOptions,
+    /// State of the `rng` op's generator.
+    pub rng_state: u64,
+}
+
+impl<'m> Evaluator<'m> {
+    /// A fresh evaluator.
+    pub fn new(module: &'m Module, options: EvalOptions) -> Evaluator<'m> {
+        let rng_state = options.seed;
+        Evaluator { module, options, rng_state }
+    }
+
+    /// Evaluates computation `id` on row-major `args` and returns its root value.
+    pub fn call(&mut self, id: ComputationId, args: &[&Literal]) -> EvalResult {
+        let comp = &self.module.computations[id];
+        let params = comp.parameters();
+        if params.len() != args.len() {
+            return Err(EvalError {
+                location: comp.name.clone(),
+                message: format!("called with {} arguments, takes {}", args.len(), params.len()),
+            });
+        }
+        let mut values: Vec<Option<Literal>> = vec![None; comp.instrs.len()];
+        for &id in &comp.order {
+            let instr = &comp.instrs[id];
+            let value = {
+                let operands: Vec<&Literal> = instr
+                    .operands
+                    .iter()
+                    .map(|&o| values[o.index()].as_ref())
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| EvalError::new("operand used before it is defined"))
+                    .map_err(|e| located(e, comp, instr))?;
+                self.eval_instruction(comp, id, &operands, args).map_err(|e| located(e, comp, instr))?
+            };
+            values[id.index()] = Some(value);
+        }
+        values[comp.root.index()]
+            .take()
+            .ok_or_else(|| EvalError { location: comp.name.clone(), message: "root was not evaluated".into() })
+    }
+
+    /// Evaluates one instruction given its (row-major) operand values.
+    fn eval_instruction(
+        &mut self,
+        comp: &Computation,
+        id: InstrId,
+        operands: &[&Literal],
+        args: &[&Literal],
+    ) -> EvalResult {
+        let instr = &comp.instrs[id];
+        let shape = &instr.shape;
+        match &instr.op {
+            Op::Plain(opcode) => self.eval_plain(comp, instr, *opcode, operands),
+            Op::Parameter { number } => args
+                .get(*number)
+                .map(|a| (*a).clone())
+                .ok_or_else(|| EvalError::new(format!("no argument for parameter {number}"))),
+            Op::Constant { literal } => Ok(to_row_major(literal)),
+            Op::Iota { dimension } => data_movement::iota(shape, *dimension),
+            Op::Broadcast { dimensions } => data_movement::broadcast(shape, operands[0], dimensions),
+            Op::Transpose { dimensions } => data_movement::transpose(shape, operands[0], dimensions),
+            Op::Reverse { dimensions } => data_movement::reverse(operands[0], dimensions),
+            Op::Concatenate { dimension } => data_movement::concatenate(shape, operands, *dimension),
+            Op::Slice { slice } => data_movement::slice(shape, operands[0], slice),
+            Op::DynamicSlice { sizes } => {
+                data_movement::dynamic_slice(shape, operands[0], &operands[1..], sizes)
+            }
+            Op::Pad { padding } => data_movement::pad(shape, operands[0], operands[1], padding),
+            Op::Compare { direction, comparison_type } => {
+                elementwise::compare(operands[0], operands[1], *direction, *comparison_type)
+            }
+            Op::GetTupleElement { index } => match operands[0] {
+                Literal::Tuple(t) => t
+                    .get(*index)
+                    .cloned()
+                    .ok_or_else(|| EvalError::new(format!("tuple has no element {index}"))),
+                _ => Err(EvalError::new("get-tuple-element of a non-tuple")),
+            },
+            Op::ReducePrecision { exponent_bits, mantissa_bits } => {
+                elementwise::reduce_precision(operands[0], *exponent_bits, *mantissa_bits)
+            }
+            Op::Reduce { dimensions, to_apply } => {
+                reduce::reduce(self, shape, operands, dimensions, *to_apply)
+            }
+            Op::ReduceWindow { window, to_apply } => {
+                reduce::reduce_window(self, shape, operands, window, *to_apply)
+            }
+            Op::SelectAndScatter { window, select, scatter } => {
+                reduce::select_and_scatter(self, shape, operands, window, *select, *scatter)
+            }
+            Op::Map { to_apply, .. } => control_flow::map(self, shape, operands, *to_apply),
+            Op::Dot { dimension_numbers, .. } => {
+                dot::dot(shape, operands[0], operands[1], dimension_numbers)
+            }
+            Op::Convolution {
+                window,
+                dimension_numbers,
+                feature_group_count,
+                batch_group_count,
+                ..
+            } => convolution::convolution(
+                shape,
+                operands[0],
+                operands[1],
+                window,
+                dimension_numbers,
+                *feature_group_count,
+                *batch_group_count,
+            ),
+            Op::Gather { dimension_numbers, slice_sizes, .. } => {
+                gather_scatter::gather(shape, operands[0], operands[1], dimension_numbers, slice_sizes)
+            }
+            Op::Scatter { dimension_numbers, to_apply, .. } => {
+                gather_scatter::scatter(self, shape, operands, dimension_numbers, *to_apply)
+            }
+            Op::Sort { dimension, is_stable, to_apply } => {
+                sort::sort(self, shape, operands, *dimension, *is_stable, *to_apply)
+            }
+            Op::TopK { k, largest } => sort::topk(shape, operands[0], *k, *largest),
+            Op::While { condition, body } => {
+                control_flow::while_loop(self, operands[0], *condition, *body)
+            }
+            Op::Conditional { branch_computations } => {
+                control_flow::conditional(self, operands, branch_computations)
+            }
+            Op::Call { to_apply } => self.call(*to_apply, operands),
+            Op::Fusion { calls, .. } => self.call(*calls, operands),
+            Op::RngBitGenerator { algorithm } => rng::rng_bit_generator(shape, operands[0], *algorithm),
+            Op::Rng { distribution } => rng::rng(self, shape, operands, *distribution),
+            Op::Cholesky { lower } => linalg::cholesky(operands[0], *lower),
+            Op::TriangularSolve(options) => linalg::triangular_solve(operands[0], operands[1], options),
+            Op::CustomCall(cc) => custom_call::custom_call(self, shape, operands, cc),
+            Op::Fft { .. } | Op::BatchNorm { .. } | Op::DimensionSize { .. } | Op::Unmodeled { .. } => {
+                Err(EvalError::new(format!("the interpreter does not run `{}`", instr.opcode())))
+            }
+        }
+    }
+
+    /// Ops without attributes: elementwise math, reshape, tuple, copy, bitcast, ...
+    fn eval_plain(
+        &mut self,
+        comp: &Computation,
+        instr: &Instruction,
+        opcode: Opcode,
+        operands: &[&Literal],
+    ) -> EvalResult {
+        use Opcode::*;
+        let shape = &instr.shape;
+        match opcode {
+            Convert => elementwise::convert(shape, operands[0]),
+            BitcastConvert => elementwise::bitcast_convert(shape, operands[0]),
+            Select => elementwise::select(operands[0], operands[1], operands[2]),
+            Clamp => elementwise::clamp(operands[0], operands[1], operands[2]),
+            _ if opcode.category() == crate::ir::OpCategory::ElementwiseUnary => {
+                elementwise::unary(opcode, shape, operands[0])
+            }
+            _ if opcode.category() == crate::ir::OpCategory::ElementwiseBinary => {
+                elementwise::binary(opcode, shape, operands[0], operands[1])
+            }
+            Reshape => data_movement::reshape(shape, operands[0]),
+            Bitcast => {
+                let from = &comp.instrs[instr.operands[0]].shape;
+                data_movement::bitcast(from, shape, operands[0])
+            }
+            DynamicUpdateSlice => {
+                data_movement::dynamic_update_slice(operands[0], operands[1], &operands[2..])
+            }
+            Tuple => Ok(Literal::Tuple(operands.iter().map(|l| (*l).clone()).collect())),
+            AfterAll => Ok(Literal::Token),
+            AddDependency | OptimizationBarrier | Domain => Ok(operands[0].clone()),
+            _ => Err(EvalError::new(format!("the interpreter does not run `{opcode}`"))),
+        }
+    }
+}
+
+/// Adds `computation/instruction` to an error that has no location yet.
+fn located(mut e: EvalError, comp: &Computation, instr: &Instruction) -> EvalError {
+    if e.location.is_empty() {
+        e.location = format!("{}/{}", comp.name, instr.name);
+    }
+    e
+}
