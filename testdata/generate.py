@@ -1450,7 +1450,8 @@ use it, and lists every `custom_call_target` and fusion kind seen.
   `frontend_attributes={{xla_cpu_small_call="true"}}`; dots carry
   `operand_precision={{highest,highest}}`; copies may carry `control-predecessors={{...}}`;
   non-default layouts such as `{{0,1}}` and `{{1,2,0}}` appear.
-- Constants print `nan`, `inf`, `-inf`, `-0`; pred constants print as `0`/`1`.
+- Constants print `nan`, `inf`, `-inf`, `-0`; pred arrays print as `0`/`1`, pred scalars as
+  `true`/`false`; bf16/f16 constants print with few digits (`0.7344`).
 - `model.mlir` contains `chlo.*` ops (erf, erf_inv, lgamma, digamma, next_after, top_k,
   sinh, atan, square, erfc) where `model.hlo` already has them expanded or as HLO ops, and
   NaN/inf constants as hex (`0x7FC00000`).
