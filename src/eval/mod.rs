@@ -9,6 +9,7 @@
 //!
 //! Dispatch is one exhaustive `match` on [`Op`]; op families live in sibling files.
 
+pub mod compare;
 mod control_flow;
 mod convolution;
 mod custom_call;
