@@ -68,7 +68,11 @@ pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
         check_entry_layout(module, &mut errors);
     }
 
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// Collects errors for one computation, filling in names and spans.
@@ -91,7 +95,11 @@ impl Reporter<'_> {
     /// An error about one instruction, located at its span when it was parsed.
     fn instruction(&mut self, id: InstrId, message: String) {
         let span = self.comp.spans.get(id).copied().filter(|s| s.line > 0);
-        let name = self.comp.instrs.get(id).map_or_else(|| id.to_string(), |i| i.name.clone());
+        let name = self
+            .comp
+            .instrs
+            .get(id)
+            .map_or_else(|| id.to_string(), |i| i.name.clone());
         self.errors.push(VerifyError {
             computation: self.comp.name.clone(),
             instruction: Some(name),
@@ -114,16 +122,22 @@ fn check_module_structure(module: &Module, errors: &mut Vec<VerifyError>) -> Vec
     let mut seen = HashSet::new();
     for &cid in &module.order {
         if module.computations.get(cid).is_none() {
-            errors.push(module_error(format!("the computation order lists {cid}, which does not exist")));
+            errors.push(module_error(format!(
+                "the computation order lists {cid}, which does not exist"
+            )));
         } else if !seen.insert(cid) {
             let name = &module.computations[cid].name;
-            errors.push(module_error(format!("computation {name} is listed twice in the module")));
+            errors.push(module_error(format!(
+                "computation {name} is listed twice in the module"
+            )));
         } else {
             live.push(cid);
         }
     }
     if !live.contains(&module.entry) {
-        errors.push(module_error("the module has no live ENTRY computation".to_string()));
+        errors.push(module_error(
+            "the module has no live ENTRY computation".to_string(),
+        ));
     }
     let mut names = HashSet::new();
     for &cid in &live {
@@ -149,30 +163,49 @@ fn check_computation_structure(
     let mut position: HashMap<InstrId, usize> = HashMap::new();
     for (pos, &id) in comp.order.iter().enumerate() {
         if comp.instrs.get(id).is_none() {
-            r.computation(format!("the instruction order lists {id}, which does not exist"));
+            r.computation(format!(
+                "the instruction order lists {id}, which does not exist"
+            ));
         } else if position.insert(id, pos).is_some() {
             r.instruction(id, "appears twice in the instruction order".to_string());
         }
     }
     if !position.contains_key(&comp.root) {
-        r.computation("the ROOT instruction is not one of the computation's instructions".to_string());
+        r.computation(
+            "the ROOT instruction is not one of the computation's instructions".to_string(),
+        );
     }
 
     let mut names: HashMap<&str, InstrId> = HashMap::new();
     let mut parameters: Vec<(usize, InstrId)> = Vec::new();
     for (pos, &id) in comp.order.iter().enumerate() {
-        let Some(inst) = comp.instrs.get(id) else { continue };
+        let Some(inst) = comp.instrs.get(id) else {
+            continue;
+        };
         if position.get(&id) != Some(&pos) {
             continue; // a duplicate entry, reported above
         }
         if names.insert(inst.name.as_str(), id).is_some() {
-            r.instruction(id, format!("the name {} is used by two instructions", inst.name));
+            r.instruction(
+                id,
+                format!("the name {} is used by two instructions", inst.name),
+            );
         }
         let refs = inst.operands.iter().map(|&o| ("operand", o));
-        let refs = refs.chain(inst.control_predecessors.iter().map(|&o| ("control predecessor", o)));
+        let refs = refs.chain(
+            inst.control_predecessors
+                .iter()
+                .map(|&o| ("control predecessor", o)),
+        );
         for (i, (what, o)) in refs.enumerate() {
             match position.get(&o) {
-                None => r.instruction(id, format!("{what} {i} refers to an instruction that is not in {}", comp.name)),
+                None => r.instruction(
+                    id,
+                    format!(
+                        "{what} {i} refers to an instruction that is not in {}",
+                        comp.name
+                    ),
+                ),
                 Some(&p) if p >= pos => {
                     let name = &comp.instrs[o].name;
                     let message = if o == id {
@@ -190,7 +223,13 @@ fn check_computation_structure(
             && inst.operands.len() != n
         {
             let s = if n == 1 { "" } else { "s" };
-            r.instruction(id, format!("{opcode} takes {n} operand{s} but has {}", inst.operands.len()));
+            r.instruction(
+                id,
+                format!(
+                    "{opcode} takes {n} operand{s} but has {}",
+                    inst.operands.len()
+                ),
+            );
         }
         if let Op::Parameter { number } = inst.op {
             parameters.push((number, id));
@@ -201,9 +240,18 @@ fn check_computation_structure(
                 continue;
             };
             if !live.contains(&callee) {
-                r.instruction(id, format!("calls {}, which is not in the module", callee_comp.name));
+                r.instruction(
+                    id,
+                    format!("calls {}, which is not in the module", callee_comp.name),
+                );
             } else if callee == cid {
-                r.instruction(id, format!("calls its own computation {}; recursion is not allowed", comp.name));
+                r.instruction(
+                    id,
+                    format!(
+                        "calls its own computation {}; recursion is not allowed",
+                        comp.name
+                    ),
+                );
             } else if callee == module.entry {
                 r.instruction(id, "calls the ENTRY computation".to_string());
             } else if let Some(n) = expected {
@@ -225,13 +273,22 @@ fn check_computation_structure(
         if pair[0].0 == pair[1].0 {
             r.instruction(pair[1].1, format!("parameter({}) appears twice", pair[1].0));
         } else if pair[1].0 != pair[0].0 + 1 {
-            r.instruction(pair[1].1, format!("parameter({}) follows parameter({}); numbers must have no gaps", pair[1].0, pair[0].0));
+            r.instruction(
+                pair[1].1,
+                format!(
+                    "parameter({}) follows parameter({}); numbers must have no gaps",
+                    pair[1].0, pair[0].0
+                ),
+            );
         }
     }
     if let Some(&(first, id)) = parameters.first()
         && first != 0
     {
-        r.instruction(id, format!("parameter numbers must start at 0, but the first is {first}"));
+        r.instruction(
+            id,
+            format!("parameter numbers must start at 0, but the first is {first}"),
+        );
     }
 }
 
@@ -244,19 +301,25 @@ fn called_arities(op: &Op, operand_count: usize) -> Vec<(ComputationId, Option<u
         Op::Call { to_apply } => one(*to_apply, n),
         Op::Fusion { calls, .. } => one(*calls, n),
         Op::While { condition, body } => vec![(*condition, Some(1)), (*body, Some(1))],
-        Op::Conditional { branch_computations } => {
-            branch_computations.iter().map(|&b| (b, Some(1))).collect()
-        }
+        Op::Conditional {
+            branch_computations,
+        } => branch_computations.iter().map(|&b| (b, Some(1))).collect(),
         // `inputs..., inits...` -> a reducer of (accumulators..., inputs...).
         Op::Reduce { to_apply, .. } | Op::ReduceWindow { to_apply, .. } => one(*to_apply, n),
         Op::Map { to_apply, .. } => one(*to_apply, n),
         Op::Sort { to_apply, .. } => one(*to_apply, 2 * n),
         // `operands..., indices, updates...` -> (old..., new...).
         Op::Scatter { to_apply, .. } => one(*to_apply, n.saturating_sub(1)),
-        Op::SelectAndScatter { select, scatter, .. } => {
+        Op::SelectAndScatter {
+            select, scatter, ..
+        } => {
             vec![(*select, Some(2)), (*scatter, Some(2))]
         }
-        _ => op.called_computations().into_iter().map(|c| (c, None)).collect(),
+        _ => op
+            .called_computations()
+            .into_iter()
+            .map(|c| (c, None))
+            .collect(),
     }
 }
 
@@ -290,12 +353,17 @@ fn layout_problem(shape: &Shape) -> Option<String> {
     match shape {
         Shape::Array(a) => {
             if let Some(d) = a.dims.iter().find(|&&d| d < 0) {
-                return Some(format!("{} has a negative dimension {d}", human_string(shape)));
+                return Some(format!(
+                    "{} has a negative dimension {d}",
+                    human_string(shape)
+                ));
             }
             let m2m = &a.layout.minor_to_major;
             let mut seen = vec![false; a.rank()];
             let is_permutation = m2m.len() == a.rank()
-                && m2m.iter().all(|&d| d < seen.len() && !std::mem::replace(&mut seen[d], true));
+                && m2m
+                    .iter()
+                    .all(|&d| d < seen.len() && !std::mem::replace(&mut seen[d], true));
             if !m2m.is_empty() && !is_permutation {
                 let listed: Vec<String> = m2m.iter().map(|d| d.to_string()).collect();
                 return Some(format!(
@@ -314,9 +382,14 @@ fn layout_problem(shape: &Shape) -> Option<String> {
 
 /// The header's `entry_computation_layout` must agree with the entry's parameters and root.
 fn check_entry_layout(module: &Module, errors: &mut Vec<VerifyError>) {
-    let Some(layout) = &module.config.entry_computation_layout else { return };
+    let Some(layout) = &module.config.entry_computation_layout else {
+        return;
+    };
     let entry = module.entry_computation();
-    let mut r = Reporter { comp: entry, errors };
+    let mut r = Reporter {
+        comp: entry,
+        errors,
+    };
     let params = entry.parameter_shapes();
     if layout.parameters.len() != params.len() {
         r.computation(format!(

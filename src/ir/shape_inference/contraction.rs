@@ -8,8 +8,13 @@
 //! records; so their result element type is the declared one, and only dims are inferred.
 
 use super::reduction::window_output_dims;
-use super::{array_with_dynamic, check_dims_in_range_and_unique, complex_component, expect_array, human_string, list};
-use crate::ir::{ConvolutionDimensionNumbers, DotDimensionNumbers, FftType, Opcode, PrimitiveType, Shape, Window};
+use super::{
+    array_with_dynamic, check_dims_in_range_and_unique, complex_component, expect_array,
+    human_string, list,
+};
+use crate::ir::{
+    ConvolutionDimensionNumbers, DotDimensionNumbers, FftType, Opcode, PrimitiveType, Shape, Window,
+};
 
 /// The declared element type, or `fallback` when the declared shape is not an array.
 fn declared_type(declared: &Shape, fallback: PrimitiveType) -> PrimitiveType {
@@ -33,8 +38,16 @@ pub(super) fn infer_dot(
     check_dims_in_range_and_unique(&lhs_used, l.rank(), "the lhs batch and contracting dims")?;
     check_dims_in_range_and_unique(&rhs_used, r.rank(), "the rhs batch and contracting dims")?;
     let pairs = [
-        ("contracting", &dnums.lhs_contracting_dimensions, &dnums.rhs_contracting_dimensions),
-        ("batch", &dnums.lhs_batch_dimensions, &dnums.rhs_batch_dimensions),
+        (
+            "contracting",
+            &dnums.lhs_contracting_dimensions,
+            &dnums.rhs_contracting_dimensions,
+        ),
+        (
+            "batch",
+            &dnums.lhs_batch_dimensions,
+            &dnums.rhs_batch_dimensions,
+        ),
     ];
     for (what, ld, rd) in pairs {
         if ld.len() != rd.len() {
@@ -56,10 +69,26 @@ pub(super) fn infer_dot(
             }
         }
     }
-    let mut dims: Vec<i64> = dnums.lhs_batch_dimensions.iter().map(|&d| l.dims[d]).collect();
-    dims.extend((0..l.rank()).filter(|d| !lhs_used.contains(d)).map(|d| l.dims[d]));
-    dims.extend((0..r.rank()).filter(|d| !rhs_used.contains(d)).map(|d| r.dims[d]));
-    Ok(array_with_dynamic(declared_type(declared, l.element_type), dims, Vec::new()))
+    let mut dims: Vec<i64> = dnums
+        .lhs_batch_dimensions
+        .iter()
+        .map(|&d| l.dims[d])
+        .collect();
+    dims.extend(
+        (0..l.rank())
+            .filter(|d| !lhs_used.contains(d))
+            .map(|d| l.dims[d]),
+    );
+    dims.extend(
+        (0..r.rank())
+            .filter(|d| !rhs_used.contains(d))
+            .map(|d| r.dims[d]),
+    );
+    Ok(array_with_dynamic(
+        declared_type(declared, l.element_type),
+        dims,
+        Vec::new(),
+    ))
 }
 
 /// `convolution(lhs, rhs), window=..., dim_labels=...`: output batch = input batch /
@@ -80,7 +109,9 @@ pub(super) fn infer_convolution(
         return Err("feature_group_count and batch_group_count must be positive".to_string());
     }
     if feature_group_count > 1 && batch_group_count > 1 {
-        return Err("feature_group_count and batch_group_count cannot both be greater than 1".to_string());
+        return Err(
+            "feature_group_count and batch_group_count cannot both be greater than 1".to_string(),
+        );
     }
     let spatial = dnums.input_spatial_dimensions.len();
     if dnums.kernel_spatial_dimensions.len() != spatial
@@ -105,7 +136,10 @@ pub(super) fn infer_convolution(
     }
     let mut input = vec![dnums.input_batch_dimension, dnums.input_feature_dimension];
     input.extend(&dnums.input_spatial_dimensions);
-    let mut kernel = vec![dnums.kernel_input_feature_dimension, dnums.kernel_output_feature_dimension];
+    let mut kernel = vec![
+        dnums.kernel_input_feature_dimension,
+        dnums.kernel_output_feature_dimension,
+    ];
     kernel.extend(&dnums.kernel_spatial_dimensions);
     let mut output = vec![dnums.output_batch_dimension, dnums.output_feature_dimension];
     output.extend(&dnums.output_spatial_dimensions);
@@ -135,7 +169,11 @@ pub(super) fn infer_convolution(
             "the input batch ({input_batch}) and the kernel's output features ({kernel_output_features}) must be divisible by batch_group_count={batch_group_count}"
         ));
     }
-    let kernel_spatial: Vec<i64> = dnums.kernel_spatial_dimensions.iter().map(|&d| r.dims[d]).collect();
+    let kernel_spatial: Vec<i64> = dnums
+        .kernel_spatial_dimensions
+        .iter()
+        .map(|&d| r.dims[d])
+        .collect();
     let window_sizes: Vec<i64> = window.dimensions.iter().map(|w| w.size).collect();
     if kernel_spatial != window_sizes {
         return Err(format!(
@@ -145,7 +183,11 @@ pub(super) fn infer_convolution(
             list(&window_sizes)
         ));
     }
-    let input_spatial: Vec<i64> = dnums.input_spatial_dimensions.iter().map(|&d| l.dims[d]).collect();
+    let input_spatial: Vec<i64> = dnums
+        .input_spatial_dimensions
+        .iter()
+        .map(|&d| l.dims[d])
+        .collect();
     let out_spatial = window_output_dims(&input_spatial, window)?;
     let mut dims = vec![0; rank];
     dims[dnums.output_batch_dimension] = input_batch / batch_group_count;
@@ -153,12 +195,20 @@ pub(super) fn infer_convolution(
     for (i, &d) in dnums.output_spatial_dimensions.iter().enumerate() {
         dims[d] = out_spatial[i];
     }
-    Ok(array_with_dynamic(declared_type(declared, l.element_type), dims, Vec::new()))
+    Ok(array_with_dynamic(
+        declared_type(declared, l.element_type),
+        dims,
+        Vec::new(),
+    ))
 }
 
 /// `fft(x), fft_type=..., fft_length={...}`: FFT/IFFT keep the complex shape; RFFT turns
 /// the last dim `n` into `n/2+1` complex values; IRFFT goes back to `fft_length`.
-pub(super) fn infer_fft(operand: &Shape, fft_type: FftType, fft_length: &[i64]) -> Result<Shape, String> {
+pub(super) fn infer_fft(
+    operand: &Shape,
+    fft_type: FftType,
+    fft_length: &[i64],
+) -> Result<Shape, String> {
     let a = expect_array(operand, "the operand of fft")?;
     let n = fft_length.len();
     if !(1..=3).contains(&n) || a.rank() < n {
@@ -174,14 +224,22 @@ pub(super) fn infer_fft(operand: &Shape, fft_type: FftType, fft_length: &[i64]) 
     match fft_type {
         FftType::Fft | FftType::Ifft => {
             if !a.element_type.is_complex() {
-                return Err(format!("{fft_type} needs a complex operand, but it is {}", human_string(operand)));
+                return Err(format!(
+                    "{fft_type} needs a complex operand, but it is {}",
+                    human_string(operand)
+                ));
             }
         }
         FftType::Rfft => {
             let c = match a.element_type {
                 PrimitiveType::F32 => PrimitiveType::C64,
                 PrimitiveType::F64 => PrimitiveType::C128,
-                _ => return Err(format!("RFFT needs an f32 or f64 operand, but it is {}", human_string(operand))),
+                _ => {
+                    return Err(format!(
+                        "RFFT needs an f32 or f64 operand, but it is {}",
+                        human_string(operand)
+                    ));
+                }
             };
             if inner != fft_length {
                 return Err(format!(
@@ -197,9 +255,16 @@ pub(super) fn infer_fft(operand: &Shape, fft_type: FftType, fft_length: &[i64]) 
         }
         FftType::Irfft => {
             let Some(component) = complex_component(a.element_type) else {
-                return Err(format!("IRFFT needs a complex operand, but it is {}", human_string(operand)));
+                return Err(format!(
+                    "IRFFT needs a complex operand, but it is {}",
+                    human_string(operand)
+                ));
             };
-            let expected_last = if fft_length[n - 1] == 0 { 0 } else { fft_length[n - 1] / 2 + 1 };
+            let expected_last = if fft_length[n - 1] == 0 {
+                0
+            } else {
+                fft_length[n - 1] / 2 + 1
+            };
             if inner[..n - 1] != fft_length[..n - 1] || inner[n - 1] != expected_last {
                 return Err(format!(
                     "IRFFT of {} does not match fft_length={} (the last dimension must be fft_length/2+1)",
@@ -236,7 +301,11 @@ pub(super) fn infer_cholesky(a: &Shape) -> Result<Shape, String> {
 
 /// `triangular-solve(a, b)`: `b`'s shape; `a` is square with the size of `b`'s shared
 /// dimension (rows when `left_side`, columns otherwise) and the same batch dims.
-pub(super) fn infer_triangular_solve(a: &Shape, b: &Shape, left_side: bool) -> Result<Shape, String> {
+pub(super) fn infer_triangular_solve(
+    a: &Shape,
+    b: &Shape,
+    left_side: bool,
+) -> Result<Shape, String> {
     check_square_matrix("triangular-solve", a)?;
     let am = expect_array(a, "a")?;
     let bm = expect_array(b, "the right-hand side of triangular-solve")?;
@@ -261,8 +330,15 @@ pub(super) fn infer_triangular_solve(a: &Shape, b: &Shape, left_side: bool) -> R
 /// `batch-norm-inference(x, scale, offset, mean, var)` -> `x`;
 /// `batch-norm-grad(x, scale, mean, var, grad)` -> `(dx, dscale, doffset)`.
 /// The per-feature operands are rank-1 with the size of `x`'s feature dimension.
-pub(super) fn infer_batch_norm(opcode: Opcode, operands: &[&Shape], feature_index: usize) -> Result<Shape, String> {
-    if !matches!(opcode, Opcode::BatchNormTraining | Opcode::BatchNormInference | Opcode::BatchNormGrad) {
+pub(super) fn infer_batch_norm(
+    opcode: Opcode,
+    operands: &[&Shape],
+    feature_index: usize,
+) -> Result<Shape, String> {
+    if !matches!(
+        opcode,
+        Opcode::BatchNormTraining | Opcode::BatchNormInference | Opcode::BatchNormGrad
+    ) {
         return Err(format!("{opcode} is not a batch-norm opcode"));
     }
     let Some(first) = operands.first() else {
@@ -278,9 +354,17 @@ pub(super) fn infer_batch_norm(opcode: Opcode, operands: &[&Shape], feature_inde
     let features = x.dims[feature_index];
     let per_feature = Shape::array(x.element_type, &[features]);
     // The operand that has x's full shape: the gradient, for batch-norm-grad.
-    let full_shape_operands: &[usize] = if opcode == Opcode::BatchNormGrad { &[4] } else { &[] };
+    let full_shape_operands: &[usize] = if opcode == Opcode::BatchNormGrad {
+        &[4]
+    } else {
+        &[]
+    };
     for (i, s) in operands.iter().enumerate().skip(1) {
-        let expected = if full_shape_operands.contains(&i) { operands[0] } else { &per_feature };
+        let expected = if full_shape_operands.contains(&i) {
+            operands[0]
+        } else {
+            &per_feature
+        };
         if !s.compatible(expected) {
             return Err(format!(
                 "{opcode} operand {i} is {} but must be {}",

@@ -18,7 +18,9 @@ pub(super) fn infer_while(
 ) -> Result<Shape, String> {
     let cond_ok = condition.parameters.len() == 1
         && condition.parameters[0].compatible(init)
-        && condition.result.compatible(&Shape::scalar(PrimitiveType::Pred));
+        && condition
+            .result
+            .compatible(&Shape::scalar(PrimitiveType::Pred));
     if !cond_ok {
         return Err(format!(
             "the condition is {} but must be {1} -> pred[] (the loop state)",
@@ -89,7 +91,11 @@ pub(super) fn infer_conditional(
 
 /// `call(args...)` and `fusion(args...)`: the callee's result; its parameters match the
 /// operands.
-pub(super) fn infer_call(op: &str, operands: &[&Shape], callee: &ProgramShape) -> Result<Shape, String> {
+pub(super) fn infer_call(
+    op: &str,
+    operands: &[&Shape],
+    callee: &ProgramShape,
+) -> Result<Shape, String> {
     let args: Vec<String> = operands.iter().map(|s| human_string(s)).collect();
     let mismatch = || {
         format!(
@@ -101,7 +107,12 @@ pub(super) fn infer_call(op: &str, operands: &[&Shape], callee: &ProgramShape) -
     if callee.parameters.len() != operands.len() {
         return Err(mismatch());
     }
-    if callee.parameters.iter().zip(operands).any(|(p, a)| !p.compatible(a)) {
+    if callee
+        .parameters
+        .iter()
+        .zip(operands)
+        .any(|(p, a)| !p.compatible(a))
+    {
         return Err(mismatch());
     }
     Ok(callee.result.clone())
@@ -131,23 +142,36 @@ pub(super) fn infer_rng(
     let t = out.element_type;
     if operands.len() != 2 || !operands.iter().all(|s| is_scalar_of(s, t)) {
         let args: Vec<String> = operands.iter().map(|s| human_string(s)).collect();
-        return Err(format!("rng needs two {t}[] bounds, but has ({})", args.join(", ")));
+        return Err(format!(
+            "rng needs two {t}[] bounds, but has ({})",
+            args.join(", ")
+        ));
     }
     if distribution == RandomDistribution::Normal && !t.is_float() {
-        return Err(format!("rng_normal needs a floating-point result, not {}", human_string(declared)));
+        return Err(format!(
+            "rng_normal needs a floating-point result, not {}",
+            human_string(declared)
+        ));
     }
     Ok(declared.clone())
 }
 
 /// `get-dimension-size(x)` is `s32[]`; `set-dimension-size(x, n)` is `x` with dimension `d`
 /// dynamic.
-pub(super) fn infer_dimension_size(opcode: Opcode, operands: &[&Shape], dimension: usize) -> Result<Shape, String> {
+pub(super) fn infer_dimension_size(
+    opcode: Opcode,
+    operands: &[&Shape],
+    dimension: usize,
+) -> Result<Shape, String> {
     let Some(first) = operands.first() else {
         return Err(format!("{opcode} needs an operand"));
     };
     let a = expect_array(first, &format!("the operand of {opcode}"))?;
     if dimension >= a.rank() {
-        return Err(format!("dimensions={{{dimension}}} is out of range for {}", human_string(first)));
+        return Err(format!(
+            "dimensions={{{dimension}}} is out of range for {}",
+            human_string(first)
+        ));
     }
     match opcode {
         Opcode::GetDimensionSize => Ok(Shape::scalar(PrimitiveType::S32)),
@@ -161,14 +185,19 @@ pub(super) fn infer_dimension_size(opcode: Opcode, operands: &[&Shape], dimensio
             out.dynamic_dims[dimension] = true;
             Ok(Shape::Array(out))
         }
-        _ => Err(format!("{opcode} is not get-dimension-size or set-dimension-size")),
+        _ => Err(format!(
+            "{opcode} is not get-dimension-size or set-dimension-size"
+        )),
     }
 }
 
 /// `after-all(tokens...)`: a token; every operand is a token.
 pub(super) fn infer_after_all(operands: &[&Shape]) -> Result<Shape, String> {
     if let Some(s) = operands.iter().find(|s| !matches!(s, Shape::Token)) {
-        return Err(format!("after-all takes tokens, but one operand is {}", human_string(s)));
+        return Err(format!(
+            "after-all takes tokens, but one operand is {}",
+            human_string(s)
+        ));
     }
     Ok(Shape::Token)
 }
@@ -176,7 +205,10 @@ pub(super) fn infer_after_all(operands: &[&Shape]) -> Result<Shape, String> {
 /// `add-dependency(x, token)`: `x`'s shape.
 pub(super) fn infer_add_dependency(operand: &Shape, token: &Shape) -> Result<Shape, String> {
     if !matches!(token, Shape::Token) {
-        return Err(format!("add-dependency's second operand must be a token, not {}", human_string(token)));
+        return Err(format!(
+            "add-dependency's second operand must be a token, not {}",
+            human_string(token)
+        ));
     }
     Ok(operand.clone())
 }

@@ -134,8 +134,8 @@ pub(super) fn infer_concatenate(operands: &[&Shape], dimension: usize) -> Result
     let mut result = a.clone();
     for (i, s) in operands.iter().enumerate().skip(1) {
         let b = expect_array(s, "the operands of concatenate")?;
-        let same_other_dims = b.rank() == a.rank()
-            && (0..a.rank()).all(|d| d == dimension || a.dims[d] == b.dims[d]);
+        let same_other_dims =
+            b.rank() == a.rank() && (0..a.rank()).all(|d| d == dimension || a.dims[d] == b.dims[d]);
         if b.element_type != a.element_type || !same_other_dims {
             return Err(format!(
                 "operand 0 is {} and operand {i} is {}; concatenate along dimension {dimension} needs the same element type and all other dimensions equal",
@@ -162,7 +162,10 @@ pub(super) fn infer_slice(operand: &Shape, slice: &[SliceDimension]) -> Result<S
     let mut dims = Vec::with_capacity(slice.len());
     for (d, s) in slice.iter().enumerate() {
         if s.stride <= 0 {
-            return Err(format!("slice dimension {d} has stride {}; strides must be positive", s.stride));
+            return Err(format!(
+                "slice dimension {d} has stride {}; strides must be positive",
+                s.stride
+            ));
         }
         if s.start < 0 || s.start > s.limit || s.limit > a.dims[d] {
             return Err(format!(
@@ -173,7 +176,9 @@ pub(super) fn infer_slice(operand: &Shape, slice: &[SliceDimension]) -> Result<S
         dims.push((s.limit - s.start + s.stride - 1) / s.stride);
     }
     // Slicing out one element of a dynamic dimension makes it static.
-    let dynamic = (0..a.rank()).map(|d| dims[d] != 1 && is_dynamic(a, d)).collect();
+    let dynamic = (0..a.rank())
+        .map(|d| dims[d] != 1 && is_dynamic(a, d))
+        .collect();
     Ok(array_with_dynamic(a.element_type, dims, dynamic))
 }
 
@@ -234,7 +239,11 @@ pub(super) fn infer_dynamic_slice(operands: &[&Shape], sizes: &[i64]) -> Result<
             ));
         }
     }
-    Ok(array_with_dynamic(a.element_type, sizes.to_vec(), Vec::new()))
+    Ok(array_with_dynamic(
+        a.element_type,
+        sizes.to_vec(),
+        Vec::new(),
+    ))
 }
 
 /// `dynamic-update-slice(x, update, i0, i1, ...)`: the operand's shape; the update has the
@@ -283,12 +292,17 @@ pub(super) fn infer_pad(
     let mut dims = Vec::with_capacity(a.rank());
     for (d, p) in padding.iter().enumerate() {
         if p.interior < 0 {
-            return Err(format!("padding dimension {d} has negative interior padding {}", p.interior));
+            return Err(format!(
+                "padding dimension {d} has negative interior padding {}",
+                p.interior
+            ));
         }
         let n = a.dims[d];
         let size = n + p.low + p.high + (n - 1).max(0) * p.interior;
         if size < 0 {
-            return Err(format!("padding dimension {d} gives a negative size {size}"));
+            return Err(format!(
+                "padding dimension {d} gives a negative size {size}"
+            ));
         }
         dims.push(size);
     }
@@ -299,7 +313,10 @@ pub(super) fn infer_pad(
 /// `get-tuple-element(t), index=i`: element `i` of the tuple.
 pub(super) fn infer_get_tuple_element(operand: &Shape, index: usize) -> Result<Shape, String> {
     let elements = operand.tuple_elements().ok_or_else(|| {
-        format!("get-tuple-element needs a tuple operand, but it is {}", human_string(operand))
+        format!(
+            "get-tuple-element needs a tuple operand, but it is {}",
+            human_string(operand)
+        )
     })?;
     elements.get(index).cloned().ok_or_else(|| {
         format!(
@@ -312,10 +329,17 @@ pub(super) fn infer_get_tuple_element(operand: &Shape, index: usize) -> Result<S
 
 /// The index dims with `index_vector_dim` made explicit: indices `s32[5]` with
 /// `index_vector_dim=1` are read as `s32[5,1]`.
-fn expanded_indices(indices: &Shape, index_vector_dim: usize, op: &str) -> Result<Vec<i64>, String> {
+fn expanded_indices(
+    indices: &Shape,
+    index_vector_dim: usize,
+    op: &str,
+) -> Result<Vec<i64>, String> {
     let ix = expect_array(indices, &format!("the indices of {op}"))?;
     if !ix.element_type.is_integral() {
-        return Err(format!("the indices of {op} must be integers, but are {}", human_string(indices)));
+        return Err(format!(
+            "the indices of {op} must be integers, but are {}",
+            human_string(indices)
+        ));
     }
     if index_vector_dim > ix.rank() {
         return Err(format!(
@@ -333,10 +357,16 @@ fn expanded_indices(indices: &Shape, index_vector_dim: usize, op: &str) -> Resul
 /// Checks that `dims` is sorted, without repeats, and below `bound`.
 fn check_sorted_unique(dims: &[usize], bound: usize, what: &str) -> Result<(), String> {
     if dims.windows(2).any(|w| w[0] >= w[1]) {
-        return Err(format!("{what}={} must be sorted without repeats", list(dims)));
+        return Err(format!(
+            "{what}={} must be sorted without repeats",
+            list(dims)
+        ));
     }
     if let Some(&d) = dims.iter().find(|&&d| d >= bound) {
-        return Err(format!("{what}={} names dimension {d}, but the bound is {bound}", list(dims)));
+        return Err(format!(
+            "{what}={} names dimension {d}, but the bound is {bound}",
+            list(dims)
+        ));
     }
     Ok(())
 }
@@ -353,8 +383,16 @@ pub(super) fn infer_gather(
     let batch = expanded_indices(indices, dnums.index_vector_dim, "gather")?;
     let result_rank = dnums.offset_dims.len() + batch.len() - 1;
     check_sorted_unique(&dnums.offset_dims, result_rank, "offset_dims")?;
-    check_sorted_unique(&dnums.collapsed_slice_dims, a.rank(), "collapsed_slice_dims")?;
-    check_sorted_unique(&dnums.operand_batching_dims, a.rank(), "operand_batching_dims")?;
+    check_sorted_unique(
+        &dnums.collapsed_slice_dims,
+        a.rank(),
+        "collapsed_slice_dims",
+    )?;
+    check_sorted_unique(
+        &dnums.operand_batching_dims,
+        a.rank(),
+        "operand_batching_dims",
+    )?;
     if dnums.start_index_map.len() as i64 != batch[dnums.index_vector_dim] {
         return Err(format!(
             "start_index_map={} has {} entries but the index vectors have {}",
@@ -385,10 +423,16 @@ pub(super) fn infer_gather(
     }
     for (d, (&size, &bound)) in slice_sizes.iter().zip(&a.dims).enumerate() {
         if size < 0 || size > bound {
-            return Err(format!("slice_sizes[{d}] = {size} does not fit in operand dimension {d} of size {bound}"));
+            return Err(format!(
+                "slice_sizes[{d}] = {size} does not fit in operand dimension {d} of size {bound}"
+            ));
         }
     }
-    for &d in dnums.collapsed_slice_dims.iter().chain(&dnums.operand_batching_dims) {
+    for &d in dnums
+        .collapsed_slice_dims
+        .iter()
+        .chain(&dnums.operand_batching_dims)
+    {
         if slice_sizes[d] > 1 {
             return Err(format!(
                 "operand dimension {d} is collapsed or batching, so its slice size must be 0 or 1, not {}",
@@ -398,7 +442,9 @@ pub(super) fn infer_gather(
     }
     // The slice dimensions that stay, in operand order.
     let kept: Vec<i64> = (0..a.rank())
-        .filter(|d| !dnums.collapsed_slice_dims.contains(d) && !dnums.operand_batching_dims.contains(d))
+        .filter(|d| {
+            !dnums.collapsed_slice_dims.contains(d) && !dnums.operand_batching_dims.contains(d)
+        })
         .map(|d| slice_sizes[d])
         .collect();
     let mut batch_dims = batch
@@ -409,7 +455,11 @@ pub(super) fn infer_gather(
     let mut kept = kept.into_iter();
     let mut dims = Vec::with_capacity(result_rank);
     for i in 0..result_rank {
-        let next = if dnums.offset_dims.contains(&i) { kept.next() } else { batch_dims.next() };
+        let next = if dnums.offset_dims.contains(&i) {
+            kept.next()
+        } else {
+            batch_dims.next()
+        };
         dims.push(next.ok_or("gather dimension numbers do not add up")?);
     }
     Ok(array_with_dynamic(a.element_type, dims, Vec::new()))
@@ -423,7 +473,7 @@ pub(super) fn infer_scatter(
     dnums: &ScatterDimensionNumbers,
     to_apply: &ProgramShape,
 ) -> Result<Shape, String> {
-    if operands.len() < 3 || operands.len() % 2 == 0 {
+    if operands.len() < 3 || operands.len().is_multiple_of(2) {
         return Err(format!(
             "scatter takes N operands, the indices and N updates (an odd count >= 3), but has {}",
             operands.len()
@@ -457,7 +507,11 @@ pub(super) fn infer_scatter(
             ));
         }
         check_sorted_unique(&dnums.update_window_dims, u.rank(), "update_window_dims")?;
-        check_sorted_unique(&dnums.inserted_window_dims, a.rank(), "inserted_window_dims")?;
+        check_sorted_unique(
+            &dnums.inserted_window_dims,
+            a.rank(),
+            "inserted_window_dims",
+        )?;
         check_sorted_unique(&dnums.input_batching_dims, a.rank(), "input_batching_dims")?;
         let window = dnums.update_window_dims.len()
             + dnums.inserted_window_dims.len()
@@ -487,7 +541,9 @@ pub(super) fn infer_scatter(
         // Window dims of the update map, in order, to the operand dims that are neither
         // inserted nor batching; each must fit.
         let window_bounds: Vec<i64> = (0..a.rank())
-            .filter(|d| !dnums.inserted_window_dims.contains(d) && !dnums.input_batching_dims.contains(d))
+            .filter(|d| {
+                !dnums.inserted_window_dims.contains(d) && !dnums.input_batching_dims.contains(d)
+            })
             .map(|d| a.dims[d])
             .collect();
         for (&ud, &bound) in dnums.update_window_dims.iter().zip(&window_bounds) {

@@ -5,7 +5,9 @@
 //! HLO (unlike the XLA builder) has no implicit broadcasting: the operands of a binary op
 //! have equal dimensions. xlac also asks for equal element types (no mixed precision).
 
-use super::{complex_component, expect_array, human_string, is_scalar, is_signed, with_element_type};
+use super::{
+    complex_component, expect_array, human_string, is_scalar, is_signed, with_element_type,
+};
 use crate::ir::{Opcode, PrimitiveType, Shape, TypeKind};
 
 /// Which element types an elementwise opcode accepts, as one word for messages.
@@ -24,14 +26,23 @@ fn accepts(opcode: Opcode, t: PrimitiveType) -> Option<&'static str> {
             (float || complex, "a floating-point or complex")
         }
         Real | Imag => (float || complex, "a floating-point or complex"),
-        Abs => (is_signed(t) || complex, "a signed, floating-point or complex"),
-        Sign => (is_signed(t) || complex, "a signed, floating-point or complex"),
+        Abs => (
+            is_signed(t) || complex,
+            "a signed, floating-point or complex",
+        ),
+        Sign => (
+            is_signed(t) || complex,
+            "a signed, floating-point or complex",
+        ),
         Clz | PopulationCount => (integral, "an integer"),
         Negate => (integral || float || complex, "a numeric"),
         Not | And | Or | Xor => (integral || kind == TypeKind::Pred, "a pred or integer"),
         Subtract | Atan2 | Power | Divide | Remainder => (kind != TypeKind::Pred, "a numeric"),
         ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | MulHi => (integral, "an integer"),
-        Complex => (t == PrimitiveType::F32 || t == PrimitiveType::F64, "an f32 or f64"),
+        Complex => (
+            t == PrimitiveType::F32 || t == PrimitiveType::F64,
+            "an f32 or f64",
+        ),
         _ => (true, ""),
     };
     if ok { None } else { Some(needs) }
@@ -43,7 +54,10 @@ pub(super) fn infer_unary(opcode: Opcode, operand: &Shape) -> Result<Shape, Stri
     let a = expect_array(operand, &format!("the operand of {opcode}"))?;
     let t = a.element_type;
     if let Some(needs) = accepts(opcode, t) {
-        return Err(format!("{opcode} needs {needs} operand, but it is {}", human_string(operand)));
+        return Err(format!(
+            "{opcode} needs {needs} operand, but it is {}",
+            human_string(operand)
+        ));
     }
     Ok(match opcode {
         Opcode::IsFinite => with_element_type(a, PrimitiveType::Pred),
@@ -83,12 +97,17 @@ pub(super) fn infer_binary(opcode: Opcode, lhs: &Shape, rhs: &Shape) -> Result<S
         ));
     }
     if let Some(needs) = accepts(opcode, l.element_type) {
-        return Err(format!("{opcode} needs {needs} element type, but the operands are {}", human_string(lhs)));
+        return Err(format!(
+            "{opcode} needs {needs} element type, but the operands are {}",
+            human_string(lhs)
+        ));
     }
     let mut result = l.clone();
     // A dimension dynamic in either operand is dynamic in the result.
     if !r.dynamic_dims.is_empty() {
-        result.dynamic_dims = (0..l.rank()).map(|i| super::is_dynamic(l, i) || super::is_dynamic(r, i)).collect();
+        result.dynamic_dims = (0..l.rank())
+            .map(|i| super::is_dynamic(l, i) || super::is_dynamic(r, i))
+            .collect();
     }
     result.element_type = match opcode {
         Opcode::Compare => PrimitiveType::Pred,
@@ -101,7 +120,11 @@ pub(super) fn infer_binary(opcode: Opcode, lhs: &Shape, rhs: &Shape) -> Result<S
 
 /// `select(pred, on_true, on_false)`: `pred` has pred elements and the same dims as the
 /// branches (current XLA no longer accepts a scalar predicate); the branches are equal.
-pub(super) fn infer_select(pred: &Shape, on_true: &Shape, on_false: &Shape) -> Result<Shape, String> {
+pub(super) fn infer_select(
+    pred: &Shape,
+    on_true: &Shape,
+    on_false: &Shape,
+) -> Result<Shape, String> {
     let p = expect_array(pred, "the predicate of select")?;
     let t = expect_array(on_true, "the on-true operand of select")?;
     expect_array(on_false, "the on-false operand of select")?;
@@ -113,7 +136,10 @@ pub(super) fn infer_select(pred: &Shape, on_true: &Shape, on_false: &Shape) -> R
         ));
     }
     if p.element_type != PrimitiveType::Pred {
-        return Err(format!("the predicate of select must be pred, but is {}", human_string(pred)));
+        return Err(format!(
+            "the predicate of select must be pred, but is {}",
+            human_string(pred)
+        ));
     }
     if p.dims != t.dims {
         return Err(format!(
@@ -158,11 +184,15 @@ pub(super) fn infer_bitcast_convert(operand: &Shape, declared: &Shape) -> Result
     let to = expect_array(declared, "the result of bitcast-convert")?.element_type;
     let from = a.element_type;
     if from.is_complex() != to.is_complex() {
-        return Err(format!("bitcast-convert cannot convert between complex and real types ({from} to {to})"));
+        return Err(format!(
+            "bitcast-convert cannot convert between complex and real types ({from} to {to})"
+        ));
     }
     let (in_bits, out_bits) = (from.bit_width(), to.bit_width());
     if in_bits.max(out_bits) % in_bits.min(out_bits) != 0 {
-        return Err(format!("bitcast-convert from {from} to {to}: the bit widths {in_bits} and {out_bits} do not divide"));
+        return Err(format!(
+            "bitcast-convert from {from} to {to}: the bit widths {in_bits} and {out_bits} do not divide"
+        ));
     }
     let ratio = (in_bits.max(out_bits) / in_bits.min(out_bits)) as i64;
     let mut result = a.clone();
@@ -217,7 +247,10 @@ pub(super) fn infer_stochastic_convert(
 pub(super) fn infer_reduce_precision(operand: &Shape, exponent_bits: u32) -> Result<Shape, String> {
     let a = expect_array(operand, "the operand of reduce-precision")?;
     if !a.element_type.is_float() {
-        return Err(format!("reduce-precision needs a floating-point operand, but it is {}", human_string(operand)));
+        return Err(format!(
+            "reduce-precision needs a floating-point operand, but it is {}",
+            human_string(operand)
+        ));
     }
     if exponent_bits < 1 {
         return Err("reduce-precision needs exponent_bits >= 1".to_string());

@@ -35,7 +35,7 @@ mod tests;
 use std::fmt::Write as _;
 
 use super::{
-    ArrayShape, Arity, Computation, ComputationId, InstrId, Layout, Module, Op, Opcode,
+    Arity, ArrayShape, Computation, ComputationId, InstrId, Layout, Module, Op, Opcode,
     PrimitiveType, ProgramShape, Shape, TypeKind,
 };
 
@@ -43,7 +43,10 @@ use super::{
 /// Layouts are not inferred (the result has row-major layout); compare with
 /// [`Shape::compatible`]. The error says what is inconsistent.
 pub fn infer_shape(module: &Module, comp: &Computation, instr: InstrId) -> Result<Shape, String> {
-    let inst = comp.instrs.get(instr).ok_or_else(|| format!("there is no instruction {instr}"))?;
+    let inst = comp
+        .instrs
+        .get(instr)
+        .ok_or_else(|| format!("there is no instruction {instr}"))?;
     let mut operands = Vec::with_capacity(inst.operands.len());
     for &id in &inst.operands {
         let operand = comp
@@ -58,7 +61,10 @@ pub fn infer_shape(module: &Module, comp: &Computation, instr: InstrId) -> Resul
     if !matches!(inst.op, Op::Unmodeled { .. }) {
         check_arity(opcode, operands.len())?;
     }
-    let ctx = Ctx { module, declared: &inst.shape };
+    let ctx = Ctx {
+        module,
+        declared: &inst.shape,
+    };
     let shape = ctx.infer(&inst.op, &operands)?;
     Ok(without_layout(shape))
 }
@@ -93,24 +99,30 @@ impl Ctx<'_> {
             ReducePrecision { exponent_bits, .. } => {
                 elementwise::infer_reduce_precision(ops[0], *exponent_bits)
             }
-            Reduce { dimensions, to_apply } => {
-                reduction::infer_reduce(ops, dimensions, &self.signature(*to_apply)?)
-            }
+            Reduce {
+                dimensions,
+                to_apply,
+            } => reduction::infer_reduce(ops, dimensions, &self.signature(*to_apply)?),
             ReduceWindow { window, to_apply } => {
                 reduction::infer_reduce_window(ops, window, &self.signature(*to_apply)?)
             }
-            SelectAndScatter { window, select, scatter } => reduction::infer_select_and_scatter(
+            SelectAndScatter {
+                window,
+                select,
+                scatter,
+            } => reduction::infer_select_and_scatter(
                 ops,
                 window,
                 &self.signature(*select)?,
                 &self.signature(*scatter)?,
             ),
-            Map { dimensions, to_apply } => {
-                reduction::infer_map(ops, dimensions, &self.signature(*to_apply)?)
-            }
-            Dot { dimension_numbers, .. } => {
-                contraction::infer_dot(ops[0], ops[1], dimension_numbers, self.declared)
-            }
+            Map {
+                dimensions,
+                to_apply,
+            } => reduction::infer_map(ops, dimensions, &self.signature(*to_apply)?),
+            Dot {
+                dimension_numbers, ..
+            } => contraction::infer_dot(ops[0], ops[1], dimension_numbers, self.declared),
             Convolution {
                 window,
                 dimension_numbers,
@@ -126,22 +138,30 @@ impl Ctx<'_> {
                 *batch_group_count,
                 self.declared,
             ),
-            Gather { dimension_numbers, slice_sizes, .. } => {
-                data_movement::infer_gather(ops[0], ops[1], dimension_numbers, slice_sizes)
-            }
-            Scatter { dimension_numbers, to_apply, .. } => {
-                data_movement::infer_scatter(ops, dimension_numbers, &self.signature(*to_apply)?)
-            }
-            Sort { dimension, to_apply, .. } => {
-                reduction::infer_sort(ops, *dimension, &self.signature(*to_apply)?)
-            }
+            Gather {
+                dimension_numbers,
+                slice_sizes,
+                ..
+            } => data_movement::infer_gather(ops[0], ops[1], dimension_numbers, slice_sizes),
+            Scatter {
+                dimension_numbers,
+                to_apply,
+                ..
+            } => data_movement::infer_scatter(ops, dimension_numbers, &self.signature(*to_apply)?),
+            Sort {
+                dimension,
+                to_apply,
+                ..
+            } => reduction::infer_sort(ops, *dimension, &self.signature(*to_apply)?),
             TopK { k, .. } => reduction::infer_topk(ops[0], *k),
             While { condition, body } => control::infer_while(
                 ops[0],
                 &self.signature(*condition)?,
                 &self.signature(*body)?,
             ),
-            Conditional { branch_computations } => {
+            Conditional {
+                branch_computations,
+            } => {
                 let branches = branch_computations
                     .iter()
                     .map(|&b| self.signature(b))
@@ -156,10 +176,15 @@ impl Ctx<'_> {
             TriangularSolve(options) => {
                 contraction::infer_triangular_solve(ops[0], ops[1], options.left_side)
             }
-            Fft { fft_type, fft_length } => contraction::infer_fft(ops[0], *fft_type, fft_length),
-            BatchNorm { opcode, feature_index, .. } => {
-                contraction::infer_batch_norm(*opcode, ops, *feature_index)
-            }
+            Fft {
+                fft_type,
+                fft_length,
+            } => contraction::infer_fft(ops[0], *fft_type, fft_length),
+            BatchNorm {
+                opcode,
+                feature_index,
+                ..
+            } => contraction::infer_batch_norm(*opcode, ops, *feature_index),
             DimensionSize { opcode, dimension } => {
                 control::infer_dimension_size(*opcode, ops, *dimension)
             }
@@ -226,7 +251,10 @@ pub fn signature(module: &Module, id: ComputationId) -> Result<ProgramShape, Str
         .instrs
         .get(comp.root)
         .ok_or_else(|| format!("computation {} has no root instruction", comp.name))?;
-    Ok(ProgramShape { parameters: comp.parameter_shapes(), result: root.shape.clone() })
+    Ok(ProgramShape {
+        parameters: comp.parameter_shapes(),
+        result: root.shape.clone(),
+    })
 }
 
 /// Prints a shape without its layout, as XLA's `ShapeUtil::HumanString` does:
@@ -301,14 +329,25 @@ fn without_layout(shape: Shape) -> Shape {
 
 /// The array shape of operand `what`, or an error naming it.
 fn expect_array<'a>(shape: &'a Shape, what: &str) -> Result<&'a ArrayShape, String> {
-    shape.as_array().ok_or_else(|| format!("{what} must be an array, but is {}", human_string(shape)))
+    shape
+        .as_array()
+        .ok_or_else(|| format!("{what} must be an array, but is {}", human_string(shape)))
 }
 
 /// A row-major array shape with these dims and the dynamic flags given (empty = static).
 fn array_with_dynamic(element_type: PrimitiveType, dims: Vec<i64>, dynamic: Vec<bool>) -> Shape {
-    let dynamic_dims = if dynamic.iter().any(|&d| d) { dynamic } else { Vec::new() };
+    let dynamic_dims = if dynamic.iter().any(|&d| d) {
+        dynamic
+    } else {
+        Vec::new()
+    };
     let layout = Layout::row_major(dims.len());
-    Shape::Array(ArrayShape { element_type, dims, dynamic_dims, layout })
+    Shape::Array(ArrayShape {
+        element_type,
+        dims,
+        dynamic_dims,
+        layout,
+    })
 }
 
 /// Same dims, another element type (keeps dynamic flags).
@@ -339,7 +378,10 @@ fn check_dims_in_range_and_unique(dims: &[usize], rank: usize, what: &str) -> Re
     let mut seen = vec![false; rank];
     for &d in dims {
         if d >= rank {
-            return Err(format!("{what} {} names dimension {d}, but the rank is {rank}", list(dims)));
+            return Err(format!(
+                "{what} {} names dimension {d}, but the rank is {rank}",
+                list(dims)
+            ));
         }
         if seen[d] {
             return Err(format!("{what} {} repeats dimension {d}", list(dims)));
@@ -352,7 +394,8 @@ fn check_dims_in_range_and_unique(dims: &[usize], rank: usize, what: &str) -> Re
 /// True if `dims` is a permutation of `0..dims.len()`.
 fn is_permutation(dims: &[usize]) -> bool {
     let mut seen = vec![false; dims.len()];
-    dims.iter().all(|&d| d < seen.len() && !std::mem::replace(&mut seen[d], true))
+    dims.iter()
+        .all(|&d| d < seen.len() && !std::mem::replace(&mut seen[d], true))
 }
 
 /// The complex type's component (`c64` -> `f32`).

@@ -41,7 +41,10 @@ pub(super) fn verify_reducer(
     };
     for (i, acc) in accumulators.iter().enumerate() {
         if !is_scalar(acc) {
-            return Err(format!("the {op} computation must return scalars, but is {}", sig()));
+            return Err(format!(
+                "the {op} computation must return scalars, but is {}",
+                sig()
+            ));
         }
         let input_param = &reducer.parameters[n + i];
         let param_ok = acc.compatible(&reducer.parameters[i])
@@ -59,7 +62,9 @@ pub(super) fn verify_reducer(
         // XLA compares init values and inputs with the accumulator "ignoring floating-point
         // precision": a bf16 input may feed an f32 accumulator.
         let init_ok = match (acc.element_type(), inits[i].as_array()) {
-            (Some(t), Some(init)) => init.rank() == 0 && same_type_ignoring_fp_precision(t, init.element_type),
+            (Some(t), Some(init)) => {
+                init.rank() == 0 && same_type_ignoring_fp_precision(t, init.element_type)
+            }
             _ => false,
         };
         if !init_ok {
@@ -77,7 +82,9 @@ pub(super) fn verify_reducer(
         if !input_ok {
             return Err(format!(
                 "input {i} has element type {} but the {op} computation {} takes {}",
-                input_types.get(i).map_or("?".to_string(), |t| t.to_string()),
+                input_types
+                    .get(i)
+                    .map_or("?".to_string(), |t| t.to_string()),
                 sig(),
                 human_string(acc)
             ));
@@ -101,7 +108,13 @@ pub(super) fn window_output_dims(base: &[i64], window: &Window) -> Result<Vec<i6
             base.len()
         ));
     }
-    let dilated = |size: i64, dilation: i64| if size == 0 { 0 } else { (size - 1) * dilation + 1 };
+    let dilated = |size: i64, dilation: i64| {
+        if size == 0 {
+            0
+        } else {
+            (size - 1) * dilation + 1
+        }
+    };
     let mut out = Vec::with_capacity(base.len());
     for (i, (w, &b)) in window.dimensions.iter().zip(base).enumerate() {
         if w.size <= 0 || w.stride <= 0 || w.base_dilation < 1 || w.window_dilation < 1 {
@@ -113,7 +126,11 @@ pub(super) fn window_output_dims(base: &[i64], window: &Window) -> Result<Vec<i6
         let padded = w.padding_low + dilated(b, w.base_dilation) + w.padding_high;
         let span = dilated(w.size, w.window_dilation);
         // XLA's window_util::StridedBound.
-        out.push(if padded < span { 0 } else { (padded - span) / w.stride + 1 });
+        out.push(if padded < span {
+            0
+        } else {
+            (padded - span) / w.stride + 1
+        });
     }
     Ok(out)
 }
@@ -123,7 +140,7 @@ fn split_inputs_and_inits<'a, 'b>(
     op: &str,
     operands: &'a [&'b Shape],
 ) -> Result<(&'a [&'b Shape], &'a [&'b Shape]), String> {
-    if operands.is_empty() || operands.len() % 2 != 0 {
+    if operands.is_empty() || !operands.len().is_multiple_of(2) {
         return Err(format!(
             "{op} takes N inputs then N init values (an even count >= 2), but has {} operands",
             operands.len()
@@ -178,7 +195,9 @@ pub(super) fn infer_reduce(
     let kept: Vec<usize> = (0..a.rank()).filter(|d| !dimensions.contains(d)).collect();
     let dims: Vec<i64> = kept.iter().map(|&d| a.dims[d]).collect();
     let dynamic: Vec<bool> = kept.iter().map(|&d| is_dynamic(a, d)).collect();
-    Ok(per_output(reducer, |_, t| array_with_dynamic(t, dims.clone(), dynamic.clone())))
+    Ok(per_output(reducer, |_, t| {
+        array_with_dynamic(t, dims.clone(), dynamic.clone())
+    }))
 }
 
 /// `reduce-window(inputs..., inits...), window={...}`: one element per window position,
@@ -215,7 +234,9 @@ pub(super) fn infer_select_and_scatter(
     let element = Shape::scalar(a.element_type);
     let select_ok = select.parameters.len() == 2
         && select.parameters.iter().all(|p| p.compatible(&element))
-        && select.result.compatible(&Shape::scalar(PrimitiveType::Pred));
+        && select
+            .result
+            .compatible(&Shape::scalar(PrimitiveType::Pred));
     if !select_ok {
         return Err(format!(
             "the select computation is {} but must be ({1}, {1}) -> pred[]",
@@ -249,7 +270,10 @@ pub(super) fn infer_map(
     check_same_dims("map", operands)?;
     let a = expect_array(operands[0], "the inputs of map")?;
     if dimensions.iter().copied().ne(0..a.rank()) {
-        return Err(format!("map dimensions={} must be all dimensions in order", list(dimensions)));
+        return Err(format!(
+            "map dimensions={} must be all dimensions in order",
+            list(dimensions)
+        ));
     }
     let params_ok = f.parameters.len() == operands.len()
         && f.parameters
@@ -287,10 +311,16 @@ pub(super) fn infer_sort(
         ));
     }
     let params_ok = comparator.parameters.len() == 2 * operands.len()
-        && comparator.parameters.iter().enumerate().all(|(i, p)| {
-            is_scalar(p) && p.element_type() == operands[i / 2].element_type()
-        });
-    if !params_ok || !comparator.result.compatible(&Shape::scalar(PrimitiveType::Pred)) {
+        && comparator
+            .parameters
+            .iter()
+            .enumerate()
+            .all(|(i, p)| is_scalar(p) && p.element_type() == operands[i / 2].element_type());
+    if !params_ok
+        || !comparator
+            .result
+            .compatible(&Shape::scalar(PrimitiveType::Pred))
+    {
         return Err(format!(
             "the sort comparator is {} but must take two scalars per operand and return pred[]",
             human_signature(comparator)
