@@ -112,6 +112,9 @@ def main():
         ("potrf_U_f64", potrf_ffi(junk_lower, "U")),
         ("potrf_L_not_pd_f64", potrf_ffi(not_pd, "L")),
         ("potrf_L_batched_f64", potrf_ffi(np.stack([spd2, not_pd]), "L")),
+        ("potrf_L_not_pd_4x4_f64", potrf_ffi(np.array([[4.0, 2, 3, 1], [2, 5, 4, 2], [3, 4, 1, 3], [1, 2, 3, 7]]), "L")),
+        ("potrf_L_not_pd_5x5_f64", potrf_ffi(np.array(
+            [[4.0, 2, 1, 3, 1], [2, 5, 1, 4, 2], [1, 1, 6, 1, 1], [3, 4, 1, 1, 3], [1, 2, 1, 3, 7]]), "L")),
     ]:
         show(name + ".factor", r[0]); show(name + ".info", r[1])
 
