@@ -150,7 +150,7 @@ fn top_k(
         )));
     }
     let keys = total_order_keys(&x.data)?;
-    let rows = if n == 0 { 0 } else { keys.len() / n };
+    let rows = keys.len().checked_div(n).unwrap_or(0);
     let mut picked: Vec<usize> = Vec::with_capacity(rows * k);
     let mut indices: Vec<i32> = Vec::with_capacity(rows * k);
     for row in 0..rows {
