@@ -222,7 +222,7 @@ impl<'m> Evaluator<'m> {
             Op::Rng { distribution } => rng::rng(self, shape, operands, *distribution),
             Op::Cholesky { lower } => linalg::cholesky(operands[0], *lower),
             Op::TriangularSolve(options) => linalg::triangular_solve(operands[0], operands[1], options),
-            Op::CustomCall(cc) => custom_call::custom_call(self, shape, operands, cc),
+            Op::CustomCall(cc) => custom_call::custom_call(self, instr, operands, cc),
             Op::Fft { .. } | Op::BatchNorm { .. } | Op::DimensionSize { .. } | Op::Unmodeled { .. } => {
                 Err(EvalError::new(format!("the interpreter does not run `{}`", instr.opcode())))
             }

@@ -1,0 +1,153 @@
+"""Golden values for xlac's linear-algebra tests (src/eval/linalg.rs, src/eval/custom_call.rs).
+
+Compiles hand-written StableHLO with XLA:CPU from jax/jaxlib 0.10.2 and prints the results:
+  * the `cholesky` and `triangular_solve` ops (which XLA:CPU expands with CholeskyExpander /
+    TriangularSolveExpander);
+  * the LAPACK FFI custom calls JAX emits (`lapack_?potrf_ffi`, `lapack_?trsm_ffi`), called
+    directly so that the untouched triangle and `info` are visible (jnp.linalg.cholesky masks them);
+  * `jax.lax.top_k` (which XLA:CPU turns into the `TopK` custom call).
+Usage: python3 scripts/golden_linalg.py
+"""
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg
+import numpy as np
+from jax._src import xla_bridge
+from jax._src.lib import xla_client as xc
+
+jax.config.update("jax_enable_x64", True)
+jax.config.update("jax_platforms", "cpu")
+np.set_printoptions(precision=17, floatmode="unique", linewidth=150)
+
+BACKEND = xla_bridge.get_backend("cpu")
+ETY = {"float32": "f32", "float64": "f64"}
+
+
+def run(src, *args):
+    devices = xc.DeviceList(tuple(BACKEND.devices()[:1]))
+    exe = BACKEND.compile_and_load(src, devices, xc.CompileOptions())
+    return [np.asarray(o) for o in exe.execute([jax.device_put(a) for a in args])]
+
+
+def ty(shape, ety):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + ety + ">"
+
+
+def cholesky_op(a, lower):
+    t = ty(a.shape, ETY[str(a.dtype)])
+    src = f"""module @m {{ func.func public @main(%a: {t}) -> {t} {{
+      %r = stablehlo.cholesky %a, lower = {str(lower).lower()} : {t}
+      return %r : {t} }} }}"""
+    return run(src, a)[0]
+
+
+def triangular_solve_op(a, b, left, lower, unit, trans):
+    ta, tb = ty(a.shape, ETY[str(a.dtype)]), ty(b.shape, ETY[str(b.dtype)])
+    src = f"""module @m {{ func.func public @main(%a: {ta}, %b: {tb}) -> {tb} {{
+      %r = "stablehlo.triangular_solve"(%a, %b) {{left_side = {str(left).lower()}, lower = {str(lower).lower()}, unit_diagonal = {str(unit).lower()}, transpose_a = #stablehlo<transpose {trans}>}} : ({ta}, {tb}) -> {tb}
+      return %r : {tb} }} }}"""
+    return run(src, a, b)[0]
+
+
+def layout(rank):
+    # LAPACK wants column-major matrices: minor-to-major {r-2, r-1, r-3, ..., 0}.
+    return [rank - 2, rank - 1] + list(range(rank - 3, -1, -1))
+
+
+def potrf_ffi(a, uplo):
+    e = ETY[str(a.dtype)]
+    target = {"f32": "lapack_spotrf_ffi", "f64": "lapack_dpotrf_ffi"}[e]
+    t = ty(a.shape, e)
+    batch = a.shape[:-2]
+    ti = ty(batch, "i32")
+    lay = layout(a.ndim)
+    info_layout = f"dense<{list(range(len(batch) - 1, -1, -1))}> : tensor<{len(batch)}xindex>"
+    src = f"""module @m {{ func.func public @main(%a: {t}) -> ({t}, {ti}) {{
+      %r:2 = stablehlo.custom_call @{target}(%a) {{api_version = 4 : i32, backend_config = {{uplo = {ord(uplo)} : ui8}}, mhlo.frontend_attributes = {{num_batch_dims = "{len(batch)}"}}, operand_layouts = [dense<{lay}> : tensor<{a.ndim}xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<{lay}> : tensor<{a.ndim}xindex>, {info_layout}]}} : ({t}) -> ({t}, {ti})
+      return %r#0, %r#1 : {t}, {ti} }} }}"""
+    return run(src, a)
+
+
+def trsm_ffi(a, b, side, uplo, trans, diag):
+    e = ETY[str(a.dtype)]
+    target = {"f32": "lapack_strsm_ffi", "f64": "lapack_dtrsm_ffi"}[e]
+    ta, tb = ty(a.shape, e), ty(b.shape, e)
+    lay = layout(a.ndim)
+    cfg = f"diag = {ord(diag)} : ui8, side = {ord(side)} : ui8, trans_x = {ord(trans)} : ui8, uplo = {ord(uplo)} : ui8"
+    src = f"""module @m {{ func.func public @main(%a: {ta}, %b: {tb}) -> {tb} {{
+      %r = stablehlo.custom_call @{target}(%a, %b) {{api_version = 4 : i32, backend_config = {{{cfg}}}, mhlo.frontend_attributes = {{num_batch_dims = "{a.ndim - 2}"}}, operand_layouts = [dense<{lay}> : tensor<{a.ndim}xindex>, dense<{lay}> : tensor<{a.ndim}xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 1, operand_tuple_indices = []>], result_layouts = [dense<{lay}> : tensor<{a.ndim}xindex>]}} : ({ta}, {tb}) -> {tb}
+      return %r : {tb} }} }}"""
+    return run(src, a, b)[0]
+
+
+def show(name, x):
+    print(f"{name}: shape={list(np.shape(x))} dtype={np.asarray(x).dtype}")
+    print("  ", [float(v) if np.asarray(x).dtype.kind == "f" else int(v) for v in np.asarray(x).reshape(-1)])
+
+
+def main():
+    # jaxlib binds the LAPACK kernels lazily, on the first linalg lowering: run one first.
+    jax.jit(jnp.linalg.cholesky)(jnp.eye(2)).block_until_ready()
+    jax.jit(lambda a, b: jax.scipy.linalg.solve_triangular(a, b))(jnp.eye(2), jnp.ones(2)).block_until_ready()
+    jax.jit(lambda a, b: jax.scipy.linalg.solve_triangular(a, b))(jnp.eye(2, dtype=jnp.float32), jnp.ones(2, jnp.float32)).block_until_ready()
+    jax.jit(jnp.linalg.cholesky)(jnp.eye(2, dtype=jnp.float32)).block_until_ready()
+    # A symmetric positive definite matrix; the unused triangle is filled with junk so that
+    # reading it by mistake shows.
+    spd = np.array([[4.0, 2.0, 0.6], [2.0, 5.0, 1.5], [0.6, 1.5, 3.0]])
+    junk_upper = spd.copy(); junk_upper[0, 1], junk_upper[0, 2], junk_upper[1, 2] = 100.0, 200.0, 300.0
+    junk_lower = spd.copy(); junk_lower[1, 0], junk_lower[2, 0], junk_lower[2, 1] = 100.0, 200.0, 300.0
+    not_pd = np.array([[4.0, 2.0, 3.0], [2.0, 5.0, 4.0], [3.0, 4.0, 1.0]])  # fails at the 3rd pivot
+    spd2 = np.array([[2.0, -1.0, 0.0], [-1.0, 2.0, -1.0], [0.0, -1.0, 2.0]])
+
+    print("== cholesky op (XLA CholeskyExpander)")
+    show("chol_op_lower_f32", cholesky_op(junk_upper.astype(np.float32), True))
+    show("chol_op_upper_f32", cholesky_op(junk_lower.astype(np.float32), False))
+    show("chol_op_lower_f64", cholesky_op(junk_upper, True))
+    show("chol_op_not_pd_f64", cholesky_op(not_pd, True))
+    show("chol_op_batched_f64", cholesky_op(np.stack([spd2, not_pd]), True))
+
+    print("== lapack potrf ffi")
+    for name, r in [
+        ("potrf_L_f32", potrf_ffi(junk_upper.astype(np.float32), "L")),
+        ("potrf_U_f64", potrf_ffi(junk_lower, "U")),
+        ("potrf_L_not_pd_f64", potrf_ffi(not_pd, "L")),
+        ("potrf_L_batched_f64", potrf_ffi(np.stack([spd2, not_pd]), "L")),
+        ("potrf_L_not_pd_4x4_f64", potrf_ffi(np.array([[4.0, 2, 3, 1], [2, 5, 4, 2], [3, 4, 1, 3], [1, 2, 3, 7]]), "L")),
+        ("potrf_L_not_pd_5x5_f64", potrf_ffi(np.array(
+            [[4.0, 2, 1, 3, 1], [2, 5, 1, 4, 2], [1, 1, 6, 1, 1], [3, 4, 1, 1, 3], [1, 2, 1, 3, 7]]), "L")),
+    ]:
+        show(name + ".factor", r[0]); show(name + ".info", r[1])
+
+    a = np.array([[2.0, 7.0, -3.0], [1.0, 4.0, 5.0], [-2.0, 0.5, 8.0]])
+    b = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0]])
+    b_right = np.array([[1.0, 3.0, 0.5], [2.0, -1.0, 4.0]])
+    print("== triangular_solve op (XLA TriangularSolveExpander)")
+    for left, lower, unit, trans in [
+        (True, True, False, "NO_TRANSPOSE"),
+        (True, False, False, "NO_TRANSPOSE"),
+        (True, True, False, "TRANSPOSE"),
+        (True, False, True, "ADJOINT"),
+        (False, True, False, "NO_TRANSPOSE"),
+        (False, False, False, "TRANSPOSE"),
+    ]:
+        bb = b if left else b_right
+        show(f"trisolve_op left={left} lower={lower} unit={unit} {trans}",
+             triangular_solve_op(a, bb, left, lower, unit, trans))
+    ab = np.stack([a, a.T * 0.5 + np.eye(3)])
+    bbat = np.stack([b, b * 2.0])
+    show("trisolve_op batched f32 left lower", triangular_solve_op(ab.astype(np.float32), bbat.astype(np.float32), True, True, False, "NO_TRANSPOSE"))
+
+    print("== lapack trsm ffi")
+    for side, uplo, trans, diag in [("L", "L", "N", "N"), ("L", "U", "T", "N"), ("R", "L", "T", "U"), ("R", "U", "N", "N")]:
+        bb = b if side == "L" else b_right
+        show(f"trsm side={side} uplo={uplo} trans={trans} diag={diag} f64", trsm_ffi(a, bb, side, uplo, trans, diag))
+    show("trsm batched f32 side=L uplo=U trans=N diag=N", trsm_ffi(ab.astype(np.float32), bbat.astype(np.float32), "L", "U", "N", "N"))
+
+    print("== top_k")
+    x = np.array([[1.0, 3.0, -0.0, 0.0, 3.0], [np.nan, 2.0, -np.inf, 5.0, np.inf]], dtype=np.float32)
+    v, i = jax.jit(lambda x: jax.lax.top_k(x, 3))(x)
+    show("topk.values", v); show("topk.indices", i)
+
+
+if __name__ == "__main__":
+    main()
