@@ -16,6 +16,7 @@ mod data_movement;
 mod dot;
 mod elementwise;
 mod gather_scatter;
+pub mod index;
 mod linalg;
 mod reduce;
 mod rng;
