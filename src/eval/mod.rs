@@ -10,6 +10,7 @@
 //! Dispatch is one exhaustive `match` on [`Op`]; op families live in sibling files.
 
 mod control_flow;
+mod convert;
 mod convolution;
 mod custom_call;
 mod data_movement;
@@ -20,6 +21,7 @@ pub mod index;
 mod linalg;
 mod reduce;
 mod rng;
+pub mod scalar;
 mod sort;
 
 use std::fmt;
