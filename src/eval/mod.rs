@@ -245,6 +245,8 @@ impl<'m> Evaluator<'m> {
             Convert => elementwise::convert(shape, operands[0]),
             BitcastConvert => elementwise::bitcast_convert(shape, operands[0]),
             Select => elementwise::select(operands[0], operands[1], operands[2]),
+            // `copy` may copy a tuple too; values are immutable here, so it is a clone.
+            Copy => Ok(operands[0].clone()),
             Clamp => elementwise::clamp(operands[0], operands[1], operands[2]),
             _ if opcode.category() == crate::ir::OpCategory::ElementwiseUnary => {
                 elementwise::unary(opcode, shape, operands[0])

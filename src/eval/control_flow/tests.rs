@@ -159,3 +159,23 @@ fn entry_runs_elementwise_chain_with_column_major_argument() {
         .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn copy_of_a_tuple_and_get_tuple_element() {
+    let mut b = ComputationBuilder::new("main");
+    let x = b.parameter(0, s32());
+    let y = b.parameter(1, Shape::scalar(PrimitiveType::F32));
+    let tuple_shape = Shape::Tuple(vec![s32(), Shape::scalar(PrimitiveType::F32)]);
+    let t = b.instr(tuple_shape.clone(), Op::Plain(Opcode::Tuple), &[x, y]);
+    let c = b.instr(tuple_shape, Op::Plain(Opcode::Copy), &[t]);
+    let g = b.instr(s32(), Op::GetTupleElement { index: 0 }, &[c]);
+    let module = Module::new("m", b.build(g));
+    let args = [
+        Literal::Array(ArrayLiteral::scalar(5i32)),
+        Literal::Array(ArrayLiteral::scalar(1.5f32)),
+    ];
+    assert_eq!(
+        scalar_i32(&evaluate(&module, &args, &EvalOptions::default()).unwrap()),
+        5
+    );
+}
