@@ -8,6 +8,8 @@
 //! Only `bitcast`, which reinterprets memory, looks at the declared layouts.
 //!
 //! Dispatch is one exhaustive `match` on [`Op`]; op families live in sibling files.
+//! Shared helpers for handlers: [`index`] (walking multi-indices, row-major offsets, reading
+//! integer indices) and [`scalar`] (XLA's per-element semantics of each elementwise op).
 
 mod control_flow;
 mod convert;
