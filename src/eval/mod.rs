@@ -8,18 +8,23 @@
 //! Only `bitcast`, which reinterprets memory, looks at the declared layouts.
 //!
 //! Dispatch is one exhaustive `match` on [`Op`]; op families live in sibling files.
+//! Shared helpers for handlers: [`index`] (walking multi-indices, row-major offsets, reading
+//! integer indices) and [`scalar`] (XLA's per-element semantics of each elementwise op).
 
 pub mod compare;
 mod control_flow;
+mod convert;
 mod convolution;
 mod custom_call;
 mod data_movement;
 mod dot;
 mod elementwise;
 mod gather_scatter;
+pub mod index;
 mod linalg;
 mod reduce;
 mod rng;
+pub mod scalar;
 mod sort;
 
 use std::fmt;
@@ -243,6 +248,8 @@ impl<'m> Evaluator<'m> {
             Convert => elementwise::convert(shape, operands[0]),
             BitcastConvert => elementwise::bitcast_convert(shape, operands[0]),
             Select => elementwise::select(operands[0], operands[1], operands[2]),
+            // `copy` may copy a tuple too; values are immutable here, so it is a clone.
+            Copy => Ok(operands[0].clone()),
             Clamp => elementwise::clamp(operands[0], operands[1], operands[2]),
             _ if opcode.category() == crate::ir::OpCategory::ElementwiseUnary => {
                 elementwise::unary(opcode, shape, operands[0])
