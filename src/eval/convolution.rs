@@ -34,8 +34,18 @@ pub fn convolution(
 ) -> EvalResult {
     let lhs = array(lhs, "convolution lhs")?;
     let rhs = array(rhs, "convolution rhs")?;
-    let out = shape.as_array().ok_or_else(|| EvalError::new("convolution result must be an array"))?;
-    let plan = Plan::new(lhs, rhs, out, window, dnums, feature_group_count, batch_group_count)?;
+    let out = shape
+        .as_array()
+        .ok_or_else(|| EvalError::new("convolution result must be an array"))?;
+    let plan = Plan::new(
+        lhs,
+        rhs,
+        out,
+        window,
+        dnums,
+        feature_group_count,
+        batch_group_count,
+    )?;
     let ty = out.element_type;
     let all = |a: &ArrayLiteral| (0..a.data.len()).collect::<Vec<usize>>();
     let l = AccVec::convert(lhs, &all(lhs), ty)?;
@@ -48,7 +58,10 @@ pub fn convolution(
         AccVec::C64(l) => ArrayData::C64(plan.run(&l, &r.c64()?)),
         AccVec::C128(l) => ArrayData::C128(plan.run(&l, &r.c128()?)),
     };
-    Ok(Literal::Array(ArrayLiteral { shape: ArrayShape::new(ty, &out.dims), data }))
+    Ok(Literal::Array(ArrayLiteral {
+        shape: ArrayShape::new(ty, &out.dims),
+        data,
+    }))
 }
 
 /// Everything the inner loops need, precomputed and checked once.
@@ -98,11 +111,32 @@ impl Plan {
             && dn.output_spatial_dimensions.len() == n
             && window.dimensions.len() == n;
         let dims_ok = |dims: &[usize], ds: &[usize]| ds.iter().all(|&d| d < dims.len());
-        let lhs_dims = [&[dn.input_batch_dimension, dn.input_feature_dimension][..], &dn.input_spatial_dimensions].concat();
-        let rhs_dims = [&[dn.kernel_input_feature_dimension, dn.kernel_output_feature_dimension][..], &dn.kernel_spatial_dimensions].concat();
-        let out_dims = [&[dn.output_batch_dimension, dn.output_feature_dimension][..], &dn.output_spatial_dimensions].concat();
-        if !ranks_ok || !dims_ok(&ld, &lhs_dims) || !dims_ok(&rd, &rhs_dims) || !dims_ok(&od, &out_dims) {
-            return Err(EvalError::new("convolution ranks, window and dim_labels do not agree"));
+        let lhs_dims = [
+            &[dn.input_batch_dimension, dn.input_feature_dimension][..],
+            &dn.input_spatial_dimensions,
+        ]
+        .concat();
+        let rhs_dims = [
+            &[
+                dn.kernel_input_feature_dimension,
+                dn.kernel_output_feature_dimension,
+            ][..],
+            &dn.kernel_spatial_dimensions,
+        ]
+        .concat();
+        let out_dims = [
+            &[dn.output_batch_dimension, dn.output_feature_dimension][..],
+            &dn.output_spatial_dimensions,
+        ]
+        .concat();
+        if !ranks_ok
+            || !dims_ok(&ld, &lhs_dims)
+            || !dims_ok(&rd, &rhs_dims)
+            || !dims_ok(&od, &out_dims)
+        {
+            return Err(EvalError::new(
+                "convolution ranks, window and dim_labels do not agree",
+            ));
         }
         if feature_group_count < 1 || batch_group_count < 1 {
             return Err(EvalError::new("convolution group counts must be positive"));
@@ -111,8 +145,14 @@ impl Plan {
         let input_batch = ld[dn.input_batch_dimension];
         let input_features = ld[dn.input_feature_dimension];
         let output_features = rd[dn.kernel_output_feature_dimension];
-        if input_features % fgc != 0 || output_features % fgc != 0 || input_batch % bgc != 0 || output_features % bgc != 0 {
-            return Err(EvalError::new("convolution group counts do not divide the feature/batch sizes"));
+        if !input_features.is_multiple_of(fgc)
+            || !output_features.is_multiple_of(fgc)
+            || !input_batch.is_multiple_of(bgc)
+            || !output_features.is_multiple_of(bgc)
+        {
+            return Err(EvalError::new(
+                "convolution group counts do not divide the feature/batch sizes",
+            ));
         }
         let input_feature_group_size = input_features / fgc;
         if rd[dn.kernel_input_feature_dimension] != input_feature_group_size {
@@ -121,19 +161,33 @@ impl Plan {
                 rd[dn.kernel_input_feature_dimension]
             )));
         }
-        if od[dn.output_feature_dimension] != output_features || od[dn.output_batch_dimension] != input_batch / bgc {
-            return Err(EvalError::new("convolution output batch/feature sizes do not match the operands"));
+        if od[dn.output_feature_dimension] != output_features
+            || od[dn.output_batch_dimension] != input_batch / bgc
+        {
+            return Err(EvalError::new(
+                "convolution output batch/feature sizes do not match the operands",
+            ));
         }
 
         let ls = row_major_strides(&ld);
         let rs = row_major_strides(&rd);
-        let window_sizes: Vec<usize> = dn.kernel_spatial_dimensions.iter().map(|&d| rd[d]).collect();
+        let window_sizes: Vec<usize> = dn
+            .kernel_spatial_dimensions
+            .iter()
+            .map(|&d| rd[d])
+            .collect();
         let mut lhs_offsets = Vec::with_capacity(n);
         let mut rhs_offsets = Vec::with_capacity(n);
         for k in 0..n {
             let wd = &window.dimensions[k];
-            if wd.stride < 1 || wd.window_dilation < 1 || wd.base_dilation < 1 || wd.size != window_sizes[k] as i64 {
-                return Err(EvalError::new(format!("invalid convolution window dimension {k}: {wd:?}")));
+            if wd.stride < 1
+                || wd.window_dilation < 1
+                || wd.base_dilation < 1
+                || wd.size != window_sizes[k] as i64
+            {
+                return Err(EvalError::new(format!(
+                    "invalid convolution window dimension {k}: {wd:?}"
+                )));
             }
             let in_dim = dn.input_spatial_dimensions[k];
             let size = ld[in_dim] as i64;
@@ -208,12 +262,17 @@ impl Plan {
                 let mut rhs_pos = rhs_base;
                 for k in 0..n {
                     let o = out_index[self.out_spatial[k]];
-                    lhs_pos = lhs_pos.zip(self.lhs_offsets[k][o][w[k]]).map(|(a, b)| a + b);
+                    lhs_pos = lhs_pos
+                        .zip(self.lhs_offsets[k][o][w[k]])
+                        .map(|(a, b)| a + b);
                     rhs_pos += self.rhs_offsets[k][w[k]];
                 }
                 if let Some(lp) = lhs_pos {
                     for iz in 0..self.input_feature_group_size {
-                        acc = acc.mul_add(l[lp + iz * self.lhs_feature_stride], r[rhs_pos + iz * self.rhs_in_stride]);
+                        acc = acc.mul_add(
+                            l[lp + iz * self.lhs_feature_stride],
+                            r[rhs_pos + iz * self.rhs_in_stride],
+                        );
                     }
                 }
                 next_index(&mut w, &self.window_sizes);
@@ -255,7 +314,15 @@ mod tests {
         }
     }
 
-    fn wd(size: i64, stride: i64, lo: i64, hi: i64, lhs: i64, rhs: i64, rev: bool) -> WindowDimension {
+    fn wd(
+        size: i64,
+        stride: i64,
+        lo: i64,
+        hi: i64,
+        lhs: i64,
+        rhs: i64,
+        rev: bool,
+    ) -> WindowDimension {
         WindowDimension {
             size,
             stride,
@@ -270,7 +337,9 @@ mod tests {
     /// 1-D single-channel convolution of `x` with kernel `k`.
     fn conv1d(x: Vec<f32>, k: Vec<f32>, out: i64, w: WindowDimension) -> Vec<f32> {
         let (n, ks) = (x.len() as i64, k.len() as i64);
-        let window = Window { dimensions: vec![w] };
+        let window = Window {
+            dimensions: vec![w],
+        };
         let r = convolution(
             &Shape::array(P::F32, &[1, out, 1]),
             &lit(&[1, n, 1], x),
@@ -289,23 +358,40 @@ mod tests {
         let x = vec![1.0, 2.0, 3.0, 4.0, 5.0];
         let k = vec![1.0, 10.0];
         // Cross-correlation, no flip: y[i] = x[i] + 10 x[i+1].
-        assert_eq!(conv1d(x.clone(), k.clone(), 4, wd(2, 1, 0, 0, 1, 1, false)), vec![21.0, 32.0, 43.0, 54.0]);
+        assert_eq!(
+            conv1d(x.clone(), k.clone(), 4, wd(2, 1, 0, 0, 1, 1, false)),
+            vec![21.0, 32.0, 43.0, 54.0]
+        );
         // Padding 1 on both sides.
         assert_eq!(
             conv1d(x.clone(), k.clone(), 6, wd(2, 1, 1, 1, 1, 1, false)),
             vec![10.0, 21.0, 32.0, 43.0, 54.0, 5.0]
         );
         // Negative low padding drops x[0]; stride 2.
-        assert_eq!(conv1d(x.clone(), k.clone(), 2, wd(2, 2, -1, 0, 1, 1, false)), vec![32.0, 54.0]);
+        assert_eq!(
+            conv1d(x.clone(), k.clone(), 2, wd(2, 2, -1, 0, 1, 1, false)),
+            vec![32.0, 54.0]
+        );
         // Window (rhs) dilation 2: y[i] = x[i] + 10 x[i+2].
-        assert_eq!(conv1d(x.clone(), k.clone(), 3, wd(2, 1, 0, 0, 1, 2, false)), vec![31.0, 42.0, 53.0]);
+        assert_eq!(
+            conv1d(x.clone(), k.clone(), 3, wd(2, 1, 0, 0, 1, 2, false)),
+            vec![31.0, 42.0, 53.0]
+        );
         // Base (lhs) dilation 2: base is [1,_,2,_,3]; y = [1+0, 0+20, 2+0, 0+30].
         assert_eq!(
-            conv1d(vec![1.0, 2.0, 3.0], k.clone(), 4, wd(2, 1, 0, 0, 2, 1, false)),
+            conv1d(
+                vec![1.0, 2.0, 3.0],
+                k.clone(),
+                4,
+                wd(2, 1, 0, 0, 2, 1, false)
+            ),
             vec![1.0, 20.0, 2.0, 30.0]
         );
         // Window reversal flips the kernel: y[i] = 10 x[i] + x[i+1].
-        assert_eq!(conv1d(x, k, 4, wd(2, 1, 0, 0, 1, 1, true)), vec![12.0, 23.0, 34.0, 45.0]);
+        assert_eq!(
+            conv1d(x, k, 4, wd(2, 1, 0, 0, 1, 1, true)),
+            vec![12.0, 23.0, 34.0, 45.0]
+        );
     }
 
     #[test]
@@ -314,8 +400,19 @@ mod tests {
         // per-pixel matrix product with [[1, 2], [3, 4]].
         let x = lit(&[1, 2, 2, 2], vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 3.0]);
         let k = lit(&[1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
-        let window = Window { dimensions: vec![WindowDimension::of_size(1), WindowDimension::of_size(1)] };
-        let r = convolution(&Shape::array(P::F32, &[1, 2, 2, 2]), &x, &k, &window, &nhwc(2), 1, 1).unwrap();
+        let window = Window {
+            dimensions: vec![WindowDimension::of_size(1), WindowDimension::of_size(1)],
+        };
+        let r = convolution(
+            &Shape::array(P::F32, &[1, 2, 2, 2]),
+            &x,
+            &k,
+            &window,
+            &nhwc(2),
+            1,
+            1,
+        )
+        .unwrap();
         assert_eq!(values(&r), vec![1.0, 2.0, 3.0, 4.0, 4.0, 6.0, 11.0, 16.0]);
     }
 
@@ -335,8 +432,19 @@ mod tests {
         };
         let x = lit(&[1, 1, 5], vec![1.0, 2.0, 3.0, 4.0, 5.0]);
         let k = lit(&[1, 1, 2], vec![1.0, 10.0]);
-        let window = Window { dimensions: vec![WindowDimension::of_size(2)] };
-        let r = convolution(&Shape::array(P::F32, &[1, 1, 4]), &x, &k, &window, &dn, 1, 1).unwrap();
+        let window = Window {
+            dimensions: vec![WindowDimension::of_size(2)],
+        };
+        let r = convolution(
+            &Shape::array(P::F32, &[1, 1, 4]),
+            &x,
+            &k,
+            &window,
+            &dn,
+            1,
+            1,
+        )
+        .unwrap();
         assert_eq!(values(&r), vec![21.0, 32.0, 43.0, 54.0]);
     }
 
@@ -346,8 +454,19 @@ mod tests {
         // out f1 = 3 * in f1 (kernel [1, 1(i), 2(o)] = [2, 3]).
         let x = lit(&[1, 1, 2], vec![5.0, 7.0]);
         let k = lit(&[1, 1, 2], vec![2.0, 3.0]);
-        let window = Window { dimensions: vec![WindowDimension::of_size(1)] };
-        let r = convolution(&Shape::array(P::F32, &[1, 1, 2]), &x, &k, &window, &nhwc(1), 2, 1).unwrap();
+        let window = Window {
+            dimensions: vec![WindowDimension::of_size(1)],
+        };
+        let r = convolution(
+            &Shape::array(P::F32, &[1, 1, 2]),
+            &x,
+            &k,
+            &window,
+            &nhwc(1),
+            2,
+            1,
+        )
+        .unwrap();
         assert_eq!(values(&r), vec![10.0, 21.0]);
     }
 
@@ -360,8 +479,19 @@ mod tests {
         // out f1 = x1[0] - x1[1] = -10.
         let x = lit(&[2, 2, 1], vec![1.0, 2.0, 10.0, 20.0]);
         let k = lit(&[2, 1, 2], vec![1.0, 1.0, 1.0, -1.0]);
-        let window = Window { dimensions: vec![WindowDimension::of_size(2)] };
-        let r = convolution(&Shape::array(P::F32, &[1, 1, 2]), &x, &k, &window, &nhwc(1), 1, 2).unwrap();
+        let window = Window {
+            dimensions: vec![WindowDimension::of_size(2)],
+        };
+        let r = convolution(
+            &Shape::array(P::F32, &[1, 1, 2]),
+            &x,
+            &k,
+            &window,
+            &nhwc(1),
+            1,
+            2,
+        )
+        .unwrap();
         assert_eq!(values(&r), vec![3.0, -10.0]);
     }
 
@@ -369,7 +499,20 @@ mod tests {
     fn bad_groups_are_errors() {
         let x = lit(&[1, 1, 3], vec![1.0, 2.0, 3.0]);
         let k = lit(&[1, 1, 2], vec![2.0, 3.0]);
-        let window = Window { dimensions: vec![WindowDimension::of_size(1)] };
-        assert!(convolution(&Shape::array(P::F32, &[1, 1, 2]), &x, &k, &window, &nhwc(1), 2, 1).is_err());
+        let window = Window {
+            dimensions: vec![WindowDimension::of_size(1)],
+        };
+        assert!(
+            convolution(
+                &Shape::array(P::F32, &[1, 1, 2]),
+                &x,
+                &k,
+                &window,
+                &nhwc(1),
+                2,
+                1
+            )
+            .is_err()
+        );
     }
 }

@@ -17,35 +17,60 @@ use num_complex::Complex;
 use super::reduce::index::{check_dims, dims_usize, linear_offsets, row_major_strides};
 use super::reduce::scalar_fn::array;
 use super::{EvalError, EvalResult};
-use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, DotDimensionNumbers, Literal, PrimitiveType, Shape};
+use crate::ir::{
+    ArrayData, ArrayLiteral, ArrayShape, DotDimensionNumbers, Literal, PrimitiveType, Shape,
+};
 
 /// `dot(lhs, rhs)`: result dims are batch, lhs free, rhs free.
 pub fn dot(shape: &Shape, lhs: &Literal, rhs: &Literal, dnums: &DotDimensionNumbers) -> EvalResult {
     let lhs = array(lhs, "dot lhs")?;
     let rhs = array(rhs, "dot rhs")?;
-    let out = shape.as_array().ok_or_else(|| EvalError::new("dot result must be an array"))?;
+    let out = shape
+        .as_array()
+        .ok_or_else(|| EvalError::new("dot result must be an array"))?;
     let ld = dims_usize(&lhs.shape.dims);
     let rd = dims_usize(&rhs.shape.dims);
-    let (lb, lc) = (&dnums.lhs_batch_dimensions, &dnums.lhs_contracting_dimensions);
-    let (rb, rc) = (&dnums.rhs_batch_dimensions, &dnums.rhs_contracting_dimensions);
+    let (lb, lc) = (
+        &dnums.lhs_batch_dimensions,
+        &dnums.lhs_contracting_dimensions,
+    );
+    let (rb, rc) = (
+        &dnums.rhs_batch_dimensions,
+        &dnums.rhs_contracting_dimensions,
+    );
     check_dims(lb, ld.len(), "lhs batch dimension")?;
     check_dims(lc, ld.len(), "lhs contracting dimension")?;
     check_dims(rb, rd.len(), "rhs batch dimension")?;
     check_dims(rc, rd.len(), "rhs contracting dimension")?;
-    let pairs_match = |a: &[usize], b: &[usize]| a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| ld[x] == rd[y]);
+    let pairs_match = |a: &[usize], b: &[usize]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| ld[x] == rd[y])
+    };
     if !pairs_match(lb, rb) || !pairs_match(lc, rc) {
-        return Err(EvalError::new("dot batch or contracting dimensions do not match"));
+        return Err(EvalError::new(
+            "dot batch or contracting dimensions do not match",
+        ));
     }
     let free = |rank: usize, b: &[usize], c: &[usize]| -> Vec<usize> {
-        (0..rank).filter(|d| !b.contains(d) && !c.contains(d)).collect()
+        (0..rank)
+            .filter(|d| !b.contains(d) && !c.contains(d))
+            .collect()
     };
     let (lf, rf) = (free(ld.len(), lb, lc), free(rd.len(), rb, rc));
-    let size = |dims: &[usize], which: &[usize]| -> usize { which.iter().map(|&d| dims[d]).product() };
+    let size =
+        |dims: &[usize], which: &[usize]| -> usize { which.iter().map(|&d| dims[d]).product() };
     let (b, m, n, k) = (size(&ld, lb), size(&ld, &lf), size(&rd, &rf), size(&ld, lc));
-    let expected: Vec<i64> =
-        lb.iter().map(|&d| ld[d]).chain(lf.iter().map(|&d| ld[d])).chain(rf.iter().map(|&d| rd[d])).map(|d| d as i64).collect();
+    let expected: Vec<i64> = lb
+        .iter()
+        .map(|&d| ld[d])
+        .chain(lf.iter().map(|&d| ld[d]))
+        .chain(rf.iter().map(|&d| rd[d]))
+        .map(|d| d as i64)
+        .collect();
     if out.dims != expected {
-        return Err(EvalError::new(format!("dot result dims {:?}, expected {expected:?}", out.dims)));
+        return Err(EvalError::new(format!(
+            "dot result dims {:?}, expected {expected:?}",
+            out.dims
+        )));
     }
 
     // Lay the operands out as [batch, free, contracting] so every output element is a
@@ -58,14 +83,68 @@ pub fn dot(shape: &Shape, lhs: &Literal, rhs: &Literal, dnums: &DotDimensionNumb
     let rhs_order = order(&rd, rb, &rf, rc);
     let ty = out.element_type;
     let data = match AccVec::convert(lhs, &lhs_order, ty)? {
-        AccVec::F32(l) => finish_f32(dot_kernel(&l, &AccVec::convert(rhs, &rhs_order, ty)?.f32()?, b, m, n, k), ty),
-        AccVec::F64(l) => ArrayData::F64(dot_kernel(&l, &AccVec::convert(rhs, &rhs_order, ty)?.f64()?, b, m, n, k)),
-        AccVec::I64(l) => finish_i64(dot_kernel(&l, &AccVec::convert(rhs, &rhs_order, ty)?.i64()?, b, m, n, k), ty),
-        AccVec::U64(l) => finish_u64(dot_kernel(&l, &AccVec::convert(rhs, &rhs_order, ty)?.u64()?, b, m, n, k), ty),
-        AccVec::C64(l) => ArrayData::C64(dot_kernel(&l, &AccVec::convert(rhs, &rhs_order, ty)?.c64()?, b, m, n, k)),
-        AccVec::C128(l) => ArrayData::C128(dot_kernel(&l, &AccVec::convert(rhs, &rhs_order, ty)?.c128()?, b, m, n, k)),
+        AccVec::F32(l) => finish_f32(
+            dot_kernel(
+                &l,
+                &AccVec::convert(rhs, &rhs_order, ty)?.f32()?,
+                b,
+                m,
+                n,
+                k,
+            ),
+            ty,
+        ),
+        AccVec::F64(l) => ArrayData::F64(dot_kernel(
+            &l,
+            &AccVec::convert(rhs, &rhs_order, ty)?.f64()?,
+            b,
+            m,
+            n,
+            k,
+        )),
+        AccVec::I64(l) => finish_i64(
+            dot_kernel(
+                &l,
+                &AccVec::convert(rhs, &rhs_order, ty)?.i64()?,
+                b,
+                m,
+                n,
+                k,
+            ),
+            ty,
+        ),
+        AccVec::U64(l) => finish_u64(
+            dot_kernel(
+                &l,
+                &AccVec::convert(rhs, &rhs_order, ty)?.u64()?,
+                b,
+                m,
+                n,
+                k,
+            ),
+            ty,
+        ),
+        AccVec::C64(l) => ArrayData::C64(dot_kernel(
+            &l,
+            &AccVec::convert(rhs, &rhs_order, ty)?.c64()?,
+            b,
+            m,
+            n,
+            k,
+        )),
+        AccVec::C128(l) => ArrayData::C128(dot_kernel(
+            &l,
+            &AccVec::convert(rhs, &rhs_order, ty)?.c128()?,
+            b,
+            m,
+            n,
+            k,
+        )),
     };
-    Ok(Literal::Array(ArrayLiteral { shape: ArrayShape::new(ty, &out.dims), data }))
+    Ok(Literal::Array(ArrayLiteral {
+        shape: ArrayShape::new(ty, &out.dims),
+        data,
+    }))
 }
 
 /// `out[b][m][n] = sum_k l[b][m][k] * r[b][n][k]`, summed in order from 0.
@@ -76,7 +155,11 @@ fn dot_kernel<A: Acc>(l: &[A], r: &[A], b: usize, m: usize, n: usize, k: usize) 
             let lrow = &l[(bi * m + mi) * k..][..k];
             for ni in 0..n {
                 let rrow = &r[(bi * n + ni) * k..][..k];
-                out.push(lrow.iter().zip(rrow).fold(A::default(), |acc, (&x, &y)| acc.mul_add(x, y)));
+                out.push(
+                    lrow.iter()
+                        .zip(rrow)
+                        .fold(A::default(), |acc, (&x, &y)| acc.mul_add(x, y)),
+                );
             }
         }
     }
@@ -146,9 +229,18 @@ impl AccVec {
     /// The elements of `a` at positions `order`, converted to result type `ty` (rounding
     /// like XLA's `Convert`: to a half type through f32, to a narrower integer by
     /// truncation) and then widened to `ty`'s accumulator.
-    pub(super) fn convert(a: &ArrayLiteral, order: &[usize], ty: PrimitiveType) -> EvalResult<AccVec> {
+    pub(super) fn convert(
+        a: &ArrayLiteral,
+        order: &[usize],
+        ty: PrimitiveType,
+    ) -> EvalResult<AccVec> {
         use PrimitiveType as P;
-        let unsupported = || EvalError::new(format!("cannot use {} operands for a {ty} result", a.element_type()));
+        let unsupported = || {
+            EvalError::new(format!(
+                "cannot use {} operands for a {ty} result",
+                a.element_type()
+            ))
+        };
         Ok(match ty {
             P::F32 | P::BF16 | P::F16 => {
                 let v = real_as_f32(&a.data, order).ok_or_else(unsupported)?;
@@ -168,15 +260,31 @@ impl AccVec {
             P::U8 | P::U16 | P::U32 | P::U64 => {
                 let bits = 64 - ty.bit_width() as u32;
                 let v = int_as_i64(&a.data, order).ok_or_else(unsupported)?;
-                AccVec::U64(v.into_iter().map(|x| ((x as u64) << bits) >> bits).collect())
+                AccVec::U64(
+                    v.into_iter()
+                        .map(|x| ((x as u64) << bits) >> bits)
+                        .collect(),
+                )
             }
             P::C64 => match &a.data {
                 ArrayData::C64(v) => AccVec::C64(order.iter().map(|&i| v[i]).collect()),
-                _ => AccVec::C64(real_as_f32(&a.data, order).ok_or_else(unsupported)?.into_iter().map(|x| Complex::new(x, 0.0)).collect()),
+                _ => AccVec::C64(
+                    real_as_f32(&a.data, order)
+                        .ok_or_else(unsupported)?
+                        .into_iter()
+                        .map(|x| Complex::new(x, 0.0))
+                        .collect(),
+                ),
             },
             P::C128 => match &a.data {
                 ArrayData::C128(v) => AccVec::C128(order.iter().map(|&i| v[i]).collect()),
-                _ => AccVec::C128(real_as_f64(&a.data, order).ok_or_else(unsupported)?.into_iter().map(|x| Complex::new(x, 0.0)).collect()),
+                _ => AccVec::C128(
+                    real_as_f64(&a.data, order)
+                        .ok_or_else(unsupported)?
+                        .into_iter()
+                        .map(|x| Complex::new(x, 0.0))
+                        .collect(),
+                ),
             },
             _ => return Err(unsupported()),
         })
@@ -186,22 +294,46 @@ impl AccVec {
         EvalError::new("dot operands converted to different accumulator types")
     }
     pub(super) fn f32(self) -> EvalResult<Vec<f32>> {
-        if let AccVec::F32(v) = self { Ok(v) } else { Err(Self::mismatch()) }
+        if let AccVec::F32(v) = self {
+            Ok(v)
+        } else {
+            Err(Self::mismatch())
+        }
     }
     pub(super) fn f64(self) -> EvalResult<Vec<f64>> {
-        if let AccVec::F64(v) = self { Ok(v) } else { Err(Self::mismatch()) }
+        if let AccVec::F64(v) = self {
+            Ok(v)
+        } else {
+            Err(Self::mismatch())
+        }
     }
     pub(super) fn i64(self) -> EvalResult<Vec<i64>> {
-        if let AccVec::I64(v) = self { Ok(v) } else { Err(Self::mismatch()) }
+        if let AccVec::I64(v) = self {
+            Ok(v)
+        } else {
+            Err(Self::mismatch())
+        }
     }
     pub(super) fn u64(self) -> EvalResult<Vec<u64>> {
-        if let AccVec::U64(v) = self { Ok(v) } else { Err(Self::mismatch()) }
+        if let AccVec::U64(v) = self {
+            Ok(v)
+        } else {
+            Err(Self::mismatch())
+        }
     }
     pub(super) fn c64(self) -> EvalResult<Vec<Complex<f32>>> {
-        if let AccVec::C64(v) = self { Ok(v) } else { Err(Self::mismatch()) }
+        if let AccVec::C64(v) = self {
+            Ok(v)
+        } else {
+            Err(Self::mismatch())
+        }
     }
     pub(super) fn c128(self) -> EvalResult<Vec<Complex<f64>>> {
-        if let AccVec::C128(v) = self { Ok(v) } else { Err(Self::mismatch()) }
+        if let AccVec::C128(v) = self {
+            Ok(v)
+        } else {
+            Err(Self::mismatch())
+        }
     }
 }
 
@@ -209,7 +341,15 @@ impl AccVec {
 fn real_as_f32(data: &ArrayData, order: &[usize]) -> Option<Vec<f32>> {
     macro_rules! cast {
         ($v:expr, |$x:ident| $e:expr) => {
-            Some(order.iter().map(|&i| { let $x = $v[i]; $e }).collect())
+            Some(
+                order
+                    .iter()
+                    .map(|&i| {
+                        let $x = $v[i];
+                        $e
+                    })
+                    .collect(),
+            )
         };
     }
     match data {
@@ -317,11 +457,26 @@ mod tests {
         // [[1,2,3],[4,5,6]] x [[7,8],[9,10],[11,12]] = [[58,64],[139,154]]
         let a = lit(&[2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
         let b = lit(&[3, 2], vec![7.0f32, 8.0, 9.0, 10.0, 11.0, 12.0]);
-        let r = dot(&Shape::array(P::F32, &[2, 2]), &a, &b, &dnums(&[], &[], &[1], &[0])).unwrap();
+        let r = dot(
+            &Shape::array(P::F32, &[2, 2]),
+            &a,
+            &b,
+            &dnums(&[], &[], &[1], &[0]),
+        )
+        .unwrap();
         assert_eq!(values::<f32>(&r), vec![58.0, 64.0, 139.0, 154.0]);
         // Contracting lhs dim 0 computes a^T b^T-style products: a^T (3x2) x a (2x3).
-        let r = dot(&Shape::array(P::F32, &[3, 3]), &a, &a, &dnums(&[], &[], &[0], &[0])).unwrap();
-        assert_eq!(values::<f32>(&r), vec![17.0, 22.0, 27.0, 22.0, 29.0, 36.0, 27.0, 36.0, 45.0]);
+        let r = dot(
+            &Shape::array(P::F32, &[3, 3]),
+            &a,
+            &a,
+            &dnums(&[], &[], &[0], &[0]),
+        )
+        .unwrap();
+        assert_eq!(
+            values::<f32>(&r),
+            vec![17.0, 22.0, 27.0, 22.0, 29.0, 36.0, 27.0, 36.0, 45.0]
+        );
     }
 
     #[test]
@@ -329,7 +484,13 @@ mod tests {
         // lhs [2(m), 2(batch), 2(k)], rhs [2(batch), 2(k)]: out[b][m] = sum_k l[m][b][k]*r[b][k]
         let l = lit(&[2, 2, 2], vec![1i32, 2, 3, 4, 5, 6, 7, 8]);
         let r = lit(&[2, 2], vec![1i32, 10, 100, 1000]);
-        let out = dot(&Shape::array(P::S32, &[2, 2]), &l, &r, &dnums(&[1], &[0], &[2], &[1])).unwrap();
+        let out = dot(
+            &Shape::array(P::S32, &[2, 2]),
+            &l,
+            &r,
+            &dnums(&[1], &[0], &[2], &[1]),
+        )
+        .unwrap();
         // b=0: m=0: 1*1+2*10=21, m=1: 5+60=65; b=1: m=0: 300+4000=4300, m=1: 700+8000=8700
         assert_eq!(values::<i32>(&out), vec![21, 65, 4300, 8700]);
     }
@@ -339,15 +500,33 @@ mod tests {
         // Full contraction of two [2,2] arrays = sum of elementwise products.
         let a = lit(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]);
         let b = lit(&[2, 2], vec![5.0f64, 6.0, 7.0, 8.0]);
-        let r = dot(&Shape::array(P::F64, &[]), &a, &b, &dnums(&[], &[], &[0, 1], &[0, 1])).unwrap();
+        let r = dot(
+            &Shape::array(P::F64, &[]),
+            &a,
+            &b,
+            &dnums(&[], &[], &[0, 1], &[0, 1]),
+        )
+        .unwrap();
         assert_eq!(values::<f64>(&r), vec![70.0]);
         // Contracting (1,0) against (0,1) pairs a[i][j] with b[j][i].
-        let r = dot(&Shape::array(P::F64, &[]), &a, &b, &dnums(&[], &[], &[1, 0], &[0, 1])).unwrap();
+        let r = dot(
+            &Shape::array(P::F64, &[]),
+            &a,
+            &b,
+            &dnums(&[], &[], &[1, 0], &[0, 1]),
+        )
+        .unwrap();
         assert_eq!(values::<f64>(&r), vec![5.0 + 14.0 + 18.0 + 32.0]);
         // No contraction: outer product.
         let x = lit(&[2], vec![1.0f64, 2.0]);
         let y = lit(&[3], vec![3.0f64, 4.0, 5.0]);
-        let r = dot(&Shape::array(P::F64, &[2, 3]), &x, &y, &dnums(&[], &[], &[], &[])).unwrap();
+        let r = dot(
+            &Shape::array(P::F64, &[2, 3]),
+            &x,
+            &y,
+            &dnums(&[], &[], &[], &[]),
+        )
+        .unwrap();
         assert_eq!(values::<f64>(&r), vec![3.0, 4.0, 5.0, 6.0, 8.0, 10.0]);
     }
 
@@ -355,11 +534,23 @@ mod tests {
     fn integer_dot_wraps_in_the_result_type() {
         let a = lit(&[2], vec![i32::MAX, 2]);
         let b = lit(&[2], vec![1i32, 1]);
-        let r = dot(&Shape::array(P::S32, &[]), &a, &b, &dnums(&[], &[], &[0], &[0])).unwrap();
+        let r = dot(
+            &Shape::array(P::S32, &[]),
+            &a,
+            &b,
+            &dnums(&[], &[], &[0], &[0]),
+        )
+        .unwrap();
         assert_eq!(values::<i32>(&r), vec![i32::MIN + 1]);
         // s8 operands into an s32 result: no wrap at 8 bits.
         let a = lit(&[2], vec![100i8, 100]);
-        let r = dot(&Shape::array(P::S32, &[]), &a, &a, &dnums(&[], &[], &[0], &[0])).unwrap();
+        let r = dot(
+            &Shape::array(P::S32, &[]),
+            &a,
+            &a,
+            &dnums(&[], &[], &[0], &[0]),
+        )
+        .unwrap();
         assert_eq!(values::<i32>(&r), vec![20000]);
     }
 
@@ -369,15 +560,33 @@ mod tests {
         // at 256 is 2); summed in f32 it is 258, which bf16 represents.
         let a = lit(&[3], vec![bf16::from_f32(256.0), bf16::ONE, bf16::ONE]);
         let ones = lit(&[3], vec![bf16::ONE; 3]);
-        let r = dot(&Shape::array(P::BF16, &[]), &a, &ones, &dnums(&[], &[], &[0], &[0])).unwrap();
+        let r = dot(
+            &Shape::array(P::BF16, &[]),
+            &a,
+            &ones,
+            &dnums(&[], &[], &[0], &[0]),
+        )
+        .unwrap();
         assert_eq!(values::<bf16>(&r), vec![bf16::from_f32(258.0)]);
         // bf16 operands with an f32 result are widened exactly.
         let x = lit(&[1], vec![bf16::from_f32(1.5)]);
-        let r = dot(&Shape::array(P::F32, &[]), &x, &x, &dnums(&[], &[], &[0], &[0])).unwrap();
+        let r = dot(
+            &Shape::array(P::F32, &[]),
+            &x,
+            &x,
+            &dnums(&[], &[], &[0], &[0]),
+        )
+        .unwrap();
         assert_eq!(values::<f32>(&r), vec![2.25]);
         // f32 operands into a bf16 result are rounded to bf16 first: 1 + 2^-9 becomes 1.
         let y = lit(&[1], vec![1.0f32 + 1.0 / 512.0]);
-        let r = dot(&Shape::array(P::BF16, &[]), &y, &y, &dnums(&[], &[], &[0], &[0])).unwrap();
+        let r = dot(
+            &Shape::array(P::BF16, &[]),
+            &y,
+            &y,
+            &dnums(&[], &[], &[0], &[0]),
+        )
+        .unwrap();
         assert_eq!(values::<bf16>(&r), vec![bf16::ONE]);
     }
 
@@ -385,6 +594,14 @@ mod tests {
     fn mismatched_dimensions_are_an_error() {
         let a = lit(&[2], vec![1.0f32, 2.0]);
         let b = lit(&[3], vec![1.0f32, 2.0, 3.0]);
-        assert!(dot(&Shape::array(P::F32, &[]), &a, &b, &dnums(&[], &[], &[0], &[0])).is_err());
+        assert!(
+            dot(
+                &Shape::array(P::F32, &[]),
+                &a,
+                &b,
+                &dnums(&[], &[], &[0], &[0])
+            )
+            .is_err()
+        );
     }
 }

@@ -36,26 +36,59 @@ pub fn gather(
 ) -> EvalResult {
     let operand = array(operand, "gather operand")?;
     let indices = array(indices, "gather indices")?;
-    let out = shape.as_array().ok_or_else(|| EvalError::new("gather result must be an array"))?;
+    let out = shape
+        .as_array()
+        .ok_or_else(|| EvalError::new("gather result must be an array"))?;
     let op_dims = dims_usize(&operand.shape.dims);
     let out_dims = dims_usize(&out.dims);
     let rank = op_dims.len();
-    check_dims(&dnums.offset_dims, out_dims.len(), "gather offset_dims entry")?;
-    check_dims(&dnums.collapsed_slice_dims, rank, "gather collapsed_slice_dims entry")?;
+    check_dims(
+        &dnums.offset_dims,
+        out_dims.len(),
+        "gather offset_dims entry",
+    )?;
+    check_dims(
+        &dnums.collapsed_slice_dims,
+        rank,
+        "gather collapsed_slice_dims entry",
+    )?;
     check_dims(&dnums.start_index_map, rank, "gather start_index_map entry")?;
-    check_dims(&dnums.operand_batching_dims, rank, "gather operand_batching_dims entry")?;
-    if slice_sizes.len() != rank || slice_sizes.iter().zip(&op_dims).any(|(&s, &d)| s < 0 || s as usize > d) {
+    check_dims(
+        &dnums.operand_batching_dims,
+        rank,
+        "gather operand_batching_dims entry",
+    )?;
+    if slice_sizes.len() != rank
+        || slice_sizes
+            .iter()
+            .zip(&op_dims)
+            .any(|(&s, &d)| s < 0 || s as usize > d)
+    {
         return Err(EvalError::new("gather slice_sizes do not fit the operand"));
     }
-    let batch_out: Vec<usize> = (0..out_dims.len()).filter(|d| !dnums.offset_dims.contains(d)).collect();
+    let batch_out: Vec<usize> = (0..out_dims.len())
+        .filter(|d| !dnums.offset_dims.contains(d))
+        .collect();
     let offset_operand: Vec<usize> = (0..rank)
-        .filter(|d| !dnums.collapsed_slice_dims.contains(d) && !dnums.operand_batching_dims.contains(d))
+        .filter(|d| {
+            !dnums.collapsed_slice_dims.contains(d) && !dnums.operand_batching_dims.contains(d)
+        })
         .collect();
     if offset_operand.len() != dnums.offset_dims.len() {
-        return Err(EvalError::new("gather offset_dims do not match the uncollapsed slice dims"));
+        return Err(EvalError::new(
+            "gather offset_dims do not match the uncollapsed slice dims",
+        ));
     }
-    let iv = IndexVectors::new(indices, dnums.index_vector_dim, &batch_out, dnums.start_index_map.len())?;
-    let batching = iv.batching_positions(&dnums.start_indices_batching_dims, dnums.operand_batching_dims.len())?;
+    let iv = IndexVectors::new(
+        indices,
+        dnums.index_vector_dim,
+        &batch_out,
+        dnums.start_index_map.len(),
+    )?;
+    let batching = iv.batching_positions(
+        &dnums.start_indices_batching_dims,
+        dnums.operand_batching_dims.len(),
+    )?;
 
     let op_strides = row_major_strides(&op_dims);
     let count: usize = out_dims.iter().product();
@@ -79,7 +112,10 @@ pub fn gather(
         next_index(&mut idx, &out_dims);
     }
     let data = operand.data.gather(&positions);
-    Ok(Literal::Array(ArrayLiteral { shape: ArrayShape::new(operand.element_type(), &out.dims), data }))
+    Ok(Literal::Array(ArrayLiteral {
+        shape: ArrayShape::new(operand.element_type(), &out.dims),
+        data,
+    }))
 }
 
 /// `scatter(operands..., indices, updates...)`: out-of-bounds update windows are skipped.
@@ -90,50 +126,101 @@ pub fn scatter(
     dnums: &ScatterDimensionNumbers,
     to_apply: ComputationId,
 ) -> EvalResult {
-    if operands.len() < 3 || operands.len() % 2 == 0 {
-        return Err(EvalError::new("scatter takes N operands, the indices and N updates"));
+    if operands.len() < 3 || operands.len().is_multiple_of(2) {
+        return Err(EvalError::new(
+            "scatter takes N operands, the indices and N updates",
+        ));
     }
     let n = operands.len() / 2;
-    let inputs: Vec<&ArrayLiteral> = operands[..n].iter().map(|l| array(l, "scatter operand")).collect::<EvalResult<_>>()?;
+    let inputs: Vec<&ArrayLiteral> = operands[..n]
+        .iter()
+        .map(|l| array(l, "scatter operand"))
+        .collect::<EvalResult<_>>()?;
     let indices = array(operands[n], "scatter indices")?;
-    let updates: Vec<&ArrayLiteral> = operands[n + 1..].iter().map(|l| array(l, "scatter update")).collect::<EvalResult<_>>()?;
+    let updates: Vec<&ArrayLiteral> = operands[n + 1..]
+        .iter()
+        .map(|l| array(l, "scatter update"))
+        .collect::<EvalResult<_>>()?;
     let op_dims = dims_usize(&inputs[0].shape.dims);
     let up_dims = dims_usize(&updates[0].shape.dims);
     let rank = op_dims.len();
     if inputs.iter().any(|a| a.shape.dims != inputs[0].shape.dims)
-        || updates.iter().any(|a| a.shape.dims != updates[0].shape.dims)
-        || inputs.iter().zip(&updates).any(|(a, u)| a.element_type() != u.element_type())
+        || updates
+            .iter()
+            .any(|a| a.shape.dims != updates[0].shape.dims)
+        || inputs
+            .iter()
+            .zip(&updates)
+            .any(|(a, u)| a.element_type() != u.element_type())
     {
-        return Err(EvalError::new("scatter operands (and updates) must agree in shape and type"));
+        return Err(EvalError::new(
+            "scatter operands (and updates) must agree in shape and type",
+        ));
     }
     if shape.leaves().len() != n {
-        return Err(EvalError::new("scatter result shape does not match its operands"));
+        return Err(EvalError::new(
+            "scatter result shape does not match its operands",
+        ));
     }
-    check_dims(&dnums.update_window_dims, up_dims.len(), "scatter update_window_dims entry")?;
-    check_dims(&dnums.inserted_window_dims, rank, "scatter inserted_window_dims entry")?;
-    check_dims(&dnums.scatter_dims_to_operand_dims, rank, "scatter scatter_dims_to_operand_dims entry")?;
-    check_dims(&dnums.input_batching_dims, rank, "scatter input_batching_dims entry")?;
+    check_dims(
+        &dnums.update_window_dims,
+        up_dims.len(),
+        "scatter update_window_dims entry",
+    )?;
+    check_dims(
+        &dnums.inserted_window_dims,
+        rank,
+        "scatter inserted_window_dims entry",
+    )?;
+    check_dims(
+        &dnums.scatter_dims_to_operand_dims,
+        rank,
+        "scatter scatter_dims_to_operand_dims entry",
+    )?;
+    check_dims(
+        &dnums.input_batching_dims,
+        rank,
+        "scatter input_batching_dims entry",
+    )?;
 
-    let scatter_up: Vec<usize> = (0..up_dims.len()).filter(|d| !dnums.update_window_dims.contains(d)).collect();
+    let scatter_up: Vec<usize> = (0..up_dims.len())
+        .filter(|d| !dnums.update_window_dims.contains(d))
+        .collect();
     let window_operand: Vec<usize> = (0..rank)
-        .filter(|d| !dnums.inserted_window_dims.contains(d) && !dnums.input_batching_dims.contains(d))
+        .filter(|d| {
+            !dnums.inserted_window_dims.contains(d) && !dnums.input_batching_dims.contains(d)
+        })
         .collect();
     if window_operand.len() != dnums.update_window_dims.len() {
-        return Err(EvalError::new("scatter update_window_dims do not match the operand's window dims"));
+        return Err(EvalError::new(
+            "scatter update_window_dims do not match the operand's window dims",
+        ));
     }
     // How far each operand dimension's window reaches (1 for inserted and batching dims).
     let mut window_size = vec![1usize; rank];
     for (&d, &u) in window_operand.iter().zip(&dnums.update_window_dims) {
         window_size[d] = up_dims[u];
     }
-    let iv = IndexVectors::new(indices, dnums.index_vector_dim, &scatter_up, dnums.scatter_dims_to_operand_dims.len())?;
-    let batching = iv.batching_positions(&dnums.scatter_indices_batching_dims, dnums.input_batching_dims.len())?;
+    let iv = IndexVectors::new(
+        indices,
+        dnums.index_vector_dim,
+        &scatter_up,
+        dnums.scatter_dims_to_operand_dims.len(),
+    )?;
+    let batching = iv.batching_positions(
+        &dnums.scatter_indices_batching_dims,
+        dnums.input_batching_dims.len(),
+    )?;
 
     // Collect (operand position, update position) pairs in application order.
     let op_strides = row_major_strides(&op_dims);
     let up_strides = row_major_strides(&up_dims);
     let scatter_sizes: Vec<usize> = scatter_up.iter().map(|&d| up_dims[d]).collect();
-    let window_sizes: Vec<usize> = dnums.update_window_dims.iter().map(|&d| up_dims[d]).collect();
+    let window_sizes: Vec<usize> = dnums
+        .update_window_dims
+        .iter()
+        .map(|&d| up_dims[d])
+        .collect();
     let mut pairs = Vec::new();
     let mut s_idx = vec![0usize; scatter_up.len()];
     let mut up_idx = vec![0usize; up_dims.len()];
@@ -153,12 +240,17 @@ pub fn scatter(
         for (&d, &b) in dnums.input_batching_dims.iter().zip(&batching) {
             start[d] += s_idx[b] as i64;
         }
-        let in_bounds = (0..rank).all(|d| start[d] >= 0 && start[d] <= op_dims[d] as i64 - window_size[d] as i64);
+        let in_bounds = (0..rank)
+            .all(|d| start[d] >= 0 && start[d] <= op_dims[d] as i64 - window_size[d] as i64);
         next_index(&mut s_idx, &scatter_sizes);
         if !in_bounds {
             continue 'scatter;
         }
-        let start_pos: usize = start.iter().zip(&op_strides).map(|(&i, &s)| i as usize * s).sum();
+        let start_pos: usize = start
+            .iter()
+            .zip(&op_strides)
+            .map(|(&i, &s)| i as usize * s)
+            .sum();
         let up_base: usize = up_idx.iter().zip(&up_strides).map(|(&i, &s)| i * s).sum();
         for _ in 0..window_count {
             let mut op_pos = start_pos;
@@ -177,17 +269,26 @@ pub fn scatter(
     let f = ScalarFn::recognize(ev.module, to_apply, ty);
     let done = n == 1
         && f.is_native()
-        && with_same_element_data!(&mut results[0], &updates[0].data, |out, up| {
-            apply_native(f, out, up, &pairs);
-            true
-        }, false);
+        && with_same_element_data!(
+            &mut results[0],
+            &updates[0].data,
+            |out, up| {
+                apply_native(f, out, up, &pairs);
+                true
+            },
+            false
+        );
     if !done {
         for &(o, u) in &pairs {
             let args: Vec<Literal> = inputs
                 .iter()
                 .zip(&results)
                 .map(|(a, r)| scalar_at(r, a.element_type(), o))
-                .chain(updates.iter().map(|a| scalar_at(&a.data, a.element_type(), u)))
+                .chain(
+                    updates
+                        .iter()
+                        .map(|a| scalar_at(&a.data, a.element_type(), u)),
+                )
                 .collect();
             let refs: Vec<&Literal> = args.iter().collect();
             let value = ev.call(to_apply, &refs)?;
@@ -195,7 +296,9 @@ pub fn scatter(
                 store_scalar(&mut results[0], o, &value)?;
             } else {
                 let Literal::Tuple(t) = value else {
-                    return Err(EvalError::new(format!("scatter combiner must return a tuple of {n}")));
+                    return Err(EvalError::new(format!(
+                        "scatter combiner must return a tuple of {n}"
+                    )));
                 };
                 for (r, v) in results.iter_mut().zip(&t) {
                     store_scalar(r, o, v)?;
@@ -206,9 +309,18 @@ pub fn scatter(
     let mut arrays: Vec<Literal> = inputs
         .iter()
         .zip(results)
-        .map(|(a, data)| Literal::Array(ArrayLiteral { shape: ArrayShape::new(a.element_type(), &a.shape.dims), data }))
+        .map(|(a, data)| {
+            Literal::Array(ArrayLiteral {
+                shape: ArrayShape::new(a.element_type(), &a.shape.dims),
+                data,
+            })
+        })
         .collect();
-    Ok(if n == 1 { arrays.remove(0) } else { Literal::Tuple(arrays) })
+    Ok(if n == 1 {
+        arrays.remove(0)
+    } else {
+        Literal::Tuple(arrays)
+    })
 }
 
 /// `out[o] = f(out[o], update[u])` for each pair, in order.
@@ -234,23 +346,36 @@ struct IndexVectors {
 }
 
 impl IndexVectors {
-    fn new(indices: &ArrayLiteral, index_vector_dim: usize, other_batch: &[usize], components: usize) -> EvalResult<IndexVectors> {
+    fn new(
+        indices: &ArrayLiteral,
+        index_vector_dim: usize,
+        other_batch: &[usize],
+        components: usize,
+    ) -> EvalResult<IndexVectors> {
         let dims = dims_usize(&indices.shape.dims);
         if index_vector_dim > dims.len() {
             return Err(EvalError::new("index_vector_dim is out of range"));
         }
         let vector_size = dims.get(index_vector_dim).copied().unwrap_or(1);
         if vector_size != components {
-            return Err(EvalError::new(format!("index vectors have {vector_size} components, {components} expected")));
+            return Err(EvalError::new(format!(
+                "index vectors have {vector_size} components, {components} expected"
+            )));
         }
         let strides = row_major_strides(&dims);
         let batch_dims: Vec<usize> = (0..dims.len()).filter(|&d| d != index_vector_dim).collect();
         if batch_dims.len() != other_batch.len() {
-            return Err(EvalError::new("indices batch dims do not match the result's batch dims"));
+            return Err(EvalError::new(
+                "indices batch dims do not match the result's batch dims",
+            ));
         }
         Ok(IndexVectors {
             values: index_values(indices)?,
-            batch_strides: other_batch.iter().zip(&batch_dims).map(|(&o, &d)| (o, strides[d])).collect(),
+            batch_strides: other_batch
+                .iter()
+                .zip(&batch_dims)
+                .map(|(&o, &d)| (o, strides[d]))
+                .collect(),
             component_stride: strides.get(index_vector_dim).copied().unwrap_or(0),
             batch_dims,
         })
@@ -258,7 +383,10 @@ impl IndexVectors {
 
     /// Position in `indices` of the index vector for a gather-output / update index.
     fn base(&self, other_index: &[usize]) -> usize {
-        self.batch_strides.iter().map(|&(o, s)| other_index[o] * s).sum()
+        self.batch_strides
+            .iter()
+            .map(|&(o, s)| other_index[o] * s)
+            .sum()
     }
 
     /// Component `k` of the index vector at `base`.
@@ -267,17 +395,22 @@ impl IndexVectors {
     }
 
     /// For each indices batching dim, which entry of the paired batch dims list it is.
-    fn batching_positions(&self, indices_batching_dims: &[usize], expected: usize) -> EvalResult<Vec<usize>> {
+    fn batching_positions(
+        &self,
+        indices_batching_dims: &[usize],
+        expected: usize,
+    ) -> EvalResult<Vec<usize>> {
         if indices_batching_dims.len() != expected {
-            return Err(EvalError::new("operand and indices batching dims differ in number"));
+            return Err(EvalError::new(
+                "operand and indices batching dims differ in number",
+            ));
         }
         indices_batching_dims
             .iter()
             .map(|d| {
-                self.batch_dims
-                    .iter()
-                    .position(|b| b == d)
-                    .ok_or_else(|| EvalError::new(format!("indices batching dim {d} is not a batch dim")))
+                self.batch_dims.iter().position(|b| b == d).ok_or_else(|| {
+                    EvalError::new(format!("indices batching dim {d} is not a batch dim"))
+                })
             })
             .collect()
     }

@@ -17,9 +17,9 @@
 pub(super) mod index;
 pub(super) mod scalar_fn;
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 pub(super) mod test_util;
+#[cfg(test)]
+mod tests;
 
 use self::index::{check_dims, dims_usize, linear_offsets, row_major_strides};
 use self::scalar_fn::{
@@ -57,7 +57,16 @@ pub fn reduce(
         buf.clear();
         buf.extend(offsets.iter().map(|&k| bases[o] + k));
     };
-    let data = fold_groups(ev, to_apply, &inputs, &inits, &out_types, bases.len(), &mut group, true)?;
+    let data = fold_groups(
+        ev,
+        to_apply,
+        &inputs,
+        &inits,
+        &out_types,
+        bases.len(),
+        &mut group,
+        true,
+    )?;
     Ok(assemble(out_types, &out_dims, data))
 }
 
@@ -71,11 +80,21 @@ pub fn reduce_window(
 ) -> EvalResult {
     let (inputs, inits) = split_inputs_and_inits(operands, "reduce-window")?;
     let out_types = result_types(shape, inputs.len())?;
-    let out_dims = shape.leaves().first().map(|a| a.dims.clone()).unwrap_or_default();
-    let windows = WindowGroups::new(&dims_usize(&inputs[0].shape.dims), &dims_usize(&out_dims), window)?;
+    let out_dims = shape
+        .leaves()
+        .first()
+        .map(|a| a.dims.clone())
+        .unwrap_or_default();
+    let windows = WindowGroups::new(
+        &dims_usize(&inputs[0].shape.dims),
+        &dims_usize(&out_dims),
+        window,
+    )?;
     let mut group = |o: usize, buf: &mut Vec<usize>| windows.fill(o, buf);
     let count = windows.out_count();
-    let data = fold_groups(ev, to_apply, &inputs, &inits, &out_types, count, &mut group, false)?;
+    let data = fold_groups(
+        ev, to_apply, &inputs, &inits, &out_types, count, &mut group, false,
+    )?;
     Ok(assemble(out_types, &out_dims, data))
 }
 
@@ -102,10 +121,14 @@ pub fn select_and_scatter(
     let init = array(init, "select-and-scatter init")?;
     let ty = operand.element_type();
     if source.element_type() != ty || init.element_type() != ty || init.data.len() != 1 {
-        return Err(EvalError::new("select-and-scatter: source and init must be of the operand's type"));
+        return Err(EvalError::new(
+            "select-and-scatter: source and init must be of the operand's type",
+        ));
     }
     if shape.dims() != operand.shape.dims.as_slice() {
-        return Err(EvalError::new("select-and-scatter result must have the operand's shape"));
+        return Err(EvalError::new(
+            "select-and-scatter result must have the operand's shape",
+        ));
     }
     let dims = dims_usize(&operand.shape.dims);
     let windows = WindowGroups::new(&dims, &dims_usize(&source.shape.dims), window)?;
@@ -114,7 +137,12 @@ pub fn select_and_scatter(
     let select_fn = ScalarPred::recognize(ev.module, select, ty);
     let scatter_fn = ScalarFn::recognize(ev.module, scatter, ty);
     let native = match select_fn {
-        ScalarPred::Compare { direction, total_order, lhs, rhs } if scatter_fn.is_native() && lhs + rhs == 1 => {
+        ScalarPred::Compare {
+            direction,
+            total_order,
+            lhs,
+            rhs,
+        } if scatter_fn.is_native() && lhs + rhs == 1 => {
             // select(a, b) = compare(param lhs, param rhs) with a = param 0, b = param 1.
             let swap = lhs == 1;
             macro_rules! run {
@@ -142,20 +170,36 @@ pub fn select_and_scatter(
         let mut candidates = Vec::new();
         for s in 0..windows.out_count() {
             windows.fill(s, &mut candidates);
-            let Some((&first, rest)) = candidates.split_first() else { continue };
+            let Some((&first, rest)) = candidates.split_first() else {
+                continue;
+            };
             let mut selected = first;
             for &c in rest {
-                let keep = ev.call(select, &[&scalar_at(&operand.data, ty, selected), &scalar_at(&operand.data, ty, c)])?;
+                let keep = ev.call(
+                    select,
+                    &[
+                        &scalar_at(&operand.data, ty, selected),
+                        &scalar_at(&operand.data, ty, c),
+                    ],
+                )?;
                 if !pred_value(&keep)? {
                     selected = c;
                 }
             }
-            let combined =
-                ev.call(scatter, &[&scalar_at(&source.data, ty, s), &scalar_at(&result, ty, selected)])?;
+            let combined = ev.call(
+                scatter,
+                &[
+                    &scalar_at(&source.data, ty, s),
+                    &scalar_at(&result, ty, selected),
+                ],
+            )?;
             store_scalar(&mut result, selected, &combined)?;
         }
     }
-    Ok(Literal::Array(ArrayLiteral { shape: ArrayShape::new(ty, &operand.shape.dims), data: result }))
+    Ok(Literal::Array(ArrayLiteral {
+        shape: ArrayShape::new(ty, &operand.shape.dims),
+        data: result,
+    }))
 }
 
 /// The typed select-and-scatter loop for a native `select` and `scatter`.
@@ -170,7 +214,9 @@ fn select_and_scatter_native<T: Element>(
     let mut candidates = Vec::new();
     for (s, &src) in source.iter().enumerate().take(windows.out_count()) {
         windows.fill(s, &mut candidates);
-        let Some((&first, rest)) = candidates.split_first() else { continue };
+        let Some((&first, rest)) = candidates.split_first() else {
+            continue;
+        };
         let mut selected = first;
         for &c in rest {
             if !select(operand[selected], operand[c]) {
@@ -195,19 +241,29 @@ fn split_inputs_and_inits<'a>(
     operands: &[&'a Literal],
     what: &str,
 ) -> EvalResult<(Vec<&'a ArrayLiteral>, Vec<&'a ArrayLiteral>)> {
-    if operands.is_empty() || operands.len() % 2 != 0 {
-        return Err(EvalError::new(format!("{what} needs as many init values as inputs")));
+    if operands.is_empty() || !operands.len().is_multiple_of(2) {
+        return Err(EvalError::new(format!(
+            "{what} needs as many init values as inputs"
+        )));
     }
     let n = operands.len() / 2;
-    let inputs: Vec<&ArrayLiteral> =
-        operands[..n].iter().map(|l| array(l, what)).collect::<EvalResult<_>>()?;
-    let inits: Vec<&ArrayLiteral> =
-        operands[n..].iter().map(|l| array(l, what)).collect::<EvalResult<_>>()?;
+    let inputs: Vec<&ArrayLiteral> = operands[..n]
+        .iter()
+        .map(|l| array(l, what))
+        .collect::<EvalResult<_>>()?;
+    let inits: Vec<&ArrayLiteral> = operands[n..]
+        .iter()
+        .map(|l| array(l, what))
+        .collect::<EvalResult<_>>()?;
     if inputs.iter().any(|a| a.shape.dims != inputs[0].shape.dims) {
-        return Err(EvalError::new(format!("{what} inputs must have the same dimensions")));
+        return Err(EvalError::new(format!(
+            "{what} inputs must have the same dimensions"
+        )));
     }
     if inits.iter().any(|a| a.shape.rank() != 0) {
-        return Err(EvalError::new(format!("{what} init values must be scalars")));
+        return Err(EvalError::new(format!(
+            "{what} init values must be scalars"
+        )));
     }
     Ok((inputs, inits))
 }
@@ -215,9 +271,15 @@ fn split_inputs_and_inits<'a>(
 /// The element types of the `n` results (one array, or a tuple of `n` arrays).
 fn result_types(shape: &Shape, n: usize) -> EvalResult<Vec<PrimitiveType>> {
     let leaves = shape.leaves();
-    let ok = if n == 1 { shape.is_array() } else { shape.is_tuple() && leaves.len() == n };
+    let ok = if n == 1 {
+        shape.is_array()
+    } else {
+        shape.is_tuple() && leaves.len() == n
+    };
     if !ok {
-        return Err(EvalError::new(format!("result shape does not match {n} reduced inputs")));
+        return Err(EvalError::new(format!(
+            "result shape does not match {n} reduced inputs"
+        )));
     }
     Ok(leaves.iter().map(|a| a.element_type).collect())
 }
@@ -227,9 +289,18 @@ fn assemble(types: Vec<PrimitiveType>, dims: &[i64], data: Vec<ArrayData>) -> Li
     let mut arrays: Vec<Literal> = types
         .into_iter()
         .zip(data)
-        .map(|(ty, data)| Literal::Array(ArrayLiteral { shape: ArrayShape::new(ty, dims), data }))
+        .map(|(ty, data)| {
+            Literal::Array(ArrayLiteral {
+                shape: ArrayShape::new(ty, dims),
+                data,
+            })
+        })
         .collect();
-    if arrays.len() == 1 { arrays.remove(0) } else { Literal::Tuple(arrays) }
+    if arrays.len() == 1 {
+        arrays.remove(0)
+    } else {
+        Literal::Tuple(arrays)
+    }
 }
 
 /// Folds, for each output position `o`, the input elements at the linear positions
@@ -247,7 +318,10 @@ fn fold_groups(
     group: &mut dyn FnMut(usize, &mut Vec<usize>),
     f64_add: bool,
 ) -> EvalResult<Vec<ArrayData>> {
-    if inputs.len() == 1 && inits[0].element_type() == inputs[0].element_type() && out_types[0] == inputs[0].element_type() {
+    if inputs.len() == 1
+        && inits[0].element_type() == inputs[0].element_type()
+        && out_types[0] == inputs[0].element_type()
+    {
         let f = ScalarFn::recognize(ev.module, to_apply, inputs[0].element_type());
         if f.is_native() {
             let f64_add = f64_add && f.is_add();
@@ -265,13 +339,19 @@ fn fold_groups(
 
     // The general path: call the computation with (acc..., x...) as rank-0 literals.
     let n = inputs.len();
-    let mut outs: Vec<ArrayData> = out_types.iter().map(|&t| ArrayData::zeros(t, out_count)).collect();
+    let mut outs: Vec<ArrayData> = out_types
+        .iter()
+        .map(|&t| ArrayData::zeros(t, out_count))
+        .collect();
     let mut positions = Vec::new();
     for o in 0..out_count {
         let mut accs: Vec<Literal> = inits.iter().map(|&a| Literal::Array(a.clone())).collect();
         group(o, &mut positions);
         for &i in &positions {
-            let xs: Vec<Literal> = inputs.iter().map(|a| scalar_at(&a.data, a.element_type(), i)).collect();
+            let xs: Vec<Literal> = inputs
+                .iter()
+                .map(|a| scalar_at(&a.data, a.element_type(), i))
+                .collect();
             let args: Vec<&Literal> = accs.iter().chain(&xs).collect();
             let result = ev.call(to_apply, &args)?;
             accs = if n == 1 {
@@ -279,7 +359,11 @@ fn fold_groups(
             } else {
                 match result {
                     Literal::Tuple(t) if t.len() == n => t,
-                    _ => return Err(EvalError::new(format!("reducer must return a tuple of {n}"))),
+                    _ => {
+                        return Err(EvalError::new(format!(
+                            "reducer must return a tuple of {n}"
+                        )));
+                    }
                 }
             };
         }
@@ -304,7 +388,11 @@ fn fold_native<T: Element>(
     for o in 0..out_count {
         group(o, &mut positions);
         let value = if f64_add && T::IS_FLOAT {
-            T::from_f64(positions.iter().fold(init.to_f64(), |acc, &i| acc + x[i].to_f64()))
+            T::from_f64(
+                positions
+                    .iter()
+                    .fold(init.to_f64(), |acc, &i| acc + x[i].to_f64()),
+            )
         } else {
             positions.iter().fold(init, |acc, &i| f.apply(acc, x[i]))
         };
@@ -339,7 +427,9 @@ impl WindowGroups {
         let mut per_dim = Vec::with_capacity(rank);
         for (d, wd) in window.dimensions.iter().enumerate() {
             if wd.stride < 1 || wd.window_dilation < 1 || wd.base_dilation < 1 || wd.size < 0 {
-                return Err(EvalError::new(format!("invalid window dimension {d}: {wd:?}")));
+                return Err(EvalError::new(format!(
+                    "invalid window dimension {d}: {wd:?}"
+                )));
             }
             let lists = (0..out_dims[d] as i64)
                 .map(|o| {
@@ -350,14 +440,19 @@ impl WindowGroups {
                                 return None;
                             }
                             let i = b / wd.base_dilation;
-                            (0..in_dims[d] as i64).contains(&i).then_some(i as usize * strides[d])
+                            (0..in_dims[d] as i64)
+                                .contains(&i)
+                                .then_some(i as usize * strides[d])
                         })
                         .collect()
                 })
                 .collect();
             per_dim.push(lists);
         }
-        Ok(WindowGroups { per_dim, out_dims: out_dims.to_vec() })
+        Ok(WindowGroups {
+            per_dim,
+            out_dims: out_dims.to_vec(),
+        })
     }
 
     fn out_count(&self) -> usize {

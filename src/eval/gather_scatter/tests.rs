@@ -4,7 +4,12 @@ use super::*;
 use crate::eval::reduce::test_util::*;
 use crate::ir::{ComputationBuilder, Module, Op, Opcode, PrimitiveType as P};
 
-fn gdn(offset: &[usize], collapsed: &[usize], start_map: &[usize], ivd: usize) -> GatherDimensionNumbers {
+fn gdn(
+    offset: &[usize],
+    collapsed: &[usize],
+    start_map: &[usize],
+    ivd: usize,
+) -> GatherDimensionNumbers {
     GatherDimensionNumbers {
         offset_dims: offset.to_vec(),
         collapsed_slice_dims: collapsed.to_vec(),
@@ -19,14 +24,26 @@ fn operand_3x2() -> Literal {
     lit(&[3, 2], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])
 }
 
-fn run_gather(operand: Literal, indices: Literal, out: &[i64], d: &GatherDimensionNumbers, sizes: &[i64]) -> Vec<f32> {
+fn run_gather(
+    operand: Literal,
+    indices: Literal,
+    out: &[i64],
+    d: &GatherDimensionNumbers,
+    sizes: &[i64],
+) -> Vec<f32> {
     values::<f32>(&gather(&Shape::array(P::F32, out), &operand, &indices, d, sizes).unwrap())
 }
 
 #[test]
 fn gather_rows_with_implicit_index_vector_dim() {
     let d = gdn(&[1], &[0], &[0], 1);
-    let r = run_gather(operand_3x2(), lit(&[2], vec![2i32, 0]), &[2, 2], &d, &[1, 2]);
+    let r = run_gather(
+        operand_3x2(),
+        lit(&[2], vec![2i32, 0]),
+        &[2, 2],
+        &d,
+        &[1, 2],
+    );
     assert_eq!(r, vec![5.0, 6.0, 1.0, 2.0]);
     // Column 1 as a [3, 1] result: offset dim first, batch dim last.
     let d = gdn(&[0], &[1], &[1], 1);
@@ -37,22 +54,46 @@ fn gather_rows_with_implicit_index_vector_dim() {
 #[test]
 fn gather_clamps_start_indices() {
     let d = gdn(&[1], &[0], &[0], 1);
-    let r = run_gather(operand_3x2(), lit(&[2], vec![5i64, -3]), &[2, 2], &d, &[1, 2]);
+    let r = run_gather(
+        operand_3x2(),
+        lit(&[2], vec![5i64, -3]),
+        &[2, 2],
+        &d,
+        &[1, 2],
+    );
     assert_eq!(r, vec![5.0, 6.0, 1.0, 2.0]);
     // A 2-row slice starting at 2 is clamped to start at 1.
     let d = gdn(&[1, 2], &[], &[0], 1);
-    let r = run_gather(operand_3x2(), lit(&[1], vec![2i32]), &[1, 2, 2], &d, &[2, 2]);
+    let r = run_gather(
+        operand_3x2(),
+        lit(&[1], vec![2i32]),
+        &[1, 2, 2],
+        &d,
+        &[2, 2],
+    );
     assert_eq!(r, vec![3.0, 4.0, 5.0, 6.0]);
 }
 
 #[test]
 fn gather_points_with_explicit_index_vectors() {
     let d = gdn(&[], &[0, 1], &[0, 1], 1);
-    let r = run_gather(operand_3x2(), lit(&[2, 2], vec![2i64, 1, 0, 0]), &[2], &d, &[1, 1]);
+    let r = run_gather(
+        operand_3x2(),
+        lit(&[2, 2], vec![2i64, 1, 0, 0]),
+        &[2],
+        &d,
+        &[1, 1],
+    );
     assert_eq!(r, vec![6.0, 1.0]);
     // The index vector dim first: indices [[2, 0], [1, 0]] read column-wise as (2,1), (0,0).
     let d = gdn(&[], &[0, 1], &[0, 1], 0);
-    let r = run_gather(operand_3x2(), lit(&[2, 2], vec![2i64, 0, 1, 0]), &[2], &d, &[1, 1]);
+    let r = run_gather(
+        operand_3x2(),
+        lit(&[2, 2], vec![2i64, 0, 1, 0]),
+        &[2],
+        &d,
+        &[1, 1],
+    );
     assert_eq!(r, vec![6.0, 1.0]);
 }
 
@@ -73,11 +114,22 @@ fn gather_with_batching_dims() {
 #[test]
 fn gather_rejects_bad_dimension_numbers() {
     let d = gdn(&[1], &[0], &[0, 1], 1);
-    let r = gather(&Shape::array(P::F32, &[2, 2]), &operand_3x2(), &lit(&[2], vec![0i32, 1]), &d, &[1, 2]);
+    let r = gather(
+        &Shape::array(P::F32, &[2, 2]),
+        &operand_3x2(),
+        &lit(&[2], vec![0i32, 1]),
+        &d,
+        &[1, 2],
+    );
     assert!(r.is_err());
 }
 
-fn sdn(window: &[usize], inserted: &[usize], to_operand: &[usize], ivd: usize) -> ScatterDimensionNumbers {
+fn sdn(
+    window: &[usize],
+    inserted: &[usize],
+    to_operand: &[usize],
+    ivd: usize,
+) -> ScatterDimensionNumbers {
     ScatterDimensionNumbers {
         update_window_dims: window.to_vec(),
         inserted_window_dims: inserted.to_vec(),
@@ -88,8 +140,19 @@ fn sdn(window: &[usize], inserted: &[usize], to_operand: &[usize], ivd: usize) -
     }
 }
 
-fn run_scatter(m: &mut Module, args: &[Literal], shape: Shape, d: ScatterDimensionNumbers, f: ComputationId) -> EvalResult {
-    let op = Op::Scatter { dimension_numbers: d, to_apply: f, indices_are_sorted: false, unique_indices: false };
+fn run_scatter(
+    m: &mut Module,
+    args: &[Literal],
+    shape: Shape,
+    d: ScatterDimensionNumbers,
+    f: ComputationId,
+) -> EvalResult {
+    let op = Op::Scatter {
+        dimension_numbers: d,
+        to_apply: f,
+        indices_are_sorted: false,
+        unique_indices: false,
+    };
     eval_op(m, args, shape, op)
 }
 
@@ -97,8 +160,19 @@ fn run_scatter(m: &mut Module, args: &[Literal], shape: Shape, d: ScatterDimensi
 fn scatter_add_rows_with_repeated_indices() {
     let mut m = module();
     let add = binary(&mut m, Opcode::Add, P::F32);
-    let args = [lit(&[3, 2], vec![0.0f32; 6]), lit(&[2], vec![0i32, 0]), lit(&[2, 2], vec![1.0f32, 2.0, 10.0, 20.0])];
-    let r = run_scatter(&mut m, &args, Shape::array(P::F32, &[3, 2]), sdn(&[1], &[0], &[0], 1), add).unwrap();
+    let args = [
+        lit(&[3, 2], vec![0.0f32; 6]),
+        lit(&[2], vec![0i32, 0]),
+        lit(&[2, 2], vec![1.0f32, 2.0, 10.0, 20.0]),
+    ];
+    let r = run_scatter(
+        &mut m,
+        &args,
+        Shape::array(P::F32, &[3, 2]),
+        sdn(&[1], &[0], &[0], 1),
+        add,
+    )
+    .unwrap();
     assert_eq!(values::<f32>(&r), vec![11.0, 22.0, 0.0, 0.0, 0.0, 0.0]);
 }
 
@@ -110,8 +184,19 @@ fn scatter_skips_whole_out_of_bounds_windows() {
     // so the whole window is skipped even though position 3 exists; start 2 is fine;
     // start -1 is skipped.
     let updates = lit(&[4, 2], vec![1i32, 1, 5, 5, 7, 7, 9, 9]);
-    let args = [lit(&[4], vec![0i32; 4]), lit(&[4], vec![0i32, 3, 2, -1]), updates];
-    let r = run_scatter(&mut m, &args, Shape::array(P::S32, &[4]), sdn(&[1], &[], &[0], 1), add).unwrap();
+    let args = [
+        lit(&[4], vec![0i32; 4]),
+        lit(&[4], vec![0i32, 3, 2, -1]),
+        updates,
+    ];
+    let r = run_scatter(
+        &mut m,
+        &args,
+        Shape::array(P::S32, &[4]),
+        sdn(&[1], &[], &[0], 1),
+        add,
+    )
+    .unwrap();
     assert_eq!(values::<i32>(&r), vec![1, 1, 7, 7]);
 }
 
@@ -127,8 +212,19 @@ fn overwrite(m: &mut Module, ty: P) -> ComputationId {
 fn scatter_set_last_update_wins() {
     let mut m = module();
     let set = overwrite(&mut m, P::F32);
-    let args = [lit(&[3], vec![1.0f32, 2.0, 3.0]), lit(&[3, 1], vec![1i32, 1, 2]), lit(&[3], vec![7.0f32, 8.0, 9.0])];
-    let r = run_scatter(&mut m, &args, Shape::array(P::F32, &[3]), sdn(&[], &[0], &[0], 1), set).unwrap();
+    let args = [
+        lit(&[3], vec![1.0f32, 2.0, 3.0]),
+        lit(&[3, 1], vec![1i32, 1, 2]),
+        lit(&[3], vec![7.0f32, 8.0, 9.0]),
+    ];
+    let r = run_scatter(
+        &mut m,
+        &args,
+        Shape::array(P::F32, &[3]),
+        sdn(&[], &[0], &[0], 1),
+        set,
+    )
+    .unwrap();
     assert_eq!(values::<f32>(&r), vec![1.0, 8.0, 9.0]);
 }
 
@@ -142,7 +238,11 @@ fn scatter_with_batching_dims() {
         scatter_indices_batching_dims: vec![0],
         ..sdn(&[], &[1], &[1], 2)
     };
-    let args = [lit(&[2, 3], vec![0i32; 6]), lit(&[2, 2], vec![2i32, 0, 1, 1]), lit(&[2, 2], vec![1i32, 2, 3, 4])];
+    let args = [
+        lit(&[2, 3], vec![0i32; 6]),
+        lit(&[2, 2], vec![2i32, 0, 1, 1]),
+        lit(&[2, 2], vec![1i32, 2, 3, 4]),
+    ];
     let r = run_scatter(&mut m, &args, Shape::array(P::S32, &[2, 3]), d, add).unwrap();
     assert_eq!(values::<i32>(&r), vec![2, 0, 1, 0, 7, 0]);
 }
@@ -179,7 +279,18 @@ fn variadic_scatter_calls_the_combiner() {
 fn scatter_with_a_subtract_combiner_takes_the_call_path() {
     let mut m = module();
     let sub = binary(&mut m, Opcode::Subtract, P::F32);
-    let args = [lit(&[2], vec![10.0f32, 20.0]), lit(&[2], vec![1i32, 1]), lit(&[2], vec![1.0f32, 2.0])];
-    let r = run_scatter(&mut m, &args, Shape::array(P::F32, &[2]), sdn(&[], &[0], &[0], 1), sub).unwrap();
+    let args = [
+        lit(&[2], vec![10.0f32, 20.0]),
+        lit(&[2], vec![1i32, 1]),
+        lit(&[2], vec![1.0f32, 2.0]),
+    ];
+    let r = run_scatter(
+        &mut m,
+        &args,
+        Shape::array(P::F32, &[2]),
+        sdn(&[], &[0], &[0], 1),
+        sub,
+    )
+    .unwrap();
     assert_eq!(values::<f32>(&r), vec![10.0, 17.0]);
 }

@@ -33,7 +33,11 @@ pub(in crate::eval) fn next_index(index: &mut [usize], dims: &[usize]) -> bool {
 
 /// The linear offsets `sum(i[d] * strides[d])` of every combination of indices along the
 /// dimensions `which`, in row-major order over `which` (its last entry fastest).
-pub(in crate::eval) fn linear_offsets(dims: &[usize], strides: &[usize], which: &[usize]) -> Vec<usize> {
+pub(in crate::eval) fn linear_offsets(
+    dims: &[usize],
+    strides: &[usize],
+    which: &[usize],
+) -> Vec<usize> {
     let sizes: Vec<usize> = which.iter().map(|&d| dims[d]).collect();
     let count: usize = sizes.iter().product();
     let mut out = Vec::with_capacity(count);
@@ -52,7 +56,9 @@ pub(in crate::eval) fn linear_offsets(dims: &[usize], strides: &[usize], which: 
 /// Checks that every entry of `dims` is a dimension of a rank-`rank` array.
 pub(in crate::eval) fn check_dims(dims: &[usize], rank: usize, what: &str) -> EvalResult<()> {
     match dims.iter().find(|&&d| d >= rank) {
-        Some(d) => Err(EvalError::new(format!("{what} {d} is out of range for rank {rank}"))),
+        Some(d) => Err(EvalError::new(format!(
+            "{what} {d} is out of range for rank {rank}"
+        ))),
         None => Ok(()),
     }
 }
@@ -66,7 +72,10 @@ mod tests {
         let dims = [2, 3, 4];
         let strides = row_major_strides(&dims);
         assert_eq!(strides, vec![12, 4, 1]);
-        assert_eq!(linear_offsets(&dims, &strides, &[0, 2]), vec![0, 1, 2, 3, 12, 13, 14, 15]);
+        assert_eq!(
+            linear_offsets(&dims, &strides, &[0, 2]),
+            vec![0, 1, 2, 3, 12, 13, 14, 15]
+        );
         assert_eq!(linear_offsets(&dims, &strides, &[]), vec![0]);
         let mut i = [0, 2];
         assert!(next_index(&mut i, &[2, 3]));

@@ -85,10 +85,17 @@ pub(in crate::eval) enum ScalarFn {
 
 impl ScalarFn {
     /// Looks at computation `id` and decides how to apply it to two scalars of type `ty`.
-    pub(in crate::eval) fn recognize(module: &Module, id: ComputationId, ty: PrimitiveType) -> ScalarFn {
+    pub(in crate::eval) fn recognize(
+        module: &Module,
+        id: ComputationId,
+        ty: PrimitiveType,
+    ) -> ScalarFn {
         let comp = module.computation(id);
         let params = comp.parameters();
-        let scalar_of_ty = |s: &crate::ir::Shape| s.as_array().is_some_and(|a| a.rank() == 0 && a.element_type == ty);
+        let scalar_of_ty = |s: &crate::ir::Shape| {
+            s.as_array()
+                .is_some_and(|a| a.rank() == 0 && a.element_type == ty)
+        };
         if params.len() != 2 || !params.iter().all(|&p| scalar_of_ty(&comp.instr(p).shape)) {
             return ScalarFn::Call(id);
         }
@@ -119,7 +126,13 @@ impl ScalarFn {
 
     /// True for `add(p0, p1)`: HloEvaluator reduces floats with such a reducer in f64.
     pub(in crate::eval) fn is_add(self) -> bool {
-        matches!(self, ScalarFn::Binary { op: BinaryOp::Add, .. })
+        matches!(
+            self,
+            ScalarFn::Binary {
+                op: BinaryOp::Add,
+                ..
+            }
+        )
     }
 
     /// Applies a native function to `(a, b)` = (parameter 0, parameter 1).
@@ -155,18 +168,33 @@ pub(in crate::eval) enum ScalarPred {
 
 impl ScalarPred {
     /// Looks at comparator `id` whose compared parameters have element type `ty`.
-    pub(in crate::eval) fn recognize(module: &Module, id: ComputationId, ty: PrimitiveType) -> ScalarPred {
+    pub(in crate::eval) fn recognize(
+        module: &Module,
+        id: ComputationId,
+        ty: PrimitiveType,
+    ) -> ScalarPred {
         let comp = module.computation(id);
         let root = comp.root_instr();
-        let Op::Compare { direction, comparison_type } = &root.op else {
+        let Op::Compare {
+            direction,
+            comparison_type,
+        } = &root.op
+        else {
             return ScalarPred::Call(id);
         };
         let Some((lhs, rhs)) = parameter_numbers(comp, &root.operands) else {
             return ScalarPred::Call(id);
         };
-        let operand_ty = root.operands.first().and_then(|&o| comp.instr(o).shape.element_type());
-        let rank0 = root.operands.iter().all(|&o| comp.instr(o).shape.rank() == 0);
-        if lhs == rhs || operand_ty != Some(ty) || !rank0 || !ty.is_executable() || ty.is_complex() {
+        let operand_ty = root
+            .operands
+            .first()
+            .and_then(|&o| comp.instr(o).shape.element_type());
+        let rank0 = root
+            .operands
+            .iter()
+            .all(|&o| comp.instr(o).shape.rank() == 0);
+        if lhs == rhs || operand_ty != Some(ty) || !rank0 || !ty.is_executable() || ty.is_complex()
+        {
             return ScalarPred::Call(id);
         }
         // The comparison type must be the one the element type implies (or TOTALORDER on
@@ -179,12 +207,20 @@ impl ScalarPred {
             (Some(ComparisonType::Unsigned), TypeKind::Unsigned | TypeKind::Pred) => false,
             _ => return ScalarPred::Call(id),
         };
-        ScalarPred::Compare { direction: *direction, total_order, lhs, rhs }
+        ScalarPred::Compare {
+            direction: *direction,
+            total_order,
+            lhs,
+            rhs,
+        }
     }
 }
 
 /// The parameter numbers of two operands, if both are parameters.
-fn parameter_numbers(comp: &Computation, operands: &[crate::ir::InstrId]) -> Option<(usize, usize)> {
+fn parameter_numbers(
+    comp: &Computation,
+    operands: &[crate::ir::InstrId],
+) -> Option<(usize, usize)> {
     let number = |id| match comp.instr(id).op {
         Op::Parameter { number } => Some(number),
         _ => None,
@@ -332,7 +368,11 @@ macro_rules! float_element {
             }
             #[inline]
             fn compare(direction: ComparisonDirection, total: bool, a: Self, b: Self) -> bool {
-                if total { compare_with(direction, $key(a), $key(b)) } else { compare_with(direction, a, b) }
+                if total {
+                    compare_with(direction, $key(a), $key(b))
+                } else {
+                    compare_with(direction, a, b)
+                }
             }
             const IS_FLOAT: bool = true;
             fn to_f64(self) -> f64 {
@@ -436,14 +476,26 @@ pub(in crate::eval) use with_same_element_data;
 
 /// Element `i` of `data` as a rank-0 literal of type `ty`, to pass to a computation.
 pub(in crate::eval) fn scalar_at(data: &ArrayData, ty: PrimitiveType, i: usize) -> Literal {
-    Literal::Array(ArrayLiteral { shape: ArrayShape::new(ty, &[]), data: data.gather(&[i]) })
+    Literal::Array(ArrayLiteral {
+        shape: ArrayShape::new(ty, &[]),
+        data: data.gather(&[i]),
+    })
 }
 
 /// Stores the rank-0 array `value` (a computation's result) into element `i` of `dst`.
-pub(in crate::eval) fn store_scalar(dst: &mut ArrayData, i: usize, value: &Literal) -> EvalResult<()> {
+pub(in crate::eval) fn store_scalar(
+    dst: &mut ArrayData,
+    i: usize,
+    value: &Literal,
+) -> EvalResult<()> {
     let src = match value {
         Literal::Array(a) if a.data.len() == 1 => &a.data,
-        _ => return Err(EvalError::new(format!("computation returned {}, expected a scalar", value.shape_text()))),
+        _ => {
+            return Err(EvalError::new(format!(
+                "computation returned {}, expected a scalar",
+                value.shape_text()
+            )));
+        }
     };
     macro_rules! copy {
         ($x:ident, $y:ident) => {{
@@ -454,7 +506,9 @@ pub(in crate::eval) fn store_scalar(dst: &mut ArrayData, i: usize, value: &Liter
     match (dst, src) {
         (ArrayData::Raw(x), ArrayData::Raw(y)) => copy!(x, y),
         (dst, src) => with_same_element_data!(dst, src, |x, y| copy!(x, y), {
-            Err(EvalError::new("computation returned a scalar of the wrong element type"))
+            Err(EvalError::new(
+                "computation returned a scalar of the wrong element type",
+            ))
         }),
     }
 }
@@ -476,14 +530,8 @@ impl ShapeText for Literal {
 
 /// The array inside an operand literal, or an error naming what was expected.
 pub(in crate::eval) fn array<'a>(lit: &'a Literal, what: &str) -> EvalResult<&'a ArrayLiteral> {
-    lit.as_array().ok_or_else(|| EvalError::new(format!("{what} must be an array, got {}", lit.shape_text())))
-}
-
-/// The first element of a rank-0 init value as `T`.
-pub(in crate::eval) fn first<T: NativeType>(a: &ArrayLiteral) -> EvalResult<T> {
-    a.values::<T>()
-        .and_then(|v| v.first().copied())
-        .ok_or_else(|| EvalError::new(format!("expected a {} scalar, got {}", T::TYPE, a.element_type())))
+    lit.as_array()
+        .ok_or_else(|| EvalError::new(format!("{what} must be an array, got {}", lit.shape_text())))
 }
 
 /// The elements of an integer index array as i64 (u64 values above `i64::MAX` saturate;
@@ -498,6 +546,11 @@ pub(in crate::eval) fn index_values(a: &ArrayLiteral) -> EvalResult<Vec<i64>> {
         ArrayData::U16(v) => v.iter().map(|&x| x as i64).collect(),
         ArrayData::U32(v) => v.iter().map(|&x| x as i64).collect(),
         ArrayData::U64(v) => v.iter().map(|&x| x.min(i64::MAX as u64) as i64).collect(),
-        _ => return Err(EvalError::new(format!("indices must be integers, got {}", a.element_type()))),
+        _ => {
+            return Err(EvalError::new(format!(
+                "indices must be integers, got {}",
+                a.element_type()
+            )));
+        }
     })
 }

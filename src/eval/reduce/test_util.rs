@@ -13,7 +13,11 @@ pub(in crate::eval) fn module() -> Module {
 }
 
 /// `(p0: T[], p1: T[]) -> opcode(p0, p1)`, added to `module`.
-pub(in crate::eval) fn binary(module: &mut Module, opcode: Opcode, ty: PrimitiveType) -> ComputationId {
+pub(in crate::eval) fn binary(
+    module: &mut Module,
+    opcode: Opcode,
+    ty: PrimitiveType,
+) -> ComputationId {
     let mut b = ComputationBuilder::new(format!("{}_{ty}", opcode.name()));
     let p0 = b.parameter(0, Shape::scalar(ty));
     let p1 = b.parameter(1, Shape::scalar(ty));
@@ -30,16 +34,34 @@ pub(in crate::eval) fn comparator(
     comparison_type: Option<ComparisonType>,
 ) -> ComputationId {
     let mut b = ComputationBuilder::new(format!("cmp_{direction}"));
-    let params: Vec<_> = (0..2 * n).map(|i| b.parameter(i, Shape::scalar(ty))).collect();
+    let params: Vec<_> = (0..2 * n)
+        .map(|i| b.parameter(i, Shape::scalar(ty)))
+        .collect();
     let shape = Shape::scalar(PrimitiveType::Pred);
-    let root = b.instr(shape, Op::Compare { direction, comparison_type }, &[params[0], params[1]]);
+    let root = b.instr(
+        shape,
+        Op::Compare {
+            direction,
+            comparison_type,
+        },
+        &[params[0], params[1]],
+    );
     module.add_computation(b.build(root))
 }
 
 /// Runs one instruction `op` of result `shape` whose operands are `args` (as parameters).
-pub(in crate::eval) fn eval_op(module: &mut Module, args: &[Literal], shape: Shape, op: Op) -> EvalResult {
+pub(in crate::eval) fn eval_op(
+    module: &mut Module,
+    args: &[Literal],
+    shape: Shape,
+    op: Op,
+) -> EvalResult {
     let mut b = ComputationBuilder::new("main");
-    let params: Vec<_> = args.iter().enumerate().map(|(i, a)| b.parameter(i, a.shape())).collect();
+    let params: Vec<_> = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| b.parameter(i, a.shape()))
+        .collect();
     let root = b.instr(shape, op, &params);
     let entry = module.entry;
     module.computations[entry] = b.build(root);
@@ -58,7 +80,10 @@ pub(in crate::eval) fn scalar<T: NativeType>(value: T) -> Literal {
 
 /// The typed values of an array result (panics in tests if it is not one).
 pub(in crate::eval) fn values<T: NativeType>(l: &Literal) -> Vec<T> {
-    l.as_array().and_then(|a| a.values::<T>()).expect("array of the expected type").to_vec()
+    l.as_array()
+        .and_then(|a| a.values::<T>())
+        .expect("array of the expected type")
+        .to_vec()
 }
 
 /// The dimensions of an array result.
