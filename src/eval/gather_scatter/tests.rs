@@ -273,9 +273,7 @@ fn variadic_scatter_calls_the_combiner() {
     assert_eq!(values::<i32>(&t[1]), vec![4, 5, 6]);
 }
 
-// needs elementwise ops (eval-core)
 #[test]
-#[ignore = "needs eval-core merge"]
 fn scatter_with_a_subtract_combiner_takes_the_call_path() {
     let mut m = module();
     let sub = binary(&mut m, Opcode::Subtract, P::F32);

@@ -226,9 +226,7 @@ fn variadic_reduce_calls_the_reducer_in_row_major_order() {
     assert_eq!(values::<i32>(&t[1]), vec![-1, -1]);
 }
 
-// needs elementwise ops (eval-core)
 #[test]
-#[ignore = "needs eval-core merge"]
 fn variadic_argmax_reduce() {
     // (max_val, max_idx) reducer: keep the accumulator unless x > acc.
     let mut m = module();
@@ -267,9 +265,7 @@ fn variadic_argmax_reduce() {
     assert_eq!(values::<i32>(&t[1]), vec![1]);
 }
 
-// needs elementwise ops (eval-core)
 #[test]
-#[ignore = "needs eval-core merge"]
 fn reduce_with_a_two_instruction_reducer_takes_the_call_path() {
     // add(p0, multiply(p1, p1)): sum of squares, not recognized as a single op.
     let mut m = module();
@@ -480,9 +476,7 @@ fn select_and_scatter_picks_the_window_maximum() {
     );
 }
 
-// needs elementwise ops (eval-core)
 #[test]
-#[ignore = "needs eval-core merge"]
 fn select_and_scatter_call_path_matches_native() {
     // The same GE/add case, but with select written as `not(lt(a, b))` so it is called.
     let mut m = module();

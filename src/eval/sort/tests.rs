@@ -107,9 +107,7 @@ fn comparator_errors_propagate() {
     assert!(run_sort(&mut m, &[lit(&[2], vec![2.0f32, 1.0])], 0, lt).is_err());
 }
 
-// needs elementwise ops (eval-core)
 #[test]
-#[ignore = "needs eval-core merge"]
 fn sort_by_second_operand_through_the_call_path() {
     // compare(p2, p3): the keys are the second operand.
     let mut m = module();
