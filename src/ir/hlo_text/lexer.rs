@@ -392,8 +392,8 @@ mod tests {
         let src = Source::new("ab\ncd é x\n", "f.hlo");
         assert_eq!(src.span(0), Span { line: 1, col: 1 });
         assert_eq!(src.span(3), Span { line: 2, col: 1 });
-        // "cd é x": `x` is the 6th character but the 7th byte ('é' is two bytes).
-        assert_eq!(src.span(3 + 7), Span { line: 2, col: 6 });
+        // "cd é x": `x` is the 6th character but at byte 6 of the line ('é' is two bytes).
+        assert_eq!(src.span(3 + 6), Span { line: 2, col: 6 });
     }
 
     #[test]

@@ -139,13 +139,11 @@ impl MiniFloat {
         if v.is_infinite() {
             return if v < 0.0 { "-inf".into() } else { "inf".into() };
         }
-        for digits in 1..=17 {
-            let s = super::literal::format_g(v, digits);
-            if s.parse::<f64>().ok().and_then(|p| self.encode(p)) == Some(code) {
-                return s;
-            }
-        }
-        super::literal::format_g(v, 17)
+        // XLA prints `%.{max_digits10}g`; max_digits10 = ceil(1 + p * log10(2)) for p
+        // significand bits (3 for e4m3, 2 for e5m2), which always round-trips.
+        let p = f64::from(self.mantissa_bits + 1);
+        let digits = (1.0 + p * std::f64::consts::LOG10_2).ceil() as usize;
+        super::literal::format_g(v, digits)
     }
 }
 
