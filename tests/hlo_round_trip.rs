@@ -57,3 +57,28 @@ fn every_testdata_hlo_file_round_trips() {
     }
     assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
 }
+
+/// XLA:CPU's own optimized dumps are in the printer's style, so printing them must give the
+/// file back byte for byte: layouts, attribute order, float digits, `/*index=N*/` markers,
+/// stack-frame tables and blank lines all match XLA's printer.
+#[test]
+fn xla_optimized_dumps_print_back_identically() {
+    let Some(files) = hlo_files() else {
+        println!("note: no testdata folder; skipping");
+        return;
+    };
+    let mut failures = Vec::new();
+    for path in files.iter().filter(|p| p.file_name().is_some_and(|n| n == "xla_opt.hlo")) {
+        let text = std::fs::read_to_string(path).expect("readable file");
+        let Ok(parsed) = parse_module(&text, &path.display().to_string()) else {
+            failures.push(format!("{}: does not parse", path.display()));
+            continue;
+        };
+        let printed = print_module(&parsed.module);
+        if printed != text {
+            let line = printed.lines().zip(text.lines()).position(|(a, b)| a != b);
+            failures.push(format!("{}: first differing line {:?}", path.display(), line.map(|l| l + 1)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

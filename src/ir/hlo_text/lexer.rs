@@ -335,6 +335,26 @@ impl<'a> Cursor<'a> {
                     depth -= 1;
                 }
                 b',' | b'\n' if depth == 0 => break,
+                b' ' | b'\t' | b'\r' if depth == 0 => {
+                    // Only a separator, a comment or the end may follow a value.
+                    let mut j = i;
+                    while j < self.end && matches!(bytes[j], b' ' | b'\t' | b'\r') {
+                        j += 1;
+                    }
+                    match bytes.get(j) {
+                        None | Some(b',' | b'\n' | b'}' | b')' | b'/') => {}
+                        Some(_) if j >= self.end => {}
+                        Some(_) => {
+                            let word: String = self.src.text[j..self.end]
+                                .chars()
+                                .take_while(|c| !c.is_whitespace())
+                                .take(24)
+                                .collect();
+                            return Err(self.src.error(j, format!("unexpected `{word}` after an attribute value")));
+                        }
+                    }
+                    i = j - 1;
+                }
                 _ => {}
             }
             i += 1;

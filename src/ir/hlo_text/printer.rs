@@ -22,9 +22,6 @@ pub(super) fn print_module(module: &Module) -> String {
     if let Some(frames) = &module.stack_frames {
         write_stack_frames(&mut out, frames);
     }
-    if module.stack_frames.is_none() {
-        out.push('\n');
-    }
     // Every computation is followed by a blank line, as in XLA's dumps.
     for &id in &module.order {
         write_computation(&mut out, module, &module.computations[id], id == module.entry);
