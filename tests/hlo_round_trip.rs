@@ -13,7 +13,12 @@ fn hlo_files() -> Option<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = dirs
         .filter_map(|d| d.ok())
         .filter(|d| d.path().is_dir())
-        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().filter_map(|f| f.ok()))
+        .flat_map(|d| {
+            std::fs::read_dir(d.path())
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f.ok())
+        })
         .map(|f| f.path())
         .filter(|p| p.extension().is_some_and(|e| e == "hlo"))
         .collect();
@@ -55,7 +60,13 @@ fn every_testdata_hlo_file_round_trips() {
             failures.push(format!("{name}: printing is not stable"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 /// XLA:CPU's own optimized dumps are in the printer's style, so printing them must give the
@@ -68,7 +79,10 @@ fn xla_optimized_dumps_print_back_identically() {
         return;
     };
     let mut failures = Vec::new();
-    for path in files.iter().filter(|p| p.file_name().is_some_and(|n| n == "xla_opt.hlo")) {
+    for path in files
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == "xla_opt.hlo"))
+    {
         let text = std::fs::read_to_string(path).expect("readable file");
         let Ok(parsed) = parse_module(&text, &path.display().to_string()) else {
             failures.push(format!("{}: does not parse", path.display()));
@@ -77,7 +91,11 @@ fn xla_optimized_dumps_print_back_identically() {
         let printed = print_module(&parsed.module);
         if printed != text {
             let line = printed.lines().zip(text.lines()).position(|(a, b)| a != b);
-            failures.push(format!("{}: first differing line {:?}", path.display(), line.map(|l| l + 1)));
+            failures.push(format!(
+                "{}: first differing line {:?}",
+                path.display(),
+                line.map(|l| l + 1)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

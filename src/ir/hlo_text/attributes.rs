@@ -11,8 +11,8 @@ use std::fmt::Write;
 use super::lexer::{Cursor, PResult};
 use super::shapes::{parse_shape, write_shape};
 use crate::ir::{
-    ConvolutionDimensionNumbers, InputOutputAlias, Metadata, OutputOperandAlias, PaddingDimension, Precision,
-    ProgramShape, ShapeIndex, SliceDimension, Window, WindowDimension,
+    ConvolutionDimensionNumbers, InputOutputAlias, Metadata, OutputOperandAlias, PaddingDimension,
+    Precision, ProgramShape, ShapeIndex, SliceDimension, Window, WindowDimension,
 };
 
 /// `{1,2,3}` (or `{}`) as integers.
@@ -37,7 +37,12 @@ pub(super) fn parse_index_list(cur: &mut Cursor<'_>) -> PResult<Vec<usize>> {
     let at = cur.pos;
     parse_int_list(cur)?
         .into_iter()
-        .map(|v| usize::try_from(v).map_err(|_| cur.src.error(at, format!("expected a dimension number, found {v}"))))
+        .map(|v| {
+            usize::try_from(v).map_err(|_| {
+                cur.src
+                    .error(at, format!("expected a dimension number, found {v}"))
+            })
+        })
         .collect()
 }
 
@@ -86,7 +91,11 @@ fn parse_pad_list(cur: &mut Cursor<'_>, allow_interior: bool) -> PResult<Vec<Pad
                 return Err(cur.src.error(at, "interior padding must not be negative"));
             }
         }
-        out.push(PaddingDimension { low, high, interior });
+        out.push(PaddingDimension {
+            low,
+            high,
+            interior,
+        });
         if cur.peek_at(0) != Some(b'x') {
             return Ok(out);
         }
@@ -154,29 +163,41 @@ pub(super) fn parse_window(cur: &mut Cursor<'_>) -> PResult<Window> {
         if len == n {
             Ok(())
         } else {
-            Err(cur.src.error(cur.pos, format!("window `{name}` has {len} dimensions but `size` has {n}")))
+            Err(cur.src.error(
+                cur.pos,
+                format!("window `{name}` has {len} dimensions but `size` has {n}"),
+            ))
         }
     };
-    let mut dims: Vec<WindowDimension> = size.iter().map(|&s| WindowDimension::of_size(s)).collect();
+    let mut dims: Vec<WindowDimension> =
+        size.iter().map(|&s| WindowDimension::of_size(s)).collect();
     if let Some(v) = stride {
         check("stride", v.len())?;
         dims.iter_mut().zip(v).for_each(|(d, v)| d.stride = v);
     }
     if let Some(v) = pad {
         check("pad", v.len())?;
-        dims.iter_mut().zip(v).for_each(|(d, p)| (d.padding_low, d.padding_high) = (p.low, p.high));
+        dims.iter_mut()
+            .zip(v)
+            .for_each(|(d, p)| (d.padding_low, d.padding_high) = (p.low, p.high));
     }
     if let Some(v) = lhs {
         check("lhs_dilate", v.len())?;
-        dims.iter_mut().zip(v).for_each(|(d, v)| d.base_dilation = v);
+        dims.iter_mut()
+            .zip(v)
+            .for_each(|(d, v)| d.base_dilation = v);
     }
     if let Some(v) = rhs {
         check("rhs_dilate", v.len())?;
-        dims.iter_mut().zip(v).for_each(|(d, v)| d.window_dilation = v);
+        dims.iter_mut()
+            .zip(v)
+            .for_each(|(d, v)| d.window_dilation = v);
     }
     if let Some(v) = rev {
         check("rhs_reversal", v.len())?;
-        dims.iter_mut().zip(v).for_each(|(d, v)| d.window_reversal = v != 0);
+        dims.iter_mut()
+            .zip(v)
+            .for_each(|(d, v)| d.window_reversal = v != 0);
     }
     Ok(Window { dimensions: dims })
 }
@@ -184,7 +205,8 @@ pub(super) fn parse_window(cur: &mut Cursor<'_>) -> PResult<Window> {
 /// `{size=... }` written back, printing each field only when some dimension is not default.
 pub(super) fn window_string(window: &Window) -> String {
     let dims = &window.dimensions;
-    let join = |f: &dyn Fn(&WindowDimension) -> String| dims.iter().map(f).collect::<Vec<_>>().join("x");
+    let join =
+        |f: &dyn Fn(&WindowDimension) -> String| dims.iter().map(f).collect::<Vec<_>>().join("x");
     let mut parts = Vec::new();
     if !dims.is_empty() {
         parts.push(format!("size={}", join(&|d| d.size.to_string())));
@@ -192,17 +214,32 @@ pub(super) fn window_string(window: &Window) -> String {
     if dims.iter().any(|d| d.stride != 1) {
         parts.push(format!("stride={}", join(&|d| d.stride.to_string())));
     }
-    if dims.iter().any(|d| d.padding_low != 0 || d.padding_high != 0) {
-        parts.push(format!("pad={}", join(&|d| format!("{}_{}", d.padding_low, d.padding_high))));
+    if dims
+        .iter()
+        .any(|d| d.padding_low != 0 || d.padding_high != 0)
+    {
+        parts.push(format!(
+            "pad={}",
+            join(&|d| format!("{}_{}", d.padding_low, d.padding_high))
+        ));
     }
     if dims.iter().any(|d| d.base_dilation != 1) {
-        parts.push(format!("lhs_dilate={}", join(&|d| d.base_dilation.to_string())));
+        parts.push(format!(
+            "lhs_dilate={}",
+            join(&|d| d.base_dilation.to_string())
+        ));
     }
     if dims.iter().any(|d| d.window_dilation != 1) {
-        parts.push(format!("rhs_dilate={}", join(&|d| d.window_dilation.to_string())));
+        parts.push(format!(
+            "rhs_dilate={}",
+            join(&|d| d.window_dilation.to_string())
+        ));
     }
     if dims.iter().any(|d| d.window_reversal) {
-        parts.push(format!("rhs_reversal={}", join(&|d| u8::from(d.window_reversal).to_string())));
+        parts.push(format!(
+            "rhs_reversal={}",
+            join(&|d| u8::from(d.window_reversal).to_string())
+        ));
     }
     format!("{{{}}}", parts.join(" "))
 }
@@ -221,7 +258,11 @@ pub(super) fn parse_slice(cur: &mut Cursor<'_>) -> PResult<Vec<SliceDimension>> 
         let limit = cur.int()?;
         let stride = if cur.eat(":") { cur.int()? } else { 1 };
         cur.expect("]")?;
-        out.push(SliceDimension { start, limit, stride });
+        out.push(SliceDimension {
+            start,
+            limit,
+            stride,
+        });
         if cur.eat("}") {
             return Ok(out);
         }
@@ -257,7 +298,9 @@ pub(super) fn parse_dim_labels(cur: &mut Cursor<'_>) -> PResult<ConvolutionDimen
     let (lhs, rhs) = lhs_rhs.split_once('_').ok_or_else(|| bad("missing `_`"))?;
     let rank = lhs.len();
     if rank < 2 || rhs.len() != rank || out.len() != rank {
-        return Err(bad("the three parts must have the same length (at least 2)"));
+        return Err(bad(
+            "the three parts must have the same length (at least 2)",
+        ));
     }
     // Each part: one position per dimension; the letters and the spatial digits 0..rank-2.
     let read = |part: &str, letters: [char; 2]| -> PResult<(usize, usize, Vec<usize>)> {
@@ -269,7 +312,9 @@ pub(super) fn parse_dim_labels(cur: &mut Cursor<'_>) -> PResult<ConvolutionDimen
                     return Err(bad(&format!("`{c}` appears twice")));
                 }
             } else if let Some(d) = c.to_digit(10) {
-                let slot = spatial.get_mut(d as usize).ok_or_else(|| bad(&format!("spatial dimension {d} out of range")))?;
+                let slot = spatial
+                    .get_mut(d as usize)
+                    .ok_or_else(|| bad(&format!("spatial dimension {d} out of range")))?;
                 if slot.replace(pos).is_some() {
                     return Err(bad(&format!("`{c}` appears twice")));
                 }
@@ -278,15 +323,26 @@ pub(super) fn parse_dim_labels(cur: &mut Cursor<'_>) -> PResult<ConvolutionDimen
             }
         }
         let [Some(a), Some(b)] = found else {
-            return Err(bad(&format!("`{part}` needs `{}` and `{}`", letters[0], letters[1])));
+            return Err(bad(&format!(
+                "`{part}` needs `{}` and `{}`",
+                letters[0], letters[1]
+            )));
         };
-        let spatial = spatial.into_iter().collect::<Option<Vec<_>>>().ok_or_else(|| bad("a spatial dimension is missing"))?;
+        let spatial = spatial
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| bad("a spatial dimension is missing"))?;
         Ok((a, b, spatial))
     };
-    let (input_batch_dimension, input_feature_dimension, input_spatial_dimensions) = read(lhs, ['b', 'f'])?;
-    let (kernel_input_feature_dimension, kernel_output_feature_dimension, kernel_spatial_dimensions) =
-        read(rhs, ['i', 'o'])?;
-    let (output_batch_dimension, output_feature_dimension, output_spatial_dimensions) = read(out, ['b', 'f'])?;
+    let (input_batch_dimension, input_feature_dimension, input_spatial_dimensions) =
+        read(lhs, ['b', 'f'])?;
+    let (
+        kernel_input_feature_dimension,
+        kernel_output_feature_dimension,
+        kernel_spatial_dimensions,
+    ) = read(rhs, ['i', 'o'])?;
+    let (output_batch_dimension, output_feature_dimension, output_spatial_dimensions) =
+        read(out, ['b', 'f'])?;
     Ok(ConvolutionDimensionNumbers {
         input_batch_dimension,
         input_feature_dimension,
@@ -319,14 +375,24 @@ pub(super) fn dim_labels_string(d: &ConvolutionDimensionNumbers) -> String {
     let rank = d.input_spatial_dimensions.len() + 2;
     format!(
         "{}_{}->{}",
-        part(rank, (d.input_batch_dimension, 'b'), (d.input_feature_dimension, 'f'), &d.input_spatial_dimensions),
+        part(
+            rank,
+            (d.input_batch_dimension, 'b'),
+            (d.input_feature_dimension, 'f'),
+            &d.input_spatial_dimensions
+        ),
         part(
             rank,
             (d.kernel_input_feature_dimension, 'i'),
             (d.kernel_output_feature_dimension, 'o'),
             &d.kernel_spatial_dimensions
         ),
-        part(rank, (d.output_batch_dimension, 'b'), (d.output_feature_dimension, 'f'), &d.output_spatial_dimensions),
+        part(
+            rank,
+            (d.output_batch_dimension, 'b'),
+            (d.output_feature_dimension, 'f'),
+            &d.output_spatial_dimensions
+        ),
     )
 }
 
@@ -341,7 +407,10 @@ pub(super) fn parse_precision_list(cur: &mut Cursor<'_>) -> PResult<Vec<Precisio
         cur.skip_ws();
         let at = cur.pos;
         let word = cur.expect_ident("a precision")?;
-        out.push(word.parse().map_err(|_| cur.src.error(at, format!("unknown precision `{word}`")))?);
+        out.push(
+            word.parse()
+                .map_err(|_| cur.src.error(at, format!("unknown precision `{word}`")))?,
+        );
     }
     Ok(out)
 }
@@ -399,7 +468,8 @@ pub(super) fn parse_metadata(cur: &mut Cursor<'_>) -> PResult<Metadata> {
         if cur.pos == start {
             return Err(cur.expected("a metadata value"));
         }
-        m.other.push((key.to_string(), cur.slice(start, cur.pos).to_string()));
+        m.other
+            .push((key.to_string(), cur.slice(start, cur.pos).to_string()));
     }
     Ok(m)
 }
@@ -486,7 +556,12 @@ pub(super) fn parse_input_output_alias(cur: &mut Cursor<'_>) -> PResult<Vec<Inpu
             };
         }
         cur.expect(")")?;
-        out.push(InputOutputAlias { output_index, parameter, parameter_index, must_alias });
+        out.push(InputOutputAlias {
+            output_index,
+            parameter,
+            parameter_index,
+            must_alias,
+        });
     }
     Ok(out)
 }
@@ -496,15 +571,26 @@ pub(super) fn input_output_alias_string(aliases: &[InputOutputAlias]) -> String 
     let parts: Vec<String> = aliases
         .iter()
         .map(|a| {
-            let kind = if a.must_alias { "must-alias" } else { "may-alias" };
-            format!("{}: ({}, {}, {kind})", list_string(&a.output_index), a.parameter, list_string(&a.parameter_index))
+            let kind = if a.must_alias {
+                "must-alias"
+            } else {
+                "may-alias"
+            };
+            format!(
+                "{}: ({}, {}, {kind})",
+                list_string(&a.output_index),
+                a.parameter,
+                list_string(&a.parameter_index)
+            )
         })
         .collect();
     format!("{{ {} }}", parts.join(", "))
 }
 
 /// `output_to_operand_aliasing={{0}: (0, {}), {1}: (2, {1})}` of a custom-call.
-pub(super) fn parse_output_operand_aliasing(cur: &mut Cursor<'_>) -> PResult<Vec<OutputOperandAlias>> {
+pub(super) fn parse_output_operand_aliasing(
+    cur: &mut Cursor<'_>,
+) -> PResult<Vec<OutputOperandAlias>> {
     cur.expect("{")?;
     let mut out = Vec::new();
     while !cur.eat("}") {
@@ -518,7 +604,11 @@ pub(super) fn parse_output_operand_aliasing(cur: &mut Cursor<'_>) -> PResult<Vec
         cur.expect(",")?;
         let operand_index = parse_shape_index(cur)?;
         cur.expect(")")?;
-        out.push(OutputOperandAlias { output, operand, operand_index });
+        out.push(OutputOperandAlias {
+            output,
+            operand,
+            operand_index,
+        });
     }
     Ok(out)
 }
@@ -527,7 +617,14 @@ pub(super) fn parse_output_operand_aliasing(cur: &mut Cursor<'_>) -> PResult<Vec
 pub(super) fn output_operand_aliasing_string(aliases: &[OutputOperandAlias]) -> String {
     let parts: Vec<String> = aliases
         .iter()
-        .map(|a| format!("{}: ({}, {})", list_string(&a.output), a.operand, list_string(&a.operand_index)))
+        .map(|a| {
+            format!(
+                "{}: ({}, {})",
+                list_string(&a.output),
+                a.operand,
+                list_string(&a.operand_index)
+            )
+        })
         .collect();
     format!("{{{}}}", parts.join(", "))
 }

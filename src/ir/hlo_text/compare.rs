@@ -3,7 +3,7 @@
 //! computations by print position), constants bit for bit (so NaN equals the same NaN),
 //! and spans are ignored.
 
-use crate::ir::{ArrayData, ComputationId, Computation, Instruction, Literal, Module, Op};
+use crate::ir::{ArrayData, Computation, ComputationId, Instruction, Literal, Module, Op};
 
 /// The first difference between two modules, described for a test failure; `None` if equal.
 pub fn module_diff(a: &Module, b: &Module) -> Option<String> {
@@ -11,13 +11,20 @@ pub fn module_diff(a: &Module, b: &Module) -> Option<String> {
         return Some(format!("module names differ: {} vs {}", a.name, b.name));
     }
     if a.config != b.config {
-        return Some(format!("module headers differ:\n{:?}\nvs\n{:?}", a.config, b.config));
+        return Some(format!(
+            "module headers differ:\n{:?}\nvs\n{:?}",
+            a.config, b.config
+        ));
     }
     if a.stack_frames != b.stack_frames {
         return Some("stack frame tables differ".to_string());
     }
     if a.order.len() != b.order.len() {
-        return Some(format!("{} computations vs {}", a.order.len(), b.order.len()));
+        return Some(format!(
+            "{} computations vs {}",
+            a.order.len(),
+            b.order.len()
+        ));
     }
     let entry_pos = |m: &Module| m.order.iter().position(|&c| c == m.entry);
     if entry_pos(a) != entry_pos(b) {
@@ -39,10 +46,18 @@ fn computation_diff(ma: &Module, a: &Computation, mb: &Module, b: &Computation) 
         return Some("execution threads differ".to_string());
     }
     if a.order.len() != b.order.len() {
-        return Some(format!("{} instructions vs {}", a.order.len(), b.order.len()));
+        return Some(format!(
+            "{} instructions vs {}",
+            a.order.len(),
+            b.order.len()
+        ));
     }
     if a.root_instr().name != b.root_instr().name {
-        return Some(format!("roots differ: {} vs {}", a.root_instr().name, b.root_instr().name));
+        return Some(format!(
+            "roots differ: {} vs {}",
+            a.root_instr().name,
+            b.root_instr().name
+        ));
     }
     for ((_, ia), (_, ib)) in a.iter().zip(b.iter()) {
         if let Some(d) = instruction_diff(ma, a, ia, mb, b, ib) {
@@ -70,7 +85,11 @@ fn instruction_diff(
         return Some(format!("shapes differ: {:?} vs {:?}", a.shape, b.shape));
     }
     if names(ca, &a.operands) != names(cb, &b.operands) {
-        return Some(format!("operands differ: {:?} vs {:?}", names(ca, &a.operands), names(cb, &b.operands)));
+        return Some(format!(
+            "operands differ: {:?} vs {:?}",
+            names(ca, &a.operands),
+            names(cb, &b.operands)
+        ));
     }
     if names(ca, &a.control_predecessors) != names(cb, &b.control_predecessors) {
         return Some("control predecessors differ".to_string());
@@ -83,13 +102,22 @@ fn instruction_diff(
         return Some(format!("ops differ:\n{:?}\nvs\n{:?}", a.op, b.op));
     }
     if a.metadata != b.metadata {
-        return Some(format!("metadata differs: {:?} vs {:?}", a.metadata, b.metadata));
+        return Some(format!(
+            "metadata differs: {:?} vs {:?}",
+            a.metadata, b.metadata
+        ));
     }
     if a.backend_config != b.backend_config {
-        return Some(format!("backend_config differs: {:?} vs {:?}", a.backend_config, b.backend_config));
+        return Some(format!(
+            "backend_config differs: {:?} vs {:?}",
+            a.backend_config, b.backend_config
+        ));
     }
     if a.raw_attributes != b.raw_attributes {
-        return Some(format!("raw attributes differ: {:?} vs {:?}", a.raw_attributes, b.raw_attributes));
+        return Some(format!(
+            "raw attributes differ: {:?} vs {:?}",
+            a.raw_attributes, b.raw_attributes
+        ));
     }
     None
 }
@@ -111,7 +139,9 @@ pub fn literals_identical(a: &Literal, b: &Literal) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| literals_identical(p, q))
         }
         (Literal::Token, Literal::Token) => true,
-        (Literal::Array(x), Literal::Array(y)) => x.shape == y.shape && data_identical(&x.data, &y.data),
+        (Literal::Array(x), Literal::Array(y)) => {
+            x.shape == y.shape && data_identical(&x.data, &y.data)
+        }
         _ => false,
     }
 }

@@ -27,7 +27,11 @@ impl<'a> Source<'a> {
     pub fn new(text: &'a str, file: &'a str) -> Source<'a> {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Source { text, file, line_starts }
+        Source {
+            text,
+            file,
+            line_starts,
+        }
     }
 
     /// The 1-based line and column of a byte offset (the column counts characters).
@@ -35,14 +39,26 @@ impl<'a> Source<'a> {
         let pos = pos.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= pos).max(1);
         let start = self.line_starts[line - 1];
-        let col = self.text.get(start..pos).map_or(pos - start, |s| s.chars().count()) + 1;
-        Span { line: line as u32, col: col as u32 }
+        let col = self
+            .text
+            .get(start..pos)
+            .map_or(pos - start, |s| s.chars().count())
+            + 1;
+        Span {
+            line: line as u32,
+            col: col as u32,
+        }
     }
 
     /// An error (or warning) located at a byte offset.
     pub fn error(&self, pos: usize, message: impl Into<String>) -> ParseError {
         let span = self.span(pos);
-        ParseError { file: self.file.to_string(), line: span.line, col: span.col, message: message.into() }
+        ParseError {
+            file: self.file.to_string(),
+            line: span.line,
+            col: span.col,
+            message: message.into(),
+        }
     }
 }
 
@@ -68,12 +84,20 @@ fn is_ident_char(c: u8) -> bool {
 impl<'a> Cursor<'a> {
     /// A cursor over the whole source.
     pub fn new(src: &'a Source<'a>) -> Cursor<'a> {
-        Cursor { src, pos: 0, end: src.text.len() }
+        Cursor {
+            src,
+            pos: 0,
+            end: src.text.len(),
+        }
     }
 
     /// A cursor over `start..end` of the same source (one attribute value).
     pub fn sub(&self, start: usize, end: usize) -> Cursor<'a> {
-        Cursor { src: self.src, pos: start, end }
+        Cursor {
+            src: self.src,
+            pos: start,
+            end,
+        }
     }
 
     /// The bytes from the current position to `end`.
@@ -96,7 +120,8 @@ impl<'a> Cursor<'a> {
     pub fn expected(&mut self, what: &str) -> ParseError {
         self.skip_ws();
         let found = self.describe_here();
-        self.src.error(self.pos, format!("expected {what}, found {found}"))
+        self.src
+            .error(self.pos, format!("expected {what}, found {found}"))
     }
 
     /// A short description of the text at the cursor, for messages.
@@ -169,7 +194,11 @@ impl<'a> Cursor<'a> {
 
     /// Consumes `s` or fails with "expected `s`".
     pub fn expect(&mut self, s: &str) -> PResult<()> {
-        if self.eat(s) { Ok(()) } else { Err(self.expected(&format!("`{s}`"))) }
+        if self.eat(s) {
+            Ok(())
+        } else {
+            Err(self.expected(&format!("`{s}`")))
+        }
     }
 
     /// Reads an identifier `[a-zA-Z_][a-zA-Z0-9_.-]*` (a `-` directly before `>` is left,
@@ -234,7 +263,10 @@ impl<'a> Cursor<'a> {
         self.skip_ws();
         let rest = self.rest();
         let sign = usize::from(rest.first() == Some(&b'-'));
-        let digits = rest[sign..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let digits = rest[sign..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if digits == 0 {
             return None;
         }
@@ -248,8 +280,10 @@ impl<'a> Cursor<'a> {
         let Some((start, text)) = self.integer_text() else {
             return Err(self.expected("an integer"));
         };
-        text.parse::<i64>()
-            .map_err(|_| self.src.error(start, format!("integer `{text}` does not fit in 64 bits")))
+        text.parse::<i64>().map_err(|_| {
+            self.src
+                .error(start, format!("integer `{text}` does not fit in 64 bits"))
+        })
     }
 
     /// Reads a non-negative integer that indexes something (a dimension, an operand).
@@ -257,7 +291,10 @@ impl<'a> Cursor<'a> {
         self.skip_ws();
         let start = self.pos;
         let v = self.int()?;
-        usize::try_from(v).map_err(|_| self.src.error(start, format!("expected a non-negative integer, found {v}")))
+        usize::try_from(v).map_err(|_| {
+            self.src
+                .error(start, format!("expected a non-negative integer, found {v}"))
+        })
     }
 
     /// Reads a `"..."` or `'...'` string with C escapes and returns its contents.
@@ -293,7 +330,11 @@ impl<'a> Cursor<'a> {
                             chars.next();
                             out.push(b as char);
                         }
-                        _ => return Err(self.src.error(start + 1 + i, "bad `\\x` escape in string")),
+                        _ => {
+                            return Err(self
+                                .src
+                                .error(start + 1 + i, "bad `\\x` escape in string"));
+                        }
                     }
                 }
                 Some((_, c)) => out.push(c),
@@ -320,7 +361,9 @@ impl<'a> Cursor<'a> {
                         i += if bytes[i] == b'\\' { 2 } else { 1 };
                     }
                     if i >= self.end {
-                        return Err(self.src.error(start, "unterminated string in attribute value"));
+                        return Err(self
+                            .src
+                            .error(start, "unterminated string in attribute value"));
                     }
                 }
                 b'/' if bytes.get(i + 1) == Some(&b'*') => {
@@ -350,7 +393,10 @@ impl<'a> Cursor<'a> {
                                 .take_while(|c| !c.is_whitespace())
                                 .take(24)
                                 .collect();
-                            return Err(self.src.error(j, format!("unexpected `{word}` after an attribute value")));
+                            return Err(self.src.error(
+                                j,
+                                format!("unexpected `{word}` after an attribute value"),
+                            ));
                         }
                     }
                     i = j - 1;
@@ -360,7 +406,9 @@ impl<'a> Cursor<'a> {
             i += 1;
         }
         if depth > 0 {
-            return Err(self.src.error(start, "unbalanced brackets in attribute value"));
+            return Err(self
+                .src
+                .error(start, "unbalanced brackets in attribute value"));
         }
         let end = i.min(self.end);
         self.pos = end;

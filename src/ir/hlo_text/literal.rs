@@ -23,7 +23,10 @@ enum Value<'a> {
     /// `inf` / `-inf`.
     Inf { negative: bool },
     /// `nan`, `-nan`, `nan(0x7)`.
-    Nan { negative: bool, payload: Option<u64> },
+    Nan {
+        negative: bool,
+        payload: Option<u64>,
+    },
     /// `(re, im)`.
     Complex(Box<Value<'a>>, Box<Value<'a>>),
 }
@@ -70,13 +73,20 @@ fn parse_literal_at_depth(
 }
 
 /// Reads a dense array literal in logical order and stores it in the shape's layout.
-fn parse_array(cur: &mut Cursor<'_>, shape: &ArrayShape, warnings: &mut Vec<ParseWarning>) -> PResult<ArrayLiteral> {
+fn parse_array(
+    cur: &mut Cursor<'_>,
+    shape: &ArrayShape,
+    warnings: &mut Vec<ParseWarning>,
+) -> PResult<ArrayLiteral> {
     let mut logical = shape.clone();
     logical.layout = Layout::row_major(shape.rank());
     cur.skip_ws();
     let start = cur.pos;
     if cur.eat("{...}") || (cur.looking_at("{") && is_elided(cur)) {
-        warnings.push(cur.src.error(start, "elided constant `{...}` filled with zeros"));
+        warnings.push(
+            cur.src
+                .error(start, "elided constant `{...}` filled with zeros"),
+        );
         return Ok(ArrayLiteral::zeros(shape.clone()));
     }
     let count = shape.element_count();
@@ -94,7 +104,10 @@ fn parse_array(cur: &mut Cursor<'_>, shape: &ArrayShape, warnings: &mut Vec<Pars
     } else {
         parse_nested(cur, shape, 0, &mut data)?;
     }
-    let literal = ArrayLiteral { shape: logical, data };
+    let literal = ArrayLiteral {
+        shape: logical,
+        data,
+    };
     Ok(literal.with_layout(&shape.layout))
 }
 
@@ -108,7 +121,12 @@ fn is_elided(cur: &mut Cursor<'_>) -> bool {
 }
 
 /// Reads `{...}` for dimension `dim` and the dimensions inside it.
-fn parse_nested(cur: &mut Cursor<'_>, shape: &ArrayShape, dim: usize, data: &mut ArrayData) -> PResult<()> {
+fn parse_nested(
+    cur: &mut Cursor<'_>,
+    shape: &ArrayShape,
+    dim: usize,
+    data: &mut ArrayData,
+) -> PResult<()> {
     cur.skip_ws();
     let open = cur.pos;
     cur.expect("{")?;
@@ -126,7 +144,10 @@ fn parse_nested(cur: &mut Cursor<'_>, shape: &ArrayShape, dim: usize, data: &mut
             }
         }
         if n >= want {
-            return Err(cur.src.error(open, format!("too many elements in dimension {dim}: the shape has {want}")));
+            return Err(cur.src.error(
+                open,
+                format!("too many elements in dimension {dim}: the shape has {want}"),
+            ));
         }
         if dim + 1 < shape.rank() {
             parse_nested(cur, shape, dim + 1, data)?;
@@ -139,7 +160,10 @@ fn parse_nested(cur: &mut Cursor<'_>, shape: &ArrayShape, dim: usize, data: &mut
         n += 1;
     }
     if n != want {
-        return Err(cur.src.error(open, format!("expected {want} elements in dimension {dim}, found {n}")));
+        return Err(cur.src.error(
+            open,
+            format!("expected {want} elements in dimension {dim}, found {n}"),
+        ));
     }
     Ok(())
 }
@@ -188,10 +212,15 @@ fn parse_value<'a>(cur: &mut Cursor<'a>, depth: usize) -> PResult<Value<'a>> {
                 cur.pos += 1;
                 cur.expect("0x")?;
                 let start = cur.pos;
-                let digits = cur.slice(start, cur.end).bytes().take_while(u8::is_ascii_hexdigit).count();
+                let digits = cur
+                    .slice(start, cur.end)
+                    .bytes()
+                    .take_while(u8::is_ascii_hexdigit)
+                    .count();
                 let hex = cur.slice(start, start + digits);
                 payload = Some(
-                    u64::from_str_radix(hex, 16).map_err(|_| cur.src.error(start, "bad NaN payload"))?,
+                    u64::from_str_radix(hex, 16)
+                        .map_err(|_| cur.src.error(start, "bad NaN payload"))?,
                 );
                 cur.pos += digits;
                 cur.expect(")")?;
@@ -222,25 +251,44 @@ fn parse_value<'a>(cur: &mut Cursor<'a>, depth: usize) -> PResult<Value<'a>> {
         if matches!(bytes.get(j), Some(b'+' | b'-')) {
             j += 1;
         }
-        let exp_digits = bytes[j.min(bytes.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let exp_digits = bytes[j.min(bytes.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if exp_digits > 0 {
             is_int = false;
             i = j + exp_digits;
         }
     }
     cur.pos = start + i;
-    Ok(Value::Number { text: cur.slice(start, start + i), is_int })
+    Ok(Value::Number {
+        text: cur.slice(start, start + i),
+        is_int,
+    })
 }
 
 /// Converts one element to the element type, checking its range, and appends it.
-fn push_value(cur: &Cursor<'_>, data: &mut ArrayData, ty: PrimitiveType, value: Value<'_>, at: usize) -> PResult<()> {
+fn push_value(
+    cur: &Cursor<'_>,
+    data: &mut ArrayData,
+    ty: PrimitiveType,
+    value: Value<'_>,
+    at: usize,
+) -> PResult<()> {
     let err = |msg: String| cur.src.error(at, msg);
     let bad = |what: &str| err(format!("{what} is not a valid {ty} value"));
     macro_rules! int {
         ($v:expr, $t:ty) => {{
-            let Value::Number { text, is_int: true } = value else { return Err(bad(&describe(&value))) };
-            let n: i128 = text.parse().map_err(|_| err(format!("integer {text} is out of range for {ty}")))?;
-            $v.push(<$t>::try_from(n).map_err(|_| err(format!("integer {text} is out of range for {ty}")))?);
+            let Value::Number { text, is_int: true } = value else {
+                return Err(bad(&describe(&value)));
+            };
+            let n: i128 = text
+                .parse()
+                .map_err(|_| err(format!("integer {text} is out of range for {ty}")))?;
+            $v.push(
+                <$t>::try_from(n)
+                    .map_err(|_| err(format!("integer {text} is out of range for {ty}")))?,
+            );
         }};
     }
     match data {
@@ -258,10 +306,23 @@ fn push_value(cur: &Cursor<'_>, data: &mut ArrayData, ty: PrimitiveType, value: 
         ArrayData::U16(v) => int!(v, u16),
         ArrayData::U32(v) => int!(v, u32),
         ArrayData::U64(v) => int!(v, u64),
-        ArrayData::F16(v) => v.push(f16::from_bits(float_bits(&value, FloatFormat::F16, ty, &err)? as u16)),
-        ArrayData::BF16(v) => v.push(bf16::from_bits(float_bits(&value, FloatFormat::BF16, ty, &err)? as u16)),
-        ArrayData::F32(v) => v.push(f32::from_bits(float_bits(&value, FloatFormat::F32, ty, &err)? as u32)),
-        ArrayData::F64(v) => v.push(f64::from_bits(float_bits(&value, FloatFormat::F64, ty, &err)?)),
+        ArrayData::F16(v) => v.push(f16::from_bits(
+            float_bits(&value, FloatFormat::F16, ty, &err)? as u16,
+        )),
+        ArrayData::BF16(v) => {
+            v.push(bf16::from_bits(
+                float_bits(&value, FloatFormat::BF16, ty, &err)? as u16,
+            ))
+        }
+        ArrayData::F32(v) => v.push(f32::from_bits(
+            float_bits(&value, FloatFormat::F32, ty, &err)? as u32,
+        )),
+        ArrayData::F64(v) => v.push(f64::from_bits(float_bits(
+            &value,
+            FloatFormat::F64,
+            ty,
+            &err,
+        )?)),
         ArrayData::C64(v) => {
             let (re, im) = complex_parts(value);
             let re = f32::from_bits(float_bits(&re, FloatFormat::F32, ty, &err)? as u32);
@@ -283,7 +344,13 @@ fn push_value(cur: &Cursor<'_>, data: &mut ArrayData, ty: PrimitiveType, value: 
 fn complex_parts(value: Value<'_>) -> (Value<'_>, Value<'_>) {
     match value {
         Value::Complex(re, im) => (*re, *im),
-        other => (other, Value::Number { text: "0", is_int: true }),
+        other => (
+            other,
+            Value::Number {
+                text: "0",
+                is_int: true,
+            },
+        ),
     }
 }
 
@@ -368,18 +435,30 @@ fn float_bits(
             };
             Ok(bits)
         }
-        other => Err(err(format!("{} is not a valid {ty} value", describe(other)))),
+        other => Err(err(format!(
+            "{} is not a valid {ty} value",
+            describe(other)
+        ))),
     }
 }
 
 /// One element of a type xlac stores as raw bits (s1..s4, u1..u4, f8/f6/f4 formats).
-fn raw_value(value: &Value<'_>, ty: PrimitiveType, err: &dyn Fn(String) -> super::ParseError) -> PResult<u8> {
+fn raw_value(
+    value: &Value<'_>,
+    ty: PrimitiveType,
+    err: &dyn Fn(String) -> super::ParseError,
+) -> PResult<u8> {
     let bits = ty.bit_width() as u32;
     if ty.is_integral() {
         let Value::Number { text, is_int: true } = value else {
-            return Err(err(format!("{} is not a valid {ty} value", describe(value))));
+            return Err(err(format!(
+                "{} is not a valid {ty} value",
+                describe(value)
+            )));
         };
-        let n: i128 = text.parse().map_err(|_| err(format!("integer {text} is out of range for {ty}")))?;
+        let n: i128 = text
+            .parse()
+            .map_err(|_| err(format!("integer {text} is out of range for {ty}")))?;
         let (lo, hi) = if ty.is_signed_integral() {
             (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
         } else {
@@ -394,12 +473,33 @@ fn raw_value(value: &Value<'_>, ty: PrimitiveType, err: &dyn Fn(String) -> super
         return Err(err(format!("constants of type {ty} are not supported")));
     };
     let v = match value {
-        Value::Inf { negative } => if *negative { f64::NEG_INFINITY } else { f64::INFINITY },
-        Value::Nan { negative, .. } => if *negative { -f64::NAN } else { f64::NAN },
-        Value::Number { text, .. } => text.parse().map_err(|_| err(format!("bad number {text}")))?,
-        other => return Err(err(format!("{} is not a valid {ty} value", describe(other)))),
+        Value::Inf { negative } => {
+            if *negative {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        }
+        Value::Nan { negative, .. } => {
+            if *negative {
+                -f64::NAN
+            } else {
+                f64::NAN
+            }
+        }
+        Value::Number { text, .. } => text
+            .parse()
+            .map_err(|_| err(format!("bad number {text}")))?,
+        other => {
+            return Err(err(format!(
+                "{} is not a valid {ty} value",
+                describe(other)
+            )));
+        }
     };
-    format.encode(v).ok_or_else(|| err(format!("{v} is out of range for {ty}")))
+    format
+        .encode(v)
+        .ok_or_else(|| err(format!("{v} is out of range for {ty}")))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -408,7 +508,11 @@ fn raw_value(value: &Value<'_>, ty: PrimitiveType, err: &dyn Fn(String) -> super
 /// Formats like C's `%.{precision}g`: shortest of fixed and scientific, trailing zeros cut.
 pub(super) fn format_g(v: f64, precision: usize) -> String {
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if v.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     let p = precision.max(1);
     let sci = format!("{:.*e}", p - 1, v);
@@ -425,7 +529,11 @@ pub(super) fn format_g(v: f64, precision: usize) -> String {
 }
 
 fn strip_fraction_zeros(s: &str) -> &str {
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
 }
 
 /// `inf`, `-inf`, `nan`, `-nan`, with `(0x..)` when the NaN is not the plain quiet NaN.
@@ -434,34 +542,61 @@ fn non_finite(negative: bool, is_nan: bool, payload: u64, quiet: u64) -> String 
     if !is_nan {
         return format!("{sign}inf");
     }
-    if payload == quiet { format!("{sign}nan") } else { format!("{sign}nan({payload:#x})") }
+    if payload == quiet {
+        format!("{sign}nan")
+    } else {
+        format!("{sign}nan({payload:#x})")
+    }
 }
 
 /// An f32 as XLA prints it: 6 significant digits if they round-trip, else 9.
 pub(super) fn format_f32(v: f32) -> String {
     if !v.is_finite() {
         let bits = v.to_bits();
-        return non_finite(v.is_sign_negative(), v.is_nan(), u64::from(bits & 0x7f_ffff), 1 << 22);
+        return non_finite(
+            v.is_sign_negative(),
+            v.is_nan(),
+            u64::from(bits & 0x7f_ffff),
+            1 << 22,
+        );
     }
     let short = format_g(f64::from(v), 6);
-    if short.parse::<f32>() == Ok(v) { short } else { format_g(f64::from(v), 9) }
+    if short.parse::<f32>() == Ok(v) {
+        short
+    } else {
+        format_g(f64::from(v), 9)
+    }
 }
 
 /// An f64 as XLA prints it: 15 significant digits if they round-trip, else 17.
 pub(super) fn format_f64(v: f64) -> String {
     if !v.is_finite() {
         let bits = v.to_bits();
-        return non_finite(v.is_sign_negative(), v.is_nan(), bits & ((1 << 52) - 1), 1 << 51);
+        return non_finite(
+            v.is_sign_negative(),
+            v.is_nan(),
+            bits & ((1 << 52) - 1),
+            1 << 51,
+        );
     }
     let short = format_g(v, 15);
-    if short.parse::<f64>() == Ok(v) { short } else { format_g(v, 17) }
+    if short.parse::<f64>() == Ok(v) {
+        short
+    } else {
+        format_g(v, 17)
+    }
 }
 
 /// A 16-bit float with `max_digits10` digits (4 for bf16, 5 for f16), which round-trips.
 fn format_half(value: f64, bits: u16, mantissa_bits: u32, digits: usize) -> String {
     if !value.is_finite() {
         let mask = (1u16 << mantissa_bits) - 1;
-        return non_finite(bits >> 15 == 1, value.is_nan(), u64::from(bits & mask), 1 << (mantissa_bits - 1));
+        return non_finite(
+            bits >> 15 == 1,
+            value.is_nan(),
+            u64::from(bits & mask),
+            1 << (mantissa_bits - 1),
+        );
     }
     format_g(value, digits)
 }
@@ -613,7 +748,8 @@ impl DenseWriter<'_, '_> {
             indices.pop();
             if i < size - 1 {
                 self.out.push(',');
-                self.out.push_str(if dims.len() > 1 { self.linebreak } else { " " });
+                self.out
+                    .push_str(if dims.len() > 1 { self.linebreak } else { " " });
             }
         }
         self.close(dims);

@@ -91,15 +91,24 @@ fn scalars_of_every_kind() {
     assert_eq!(oneline(&lit("pred[]", "true")), "true");
     assert_eq!(oneline(&lit("pred[]", "0")), "false");
     assert_eq!(oneline(&lit("s32[]", "-2147483648")), "-2147483648");
-    assert_eq!(oneline(&lit("u64[]", "18446744073709551615")), "18446744073709551615");
-    assert_eq!(oneline(&lit("s64[]", "-9223372036854775808")), "-9223372036854775808");
+    assert_eq!(
+        oneline(&lit("u64[]", "18446744073709551615")),
+        "18446744073709551615"
+    );
+    assert_eq!(
+        oneline(&lit("s64[]", "-9223372036854775808")),
+        "-9223372036854775808"
+    );
     assert_eq!(oneline(&lit("f32[]", "-0")), "-0");
     assert_eq!(oneline(&lit("f32[]", "1.5e3")), "1500");
     assert_eq!(oneline(&lit("f32[]", "-inf")), "-inf");
     assert_eq!(oneline(&lit("f64[]", "nan(0x7)")), "nan(0x7)");
     assert_eq!(oneline(&lit("f32[]", "-nan")), "-nan");
     assert_eq!(oneline(&lit("c64[]", "(1, -2.5)")), "(1, -2.5)");
-    assert_eq!(oneline(&lit("c128[2]", "{(1, 2), (-inf, nan)}")), "{(1, 2), (-inf, nan)}");
+    assert_eq!(
+        oneline(&lit("c128[2]", "{(1, 2), (-inf, nan)}")),
+        "{(1, 2), (-inf, nan)}"
+    );
     assert_eq!(oneline(&lit("s4[3]", "{-8, 7, -1}")), "{-8, 7, -1}");
     assert_eq!(oneline(&lit("u4[]", "15")), "15");
     assert_eq!(oneline(&lit("f8e4m3fn[3]", "{1, -2, 448}")), "{1, -2, 448}");
@@ -121,14 +130,20 @@ fn arrays_print_like_xla_hlo_constants() {
     // Shapes as in testdata: `{ {1} }`, `{ { {1} } }`, `{ { 1, 2 }, { 3, 4 } }`.
     assert_eq!(oneline(&lit("f32[1,1]", "{ {1} }")), "{ {1} }");
     assert_eq!(oneline(&lit("f32[1,1,1]", "{ { {1} } }")), "{ { {1} } }");
-    assert_eq!(oneline(&lit("s32[2,2]", "{{1,2},{3,4}}")), "{ { 1, 2 }, { 3, 4 } }");
+    assert_eq!(
+        oneline(&lit("s32[2,2]", "{{1,2},{3,4}}")),
+        "{ { 1, 2 }, { 3, 4 } }"
+    );
     assert_eq!(oneline(&lit("pred[2]", "{true, 0}")), "{1, 0}");
     assert_eq!(oneline(&lit("f32[0]", "{}")), "{}");
     assert_eq!(oneline(&lit("f32[2,0]", "{ {}, {} }")), "{ {}, {} }");
     // Rank 4 gets /*i0=..*/ markers (avgpool/xla_opt.hlo), which the reader skips.
     let text = "{ { /*i0=0*/ { /*i1=0*/ {1, 2} } }, { /*i0=1*/ { /*i1=0*/ {3, 4} } } }";
     let l = lit("s32[2,1,1,2]", text);
-    assert_eq!(oneline(&l), "{ { /*i0=0*/ { /*i1=0*/ { 1, 2 } } }, { /*i0=1*/ { /*i1=0*/ { 3, 4 } } } }");
+    assert_eq!(
+        oneline(&l),
+        "{ { /*i0=0*/ { /*i1=0*/ { 1, 2 } } }, { /*i0=1*/ { /*i1=0*/ { 3, 4 } } } }"
+    );
 }
 
 #[test]
@@ -150,23 +165,56 @@ fn non_row_major_layout_stores_physical_order() {
 fn elided_constant_is_zeros_with_warning() {
     let (l, warnings) = parse("f32[3]", "{...}").unwrap();
     assert_eq!(f32s(&l), vec![0.0; 3]);
-    assert_eq!(warnings, vec!["lit:1:8: elided constant `{...}` filled with zeros"]);
+    assert_eq!(
+        warnings,
+        vec!["lit:1:8: elided constant `{...}` filled with zeros"]
+    );
 }
 
 #[test]
 fn bad_literals_are_located_errors() {
     let err = |shape: &str, text: &str| parse(shape, text).unwrap_err();
-    assert_eq!(err("s8[]", "300"), "lit:1:6: integer 300 is out of range for s8");
-    assert_eq!(err("u32[]", "-1"), "lit:1:7: integer -1 is out of range for u32");
-    assert_eq!(err("f16[]", "70000"), "lit:1:7: 70000 is out of range for f16");
-    assert_eq!(err("bf16[]", "1e39"), "lit:1:8: 1e39 is out of range for bf16");
-    assert_eq!(err("f32[]", "1e39"), "lit:1:7: 1e39 is out of range for f32");
-    assert_eq!(err("s32[]", "1.5"), "lit:1:7: `1.5` is not a valid s32 value");
+    assert_eq!(
+        err("s8[]", "300"),
+        "lit:1:6: integer 300 is out of range for s8"
+    );
+    assert_eq!(
+        err("u32[]", "-1"),
+        "lit:1:7: integer -1 is out of range for u32"
+    );
+    assert_eq!(
+        err("f16[]", "70000"),
+        "lit:1:7: 70000 is out of range for f16"
+    );
+    assert_eq!(
+        err("bf16[]", "1e39"),
+        "lit:1:8: 1e39 is out of range for bf16"
+    );
+    assert_eq!(
+        err("f32[]", "1e39"),
+        "lit:1:7: 1e39 is out of range for f32"
+    );
+    assert_eq!(
+        err("s32[]", "1.5"),
+        "lit:1:7: `1.5` is not a valid s32 value"
+    );
     assert_eq!(err("pred[]", "2"), "lit:1:8: `2` is not a valid pred value");
-    assert_eq!(err("f32[3]", "{1, 2}"), "lit:1:8: expected 3 elements in dimension 0, found 2");
-    assert_eq!(err("f32[1]", "{1, 2}"), "lit:1:8: too many elements in dimension 0: the shape has 1");
-    assert_eq!(err("u64[]", "18446744073709551616"), "lit:1:7: integer 18446744073709551616 is out of range for u64");
-    assert_eq!(err("f32[]", "abc"), "lit:1:7: expected a literal value, found `abc`");
+    assert_eq!(
+        err("f32[3]", "{1, 2}"),
+        "lit:1:8: expected 3 elements in dimension 0, found 2"
+    );
+    assert_eq!(
+        err("f32[1]", "{1, 2}"),
+        "lit:1:8: too many elements in dimension 0: the shape has 1"
+    );
+    assert_eq!(
+        err("u64[]", "18446744073709551616"),
+        "lit:1:7: integer 18446744073709551616 is out of range for u64"
+    );
+    assert_eq!(
+        err("f32[]", "abc"),
+        "lit:1:7: expected a literal value, found `abc`"
+    );
 }
 
 #[test]
@@ -174,8 +222,17 @@ fn display_is_xla_to_string() {
     // XLA's Literal::ToString (literal.cc, DenseArrayPrintHelper) for these shapes.
     assert_eq!(lit("f32[]", "1").to_string(), "f32[] 1");
     assert_eq!(lit("s32[3]", "{1,2,3}").to_string(), "s32[3] {1, 2, 3}");
-    assert_eq!(lit("f32[2,3]", "{{1,2,3},{4,5,6}}").to_string(), "f32[2,3] {\n  { 1, 2, 3 },\n  { 4, 5, 6 }\n}");
+    assert_eq!(
+        lit("f32[2,3]", "{{1,2,3},{4,5,6}}").to_string(),
+        "f32[2,3] {\n  { 1, 2, 3 },\n  { 4, 5, 6 }\n}"
+    );
     assert_eq!(lit("pred[2]", "{1,0}").to_string(), "pred[2] {1, 0}");
-    assert_eq!(lit("(f32[], pred[])", "(1, true)").to_string(), "(\nf32[] 1,\npred[] true\n)");
-    assert_eq!(lit("f32[2,3]{0,1}", "{{1,2,3},{4,5,6}}").to_string(), "f32[2,3] {\n  { 1, 2, 3 },\n  { 4, 5, 6 }\n}");
+    assert_eq!(
+        lit("(f32[], pred[])", "(1, true)").to_string(),
+        "(\nf32[] 1,\npred[] true\n)"
+    );
+    assert_eq!(
+        lit("f32[2,3]{0,1}", "{{1,2,3},{4,5,6}}").to_string(),
+        "f32[2,3] {\n  { 1, 2, 3 },\n  { 4, 5, 6 }\n}"
+    );
 }

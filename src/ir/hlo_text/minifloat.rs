@@ -48,7 +48,12 @@ impl MiniFloat {
             F4E2M1FN => (2, 1, 1, FiniteOnly),
             _ => return None,
         };
-        Some(MiniFloat { exponent_bits, mantissa_bits, bias, specials })
+        Some(MiniFloat {
+            exponent_bits,
+            mantissa_bits,
+            bias,
+            specials,
+        })
     }
 
     fn code_count(self) -> u32 {
@@ -61,7 +66,11 @@ impl MiniFloat {
         let (e, m) = (self.exponent_bits, self.mantissa_bits);
         let code = u32::from(code);
         if self.specials == Specials::E8M0 {
-            return if code == 0xff { f64::NAN } else { 2f64.powi(code as i32 - self.bias) };
+            return if code == 0xff {
+                f64::NAN
+            } else {
+                2f64.powi(code as i32 - self.bias)
+            };
         }
         let negative = code >> (e + m) & 1 == 1;
         let exp = (code >> m) & ((1 << e) - 1);
@@ -69,7 +78,9 @@ impl MiniFloat {
         let all_exp = (1 << e) - 1;
         let all_mant = (1 << m) - 1;
         let special = match self.specials {
-            Specials::Ieee if exp == all_exp => Some(if mant == 0 { f64::INFINITY } else { f64::NAN }),
+            Specials::Ieee if exp == all_exp => {
+                Some(if mant == 0 { f64::INFINITY } else { f64::NAN })
+            }
             Specials::FiniteNan if exp == all_exp && mant == all_mant => Some(f64::NAN),
             Specials::Fnuz if negative && exp == 0 && mant == 0 => return f64::NAN,
             _ => None,
@@ -112,14 +123,18 @@ impl MiniFloat {
                 Some((bc, bd)) => dist < bd || (dist == bd && c & 1 == 0 && bc & 1 == 1),
             };
             // Keep the sign of zero when the format has one.
-            let same_zero_sign = d != 0.0 || v != 0.0 || d.is_sign_negative() == v.is_sign_negative();
+            let same_zero_sign =
+                d != 0.0 || v != 0.0 || d.is_sign_negative() == v.is_sign_negative();
             if better && (same_zero_sign || best.is_none()) {
                 best = Some((c, dist));
             }
         }
         let (code, _) = best?;
         // Beyond the largest finite value by at least half a step is out of range.
-        let max = (0..self.code_count()).map(|c| self.decode(c as u8)).filter(|d| d.is_finite()).fold(0.0, f64::max);
+        let max = (0..self.code_count())
+            .map(|c| self.decode(c as u8))
+            .filter(|d| d.is_finite())
+            .fold(0.0, f64::max);
         if v.abs() > max * (1.0 + 0.5f64.powi(self.mantissa_bits as i32 + 1)) {
             return None;
         }
@@ -127,14 +142,19 @@ impl MiniFloat {
     }
 
     fn decode_sign(self, code: u8) -> bool {
-        self.specials != Specials::E8M0 && u32::from(code) >> (self.exponent_bits + self.mantissa_bits) & 1 == 1
+        self.specials != Specials::E8M0
+            && u32::from(code) >> (self.exponent_bits + self.mantissa_bits) & 1 == 1
     }
 
     /// The shortest decimal that encodes back to `code` (`nan`, `inf` for specials).
     pub fn to_string(self, code: u8) -> String {
         let v = self.decode(code);
         if v.is_nan() {
-            return if self.decode_sign(code) { "-nan".into() } else { "nan".into() };
+            return if self.decode_sign(code) {
+                "-nan".into()
+            } else {
+                "nan".into()
+            };
         }
         if v.is_infinite() {
             return if v < 0.0 { "-inf".into() } else { "inf".into() };

@@ -10,9 +10,9 @@ use super::literal::parse_literal;
 use super::parser::{Attr, Body, Parser, finish_value};
 use super::shapes::parse_shape;
 use crate::ir::{
-    BackendConfig, CalledComputations, ComputationId, CustomCall, DotDimensionNumbers, GatherDimensionNumbers,
-    Instruction, Op, OpCategory, Opcode, RawAttribute, ScatterDimensionNumbers, TriangularSolveOptions,
-    TriangularTranspose,
+    BackendConfig, CalledComputations, ComputationId, CustomCall, DotDimensionNumbers,
+    GatherDimensionNumbers, Instruction, Op, OpCategory, Opcode, RawAttribute,
+    ScatterDimensionNumbers, TriangularSolveOptions, TriangularTranspose,
 };
 
 /// Attributes that xlac keeps verbatim on any instruction without a warning: XLA knows them,
@@ -65,7 +65,13 @@ impl<'a> Attrs<'a> {
 
     /// The attributes nobody took, in text order.
     fn rest(&mut self) -> Vec<Attr<'a>> {
-        let out = self.list.iter().zip(&self.taken).filter(|(_, t)| !**t).map(|(a, _)| *a).collect();
+        let out = self
+            .list
+            .iter()
+            .zip(&self.taken)
+            .filter(|(_, t)| !**t)
+            .map(|(a, _)| *a)
+            .collect();
         self.taken.iter_mut().for_each(|t| *t = true);
         out
     }
@@ -119,7 +125,12 @@ impl<'a> Parser<'a> {
         attrs: &mut Attrs<'a>,
     ) -> PResult<Op> {
         let src = self.src;
-        let missing = |name: &str| src.error(opcode_pos, format!("`{opcode}` needs the attribute `{name}`"));
+        let missing = |name: &str| {
+            src.error(
+                opcode_pos,
+                format!("`{opcode}` needs the attribute `{name}`"),
+            )
+        };
         // Shorthands: a required / optional attribute read with a value reader.
         macro_rules! req {
             ($name:literal, $read:expr) => {{
@@ -147,7 +158,10 @@ impl<'a> Parser<'a> {
             let dims = parse_index_list(v)?;
             match dims[..] {
                 [d] => Ok(d),
-                _ => Err(v.src.error(at, format!("expected exactly one dimension, found {}", dims.len()))),
+                _ => Err(v.src.error(
+                    at,
+                    format!("expected exactly one dimension, found {}", dims.len()),
+                )),
             }
         };
         let enum_value = |what: &'static str| {
@@ -164,53 +178,93 @@ impl<'a> Parser<'a> {
 
         use Opcode as O;
         let op = match opcode {
-            O::Iota => Op::Iota { dimension: req!("iota_dimension", |v| v.index()) },
-            O::Broadcast => Op::Broadcast { dimensions: req!("dimensions", parse_index_list) },
-            O::Transpose => Op::Transpose { dimensions: req!("dimensions", parse_index_list) },
-            O::Reverse => Op::Reverse { dimensions: req!("dimensions", parse_index_list) },
-            O::Concatenate => Op::Concatenate { dimension: req!("dimensions", one_dimension) },
-            O::Slice => Op::Slice { slice: req!("slice", parse_slice) },
-            O::DynamicSlice => Op::DynamicSlice { sizes: req!("dynamic_slice_sizes", parse_int_list) },
-            O::Pad => Op::Pad { padding: req!("padding", parse_padding) },
+            O::Iota => Op::Iota {
+                dimension: req!("iota_dimension", |v| v.index()),
+            },
+            O::Broadcast => Op::Broadcast {
+                dimensions: req!("dimensions", parse_index_list),
+            },
+            O::Transpose => Op::Transpose {
+                dimensions: req!("dimensions", parse_index_list),
+            },
+            O::Reverse => Op::Reverse {
+                dimensions: req!("dimensions", parse_index_list),
+            },
+            O::Concatenate => Op::Concatenate {
+                dimension: req!("dimensions", one_dimension),
+            },
+            O::Slice => Op::Slice {
+                slice: req!("slice", parse_slice),
+            },
+            O::DynamicSlice => Op::DynamicSlice {
+                sizes: req!("dynamic_slice_sizes", parse_int_list),
+            },
+            O::Pad => Op::Pad {
+                padding: req!("padding", parse_padding),
+            },
             O::Compare => {
                 let direction = parse_enum!("direction", crate::ir::ComparisonDirection);
                 let comparison_type = match attrs.take("type") {
                     Some(attr) => {
                         let word = value(cur, attr, enum_value("type"))?;
-                        Some(word.parse().map_err(|_| src.error(attr.start, format!("unknown comparison type `{word}`")))?)
+                        Some(word.parse().map_err(|_| {
+                            src.error(attr.start, format!("unknown comparison type `{word}`"))
+                        })?)
                     }
                     None => None,
                 };
-                Op::Compare { direction, comparison_type }
+                Op::Compare {
+                    direction,
+                    comparison_type,
+                }
             }
-            O::GetTupleElement => Op::GetTupleElement { index: req!("index", |v| v.index()) },
+            O::GetTupleElement => Op::GetTupleElement {
+                index: req!("index", |v| v.index()),
+            },
             O::ReducePrecision => Op::ReducePrecision {
                 exponent_bits: req!("exponent_bits", |v| small_u32(v)),
                 mantissa_bits: req!("mantissa_bits", |v| small_u32(v)),
             },
             O::Reduce => {
                 let dimensions = req!("dimensions", parse_index_list);
-                Op::Reduce { dimensions, to_apply: comp!("to_apply") }
+                Op::Reduce {
+                    dimensions,
+                    to_apply: comp!("to_apply"),
+                }
             }
             O::ReduceWindow => {
                 let window = req!("window", parse_window);
-                Op::ReduceWindow { window, to_apply: comp!("to_apply") }
+                Op::ReduceWindow {
+                    window,
+                    to_apply: comp!("to_apply"),
+                }
             }
             O::SelectAndScatter => {
                 let window = req!("window", parse_window);
                 let select = comp!("select");
-                Op::SelectAndScatter { window, select, scatter: comp!("scatter") }
+                Op::SelectAndScatter {
+                    window,
+                    select,
+                    scatter: comp!("scatter"),
+                }
             }
             O::Map => {
                 let dimensions = opt!("dimensions", parse_index_list).unwrap_or_default();
-                Op::Map { dimensions, to_apply: comp!("to_apply") }
+                Op::Map {
+                    dimensions,
+                    to_apply: comp!("to_apply"),
+                }
             }
             O::Dot => Op::Dot {
                 dimension_numbers: DotDimensionNumbers {
-                    lhs_batch_dimensions: opt!("lhs_batch_dims", parse_index_list).unwrap_or_default(),
-                    rhs_batch_dimensions: opt!("rhs_batch_dims", parse_index_list).unwrap_or_default(),
-                    lhs_contracting_dimensions: opt!("lhs_contracting_dims", parse_index_list).unwrap_or_default(),
-                    rhs_contracting_dimensions: opt!("rhs_contracting_dims", parse_index_list).unwrap_or_default(),
+                    lhs_batch_dimensions: opt!("lhs_batch_dims", parse_index_list)
+                        .unwrap_or_default(),
+                    rhs_batch_dimensions: opt!("rhs_batch_dims", parse_index_list)
+                        .unwrap_or_default(),
+                    lhs_contracting_dimensions: opt!("lhs_contracting_dims", parse_index_list)
+                        .unwrap_or_default(),
+                    rhs_contracting_dimensions: opt!("rhs_contracting_dims", parse_index_list)
+                        .unwrap_or_default(),
                 },
                 precision: opt!("operand_precision", parse_precision_list).unwrap_or_default(),
                 algorithm: opt!("algorithm", enum_value("an algorithm")),
@@ -228,9 +282,13 @@ impl<'a> Parser<'a> {
                     collapsed_slice_dims: req!("collapsed_slice_dims", parse_index_list),
                     start_index_map: req!("start_index_map", parse_index_list),
                     index_vector_dim: req!("index_vector_dim", |v| v.index()),
-                    operand_batching_dims: opt!("operand_batching_dims", parse_index_list).unwrap_or_default(),
-                    start_indices_batching_dims: opt!("start_indices_batching_dims", parse_index_list)
+                    operand_batching_dims: opt!("operand_batching_dims", parse_index_list)
                         .unwrap_or_default(),
+                    start_indices_batching_dims: opt!(
+                        "start_indices_batching_dims",
+                        parse_index_list
+                    )
+                    .unwrap_or_default(),
                 },
                 slice_sizes: req!("slice_sizes", parse_int_list),
                 indices_are_sorted: opt!("indices_are_sorted", parse_bool).unwrap_or(false),
@@ -239,11 +297,18 @@ impl<'a> Parser<'a> {
                 let dimension_numbers = ScatterDimensionNumbers {
                     update_window_dims: req!("update_window_dims", parse_index_list),
                     inserted_window_dims: req!("inserted_window_dims", parse_index_list),
-                    scatter_dims_to_operand_dims: req!("scatter_dims_to_operand_dims", parse_index_list),
+                    scatter_dims_to_operand_dims: req!(
+                        "scatter_dims_to_operand_dims",
+                        parse_index_list
+                    ),
                     index_vector_dim: req!("index_vector_dim", |v| v.index()),
-                    input_batching_dims: opt!("input_batching_dims", parse_index_list).unwrap_or_default(),
-                    scatter_indices_batching_dims: opt!("scatter_indices_batching_dims", parse_index_list)
+                    input_batching_dims: opt!("input_batching_dims", parse_index_list)
                         .unwrap_or_default(),
+                    scatter_indices_batching_dims: opt!(
+                        "scatter_indices_batching_dims",
+                        parse_index_list
+                    )
+                    .unwrap_or_default(),
                 };
                 Op::Scatter {
                     dimension_numbers,
@@ -257,16 +322,23 @@ impl<'a> Parser<'a> {
                 is_stable: opt!("is_stable", parse_bool).unwrap_or(false),
                 to_apply: comp!("to_apply"),
             },
-            O::TopK => Op::TopK { k: req!("k", |v| v.int()), largest: opt!("largest", parse_bool).unwrap_or(true) },
+            O::TopK => Op::TopK {
+                k: req!("k", |v| v.int()),
+                largest: opt!("largest", parse_bool).unwrap_or(true),
+            },
             O::While => {
                 let condition = comp!("condition");
-                Op::While { condition, body: comp!("body") }
+                Op::While {
+                    condition,
+                    body: comp!("body"),
+                }
             }
             O::Conditional => {
                 let branch_computations = match attrs.take("branch_computations") {
                     Some(attr) => {
                         let mut v = cur.sub(attr.start, attr.end);
-                        let list = self.computation_list(&mut v, &format!("{instr_name}.branch"))?;
+                        let list =
+                            self.computation_list(&mut v, &format!("{instr_name}.branch"))?;
                         finish_value(&mut v, attr.name)?;
                         list
                     }
@@ -275,16 +347,29 @@ impl<'a> Parser<'a> {
                         vec![t, comp!("false_computation")]
                     }
                 };
-                Op::Conditional { branch_computations }
+                Op::Conditional {
+                    branch_computations,
+                }
             }
-            O::Call => Op::Call { to_apply: comp!("to_apply") },
+            O::Call => Op::Call {
+                to_apply: comp!("to_apply"),
+            },
             O::Fusion => {
                 let kind = parse_enum!("kind", crate::ir::FusionKind);
-                Op::Fusion { kind, calls: comp!("calls") }
+                Op::Fusion {
+                    kind,
+                    calls: comp!("calls"),
+                }
             }
-            O::RngBitGenerator => Op::RngBitGenerator { algorithm: parse_enum!("algorithm", crate::ir::RandomAlgorithm) },
-            O::Rng => Op::Rng { distribution: parse_enum!("distribution", crate::ir::RandomDistribution) },
-            O::Cholesky => Op::Cholesky { lower: opt!("lower", parse_bool).unwrap_or(false) },
+            O::RngBitGenerator => Op::RngBitGenerator {
+                algorithm: parse_enum!("algorithm", crate::ir::RandomAlgorithm),
+            },
+            O::Rng => Op::Rng {
+                distribution: parse_enum!("distribution", crate::ir::RandomDistribution),
+            },
+            O::Cholesky => Op::Cholesky {
+                lower: opt!("lower", parse_bool).unwrap_or(false),
+            },
             O::TriangularSolve => Op::TriangularSolve(TriangularSolveOptions {
                 left_side: opt!("left_side", parse_bool).unwrap_or(false),
                 lower: opt!("lower", parse_bool).unwrap_or(false),
@@ -292,7 +377,9 @@ impl<'a> Parser<'a> {
                 transpose_a: match attrs.take("transpose_a") {
                     Some(attr) => {
                         let word = value(cur, attr, enum_value("transpose_a"))?;
-                        word.parse().map_err(|_| src.error(attr.start, format!("unknown transpose_a `{word}`")))?
+                        word.parse().map_err(|_| {
+                            src.error(attr.start, format!("unknown transpose_a `{word}`"))
+                        })?
                     }
                     None => TriangularTranspose::NoTranspose,
                 },
@@ -304,16 +391,28 @@ impl<'a> Parser<'a> {
             O::BatchNormTraining | O::BatchNormInference | O::BatchNormGrad => Op::BatchNorm {
                 opcode,
                 epsilon: req!("epsilon", |v| {
-                    let lit = parse_literal(v, &crate::ir::Shape::scalar(crate::ir::PrimitiveType::F32), &mut Vec::new())?;
-                    Ok(lit.as_array().and_then(|a| a.values::<f32>()).map_or(0.0, |x| x[0]))
+                    let lit = parse_literal(
+                        v,
+                        &crate::ir::Shape::scalar(crate::ir::PrimitiveType::F32),
+                        &mut Vec::new(),
+                    )?;
+                    Ok(lit
+                        .as_array()
+                        .and_then(|a| a.values::<f32>())
+                        .map_or(0.0, |x| x[0]))
                 }),
                 feature_index: req!("feature_index", |v| v.index()),
             },
-            O::GetDimensionSize | O::SetDimensionSize => {
-                Op::DimensionSize { opcode, dimension: req!("dimensions", one_dimension) }
+            O::GetDimensionSize | O::SetDimensionSize => Op::DimensionSize {
+                opcode,
+                dimension: req!("dimensions", one_dimension),
+            },
+            O::CustomCall => Op::CustomCall(Box::new(
+                self.custom_call(cur, attrs, opcode_pos, instr_name)?,
+            )),
+            O::Parameter | O::Constant => {
+                unreachable!("parameter and constant are read with their operands")
             }
-            O::CustomCall => Op::CustomCall(Box::new(self.custom_call(cur, attrs, opcode_pos, instr_name)?)),
-            O::Parameter | O::Constant => unreachable!("parameter and constant are read with their operands"),
             _ if is_unmodeled(opcode) => {
                 self.warnings.push(src.error(
                     opcode_pos,
@@ -321,17 +420,24 @@ impl<'a> Parser<'a> {
                 ));
                 let mut called = Vec::new();
                 for &name in COMPUTATION_ATTRIBUTES {
-                    let Some(attr) = attrs.take(name) else { continue };
+                    let Some(attr) = attrs.take(name) else {
+                        continue;
+                    };
                     let braced = cur.slice(attr.start, attr.end).starts_with('{');
                     let computations = if braced {
                         let mut v = cur.sub(attr.start, attr.end);
-                        let list = self.computation_list(&mut v, &format!("{instr_name}.{name}"))?;
+                        let list =
+                            self.computation_list(&mut v, &format!("{instr_name}.{name}"))?;
                         finish_value(&mut v, name)?;
                         list
                     } else {
                         vec![self.called(cur, attr, instr_name)?]
                     };
-                    called.push(CalledComputations { attribute: name.to_string(), computations, braced });
+                    called.push(CalledComputations {
+                        attribute: name.to_string(),
+                        computations,
+                        braced,
+                    });
                 }
                 // Everything else stays raw (in `common_attributes`), silently: the warning
                 // above covers it.
@@ -343,9 +449,18 @@ impl<'a> Parser<'a> {
     }
 
     /// A single computation reference (`to_apply=%add` or inline `{...}`).
-    fn called(&mut self, cur: &Cursor<'a>, attr: Attr<'a>, instr_name: &str) -> PResult<ComputationId> {
+    fn called(
+        &mut self,
+        cur: &Cursor<'a>,
+        attr: Attr<'a>,
+        instr_name: &str,
+    ) -> PResult<ComputationId> {
         let mut v = cur.sub(attr.start, attr.end);
-        let base = if instr_name.is_empty() { "inline".to_string() } else { format!("{instr_name}.{}", attr.name) };
+        let base = if instr_name.is_empty() {
+            "inline".to_string()
+        } else {
+            format!("{instr_name}.{}", attr.name)
+        };
         let id = self.computation_ref(&mut v, &base)?;
         finish_value(&mut v, attr.name)?;
         Ok(id)
@@ -360,21 +475,29 @@ impl<'a> Parser<'a> {
         instr_name: &str,
     ) -> PResult<CustomCall> {
         let src = self.src;
-        let target_attr = attrs
-            .take("custom_call_target")
-            .ok_or_else(|| src.error(opcode_pos, "`custom-call` needs the attribute `custom_call_target`"))?;
+        let target_attr = attrs.take("custom_call_target").ok_or_else(|| {
+            src.error(
+                opcode_pos,
+                "`custom-call` needs the attribute `custom_call_target`",
+            )
+        })?;
         let mut cc = CustomCall::new(&value(cur, target_attr, |v| v.string())?);
         if let Some(attr) = attrs.take("api_version") {
-            let word = value(cur, attr, |v| v.expect_ident("an API version").map(str::to_string))?;
-            cc.api_version =
-                Some(word.parse().map_err(|_| src.error(attr.start, format!("unknown api_version `{word}`")))?);
+            let word = value(cur, attr, |v| {
+                v.expect_ident("an API version").map(str::to_string)
+            })?;
+            cc.api_version = Some(
+                word.parse()
+                    .map_err(|_| src.error(attr.start, format!("unknown api_version `{word}`")))?,
+            );
         }
         if let Some(attr) = attrs.take("custom_call_has_side_effect") {
             cc.has_side_effect = value(cur, attr, parse_bool)?;
         }
         if let Some(attr) = attrs.take("called_computations") {
             let mut v = cur.sub(attr.start, attr.end);
-            cc.called_computations = self.computation_list(&mut v, &format!("{instr_name}.called"))?;
+            cc.called_computations =
+                self.computation_list(&mut v, &format!("{instr_name}.called"))?;
             finish_value(&mut v, attr.name)?;
         } else if let Some(attr) = attrs.take("to_apply") {
             cc.called_computations = vec![self.called(cur, attr, instr_name)?];
@@ -401,7 +524,9 @@ impl<'a> Parser<'a> {
             cc.precision = value(cur, attr, parse_precision_list)?;
         }
         if let Some(attr) = attrs.take("schedule") {
-            cc.schedule = Some(value(cur, attr, |v| v.expect_ident("a schedule").map(str::to_string))?);
+            cc.schedule = Some(value(cur, attr, |v| {
+                v.expect_ident("a schedule").map(str::to_string)
+            })?);
         }
         if let Some(attr) = attrs.take("literal") {
             let mut warnings = Vec::new();
@@ -443,12 +568,17 @@ impl<'a> Parser<'a> {
             if !unmodeled && !KNOWN_RAW_ATTRIBUTES.contains(&attr.name) {
                 self.warnings.push(self.src.error(
                     attr.pos,
-                    format!("attribute `{}` is not used by `{}`; kept verbatim", attr.name, instr.opcode()),
+                    format!(
+                        "attribute `{}` is not used by `{}`; kept verbatim",
+                        attr.name,
+                        instr.opcode()
+                    ),
                 ));
             }
-            instr
-                .raw_attributes
-                .push(RawAttribute { name: attr.name.to_string(), value: cur.slice(attr.start, attr.end).to_string() });
+            instr.raw_attributes.push(RawAttribute {
+                name: attr.name.to_string(),
+                value: cur.slice(attr.start, attr.end).to_string(),
+            });
         }
         Ok(())
     }
@@ -459,5 +589,10 @@ fn small_u32(v: &mut Cursor<'_>) -> PResult<u32> {
     v.skip_ws();
     let at = v.pos;
     let n = v.int()?;
-    u32::try_from(n).map_err(|_| v.src.error(at, format!("expected a small non-negative integer, found {n}")))
+    u32::try_from(n).map_err(|_| {
+        v.src.error(
+            at,
+            format!("expected a small non-negative integer, found {n}"),
+        )
+    })
 }

@@ -17,8 +17,8 @@ use super::literal::parse_literal;
 use super::shapes::{at_shape, parse_shape};
 use super::{ParseError, ParseWarning};
 use crate::ir::{
-    Computation, ComputationId, FileLocation, InstrId, Instruction, Module, ModuleConfig, Op, Opcode, RawAttribute,
-    Shape, StackFrame, StackFrameIndex,
+    Computation, ComputationId, FileLocation, InstrId, Instruction, Module, ModuleConfig, Op,
+    Opcode, RawAttribute, Shape, StackFrame, StackFrameIndex,
 };
 
 /// Module-level attributes that xlac keeps verbatim without a warning.
@@ -90,7 +90,11 @@ impl<'a> Parser<'a> {
             name = Some(cur.expect_name("a module name")?.to_string());
             self.parse_module_attributes(&mut cur, &mut config)?;
         }
-        let stack_frames = if at_keyword(&mut cur, "FileNames") { Some(parse_stack_frames(&mut cur)?) } else { None };
+        let stack_frames = if at_keyword(&mut cur, "FileNames") {
+            Some(parse_stack_frames(&mut cur)?)
+        } else {
+            None
+        };
         let mut entry = None;
         while !cur.at_end() {
             let start = cur.pos;
@@ -122,20 +126,30 @@ impl<'a> Parser<'a> {
     }
 
     /// `, is_scheduled=true, entry_computation_layout={...}, ...` after `HloModule name`.
-    fn parse_module_attributes(&mut self, cur: &mut Cursor<'a>, config: &mut ModuleConfig) -> PResult<()> {
+    fn parse_module_attributes(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        config: &mut ModuleConfig,
+    ) -> PResult<()> {
         let attrs = parse_attribute_list(cur)?;
         for attr in attrs {
             let mut v = cur.sub(attr.start, attr.end);
             match attr.name {
                 "is_scheduled" => config.is_scheduled = parse_bool(&mut v)?,
-                "entry_computation_layout" => config.entry_computation_layout = Some(parse_program_shape(&mut v)?),
-                "input_output_alias" => config.input_output_alias = parse_input_output_alias(&mut v)?,
+                "entry_computation_layout" => {
+                    config.entry_computation_layout = Some(parse_program_shape(&mut v)?)
+                }
+                "input_output_alias" => {
+                    config.input_output_alias = parse_input_output_alias(&mut v)?
+                }
                 "replica_count" => config.replica_count = Some(v.int()?),
                 "num_partitions" => config.num_partitions = Some(v.int()?),
                 name => {
                     if !KNOWN_RAW_MODULE_ATTRIBUTES.contains(&name) {
-                        self.warnings
-                            .push(self.src.error(attr.pos, format!("unknown module attribute `{name}` kept verbatim")));
+                        self.warnings.push(self.src.error(
+                            attr.pos,
+                            format!("unknown module attribute `{name}` kept verbatim"),
+                        ));
                     }
                     v.pos = v.end;
                     config.raw_attributes.push(RawAttribute {
@@ -157,7 +171,9 @@ impl<'a> Parser<'a> {
         let name_pos = cur.pos;
         let name = cur.expect_name("a computation name (or `ENTRY`)")?;
         if self.computation_names.contains_key(name) {
-            return Err(self.src.error(name_pos, format!("computation `{name}` is defined twice")));
+            return Err(self
+                .src
+                .error(name_pos, format!("computation `{name}` is defined twice")));
         }
         if cur.peek() == Some(b'(') {
             // The parameter list is informational: parameters are instructions in the body.
@@ -195,7 +211,12 @@ impl<'a> Parser<'a> {
     }
 
     /// `{ instruction* }` of a computation named `name`.
-    pub fn parse_body(&mut self, cur: &mut Cursor<'a>, name: &str, name_pos: usize) -> PResult<Computation> {
+    pub fn parse_body(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        name: &str,
+        name_pos: usize,
+    ) -> PResult<Computation> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.src.error(name_pos, "computations nest too deeply"));
@@ -213,13 +234,19 @@ impl<'a> Parser<'a> {
                 break;
             }
             if cur.at_end() {
-                return Err(self.src.error(name_pos, format!("computation `{name}` is not closed with `}}`")));
+                return Err(self.src.error(
+                    name_pos,
+                    format!("computation `{name}` is not closed with `}}`"),
+                ));
             }
             self.parse_instruction(cur, &mut b)?;
         }
         self.depth -= 1;
         let Some(&last) = b.comp.order.last() else {
-            return Err(self.src.error(name_pos, format!("computation `{name}` has no instructions")));
+            return Err(self.src.error(
+                name_pos,
+                format!("computation `{name}` has no instructions"),
+            ));
         };
         b.comp.root = b.root.unwrap_or(last);
         name_synthetic(&mut b);
@@ -247,7 +274,9 @@ impl<'a> Parser<'a> {
         let shape = parse_shape(cur)?;
         let id = self.parse_instruction_rhs(cur, b, name, shape, true)?;
         if b.names.insert(name.to_string(), id).is_some() {
-            return Err(self.src.error(name_pos, format!("instruction `{name}` is defined twice")));
+            return Err(self
+                .src
+                .error(name_pos, format!("instruction `{name}` is defined twice")));
         }
         b.comp.spans[id] = self.src.span(start);
         if is_root {
@@ -272,14 +301,18 @@ impl<'a> Parser<'a> {
         cur.skip_ws();
         let opcode_pos = cur.pos;
         let word = cur.expect_ident("an opcode")?;
-        let opcode: Opcode =
-            word.parse().map_err(|_| self.src.error(opcode_pos, format!("unknown opcode `{word}`")))?;
+        let opcode: Opcode = word.parse().map_err(|_| {
+            self.src
+                .error(opcode_pos, format!("unknown opcode `{word}`"))
+        })?;
         cur.expect("(")?;
         let mut operands = Vec::new();
         let mut fixed_op = None;
         match opcode {
             Opcode::Parameter => {
-                fixed_op = Some(Op::Parameter { number: cur.index()? });
+                fixed_op = Some(Op::Parameter {
+                    number: cur.index()?,
+                });
                 cur.expect(")")?;
             }
             Opcode::Constant => {
@@ -296,7 +329,11 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let attrs = if with_attributes { parse_attribute_list(cur)? } else { Vec::new() };
+        let attrs = if with_attributes {
+            parse_attribute_list(cur)?
+        } else {
+            Vec::new()
+        };
         let mut attrs = super::ops::Attrs::new(attrs);
         let op = match fixed_op {
             Some(op) => op,
@@ -311,14 +348,23 @@ impl<'a> Parser<'a> {
 
     /// `[shape] [%]name[#i#j]` or a nested instruction `shape opcode(...)`.
     fn parse_operand(&mut self, cur: &mut Cursor<'a>, b: &mut Body) -> PResult<InstrId> {
-        let shape = if at_shape(cur) { Some(parse_shape(cur)?) } else { None };
+        let shape = if at_shape(cur) {
+            Some(parse_shape(cur)?)
+        } else {
+            None
+        };
         cur.skip_ws();
         let pos = cur.pos;
         let name = cur.expect_name("an operand")?;
-        let nested = !b.names.contains_key(name) && name.parse::<Opcode>().is_ok() && cur.peek() == Some(b'(');
+        let nested = !b.names.contains_key(name)
+            && name.parse::<Opcode>().is_ok()
+            && cur.peek() == Some(b'(');
         let mut id = if nested {
             let Some(shape) = shape else {
-                return Err(self.src.error(pos, format!("nested `{name}` instruction needs a result shape")));
+                return Err(self.src.error(
+                    pos,
+                    format!("nested `{name}` instruction needs a result shape"),
+                ));
             };
             // Rewind to the opcode and parse it as an instruction of its own.
             cur.pos = pos;
@@ -332,7 +378,10 @@ impl<'a> Parser<'a> {
             id
         } else {
             *b.names.get(name).ok_or_else(|| {
-                self.src.error(pos, format!("operand `{name}` is not defined before this instruction"))
+                self.src.error(
+                    pos,
+                    format!("operand `{name}` is not defined before this instruction"),
+                )
             })?
         };
         // Compact GTE: `%t#0#1` is get-tuple-element 1 of get-tuple-element 0 of `t`.
@@ -346,13 +395,26 @@ impl<'a> Parser<'a> {
     }
 
     /// The get-tuple-element `index` of `tuple`, made once per (tuple, index).
-    fn compact_gte(&mut self, b: &mut Body, tuple: InstrId, index: usize, at: usize) -> PResult<InstrId> {
+    fn compact_gte(
+        &mut self,
+        b: &mut Body,
+        tuple: InstrId,
+        index: usize,
+        at: usize,
+    ) -> PResult<InstrId> {
         if let Some(&id) = b.gte_cache.get(&(tuple, index)) {
             return Ok(id);
         }
         let t = &b.comp.instrs[tuple];
         let Some(shape) = t.shape.tuple_elements().and_then(|e| e.get(index)).cloned() else {
-            return Err(self.src.error(at, format!("`{}#{index}`: no tuple element {index} in {}", t.name, super::shapes::shape_string(&t.shape, false))));
+            return Err(self.src.error(
+                at,
+                format!(
+                    "`{}#{index}`: no tuple element {index} in {}",
+                    t.name,
+                    super::shapes::shape_string(&t.shape, false)
+                ),
+            ));
         };
         let instr = Instruction::new("", shape, Op::GetTupleElement { index }, vec![tuple]);
         let id = b.comp.push(instr);
@@ -363,7 +425,11 @@ impl<'a> Parser<'a> {
     }
 
     /// A computation named by an attribute value: `%name`, `name`, or an inline `{ ... }`.
-    pub fn computation_ref(&mut self, cur: &mut Cursor<'a>, inline_name: &str) -> PResult<ComputationId> {
+    pub fn computation_ref(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        inline_name: &str,
+    ) -> PResult<ComputationId> {
         cur.skip_ws();
         let pos = cur.pos;
         if cur.peek() == Some(b'{') {
@@ -378,12 +444,19 @@ impl<'a> Parser<'a> {
         }
         let name = cur.expect_name("a computation name")?;
         self.computation_names.get(name).copied().ok_or_else(|| {
-            self.src.error(pos, format!("computation `{name}` is not defined before its use (callees come first)"))
+            self.src.error(
+                pos,
+                format!("computation `{name}` is not defined before its use (callees come first)"),
+            )
         })
     }
 
     /// `{%a, %b}`: a list of computations.
-    pub fn computation_list(&mut self, cur: &mut Cursor<'a>, inline_name: &str) -> PResult<Vec<ComputationId>> {
+    pub fn computation_list(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        inline_name: &str,
+    ) -> PResult<Vec<ComputationId>> {
         cur.expect("{")?;
         let mut out = Vec::new();
         while !cur.eat("}") {
@@ -407,7 +480,10 @@ impl<'a> Parser<'a> {
             let pos = cur.pos;
             let name = cur.expect_name("an instruction name")?;
             out.push(*b.names.get(name).ok_or_else(|| {
-                self.src.error(pos, format!("instruction `{name}` is not defined before this instruction"))
+                self.src.error(
+                    pos,
+                    format!("instruction `{name}` is not defined before this instruction"),
+                )
             })?);
         }
         Ok(out)
@@ -444,9 +520,16 @@ pub(super) fn parse_attribute_list<'a>(cur: &mut Cursor<'a>) -> PResult<Vec<Attr
         cur.expect("=")?;
         let (start, end) = cur.scan_value()?;
         if out.iter().any(|a| a.name == name) {
-            return Err(cur.src.error(pos, format!("attribute `{name}` is given twice")));
+            return Err(cur
+                .src
+                .error(pos, format!("attribute `{name}` is given twice")));
         }
-        out.push(Attr { name, pos, start, end });
+        out.push(Attr {
+            name,
+            pos,
+            start,
+            end,
+        });
     }
     Ok(out)
 }
@@ -457,7 +540,10 @@ pub(super) fn finish_value(v: &mut Cursor<'_>, name: &str) -> PResult<()> {
         Ok(())
     } else {
         let found = v.describe_here();
-        Err(v.src.error(v.pos, format!("unexpected {found} in the value of `{name}`")))
+        Err(v.src.error(
+            v.pos,
+            format!("unexpected {found} in the value of `{name}`"),
+        ))
     }
 }
 
@@ -531,7 +617,10 @@ fn parse_table<T>(
         let at = cur.pos;
         let id = cur.int()?;
         if id != out.len() as i64 + 1 {
-            return Err(cur.src.error(at, format!("{table} entry {id} should be numbered {}", out.len() + 1)));
+            return Err(cur.src.error(
+                at,
+                format!("{table} entry {id} should be numbered {}", out.len() + 1),
+            ));
         }
         out.push(entry(cur)?);
     }

@@ -55,12 +55,18 @@ fn parse_shape_at_depth(cur: &mut Cursor<'_>, depth: usize) -> PResult<Shape> {
         "token" | "opaque" => {
             cur.expect("[")?;
             cur.expect("]")?;
-            return Ok(if word == "token" { Shape::Token } else { Shape::Opaque });
+            return Ok(if word == "token" {
+                Shape::Token
+            } else {
+                Shape::Opaque
+            });
         }
         _ => {}
     }
     let Ok(element_type) = word.parse::<PrimitiveType>() else {
-        return Err(cur.src.error(start, format!("expected a shape, found `{word}`")));
+        return Err(cur
+            .src
+            .error(start, format!("expected a shape, found `{word}`")));
     };
     cur.expect("[")?;
     let mut dims = Vec::new();
@@ -87,9 +93,22 @@ fn parse_shape_at_depth(cur: &mut Cursor<'_>, depth: usize) -> PResult<Shape> {
             cur.expect(",")?;
         }
     }
-    let dynamic_dims = if dynamic.iter().any(|&d| d) { dynamic } else { Vec::new() };
-    let layout = if at_layout(cur) { parse_layout(cur, dims.len())? } else { Layout::row_major(dims.len()) };
-    Ok(Shape::Array(ArrayShape { element_type, dims, dynamic_dims, layout }))
+    let dynamic_dims = if dynamic.iter().any(|&d| d) {
+        dynamic
+    } else {
+        Vec::new()
+    };
+    let layout = if at_layout(cur) {
+        parse_layout(cur, dims.len())?
+    } else {
+        Layout::row_major(dims.len())
+    };
+    Ok(Shape::Array(ArrayShape {
+        element_type,
+        dims,
+        dynamic_dims,
+        layout,
+    }))
 }
 
 /// A `{` after a shape starts a layout only if an integer, `:` or `}` follows; otherwise it
@@ -134,20 +153,32 @@ fn parse_layout(cur: &mut Cursor<'_>, rank: usize) -> PResult<Layout> {
     cur.expect("}")?;
     let mut seen = vec![false; rank];
     let valid = minor_to_major.len() == rank
-        && minor_to_major.iter().all(|&d| d < rank && !std::mem::replace(&mut seen[d], true));
+        && minor_to_major
+            .iter()
+            .all(|&d| d < rank && !std::mem::replace(&mut seen[d], true));
     // XLA accepts an empty `{}` for any rank in a few places (sparse, buffer shapes); only
     // a full permutation is a usable layout.
-    if !valid && !(minor_to_major.is_empty() && extra.is_some()) {
+    let suffix_only = minor_to_major.is_empty() && extra.is_some();
+    if !(valid || suffix_only) {
         return Err(cur.src.error(
             start,
-            format!("layout {{{}}} is not a permutation of the {rank} dimensions", join(&minor_to_major)),
+            format!(
+                "layout {{{}}} is not a permutation of the {rank} dimensions",
+                join(&minor_to_major)
+            ),
         ));
     }
-    Ok(Layout { minor_to_major, extra })
+    Ok(Layout {
+        minor_to_major,
+        extra,
+    })
 }
 
 fn join(v: &[usize]) -> String {
-    v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+    v.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Writes a shape as XLA does: `f32[2,3]{1,0}` with layouts, `f32[2,3]` without; long tuples
@@ -246,7 +277,10 @@ mod tests {
     #[test]
     fn bad_layout_is_an_error() {
         let e = parse("f32[2,3]{0,0}").unwrap_err();
-        assert_eq!(e, "s:1:9: layout {0,0} is not a permutation of the 2 dimensions");
+        assert_eq!(
+            e,
+            "s:1:9: layout {0,0} is not a permutation of the 2 dimensions"
+        );
         let e = parse("f33[2]").unwrap_err();
         assert_eq!(e, "s:1:1: expected a shape, found `f33`");
     }

@@ -63,11 +63,25 @@ fn short_style_module() {
     assert_eq!(m.order.len(), 2);
     assert_eq!(m.entry_computation().name, "main");
     let r = entry_instr(&m, "r");
-    let Op::Reduce { dimensions, to_apply } = &r.op else { panic!("{:?}", r.op) };
+    let Op::Reduce {
+        dimensions,
+        to_apply,
+    } = &r.op
+    else {
+        panic!("{:?}", r.op)
+    };
     assert_eq!(dimensions, &vec![0]);
     assert_eq!(m.computations[*to_apply].name, "add");
     // Missing layouts are row-major.
-    assert_eq!(entry_instr(&m, "p").shape.as_array().unwrap().layout.minor_to_major, vec![0]);
+    assert_eq!(
+        entry_instr(&m, "p")
+            .shape
+            .as_array()
+            .unwrap()
+            .layout
+            .minor_to_major,
+        vec![0]
+    );
     assert_eq!(
         round_trip(SMALL),
         "HloModule m
@@ -102,7 +116,10 @@ fn entry_is_marked_or_last_and_prints_last() {
     let m = parse(text).module;
     assert_eq!(m.entry_computation().name, "e");
     assert_eq!(m.computations[m.order[1]].name, "e");
-    let m = parse("HloModule m\na {\n ROOT c = s32[] constant(1)\n}\nb {\n ROOT d = s32[] constant(2)\n}\n").module;
+    let m = parse(
+        "HloModule m\na {\n ROOT c = s32[] constant(1)\n}\nb {\n ROOT d = s32[] constant(2)\n}\n",
+    )
+    .module;
     assert_eq!(m.entry_computation().name, "b");
     // No header: the module is named after the entry.
     let m = parse("ENTRY e {\n ROOT c = s32[] constant(1)\n}").module;
@@ -124,8 +141,14 @@ ENTRY %main.3 (x.1: f32[2,3]) -> f32[2,3] {
     assert!(m.config.is_scheduled);
     assert_eq!(m.config.input_output_alias.len(), 1);
     assert_eq!(m.config.replica_count, Some(1));
-    assert_eq!(m.config.raw_attributes[0].name, "allow_spmd_sharding_propagation_to_output");
-    assert_eq!(m.entry_computation().execution_thread.as_deref(), Some("main"));
+    assert_eq!(
+        m.config.raw_attributes[0].name,
+        "allow_spmd_sharding_propagation_to_output"
+    );
+    assert_eq!(
+        m.entry_computation().execution_thread.as_deref(),
+        Some("main")
+    );
     let n = entry_instr(m, "n");
     assert_eq!(n.raw_attributes[0].value, "{replicated}");
     assert_eq!(n.metadata.as_ref().unwrap().source_line, Some(3));
@@ -184,17 +207,38 @@ ENTRY e {
     let m = parse(text).module;
     let c = m.entry_computation();
     // p#1 once, p#1#1 once (reused), p#1#0 once; names avoid the written get-tuple-element.0.
-    let gtes: Vec<&str> = c.iter().filter(|(_, i)| i.opcode() == Opcode::GetTupleElement).map(|(_, i)| i.name.as_str()).collect();
-    assert_eq!(gtes, vec!["get-tuple-element.0", "get-tuple-element.1", "get-tuple-element.2", "get-tuple-element.3"]);
+    let gtes: Vec<&str> = c
+        .iter()
+        .filter(|(_, i)| i.opcode() == Opcode::GetTupleElement)
+        .map(|(_, i)| i.name.as_str())
+        .collect();
+    assert_eq!(
+        gtes,
+        vec![
+            "get-tuple-element.0",
+            "get-tuple-element.1",
+            "get-tuple-element.2",
+            "get-tuple-element.3"
+        ]
+    );
     let a = entry_instr(&m, "a");
     assert_eq!(a.operands[0], a.operands[1]);
     let inner = c.instr(a.operands[0]);
     assert_eq!(inner.op, Op::GetTupleElement { index: 1 });
     assert_eq!(inner.shape, Shape::scalar(PrimitiveType::F32));
-    assert_eq!(c.instr(inner.operands[0]).shape.tuple_elements().unwrap().len(), 2);
+    assert_eq!(
+        c.instr(inner.operands[0])
+            .shape
+            .tuple_elements()
+            .unwrap()
+            .len(),
+        2
+    );
     round_trip(text);
     assert_eq!(
-        error("HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT a = f32[2] negate(p#0)\n}"),
+        error(
+            "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT a = f32[2] negate(p#0)\n}"
+        ),
         "t.hlo:4:28: `p#0`: no tuple element 0 in f32[2]"
     );
 }
@@ -214,7 +258,10 @@ ENTRY e {
     assert_eq!(k.name, "constant.0");
     assert_eq!(k.opcode(), Opcode::Constant);
     assert_eq!(c.order.len(), 3);
-    assert!(print_module(&m).contains("%constant.0 = f32[] constant(1.5)\n  ROOT %a = f32[] add(%x, %constant.0)"));
+    assert!(
+        print_module(&m)
+            .contains("%constant.0 = f32[] constant(1.5)\n  ROOT %a = f32[] add(%x, %constant.0)")
+    );
     round_trip(text);
 }
 
@@ -317,22 +364,50 @@ ENTRY e {
     let p = parse(text);
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
     let m = &p.module;
-    let Op::Convolution { window, dimension_numbers, precision, .. } = &entry_instr(m, "conv").op else { panic!() };
+    let Op::Convolution {
+        window,
+        dimension_numbers,
+        precision,
+        ..
+    } = &entry_instr(m, "conv").op
+    else {
+        panic!()
+    };
     assert_eq!(window.dimensions[1].window_dilation, 2);
     assert_eq!(dimension_numbers.input_feature_dimension, 3);
     assert_eq!(precision.len(), 2);
-    let Op::Compare { direction, .. } = &m.computations[m.order[0]].root_instr().op else { panic!() };
+    let Op::Compare { direction, .. } = &m.computations[m.order[0]].root_instr().op else {
+        panic!()
+    };
     assert_eq!(*direction, ComparisonDirection::Lt);
-    let Op::Fusion { kind, .. } = entry_instr(m, "fu").op else { panic!() };
+    let Op::Fusion { kind, .. } = entry_instr(m, "fu").op else {
+        panic!()
+    };
     assert_eq!(kind, FusionKind::Loop);
-    assert_eq!(entry_instr(m, "cq").backend_config, Some(BackendConfig::Quoted("raw \"text\"".into())));
-    let Op::CustomCall(cc) = &entry_instr(m, "lp").op else { panic!() };
-    assert_eq!(cc.operand_layout_constraints.as_ref().unwrap()[0].as_array().unwrap().layout.minor_to_major, vec![0, 1]);
+    assert_eq!(
+        entry_instr(m, "cq").backend_config,
+        Some(BackendConfig::Quoted("raw \"text\"".into()))
+    );
+    let Op::CustomCall(cc) = &entry_instr(m, "lp").op else {
+        panic!()
+    };
+    assert_eq!(
+        cc.operand_layout_constraints.as_ref().unwrap()[0]
+            .as_array()
+            .unwrap()
+            .layout
+            .minor_to_major,
+        vec![0, 1]
+    );
     let cp = entry_instr(m, "cp");
     assert_eq!(cp.control_predecessors.len(), 2);
     let printed = round_trip(text);
     // A pred selector prints its branches by name; an s32 one as a list.
-    assert!(printed.contains("conditional(%pr, %m, %m), true_computation=%fused, false_computation=%fused"));
+    assert!(
+        printed.contains(
+            "conditional(%pr, %m, %m), true_computation=%fused, false_computation=%fused"
+        )
+    );
     assert!(printed.contains("branch_computations={%fused, %fused, %fused}"));
     assert!(printed.contains("slice={[0:4:2], [1:3:1]}"));
     assert!(printed.contains("padding=1_2_1x0_0_0"));
@@ -365,7 +440,9 @@ ENTRY e {
     );
     let m = &p.module;
     let ar = entry_instr(m, "ar");
-    let Op::Unmodeled { opcode, called } = &ar.op else { panic!() };
+    let Op::Unmodeled { opcode, called } = &ar.op else {
+        panic!()
+    };
     assert_eq!(*opcode, Opcode::AllReduce);
     assert_eq!(called[0].attribute, "to_apply");
     assert_eq!(ar.raw_attributes.len(), 2);
@@ -378,23 +455,74 @@ ENTRY e {
 fn errors_are_located() {
     let cases: &[(&str, &str)] = &[
         ("", "t.hlo:1:1: the module has no computations"),
-        ("HloModule", "t.hlo:1:10: expected a module name, found end of input"),
-        ("HloModule m\nENTRY e {\n  ROOT x = f32[] frobnicate()\n}", "t.hlo:3:18: unknown opcode `frobnicate`"),
-        ("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT b = f32[2,2] broadcast(x)\n}", "t.hlo:4:21: `broadcast` needs the attribute `dimensions`"),
-        ("HloModule m\nENTRY e {\n  ROOT y = f32[] negate(x)\n}", "t.hlo:3:25: operand `x` is not defined before this instruction"),
-        ("HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  ROOT c = f32[] call(x), to_apply=later\n}\nlater {\n  ROOT p = f32[] parameter(0)\n}", "t.hlo:4:36: computation `later` is not defined before its use (callees come first)"),
-        ("HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  x = f32[] parameter(1)\n}", "t.hlo:4:3: instruction `x` is defined twice"),
-        ("HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0)\n", "t.hlo:2:7: computation `e` is not closed with `}`"),
-        ("HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), metadata={op_name=\"a\"}, metadata={}\n}", "t.hlo:3:56: attribute `metadata` is given twice"),
-        ("HloModule m\nENTRY e {\n  ROOT x = parameter(0)\n}", "t.hlo:3:12: expected the result shape, found `parameter(0)`"),
-        ("HloModule m\nENTRY e {\n  ROOT x = f32[] constant(1e99)\n}", "t.hlo:3:27: 1e99 is out of range for f32"),
-        ("HloModule m\nENTRY e {\n  ROOT x = s32[] iota(), iota_dimension=-1\n}", "t.hlo:3:41: expected a non-negative integer, found -1"),
-        ("HloModule m\nENTRY e {\n  x = f32[4] parameter(0)\n  ROOT s = f32[2] slice(x), slice={[0:2}\n}", "t.hlo:4:40: expected `]`, found `}`"),
-        ("HloModule m\nENTRY e {\n  x = f32[4] parameter(0)\n  ROOT s = f32[2] slice(x), slice={[0:2]\n", "t.hlo:4:35: unbalanced brackets in attribute value"),
-        ("HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), backend_config=\"abc\n}", "t.hlo:3:47: unterminated string in attribute value"),
-        ("HloModule m\nENTRY e {\n}", "t.hlo:2:7: computation `e` has no instructions"),
-        ("HloModule m\nENTRY e {\n  x = f32[999999999999999999999] parameter(0)\n}", "t.hlo:3:11: integer `999999999999999999999` does not fit in 64 bits"),
-        ("HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), frontend_attributes={a=\"1\"} junk\n}", "t.hlo:3:60: unexpected `junk` after an attribute value"),
+        (
+            "HloModule",
+            "t.hlo:1:10: expected a module name, found end of input",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[] frobnicate()\n}",
+            "t.hlo:3:18: unknown opcode `frobnicate`",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT b = f32[2,2] broadcast(x)\n}",
+            "t.hlo:4:21: `broadcast` needs the attribute `dimensions`",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT y = f32[] negate(x)\n}",
+            "t.hlo:3:25: operand `x` is not defined before this instruction",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  ROOT c = f32[] call(x), to_apply=later\n}\nlater {\n  ROOT p = f32[] parameter(0)\n}",
+            "t.hlo:4:36: computation `later` is not defined before its use (callees come first)",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  x = f32[] parameter(1)\n}",
+            "t.hlo:4:3: instruction `x` is defined twice",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0)\n",
+            "t.hlo:2:7: computation `e` is not closed with `}`",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), metadata={op_name=\"a\"}, metadata={}\n}",
+            "t.hlo:3:56: attribute `metadata` is given twice",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = parameter(0)\n}",
+            "t.hlo:3:12: expected the result shape, found `parameter(0)`",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[] constant(1e99)\n}",
+            "t.hlo:3:27: 1e99 is out of range for f32",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = s32[] iota(), iota_dimension=-1\n}",
+            "t.hlo:3:41: expected a non-negative integer, found -1",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[4] parameter(0)\n  ROOT s = f32[2] slice(x), slice={[0:2}\n}",
+            "t.hlo:4:40: expected `]`, found `}`",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[4] parameter(0)\n  ROOT s = f32[2] slice(x), slice={[0:2]\n",
+            "t.hlo:4:35: unbalanced brackets in attribute value",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), backend_config=\"abc\n}",
+            "t.hlo:3:47: unterminated string in attribute value",
+        ),
+        (
+            "HloModule m\nENTRY e {\n}",
+            "t.hlo:2:7: computation `e` has no instructions",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[999999999999999999999] parameter(0)\n}",
+            "t.hlo:3:11: integer `999999999999999999999` does not fit in 64 bits",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), frontend_attributes={a=\"1\"} junk\n}",
+            "t.hlo:3:60: unexpected `junk` after an attribute value",
+        ),
     ];
     for (text, want) in cases {
         assert_eq!(&error(text), want, "for input:\n{text}");
@@ -432,38 +560,65 @@ ENTRY %e (p: f32[2,2]) -> (f32[2,2], pred[]) {
             let _ = parse_module(&text[..end], "prefix");
         }
     }
-    let junk = ["\u{0}\u{1}\u{2}", "((((((((((", "{{{{{{", "HloModule m\nENTRY e {\n ROOT x = f32[] constant(", "%%%%", "ENTRY", "HloModule \u{ff}\u{fe}"];
+    let junk = [
+        "\u{0}\u{1}\u{2}",
+        "((((((((((",
+        "{{{{{{",
+        "HloModule m\nENTRY e {\n ROOT x = f32[] constant(",
+        "%%%%",
+        "ENTRY",
+        "HloModule \u{ff}\u{fe}",
+    ];
     for j in junk {
         assert!(parse_module(j, "junk").is_err(), "{j:?}");
     }
-    let deep = format!("HloModule m\nENTRY e {{\n ROOT x = {}f32[]{} parameter(0)\n}}", "(".repeat(100_000), ")".repeat(100_000));
+    let deep = format!(
+        "HloModule m\nENTRY e {{\n ROOT x = {}f32[]{} parameter(0)\n}}",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     assert_eq!(error(&deep), "t.hlo:3:268: shape nests too deeply");
 }
 
 #[test]
 fn constant_with_column_major_layout_is_stored_physically() {
     let m = parse("HloModule m\nENTRY e {\n  ROOT c = s32[2,3]{0,1} constant({ { 1, 2, 3 }, { 4, 5, 6 } })\n}").module;
-    let Op::Constant { literal } = &m.entry_computation().root_instr().op else { panic!() };
-    assert_eq!(literal.as_array().unwrap().values::<i32>().unwrap(), &[1, 4, 2, 5, 3, 6]);
+    let Op::Constant { literal } = &m.entry_computation().root_instr().op else {
+        panic!()
+    };
+    assert_eq!(
+        literal.as_array().unwrap().values::<i32>().unwrap(),
+        &[1, 4, 2, 5, 3, 6]
+    );
     assert!(print_module(&m).contains("constant({ { 1, 2, 3 }, { 4, 5, 6 } })"));
 }
 
 #[test]
 fn elided_constant_warns() {
     let p = parse("HloModule m\nENTRY e {\n  ROOT c = f32[20] constant({...})\n}");
-    assert_eq!(p.warnings[0].to_string(), "t.hlo:3:29: elided constant `{...}` filled with zeros");
+    assert_eq!(
+        p.warnings[0].to_string(),
+        "t.hlo:3:29: elided constant `{...}` filled with zeros"
+    );
     // The printer never elides.
-    assert!(print_module(&p.module).contains("constant({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})"));
+    assert!(
+        print_module(&p.module)
+            .contains("constant({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})")
+    );
 }
 
 #[test]
 fn roots_and_instruction_ids() {
-    let m = parse("HloModule m\nENTRY e {\n  ROOT a = s32[] constant(1)\n  b = s32[] constant(2)\n}").module;
+    let m =
+        parse("HloModule m\nENTRY e {\n  ROOT a = s32[] constant(1)\n  b = s32[] constant(2)\n}")
+            .module;
     let c = m.entry_computation();
     assert_eq!(c.root, InstrId::from_u32(0));
     assert!(print_module(&m).contains("ROOT %a = s32[] constant(1)\n  %b = s32[] constant(2)\n"));
     assert_eq!(
-        error("HloModule m\nENTRY e {\n  ROOT a = s32[] constant(1)\n  ROOT b = s32[] constant(2)\n}"),
+        error(
+            "HloModule m\nENTRY e {\n  ROOT a = s32[] constant(1)\n  ROOT b = s32[] constant(2)\n}"
+        ),
         "t.hlo:4:3: more than one ROOT instruction"
     );
 }
