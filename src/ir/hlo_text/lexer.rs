@@ -10,7 +10,7 @@ use crate::ir::Span;
 
 /// Deepest nesting of brackets the parser follows (tuple shapes, literals, nested
 /// operands, inline computations). Deeper input is rejected instead of overflowing the stack.
-pub(super) const MAX_DEPTH: usize = 256;
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// The whole text being parsed, with a line index for error positions.
 pub(super) struct Source<'a> {
@@ -297,48 +297,59 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    /// Reads a `"..."` or `'...'` string with C escapes and returns its contents.
+    /// Reads a `"..."` or `'...'` string with C escapes (`\n`, `\"`, `\x41`, octal `\303`
+    /// as XLA's `CEscape` writes non-ASCII bytes) and returns its contents.
     pub fn string(&mut self) -> PResult<String> {
         self.skip_ws();
         let start = self.pos;
         let quote = match self.rest().first() {
-            Some(&q @ (b'"' | b'\'')) => q as char,
+            Some(&q @ (b'"' | b'\'')) => q,
             _ => return Err(self.expected("a string")),
         };
-        let text = self.slice(self.pos + 1, self.end);
-        let mut out = String::new();
-        let mut chars = text.char_indices();
-        while let Some((i, c)) = chars.next() {
+        let bytes = self.rest();
+        let mut out: Vec<u8> = Vec::new();
+        let mut i = 1;
+        while i < bytes.len() {
+            let c = bytes[i];
+            i += 1;
             if c == quote {
-                self.pos += 1 + i + 1;
-                return Ok(out);
+                self.pos += i;
+                return Ok(String::from_utf8_lossy(&out).into_owned());
             }
-            if c != '\\' {
+            if c != b'\\' {
                 out.push(c);
                 continue;
             }
-            match chars.next() {
-                Some((_, 'n')) => out.push('\n'),
-                Some((_, 't')) => out.push('\t'),
-                Some((_, 'r')) => out.push('\r'),
-                Some((_, '0')) => out.push('\0'),
-                Some((_, 'x')) => {
-                    let hex: String = chars.clone().take(2).map(|(_, c)| c).collect();
-                    match u8::from_str_radix(&hex, 16) {
-                        Ok(b) if hex.len() == 2 => {
-                            chars.next();
-                            chars.next();
-                            out.push(b as char);
-                        }
-                        _ => {
-                            return Err(self
-                                .src
-                                .error(start + 1 + i, "bad `\\x` escape in string"));
-                        }
-                    }
+            let Some(&e) = bytes.get(i) else { break };
+            i += 1;
+            match e {
+                b'n' => out.push(b'\n'),
+                b't' => out.push(b'\t'),
+                b'r' => out.push(b'\r'),
+                b'x' => {
+                    let n = bytes[i..]
+                        .iter()
+                        .take(2)
+                        .take_while(|c| c.is_ascii_hexdigit())
+                        .count();
+                    let hex = std::str::from_utf8(&bytes[i..i + n]).unwrap_or("");
+                    let Ok(b) = u8::from_str_radix(hex, 16) else {
+                        return Err(self.src.error(start + i, "bad `\\x` escape in string"));
+                    };
+                    out.push(b);
+                    i += n;
                 }
-                Some((_, c)) => out.push(c),
-                None => break,
+                b'0'..=b'7' => {
+                    let n = 1 + bytes[i..]
+                        .iter()
+                        .take(2)
+                        .take_while(|c| (b'0'..=b'7').contains(c))
+                        .count();
+                    let oct = std::str::from_utf8(&bytes[i - 1..i - 1 + n]).unwrap_or("0");
+                    out.push(u8::from_str_radix(oct, 8).unwrap_or(u8::MAX));
+                    i += n - 1;
+                }
+                other => out.push(other),
             }
         }
         Err(self.src.error(start, "unterminated string"))
@@ -492,7 +503,14 @@ mod tests {
 
     #[test]
     fn strings_unescape() {
-        let src = Source::new(r#""a\"b\n\x41""#, "f");
-        assert_eq!(Cursor::new(&src).string().unwrap(), "a\"b\nA");
+        let src = Source::new(r#""a\"b\n\x41\303\251" 'q'"#, "f");
+        let mut cur = Cursor::new(&src);
+        assert_eq!(cur.string().unwrap(), "a\"b\nAé");
+        assert_eq!(cur.string().unwrap(), "q");
+        let src = Source::new(r#""abc"#, "f");
+        assert_eq!(
+            Cursor::new(&src).string().unwrap_err().message,
+            "unterminated string"
+        );
     }
 }

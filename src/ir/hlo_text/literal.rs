@@ -82,14 +82,27 @@ fn parse_array(
     logical.layout = Layout::row_major(shape.rank());
     cur.skip_ws();
     let start = cur.pos;
+    if shape.rank() > MAX_DEPTH {
+        return Err(cur.src.error(
+            start,
+            format!("constants of rank {} are not supported", shape.rank()),
+        ));
+    }
+    // The text must hold every element, so a shape far larger than the text is an error
+    // (and never an overflow or a huge allocation).
+    let count = element_count(cur, shape, start)?;
     if cur.eat("{...}") || (cur.looking_at("{") && is_elided(cur)) {
+        if count > MAX_ELIDED_ELEMENTS {
+            return Err(cur
+                .src
+                .error(start, "elided constant is too large to fill with zeros"));
+        }
         warnings.push(
             cur.src
                 .error(start, "elided constant `{...}` filled with zeros"),
         );
         return Ok(ArrayLiteral::zeros(shape.clone()));
     }
-    let count = shape.element_count();
     let mut data = ArrayData::zeros(shape.element_type, 0);
     reserve(&mut data, count);
     if shape.rank() == 0 {
@@ -109,6 +122,19 @@ fn parse_array(
         data,
     };
     Ok(literal.with_layout(&shape.layout))
+}
+
+/// The largest elided constant filled with zeros (1 GiB of f32).
+const MAX_ELIDED_ELEMENTS: usize = 1 << 28;
+
+/// The number of elements of a constant's shape, or an error if it does not fit in memory.
+fn element_count(cur: &Cursor<'_>, shape: &ArrayShape, at: usize) -> PResult<usize> {
+    shape
+        .dims
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(usize::try_from(d).ok()?))
+        .filter(|&n| n <= isize::MAX as usize / 16)
+        .ok_or_else(|| cur.src.error(at, "constant has too many elements"))
 }
 
 /// True for `{ ... }` with only dots inside (elided, with spaces).

@@ -577,7 +577,7 @@ ENTRY %e (p: f32[2,2]) -> (f32[2,2], pred[]) {
         "(".repeat(100_000),
         ")".repeat(100_000)
     );
-    assert_eq!(error(&deep), "t.hlo:3:268: shape nests too deeply");
+    assert_eq!(error(&deep), "t.hlo:3:76: shape nests too deeply");
 }
 
 #[test]
@@ -621,4 +621,32 @@ fn roots_and_instruction_ids() {
         ),
         "t.hlo:4:3: more than one ROOT instruction"
     );
+}
+
+#[test]
+fn hostile_sizes_and_nesting_are_errors() {
+    let huge = "HloModule m\nENTRY e {\n  ROOT c = f32[99999999999,99999999999] constant({...})\n}";
+    assert_eq!(error(huge), "t.hlo:3:50: constant has too many elements");
+    let huge = "HloModule m\nENTRY e {\n  ROOT c = f32[4000000000] constant({...})\n}";
+    assert_eq!(
+        error(huge),
+        "t.hlo:3:37: elided constant is too large to fill with zeros"
+    );
+    let nested = format!(
+        "HloModule m\nENTRY e {{\n  x = f32[] parameter(0)\n  ROOT n = f32[] negate({}x{})\n}}",
+        "f32[] negate(".repeat(200),
+        ")".repeat(200)
+    );
+    assert_eq!(error(&nested), "t.hlo:4:850: operands nest too deeply");
+    // Any single-character corruption of a module gives Ok or Err, never a panic.
+    let text = SMALL;
+    for (i, _) in text.char_indices() {
+        for c in [
+            "{", "}", "(", ")", "[", "]", ",", "=", "%", "#", "\"", "-", "0", "x", " ", "\n", "/*",
+            "é",
+        ] {
+            let mutated = format!("{}{c}{}", &text[..i], &text[i + 1..]);
+            let _ = parse_module(&mutated, "m");
+        }
+    }
 }
