@@ -1,10 +1,32 @@
 //! HLO text: the parser (what JAX and XLA write, old and new print styles) and the one
 //! printer (XLA's current long-text style).
+//!
+//! - `lexer.rs`: the cursor (whitespace, comments, identifiers, strings, attribute values).
+//! - `shapes.rs`: shapes and layouts.
+//! - `parser.rs`: module header, stack-frame tables, computations, instructions, operands.
+//! - `ops.rs`: which attributes each opcode takes, into the typed [`crate::ir::Op`].
+//! - `attributes.rs`: each attribute value syntax, read and written.
+//! - `literal.rs` (+ `minifloat.rs`): constants, read and written as XLA does.
+//! - `printer.rs`: the printer.
+//! - `compare.rs`: structural module equality for tests.
+//!
 //! XLA: `xla/hlo/parser/hlo_lexer.cc`, `hlo_parser.cc`, `xla/hlo/ir/hlo_instruction.cc` (ToString).
 
 use std::fmt;
 
 use super::{Literal, Module};
+
+mod attributes;
+mod compare;
+mod lexer;
+mod literal;
+mod minifloat;
+mod ops;
+mod parser;
+mod printer;
+mod shapes;
+
+pub use compare::{literals_identical, module_diff};
 
 /// A located parse error; prints as `file:line:col: message`.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,7 +43,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 
@@ -42,13 +68,13 @@ pub struct ParsedModule {
 
 /// Parses HLO text. `file` names the source in errors.
 pub fn parse_module(text: &str, file: &str) -> Result<ParsedModule, ParseError> {
-    let _ = text;
-    Err(ParseError { file: file.to_string(), line: 1, col: 1, message: "the HLO parser is not written yet".into() })
+    let (module, warnings) = parser::parse(text, file)?;
+    Ok(ParsedModule { module, warnings })
 }
 
 /// Prints a module as HLO text in XLA's current long style.
 pub fn print_module(module: &Module) -> String {
-    format!("HloModule {}\n", module.name)
+    printer::print_module(module)
 }
 
 impl fmt::Display for Module {
@@ -57,10 +83,15 @@ impl fmt::Display for Module {
     }
 }
 
-/// Prints like XLA's `Literal::ToString`: `f32[2,3] {{1, 2, 3}, {4, 5, 6}}`, tuples as
-/// `(\n elem,\n ...)`.
+/// Prints like XLA's `Literal::ToString`: `f32[2,3] {\n  { 1, 2, 3 },\n  { 4, 5, 6 }\n}`,
+/// scalars as `f32[] 1`, tuples as `(\nelem,\nelem\n)`.
 impl fmt::Display for Literal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self)
+        let mut s = String::new();
+        literal::write_literal(&mut s, self, true, false);
+        f.write_str(&s)
     }
 }
+
+#[cfg(test)]
+mod tests;
