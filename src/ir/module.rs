@@ -150,7 +150,9 @@ pub struct FileLocation {
 pub struct StackFrame {
     /// 1-based index into `file_locations`.
     pub file_location_id: i64,
-    /// 1-based id of the calling frame; 0 for none.
+    /// The calling frame, exactly as XLA prints it. In XLA's dumps the value reads as the
+    /// caller's 1-based id plus one, with 1 (or 0) meaning "no caller"; xlac keeps it
+    /// verbatim so that printing gives back the same text.
     pub parent_frame_id: i64,
 }
 
