@@ -147,12 +147,18 @@ pub struct Failure {
 impl Failure {
     /// A failure of the input or the run: exit code 1.
     pub fn error(message: impl Into<String>) -> Failure {
-        Failure { lines: vec![message.into()], code: 1 }
+        Failure {
+            lines: vec![message.into()],
+            code: 1,
+        }
     }
 
     /// The command line asks for something xlac cannot do (yet): exit code 2.
     pub fn usage(message: impl Into<String>) -> Failure {
-        Failure { lines: vec![message.into()], code: 2 }
+        Failure {
+            lines: vec![message.into()],
+            code: 2,
+        }
     }
 }
 
@@ -170,8 +176,10 @@ const STACK_SIZE: usize = 256 << 20;
 static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
 
 /// Replaces Rust's panic message (several lines on stderr) by a record that
-/// [`main_with_args`] turns into one `error: internal error: …` line. With `RUST_BACKTRACE`
-/// set, the default message and backtrace are printed as well, for debugging.
+/// [`main_with_args`] turns into one `error: internal error: …` line. With `XLAC_BACKTRACE`
+/// set, Rust's own message (and, with `RUST_BACKTRACE`, the backtrace) is printed as well,
+/// for debugging. `RUST_BACKTRACE` alone does not do it: it is often set machine-wide, and
+/// the one-line error contract must hold there too.
 pub fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -181,11 +189,14 @@ pub fn install_panic_hook() {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic".into());
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         if let Ok(mut slot) = PANIC_MESSAGE.lock() {
             *slot = Some(format!("{message}{location}"));
         }
-        if std::env::var_os("RUST_BACKTRACE").is_some() {
+        if std::env::var_os("XLAC_BACKTRACE").is_some() {
             default(info);
         }
     }));
@@ -201,10 +212,15 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     // but it must still end as one `error:` line rather than a Rust backtrace. The work
     // runs on its own thread (with a large stack), so a panic ends that thread and shows
     // up here as a failed join.
-    let worker = std::thread::Builder::new().name("xlac".into()).stack_size(STACK_SIZE).spawn(move || dispatch(&cli));
+    let worker = std::thread::Builder::new()
+        .name("xlac".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || dispatch(&cli));
     let outcome = match worker {
         Ok(handle) => handle.join(),
-        Err(e) => Ok(Err(Failure::error(format!("internal error: cannot start a thread: {e}")))),
+        Err(e) => Ok(Err(Failure::error(format!(
+            "internal error: cannot start a thread: {e}"
+        )))),
     };
     match outcome {
         Ok(Ok(())) => 0,
@@ -223,7 +239,10 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "panic".into())
             });
-            eprintln!("error: internal error: {} (this is a bug in xlac)", message.replace('\n', " "));
+            eprintln!(
+                "error: internal error: {} (this is a bug in xlac)",
+                message.replace('\n', " ")
+            );
             1
         }
     }
@@ -256,14 +275,25 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         let rendered = e.render().to_string();
         let paragraphs: Vec<String> = rendered
             .split("\n\n")
-            .map(|p| p.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "))
+            .map(|p| {
+                p.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .filter(|p| !p.is_empty())
             .collect();
-        let mut line = paragraphs.first().cloned().unwrap_or_else(|| "invalid command line".into());
+        let mut line = paragraphs
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "invalid command line".into());
         if let Some(tip) = paragraphs.iter().find(|p| p.starts_with("tip:")) {
             line = format!("{line}; {tip}");
         }
-        line.strip_prefix("error: ").map(str::to_string).unwrap_or(line)
+        line.strip_prefix("error: ")
+            .map(str::to_string)
+            .unwrap_or(line)
     };
     eprintln!("error: {line} (see '{help}')");
     2
@@ -280,26 +310,60 @@ mod tests {
     #[test]
     fn run_flags_parse() {
         let cli = parse(&[
-            "xlac", "run", "m.hlo", "--input", "a.npy", "--input", "b.npy", "--output", "o.npz", "--seed", "7",
-            "--quiet", "--dump-to", "d",
+            "xlac",
+            "run",
+            "m.hlo",
+            "--input",
+            "a.npy",
+            "--input",
+            "b.npy",
+            "--output",
+            "o.npz",
+            "--seed",
+            "7",
+            "--quiet",
+            "--dump-to",
+            "d",
         ])
         .unwrap();
-        let Command::Run(r) = cli.command else { panic!("not run") };
-        assert_eq!(r.inputs, vec![PathBuf::from("a.npy"), PathBuf::from("b.npy")]);
-        assert_eq!((r.seed, r.quiet, r.backend), (7, true, Backend::Interpreter));
+        let Command::Run(r) = cli.command else {
+            panic!("not run")
+        };
+        assert_eq!(
+            r.inputs,
+            vec![PathBuf::from("a.npy"), PathBuf::from("b.npy")]
+        );
+        assert_eq!(
+            (r.seed, r.quiet, r.backend),
+            (7, true, Backend::Interpreter)
+        );
         assert_eq!(r.dump_to, Some(PathBuf::from("d")));
     }
 
     #[test]
     fn tolerances_need_compare_to() {
         assert!(parse(&["xlac", "run", "m.hlo", "--rtol", "0.1"]).is_err());
-        assert!(parse(&["xlac", "run", "m.hlo", "--compare-to", "interpreter", "--rtol", "0.1"]).is_ok());
+        assert!(
+            parse(&[
+                "xlac",
+                "run",
+                "m.hlo",
+                "--compare-to",
+                "interpreter",
+                "--rtol",
+                "0.1"
+            ])
+            .is_ok()
+        );
         assert!(parse(&["xlac", "run", "m.hlo", "--backend", "gpu"]).is_err());
     }
 
     #[test]
     fn stubs_exit_2() {
-        assert_eq!(main_with_args(vec!["xlac".into(), "check".into(), "a.mlir".into()]), 2);
+        assert_eq!(
+            main_with_args(vec!["xlac".into(), "check".into(), "a.mlir".into()]),
+            2
+        );
         assert_eq!(main_with_args(vec!["xlac".into(), "frobnicate".into()]), 2);
         assert_eq!(main_with_args(vec!["xlac".into()]), 2);
     }

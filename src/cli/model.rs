@@ -29,8 +29,12 @@ pub struct LoadedModel {
 /// Reads, parses and verifies `path`. Parser warnings go to stderr unless `quiet`.
 pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::error(format!("cannot read {file}: {}", crate::io::io_error_text(&e))))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Failure::error(format!(
+            "cannot read {file}: {}",
+            crate::io::io_error_text(&e)
+        ))
+    })?;
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -75,10 +79,17 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
                 _ => format!("{file}: {e}"),
             })
             .collect::<Vec<_>>();
-        let lines = if lines.is_empty() { vec![format!("{file}: the verifier rejected the module")] } else { lines };
+        let lines = if lines.is_empty() {
+            vec![format!("{file}: the verifier rejected the module")]
+        } else {
+            lines
+        };
         return Err(Failure { lines, code: 1 });
     }
-    Ok(LoadedModel { module: parsed.module, file })
+    Ok(LoadedModel {
+        module: parsed.module,
+        file,
+    })
 }
 
 /// Why [`detect_format`] failed: where the first token is, and what it is (`None` when the
@@ -95,7 +106,10 @@ pub struct Unrecognized {
 pub fn detect_format(text: &str) -> Result<ModelFormat, Unrecognized> {
     let start = skip_trivia(text);
     let rest = &text[start..];
-    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.')).collect();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.'))
+        .collect();
     match word.as_str() {
         "HloModule" => return Ok(ModelFormat::HloText),
         "module" | "func.func" => return Ok(ModelFormat::StableHlo),
@@ -105,11 +119,25 @@ pub fn detect_format(text: &str) -> Result<ModelFormat, Unrecognized> {
         return Ok(ModelFormat::StableHlo);
     }
     if rest.is_empty() {
-        return Err(Unrecognized { offset: start, found: None });
+        return Err(Unrecognized {
+            offset: start,
+            found: None,
+        });
     }
-    let token: String = rest.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
-    let token = if token.is_empty() { rest.chars().take(1).collect() } else { token };
-    Err(Unrecognized { offset: start, found: Some(token.escape_debug().to_string()) })
+    let token: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(20)
+        .collect();
+    let token = if token.is_empty() {
+        rest.chars().take(1).collect()
+    } else {
+        token
+    };
+    Err(Unrecognized {
+        offset: start,
+        found: Some(token.escape_debug().to_string()),
+    })
 }
 
 /// Byte offset of the first character that is not whitespace, a byte-order mark, or part
@@ -137,8 +165,15 @@ fn skip_trivia(text: &str) -> usize {
 fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map(|p| p + 1).unwrap_or(0);
-    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map(|p| p + 1)
+        .unwrap_or(0);
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
     (line, col)
 }
 
@@ -149,22 +184,53 @@ mod tests {
     #[test]
     fn formats_by_content() {
         assert_eq!(detect_format("HloModule m\n"), Ok(ModelFormat::HloText));
-        assert_eq!(detect_format("// c\n/* x\n y */  HloModule m"), Ok(ModelFormat::HloText));
-        assert_eq!(detect_format("\u{feff}module @jit_f {"), Ok(ModelFormat::StableHlo));
-        assert_eq!(detect_format("func.func @main() {"), Ok(ModelFormat::StableHlo));
-        assert_eq!(detect_format("#loc = loc(unknown)\nmodule {"), Ok(ModelFormat::StableHlo));
-        assert_eq!(detect_format("  \n// only a comment\n"), Err(Unrecognized { offset: 21, found: None }));
+        assert_eq!(
+            detect_format("// c\n/* x\n y */  HloModule m"),
+            Ok(ModelFormat::HloText)
+        );
+        assert_eq!(
+            detect_format("\u{feff}module @jit_f {"),
+            Ok(ModelFormat::StableHlo)
+        );
+        assert_eq!(
+            detect_format("func.func @main() {"),
+            Ok(ModelFormat::StableHlo)
+        );
+        assert_eq!(
+            detect_format("#loc = loc(unknown)\nmodule {"),
+            Ok(ModelFormat::StableHlo)
+        );
+        assert_eq!(
+            detect_format("  \n// only a comment\n"),
+            Err(Unrecognized {
+                offset: 21,
+                found: None
+            })
+        );
         assert_eq!(
             detect_format("\n  HloModul m"),
-            Err(Unrecognized { offset: 3, found: Some("HloModul".into()) })
+            Err(Unrecognized {
+                offset: 3,
+                found: Some("HloModul".into())
+            })
         );
-        assert_eq!(detect_format("/* unclosed"), Err(Unrecognized { offset: 11, found: None }));
+        assert_eq!(
+            detect_format("/* unclosed"),
+            Err(Unrecognized {
+                offset: 11,
+                found: None
+            })
+        );
     }
 
     #[test]
     fn positions() {
         assert_eq!(line_col(b"ab\ncd", 4), (2, 2));
         assert_eq!(line_col(b"", 0), (1, 1));
-        assert_eq!(line_col("\u{e9}x".as_bytes(), 2), (1, 2), "columns count characters");
+        assert_eq!(
+            line_col("\u{e9}x".as_bytes(), 2),
+            (1, 2),
+            "columns count characters"
+        );
     }
 }

@@ -38,8 +38,11 @@ fn execute(loaded: &model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     let given = inputs.len();
     let arguments = bind_arguments(&params, inputs, args.seed)?;
     if given > 0 && !arguments.randomized.is_empty() && !args.quiet {
-        let names: Vec<String> =
-            arguments.randomized.iter().map(|&n| format!("{n} ({})", params[n].name)).collect();
+        let names: Vec<String> = arguments
+            .randomized
+            .iter()
+            .map(|&n| format!("{n} ({})", params[n].name))
+            .collect();
         eprintln!(
             "warning: {} input(s) for {} parameters; parameter(s) {} get random values from --seed {}",
             given,
@@ -97,7 +100,9 @@ mod tests {
     use crate::ir::{ArrayLiteral, ComputationBuilder, Module, Opcode, PrimitiveType, Shape};
 
     fn fixture(name: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name)
     }
 
     fn args(inputs: &[PathBuf], output: Option<PathBuf>) -> RunArgs {
@@ -123,11 +128,22 @@ mod tests {
         let y = b.parameter(1, Shape::array(PrimitiveType::F32, &[3]));
         let c = b.constant(ArrayLiteral::scalar(7i32));
         let inner_shape = Shape::Tuple(vec![b.shape_of(y).clone(), b.shape_of(c).clone()]);
-        let inner = b.instr(inner_shape.clone(), crate::ir::Op::Plain(Opcode::Tuple), &[y, c]);
+        let inner = b.instr(
+            inner_shape.clone(),
+            crate::ir::Op::Plain(Opcode::Tuple),
+            &[y, c],
+        );
         let outer_shape = Shape::Tuple(vec![b.shape_of(x).clone(), inner_shape]);
-        let root = b.instr(outer_shape, crate::ir::Op::Plain(Opcode::Tuple), &[x, inner]);
+        let root = b.instr(
+            outer_shape,
+            crate::ir::Op::Plain(Opcode::Tuple),
+            &[x, inner],
+        );
         let module = Module::new("jit_f", b.build(root));
-        model::LoadedModel { module, file: "m.hlo".into() }
+        model::LoadedModel {
+            module,
+            file: "m.hlo".into(),
+        }
     }
 
     #[test]
@@ -140,7 +156,10 @@ mod tests {
         let names: Vec<&str> = leaves.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["arr_0", "arr_1", "arr_2"]);
         // The fixtures hold arange(6).reshape(2, 3) and [1, 2, 3] (make_fixtures.py).
-        assert_eq!(leaves[0].literal.values::<f32>().unwrap(), &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(
+            leaves[0].literal.values::<f32>().unwrap(),
+            &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+        );
         assert_eq!(leaves[1].literal.values::<f32>().unwrap(), &[1.0, 2.0, 3.0]);
         assert_eq!(leaves[2].literal.values::<i32>().unwrap(), &[7]);
     }
@@ -151,10 +170,17 @@ mod tests {
         let e = execute(&tuple_model(), &args(&swapped, None)).unwrap_err();
         assert_eq!(e.code, 1);
         assert_eq!(e.lines.len(), 1);
-        assert!(e.lines[0].starts_with("parameter 0 (parameter.0) expects f32[2,3] but the input has f32[3]"), "{e:?}");
+        assert!(
+            e.lines[0]
+                .starts_with("parameter 0 (parameter.0) expects f32[2,3] but the input has f32[3]"),
+            "{e:?}"
+        );
         let mixed = fixture("mixed.npz");
         let e = execute(&tuple_model(), &args(&[mixed.clone(), mixed], None)).unwrap_err();
-        assert!(e.lines[0].ends_with("holds 8 arrays; give one .npz alone, or one array per --input"), "{e:?}");
+        assert!(
+            e.lines[0].ends_with("holds 8 arrays; give one .npz alone, or one array per --input"),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -167,6 +193,10 @@ mod tests {
         let index = std::fs::read_to_string(dir.join("index.txt"));
         std::fs::remove_dir_all(&dir).ok();
         assert!(text.unwrap().starts_with("HloModule jit_f"));
-        assert!(index.unwrap().starts_with("module_0000.jit_f.before_optimizations.txt"));
+        assert!(
+            index
+                .unwrap()
+                .starts_with("module_0000.jit_f.before_optimizations.txt")
+        );
     }
 }

@@ -37,7 +37,11 @@ pub fn entry_parameters(module: &Module) -> Vec<ParameterInfo> {
                 Op::Parameter { number } => number,
                 _ => 0,
             };
-            ParameterInfo { number, name: instr.name.clone(), shape: instr.shape.clone() }
+            ParameterInfo {
+                number,
+                name: instr.name.clone(),
+                shape: instr.shape.clone(),
+            }
         })
         .collect()
 }
@@ -53,10 +57,17 @@ pub struct Arguments {
 
 /// Binds `inputs` to `params` in order; parameters without an input get random values
 /// from `seed`.
-pub fn bind_arguments(params: &[ParameterInfo], inputs: Vec<NamedArray>, seed: u64) -> Result<Arguments, IoError> {
+pub fn bind_arguments(
+    params: &[ParameterInfo],
+    inputs: Vec<NamedArray>,
+    seed: u64,
+) -> Result<Arguments, IoError> {
     if inputs.len() > params.len() {
         let files: Vec<&str> = inputs.iter().map(|i| i.file.as_str()).collect();
-        let given = if files.windows(2).all(|w| w[0] == w[1]) {
+        // One archive (every array named inside the same file), or one file per input.
+        let one_archive =
+            inputs.iter().all(|i| i.name != i.file) && files.windows(2).all(|w| w[0] == w[1]);
+        let given = if one_archive {
             format!("{} has {} arrays", files[0], inputs.len())
         } else {
             format!("{} inputs were given", inputs.len())
@@ -79,7 +90,10 @@ pub fn bind_arguments(params: &[ParameterInfo], inputs: Vec<NamedArray>, seed: u
             }
         }
     }
-    Ok(Arguments { literals, randomized })
+    Ok(Arguments {
+        literals,
+        randomized,
+    })
 }
 
 /// Checks one input against its parameter and converts it (f32 → bf16 for bf16 parameters).
@@ -129,7 +143,10 @@ pub fn array_type_string(element_type: PrimitiveType, dims: &[i64]) -> String {
 pub fn shape_string(shape: &Shape) -> String {
     match shape {
         Shape::Array(a) => array_type_string(a.element_type, &a.dims),
-        Shape::Tuple(t) => format!("({})", t.iter().map(shape_string).collect::<Vec<_>>().join(", ")),
+        Shape::Tuple(t) => format!(
+            "({})",
+            t.iter().map(shape_string).collect::<Vec<_>>().join(", ")
+        ),
         Shape::Token => "token[]".into(),
         Shape::Opaque => "opaque[]".into(),
     }
@@ -140,11 +157,27 @@ mod tests {
     use super::*;
 
     fn param(number: usize, name: &str, shape: Shape) -> ParameterInfo {
-        ParameterInfo { number, name: name.into(), shape }
+        ParameterInfo {
+            number,
+            name: name.into(),
+            shape,
+        }
+    }
+
+    fn npy(file: &str, literal: ArrayLiteral) -> NamedArray {
+        NamedArray {
+            name: file.into(),
+            file: file.into(),
+            literal,
+        }
     }
 
     fn input(name: &str, literal: ArrayLiteral) -> NamedArray {
-        NamedArray { name: name.into(), file: "in.npz".into(), literal }
+        NamedArray {
+            name: name.into(),
+            file: "in.npz".into(),
+            literal,
+        }
     }
 
     fn params() -> Vec<ParameterInfo> {
@@ -160,25 +193,53 @@ mod tests {
         let args = bind_arguments(&params(), vec![input("arr_0", x.clone())], 0).unwrap();
         assert_eq!(args.literals[0], Literal::Array(x));
         assert_eq!(args.randomized, vec![1]);
-        assert_eq!(args.literals[1].shape(), Shape::array(PrimitiveType::F32, &[4, 8]));
+        assert_eq!(
+            args.literals[1].shape(),
+            Shape::array(PrimitiveType::F32, &[4, 8])
+        );
     }
 
     #[test]
     fn wrong_dtype_names_parameter_and_types() {
         let y = ArrayLiteral::from_vec(&[4, 8], vec![0i32; 32]);
         let x = ArrayLiteral::from_vec(&[2], vec![1.0f32, 2.0]);
-        let e = bind_arguments(&params(), vec![input("arr_0", x), input("arr_1", y)], 0).unwrap_err();
-        assert_eq!(e.to_string(), "parameter 1 (y.2) expects f32[4,8] but the input has s32[4,8] (arr_1 in in.npz)");
+        let e =
+            bind_arguments(&params(), vec![input("arr_0", x), input("arr_1", y)], 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "parameter 1 (y.2) expects f32[4,8] but the input has s32[4,8] (arr_1 in in.npz)"
+        );
     }
 
     #[test]
     fn wrong_shape_and_count() {
         let x = ArrayLiteral::from_vec(&[3], vec![1.0f32, 2.0, 3.0]);
         let e = bind_arguments(&params(), vec![input("arr_0", x.clone())], 0).unwrap_err();
-        assert_eq!(e.to_string(), "parameter 0 (x.1) expects f32[2] but the input has f32[3] (arr_0 in in.npz)");
-        let three = vec![input("arr_0", x.clone()), input("arr_1", x.clone()), input("arr_2", x)];
+        assert_eq!(
+            e.to_string(),
+            "parameter 0 (x.1) expects f32[2] but the input has f32[3] (arr_0 in in.npz)"
+        );
+        let three = vec![
+            input("arr_0", x.clone()),
+            input("arr_1", x.clone()),
+            input("arr_2", x),
+        ];
         let e = bind_arguments(&params(), three, 0).unwrap_err();
-        assert_eq!(e.to_string(), "the model takes 2 parameters but in.npz has 3 arrays");
+        assert_eq!(
+            e.to_string(),
+            "the model takes 2 parameters but in.npz has 3 arrays"
+        );
+        // The same .npy given three times is three inputs, not one archive.
+        let same = vec![
+            npy("x.npy", x.clone()),
+            npy("x.npy", x.clone()),
+            npy("x.npy", x),
+        ];
+        let e = bind_arguments(&params(), same, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the model takes 2 parameters but 3 inputs were given"
+        );
     }
 
     #[test]
@@ -187,20 +248,39 @@ mod tests {
         // 1 + 2^-8 is halfway between bf16 1.0 and 1 + 2^-7: ties go to even (1.0).
         // 1 + 3 * 2^-8 is halfway between 1 + 2^-7 and 1 + 2^-6: ties go to even (1 + 2^-6).
         let v = vec![1.0f32 + 1.0 / 256.0, 1.0 + 3.0 / 256.0, -2.0];
-        let args = bind_arguments(&p, vec![input("arr_0", ArrayLiteral::from_vec(&[3], v))], 0).unwrap();
-        let got: Vec<f32> = args.literals[0].as_array().unwrap().values::<bf16>().unwrap().iter().map(|x| x.to_f32()).collect();
+        let args =
+            bind_arguments(&p, vec![input("arr_0", ArrayLiteral::from_vec(&[3], v))], 0).unwrap();
+        let got: Vec<f32> = args.literals[0]
+            .as_array()
+            .unwrap()
+            .values::<bf16>()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_f32())
+            .collect();
         assert_eq!(got, vec![1.0, 1.0 + 1.0 / 64.0, -2.0]);
         let wrong = ArrayLiteral::from_vec(&[3], vec![1.0f64, 2.0, 3.0]);
         let e = bind_arguments(&p, vec![input("arr_0", wrong)], 0).unwrap_err();
-        assert!(e.to_string().ends_with("; bf16 parameters take float32 arrays"), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with("; bf16 parameters take float32 arrays"),
+            "{e}"
+        );
     }
 
     #[test]
     fn tuple_parameters_take_no_input() {
-        let tuple = Shape::Tuple(vec![Shape::scalar(PrimitiveType::S32), Shape::array(PrimitiveType::F32, &[4])]);
+        let tuple = Shape::Tuple(vec![
+            Shape::scalar(PrimitiveType::S32),
+            Shape::array(PrimitiveType::F32, &[4]),
+        ]);
         let p = [param(0, "t", tuple)];
-        let e = bind_arguments(&p, vec![input("arr_0", ArrayLiteral::scalar(1i32))], 0).unwrap_err();
-        assert_eq!(e.to_string(), "parameter 0 (t) has shape (s32[], f32[4]); inputs can be given only for array parameters");
+        let e =
+            bind_arguments(&p, vec![input("arr_0", ArrayLiteral::scalar(1i32))], 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "parameter 0 (t) has shape (s32[], f32[4]); inputs can be given only for array parameters"
+        );
         assert_eq!(bind_arguments(&p, vec![], 0).unwrap().randomized, vec![0]);
     }
 }

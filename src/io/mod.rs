@@ -28,7 +28,9 @@ pub struct IoError {
 impl IoError {
     /// An error with this message.
     pub fn new(message: impl Into<String>) -> IoError {
-        IoError { message: message.into() }
+        IoError {
+            message: message.into(),
+        }
     }
 }
 

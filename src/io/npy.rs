@@ -91,19 +91,26 @@ pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, String> {
     };
     let text = bytes.get(start..start + len).ok_or_else(truncated)?;
     let text = std::str::from_utf8(text).map_err(|_| "the .npy header is not text".to_string())?;
-    let value: Value = text.trim_end().parse().map_err(|e| format!("bad .npy header: {e}"))?;
+    let value: Value = text
+        .trim_end()
+        .parse()
+        .map_err(|e| format!("bad .npy header: {e}"))?;
     let dict = value.as_dict().ok_or("bad .npy header: not a dictionary")?;
     let (mut descr, mut fortran_order, mut shape) = (None, None, None);
     for (key, value) in dict {
         match key.as_string().map(String::as_str) {
             Some("descr") => {
                 // Structured dtypes are lists of fields; they name no single element type.
-                let d = value.as_string().ok_or("structured dtypes are not supported")?;
+                let d = value
+                    .as_string()
+                    .ok_or("structured dtypes are not supported")?;
                 descr = Some(d.clone());
             }
             Some("fortran_order") => fortran_order = value.as_boolean(),
             Some("shape") => {
-                let dims = value.as_tuple().ok_or("bad .npy header: shape is not a tuple")?;
+                let dims = value
+                    .as_tuple()
+                    .ok_or("bad .npy header: shape is not a tuple")?;
                 let dims: Option<Vec<usize>> = dims
                     .iter()
                     .map(|d| d.as_integer().and_then(|i| usize::try_from(i).ok()))
@@ -114,9 +121,12 @@ pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, String> {
         }
     }
     match (descr, fortran_order, shape) {
-        (Some(descr), Some(fortran_order), Some(shape)) => {
-            Ok(NpyHeader { descr, fortran_order, shape, data_offset: start + len })
-        }
+        (Some(descr), Some(fortran_order), Some(shape)) => Ok(NpyHeader {
+            descr,
+            fortran_order,
+            shape,
+            data_offset: start + len,
+        }),
         _ => Err("bad .npy header: needs 'descr', 'fortran_order' and 'shape'".into()),
     }
 }
@@ -152,7 +162,10 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
         _ => return Err(format!("unsupported dtype '{}'", header.descr)),
     };
     if data.len() != count {
-        return Err(format!("the file holds {} elements, its shape says {count}", data.len()));
+        return Err(format!(
+            "the file holds {} elements, its shape says {count}",
+            data.len()
+        ));
     }
     let shape = crate::ir::ArrayShape::new(ty, &dims);
     Ok(ArrayLiteral { shape, data })
@@ -167,7 +180,9 @@ fn decode<T: ReadableElement + Copy>(bytes: &[u8]) -> Result<Vec<T>, String> {
 
 /// Decodes `float16` elements, which `ndarray-npy` does not support.
 fn decode_f16(bytes: &[u8], header: &NpyHeader, count: usize) -> Result<Vec<f16>, String> {
-    let end = count.checked_mul(2).and_then(|n| n.checked_add(header.data_offset));
+    let end = count
+        .checked_mul(2)
+        .and_then(|n| n.checked_add(header.data_offset));
     let payload = end
         .and_then(|end| bytes.get(header.data_offset..end))
         .ok_or("the file is shorter than its shape says")?;
@@ -175,14 +190,19 @@ fn decode_f16(bytes: &[u8], header: &NpyHeader, count: usize) -> Result<Vec<f16>
     let values: Vec<f16> = payload
         .chunks_exact(2)
         .map(|b| {
-            let bits = if big_endian { u16::from_be_bytes([b[0], b[1]]) } else { u16::from_le_bytes([b[0], b[1]]) };
+            let bits = if big_endian {
+                u16::from_be_bytes([b[0], b[1]])
+            } else {
+                u16::from_le_bytes([b[0], b[1]])
+            };
             f16::from_bits(bits)
         })
         .collect();
     if !header.fortran_order {
         return Ok(values);
     }
-    let array = ArrayD::from_shape_vec(IxDyn(&header.shape).f(), values).map_err(|e| e.to_string())?;
+    let array =
+        ArrayD::from_shape_vec(IxDyn(&header.shape).f(), values).map_err(|e| e.to_string())?;
     Ok(array.iter().copied().collect())
 }
 
@@ -190,7 +210,12 @@ fn decode_f16(bytes: &[u8], header: &NpyHeader, count: usize) -> Result<Vec<f16>
 /// `f16` is written as `float16`. Other non-numpy types (f8, s4, ...) are an error.
 pub fn write_npy_bytes(literal: &ArrayLiteral) -> Result<Vec<u8>, String> {
     let literal = literal.to_row_major();
-    let dims: Vec<usize> = literal.shape.dims.iter().map(|&d| d.max(0) as usize).collect();
+    let dims: Vec<usize> = literal
+        .shape
+        .dims
+        .iter()
+        .map(|&d| d.max(0) as usize)
+        .collect();
     match &literal.data {
         ArrayData::Pred(v) => encode(&dims, v),
         ArrayData::S8(v) => encode(&dims, v),
@@ -207,14 +232,18 @@ pub fn write_npy_bytes(literal: &ArrayLiteral) -> Result<Vec<u8>, String> {
         ArrayData::C128(v) => encode(&dims, v),
         ArrayData::BF16(v) => encode(&dims, &v.iter().map(|x| x.to_f32()).collect::<Vec<_>>()),
         ArrayData::F16(v) => Ok(encode_f16(&dims, v)),
-        ArrayData::Raw(_) => {
-            Err(format!("{} arrays cannot be written to .npy", literal.element_type()))
-        }
+        ArrayData::Raw(_) => Err(format!(
+            "{} arrays cannot be written to .npy",
+            literal.element_type()
+        )),
     }
 }
 
 /// Encodes with `ndarray-npy`.
-fn encode<T: WritableElement + NativeType>(dims: &[usize], values: &[T]) -> Result<Vec<u8>, String> {
+fn encode<T: WritableElement + NativeType>(
+    dims: &[usize],
+    values: &[T],
+) -> Result<Vec<u8>, String> {
     let array = ArrayD::from_shape_vec(IxDyn(dims), values.to_vec()).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     array.write_npy(&mut out).map_err(|e| e.to_string())?;
@@ -226,7 +255,13 @@ fn encode<T: WritableElement + NativeType>(dims: &[usize], values: &[T]) -> Resu
 fn encode_f16(dims: &[usize], values: &[f16]) -> Vec<u8> {
     let shape = match dims {
         [d] => format!("({d},)"),
-        _ => format!("({})", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            dims.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     };
     let mut header = format!("{{'descr': '<f2', 'fortran_order': False, 'shape': {shape}, }}");
     // magic (6) + version (2) + length (2) + header + '\n' must be a multiple of 64.
@@ -252,7 +287,8 @@ mod tests {
     /// itself also adds 21 spaces of room for the shape to grow; readers must not care).
     fn npy_file(descr: &str, fortran: bool, shape: &str, payload: &[u8]) -> Vec<u8> {
         let order = if fortran { "True" } else { "False" };
-        let mut header = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {shape}, }}");
+        let mut header =
+            format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {shape}, }}");
         while (10 + header.len() + 1) % 64 != 0 {
             header.push(' ');
         }
@@ -267,7 +303,11 @@ mod tests {
     /// `np.save(f, np.array([[1, 2, 3], [4, 5, 6]], np.int32))`, optionally in Fortran order.
     fn numpy_i32_2x3(fortran: bool) -> Vec<u8> {
         // Row-major [[1,2,3],[4,5,6]] is 1 2 3 4 5 6; column-major is 1 4 2 5 3 6.
-        let elems: [i32; 6] = if fortran { [1, 4, 2, 5, 3, 6] } else { [1, 2, 3, 4, 5, 6] };
+        let elems: [i32; 6] = if fortran {
+            [1, 4, 2, 5, 3, 6]
+        } else {
+            [1, 2, 3, 4, 5, 6]
+        };
         let payload: Vec<u8> = elems.iter().flat_map(|e| e.to_le_bytes()).collect();
         npy_file("<i4", fortran, "(2, 3)", &payload)
     }
@@ -278,7 +318,11 @@ mod tests {
             let lit = read_npy_bytes(&numpy_i32_2x3(fortran)).unwrap();
             assert_eq!(lit.shape.dims, vec![2, 3]);
             assert_eq!(lit.element_type(), PrimitiveType::S32);
-            assert_eq!(lit.values::<i32>().unwrap(), &[1, 2, 3, 4, 5, 6], "fortran={fortran}");
+            assert_eq!(
+                lit.values::<i32>().unwrap(),
+                &[1, 2, 3, 4, 5, 6],
+                "fortran={fortran}"
+            );
         }
     }
 
@@ -294,10 +338,17 @@ mod tests {
 
     #[test]
     fn f16_round_trip_and_layout() {
-        let values: Vec<f16> = [1.0f32, -2.5, 0.0, 65504.0].iter().map(|&x| f16::from_f32(x)).collect();
+        let values: Vec<f16> = [1.0f32, -2.5, 0.0, 65504.0]
+            .iter()
+            .map(|&x| f16::from_f32(x))
+            .collect();
         let lit = ArrayLiteral::from_vec(&[2, 2], values.clone());
         let bytes = write_npy_bytes(&lit).unwrap();
-        assert_eq!(bytes.len(), 128 + 8, "header padded to a multiple of 64 bytes, then 4 halves");
+        assert_eq!(
+            bytes.len(),
+            128 + 8,
+            "header padded to a multiple of 64 bytes, then 4 halves"
+        );
         // 1.0 in binary16 is 0x3c00, stored little-endian.
         assert_eq!(&bytes[128..130], &[0x00, 0x3c]);
         let back = read_npy_bytes(&bytes).unwrap();
@@ -307,18 +358,30 @@ mod tests {
     #[test]
     fn f16_fortran_and_big_endian() {
         // [[1, 2], [3, 4]] as float16: 1.0 = 0x3c00, 2.0 = 0x4000, 3.0 = 0x4200, 4.0 = 0x4400.
-        let col_major_le: Vec<u8> = [0x3c00u16, 0x4200, 0x4000, 0x4400].iter().flat_map(|b| b.to_le_bytes()).collect();
+        let col_major_le: Vec<u8> = [0x3c00u16, 0x4200, 0x4000, 0x4400]
+            .iter()
+            .flat_map(|b| b.to_le_bytes())
+            .collect();
         let lit = read_npy_bytes(&npy_file("<f2", true, "(2, 2)", &col_major_le)).unwrap();
-        let want: Vec<f16> = [1.0f32, 2.0, 3.0, 4.0].iter().map(|&x| f16::from_f32(x)).collect();
+        let want: Vec<f16> = [1.0f32, 2.0, 3.0, 4.0]
+            .iter()
+            .map(|&x| f16::from_f32(x))
+            .collect();
         assert_eq!(lit.values::<f16>().unwrap(), &want[..]);
-        let row_major_be: Vec<u8> = [0x3c00u16, 0x4000, 0x4200, 0x4400].iter().flat_map(|b| b.to_be_bytes()).collect();
+        let row_major_be: Vec<u8> = [0x3c00u16, 0x4000, 0x4200, 0x4400]
+            .iter()
+            .flat_map(|b| b.to_be_bytes())
+            .collect();
         let lit = read_npy_bytes(&npy_file(">f2", false, "(2, 2)", &row_major_be)).unwrap();
         assert_eq!(lit.values::<f16>().unwrap(), &want[..]);
     }
 
     #[test]
     fn bf16_is_written_as_f32() {
-        let lit = ArrayLiteral::from_vec(&[2], vec![half::bf16::from_f32(1.5), half::bf16::from_f32(-3.0)]);
+        let lit = ArrayLiteral::from_vec(
+            &[2],
+            vec![half::bf16::from_f32(1.5), half::bf16::from_f32(-3.0)],
+        );
         let back = read_npy_bytes(&write_npy_bytes(&lit).unwrap()).unwrap();
         assert_eq!(back.element_type(), PrimitiveType::F32);
         assert_eq!(back.values::<f32>().unwrap(), &[1.5, -3.0]);
@@ -340,6 +403,10 @@ mod tests {
         short.truncate(70);
         assert!(read_npy_bytes(&short).is_err());
         let unicode = npy_file("<U1", false, "(2,)", &[0; 8]);
-        assert!(read_npy_bytes(&unicode).unwrap_err().contains("unsupported dtype '<U1'"));
+        assert!(
+            read_npy_bytes(&unicode)
+                .unwrap_err()
+                .contains("unsupported dtype '<U1'")
+        );
     }
 }

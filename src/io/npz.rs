@@ -33,7 +33,11 @@ pub struct NamedArray {
 impl NamedArray {
     /// `arr_1 in inputs.npz`, or `x.npy` for a single-array file.
     pub fn describe(&self) -> String {
-        if self.name == self.file { self.file.clone() } else { format!("{} in {}", self.name, self.file) }
+        if self.name == self.file {
+            self.file.clone()
+        } else {
+            format!("{} in {}", self.name, self.file)
+        }
     }
 }
 
@@ -44,10 +48,18 @@ pub fn read_arrays(path: &Path) -> Result<Vec<NamedArray>, IoError> {
         read_npz_bytes(path, &bytes)
     } else if bytes.starts_with(npy::MAGIC) {
         let file = path.display().to_string();
-        let literal = npy::read_npy_bytes(&bytes).map_err(|m| IoError::new(format!("{file}: {m}")))?;
-        Ok(vec![NamedArray { name: file.clone(), file, literal }])
+        let literal =
+            npy::read_npy_bytes(&bytes).map_err(|m| IoError::new(format!("{file}: {m}")))?;
+        Ok(vec![NamedArray {
+            name: file.clone(),
+            file,
+            literal,
+        }])
     } else {
-        Err(IoError::new(format!("{}: not a .npy or .npz file", path.display())))
+        Err(IoError::new(format!(
+            "{}: not a .npy or .npz file",
+            path.display()
+        )))
     }
 }
 
@@ -60,7 +72,8 @@ pub fn read_npz(path: &Path) -> Result<Vec<NamedArray>, IoError> {
 fn read_npz_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<NamedArray>, IoError> {
     let file = path.display().to_string();
     let err = |m: String| IoError::new(format!("{file}: {m}"));
-    let mut zip = ZipArchive::new(Cursor::new(bytes)).map_err(|e| err(format!("not a valid .npz file: {e}")))?;
+    let mut zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| err(format!("not a valid .npz file: {e}")))?;
     let mut out = Vec::with_capacity(zip.len());
     for i in 0..zip.len() {
         // Look at the compression method before asking zip to decode the entry.
@@ -68,7 +81,10 @@ fn read_npz_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<NamedArray>, IoError>
             let entry = zip.by_index_raw(i).map_err(|e| err(e.to_string()))?;
             (entry.name().to_string(), entry.compression())
         };
-        let name = raw_name.strip_suffix(".npy").unwrap_or(&raw_name).to_string();
+        let name = raw_name
+            .strip_suffix(".npy")
+            .unwrap_or(&raw_name)
+            .to_string();
         if method != CompressionMethod::Stored {
             return Err(err(format!(
                 "{name} is compressed ({method}); xlac reads only uncompressed .npz files, \
@@ -77,9 +93,15 @@ fn read_npz_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<NamedArray>, IoError>
         }
         let mut data = Vec::new();
         let mut entry = zip.by_index(i).map_err(|e| err(e.to_string()))?;
-        entry.read_to_end(&mut data).map_err(|e| err(format!("{name}: {e}")))?;
+        entry
+            .read_to_end(&mut data)
+            .map_err(|e| err(format!("{name}: {e}")))?;
         let literal = npy::read_npy_bytes(&data).map_err(|m| err(format!("{name}: {m}")))?;
-        out.push(NamedArray { name, file: file.clone(), literal });
+        out.push(NamedArray {
+            name,
+            file: file.clone(),
+            literal,
+        });
     }
     Ok(out)
 }
@@ -95,7 +117,8 @@ pub fn write_npz(path: &Path, arrays: &[&ArrayLiteral]) -> Result<(), IoError> {
         let options = SimpleFileOptions::default()
             .compression_method(CompressionMethod::Stored)
             .large_file(bytes.len() as u64 >= u32::MAX as u64);
-        zip.start_file(format!("arr_{i}.npy"), options).map_err(|e| err(e.to_string()))?;
+        zip.start_file(format!("arr_{i}.npy"), options)
+            .map_err(|e| err(e.to_string()))?;
         zip.write_all(&bytes).map_err(|e| err(e.to_string()))?;
     }
     let bytes = zip.finish().map_err(|e| err(e.to_string()))?.into_inner();
@@ -103,8 +126,13 @@ pub fn write_npz(path: &Path, arrays: &[&ArrayLiteral]) -> Result<(), IoError> {
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
-    std::fs::read(path)
-        .map_err(|e| IoError::new(format!("cannot read {}: {}", path.display(), super::io_error_text(&e))))
+    std::fs::read(path).map_err(|e| {
+        IoError::new(format!(
+            "cannot read {}: {}",
+            path.display(),
+            super::io_error_text(&e)
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -116,7 +144,9 @@ mod tests {
     use crate::ir::PrimitiveType;
 
     fn fixture(name: &str) -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name)
     }
 
     fn temp_path(name: &str) -> std::path::PathBuf {
@@ -129,23 +159,46 @@ mod tests {
     fn reads_numpy_npz() {
         let arrays = read_npz(&fixture("mixed.npz")).unwrap();
         let names: Vec<&str> = arrays.iter().map(|a| a.name.as_str()).collect();
-        assert_eq!(names, ["arr_0", "arr_1", "arr_2", "arr_3", "arr_4", "arr_5", "arr_6", "arr_7"]);
+        assert_eq!(
+            names,
+            [
+                "arr_0", "arr_1", "arr_2", "arr_3", "arr_4", "arr_5", "arr_6", "arr_7"
+            ]
+        );
         let a = &arrays[0].literal;
-        assert_eq!((a.element_type(), a.shape.dims.clone()), (PrimitiveType::F32, vec![2, 3]));
+        assert_eq!(
+            (a.element_type(), a.shape.dims.clone()),
+            (PrimitiveType::F32, vec![2, 3])
+        );
         assert_eq!(a.values::<f32>().unwrap(), &[0.5, 1.5, 2.5, 3.5, 4.5, 5.5]);
-        assert_eq!(arrays[1].literal.values::<i32>().unwrap(), &[-1, 0, 7, 2147483647]);
+        assert_eq!(
+            arrays[1].literal.values::<i32>().unwrap(),
+            &[-1, 0, 7, 2147483647]
+        );
         let b = &arrays[2].literal;
-        assert_eq!((b.shape.dims.len(), b.values::<bool>().unwrap()), (0, &[true][..]));
-        let h: Vec<f16> = [1.0f32, -0.5, 65504.0].iter().map(|&x| f16::from_f32(x)).collect();
+        assert_eq!(
+            (b.shape.dims.len(), b.values::<bool>().unwrap()),
+            (0, &[true][..])
+        );
+        let h: Vec<f16> = [1.0f32, -0.5, 65504.0]
+            .iter()
+            .map(|&x| f16::from_f32(x))
+            .collect();
         assert_eq!(arrays[3].literal.values::<f16>().unwrap(), &h[..]);
         assert_eq!(
             arrays[4].literal.values::<Complex<f32>>().unwrap(),
             &[Complex::new(1.0, 2.0), Complex::new(-3.0, 0.25)]
         );
         // np.asfortranarray(np.arange(6.0).reshape(2, 3)): stored column-major, read row-major.
-        assert_eq!(arrays[5].literal.values::<f64>().unwrap(), &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(
+            arrays[5].literal.values::<f64>().unwrap(),
+            &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+        );
         assert_eq!(arrays[6].literal.values::<u8>().unwrap(), &[0, 255]);
-        assert_eq!(arrays[7].literal.values::<i64>().unwrap(), &[-9223372036854775808, 5]);
+        assert_eq!(
+            arrays[7].literal.values::<i64>().unwrap(),
+            &[-9223372036854775808, 5]
+        );
     }
 
     #[test]
@@ -162,14 +215,24 @@ mod tests {
         let arrays = read_arrays(&fixture("fortran.npy")).unwrap();
         assert_eq!(arrays.len(), 1);
         // np.asfortranarray(np.array([[1, 2, 3], [4, 5, 6]], np.int16))
-        assert_eq!(arrays[0].literal.values::<i16>().unwrap(), &[1, 2, 3, 4, 5, 6]);
-        assert_eq!(arrays[0].describe(), fixture("fortran.npy").display().to_string());
+        assert_eq!(
+            arrays[0].literal.values::<i16>().unwrap(),
+            &[1, 2, 3, 4, 5, 6]
+        );
+        assert_eq!(
+            arrays[0].describe(),
+            fixture("fortran.npy").display().to_string()
+        );
     }
 
     #[test]
     fn compressed_npz_is_a_clear_error() {
         let e = read_arrays(&fixture("compressed.npz")).unwrap_err();
-        assert!(e.to_string().contains("numpy.savez rather than numpy.savez_compressed"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("numpy.savez rather than numpy.savez_compressed"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -185,7 +248,10 @@ mod tests {
         assert_eq!(back[0].name, "arr_0");
         assert_eq!(back[0].literal, a);
         let halves = back[1].literal.values::<f16>().unwrap();
-        assert_eq!((halves[0], halves[1]), (f16::from_f32(0.5), f16::NEG_INFINITY));
+        assert_eq!(
+            (halves[0], halves[1]),
+            (f16::from_f32(0.5), f16::NEG_INFINITY)
+        );
         assert!(halves[2].is_nan());
         assert_eq!(back[2].literal.element_type(), PrimitiveType::F32);
         assert_eq!(back[2].literal.values::<f32>().unwrap(), &[-1.25]);
@@ -195,7 +261,10 @@ mod tests {
     fn writes_column_major_literals_row_major() {
         let path = temp_path("colmajor.npz");
         let a = ArrayLiteral::from_vec(&[2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        let col = a.with_layout(&crate::ir::Layout { minor_to_major: vec![0, 1], extra: None });
+        let col = a.with_layout(&crate::ir::Layout {
+            minor_to_major: vec![0, 1],
+            extra: None,
+        });
         write_npz(&path, &[&col]).unwrap();
         let back = read_npz(&path).unwrap();
         std::fs::remove_file(&path).ok();
@@ -205,7 +274,10 @@ mod tests {
     #[test]
     fn missing_and_junk_files() {
         let e = read_arrays(Path::new("/nonexistent/in.npz")).unwrap_err();
-        assert_eq!(e.to_string(), "cannot read /nonexistent/in.npz: No such file or directory");
+        assert_eq!(
+            e.to_string(),
+            "cannot read /nonexistent/in.npz: No such file or directory"
+        );
         let path = temp_path("junk.npz");
         std::fs::write(&path, b"PK\x03\x04 this is not really a zip").unwrap();
         let e = read_arrays(&path).unwrap_err();

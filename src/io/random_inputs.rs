@@ -14,7 +14,7 @@
 use half::{bf16, f16};
 use num_complex::Complex;
 
-use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, Layout, PrimitiveType, Shape};
+use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Layout, Literal, PrimitiveType, Shape};
 
 /// Lowest random float.
 pub const FLOAT_MIN: f64 = -0.1;
@@ -62,14 +62,17 @@ impl SplitMix64 {
 /// Arrays are row-major; tuples are filled element by element; tokens are tokens.
 pub fn random_literal(shape: &Shape, seed: u64, parameter: usize) -> Literal {
     // Mix the parameter number in with a large odd constant so streams do not overlap.
-    let mut rng = SplitMix64::new(seed ^ (parameter as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng =
+        SplitMix64::new(seed ^ (parameter as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
     random_value(shape, &mut rng)
 }
 
 fn random_value(shape: &Shape, rng: &mut SplitMix64) -> Literal {
     match shape {
         Shape::Array(a) => Literal::Array(random_array(a, rng)),
-        Shape::Tuple(elements) => Literal::Tuple(elements.iter().map(|s| random_value(s, rng)).collect()),
+        Shape::Tuple(elements) => {
+            Literal::Tuple(elements.iter().map(|s| random_value(s, rng)).collect())
+        }
         Shape::Token | Shape::Opaque => Literal::Token,
     }
 }
@@ -123,7 +126,11 @@ mod tests {
         let s = Shape::array(PrimitiveType::F32, &[16]);
         assert_eq!(random_literal(&s, 3, 0), random_literal(&s, 3, 0));
         assert_ne!(random_literal(&s, 3, 0), random_literal(&s, 4, 0));
-        assert_ne!(random_literal(&s, 3, 0), random_literal(&s, 3, 1), "parameters get their own streams");
+        assert_ne!(
+            random_literal(&s, 3, 0),
+            random_literal(&s, 3, 1),
+            "parameters get their own streams"
+        );
     }
 
     #[test]
@@ -131,7 +138,10 @@ mod tests {
         let f = random_literal(&Shape::array(PrimitiveType::F64, &[1000]), 0, 0);
         let f = f.as_array().unwrap().values::<f64>().unwrap();
         assert!(f.iter().all(|&x| (-0.1..0.2).contains(&x)));
-        assert!(f.iter().any(|&x| x < 0.0) && f.iter().any(|&x| x > 0.1), "covers the range");
+        assert!(
+            f.iter().any(|&x| x < 0.0) && f.iter().any(|&x| x > 0.1),
+            "covers the range"
+        );
         let i = random_literal(&Shape::array(PrimitiveType::S32, &[1000]), 0, 0);
         let i = i.as_array().unwrap().values::<i32>().unwrap();
         assert!(i.iter().all(|&x| (0..4).contains(&x)));
