@@ -222,7 +222,7 @@ mod tests {
         let three = vec![
             input("arr_0", x.clone()),
             input("arr_1", x.clone()),
-            input("arr_2", x),
+            input("arr_2", x.clone()),
         ];
         let e = bind_arguments(&params(), three, 0).unwrap_err();
         assert_eq!(
