@@ -8,4 +8,5 @@
 
 pub mod cli;
 pub mod eval;
+pub mod io;
 pub mod ir;

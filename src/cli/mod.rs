@@ -1,8 +1,370 @@
 //! The `xlac` command line: argument parsing and printing only (design.md §4).
+//!
+//! ```text
+//! xlac run MODEL [--input FILE]... [--output OUT.npz] [--dump-to DIR] [--backend compiled|interpreter]
+//!                [--seed N] [--quiet] [--compare-to interpreter [--rtol R] [--atol A]]
+//! xlac compile MODEL --dump-to DIR [--isa x86_64,aarch64,riscv64,s390x]
+//! xlac bench MODEL [--input FILE]... [--iters N] [--json]
+//! xlac check FILE.mlir...
+//! ```
+//!
+//! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
+//! per finding) and exits non-zero: 2 when the command line asks for something xlac cannot
+//! do (a usage error, or a feature that is not built yet), 1 for everything else. Nothing
+//! here computes: loading is [`model`], arrays are [`crate::io`], running is [`crate::eval`].
+//! XLA counterpart: `xla/tools/run_hlo_module_main.cc`.
+
+mod dump;
+mod model;
+mod run;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// `xlac`: a small, real CPU backend for XLA programs.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "xlac", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug, Clone)]
+pub enum Command {
+    /// Run a model on inputs and print (or save) its result.
+    Run(RunArgs),
+    /// Compile a model and write every stage to a dump folder (not implemented yet).
+    Compile(CompileArgs),
+    /// Time the compiled model (not implemented yet).
+    Bench(BenchArgs),
+    /// Run self-checking StableHLO test files (not implemented yet).
+    Check(CheckArgs),
+}
+
+/// Which engine runs the module.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Native code generated with Cranelift (not built yet).
+    Compiled,
+    /// The reference interpreter.
+    Interpreter,
+}
+
+/// What `--compare-to` checks the result against.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reference {
+    /// The reference interpreter.
+    Interpreter,
+}
+
+/// `xlac run`.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// HLO text (`HloModule ...`) or StableHLO MLIR (`module` / `func.func`), told apart by content.
+    pub model: PathBuf,
+    /// One .npz holding the entry parameters in order, or one .npy per parameter (repeat the flag).
+    /// Parameters without an input get random values from --seed.
+    #[arg(long = "input", value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+    /// Write the result's array leaves (tuples flattened depth-first) as arr_0, arr_1, ...
+    #[arg(long, value_name = "OUT.npz")]
+    pub output: Option<PathBuf>,
+    /// Write the module at each stage into this folder (XLA's file names).
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: Option<PathBuf>,
+    /// Which engine runs the module.
+    #[arg(long, value_enum, default_value_t = Backend::Interpreter)]
+    pub backend: Backend,
+    /// Seed of the random inputs and of the `rng` op.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Also run this reference and compare the results (not available yet).
+    #[arg(long, value_enum, value_name = "REFERENCE")]
+    pub compare_to: Option<Reference>,
+    /// Relative tolerance of --compare-to.
+    #[arg(long, value_name = "R", requires = "compare_to")]
+    pub rtol: Option<f64>,
+    /// Absolute tolerance of --compare-to.
+    #[arg(long, value_name = "A", requires = "compare_to")]
+    pub atol: Option<f64>,
+}
+
+/// `xlac compile`.
+#[derive(Args, Debug, Clone)]
+pub struct CompileArgs {
+    /// The model (HLO text or StableHLO MLIR).
+    pub model: PathBuf,
+    /// The dump folder.
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: PathBuf,
+    /// Instruction sets to emit assembly for, comma-separated.
+    #[arg(long, value_name = "ISA", value_delimiter = ',')]
+    pub isa: Vec<String>,
+}
+
+/// `xlac bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// The model (HLO text or StableHLO MLIR).
+    pub model: PathBuf,
+    /// Inputs, as for `xlac run`.
+    #[arg(long = "input", value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+    /// Timed iterations.
+    #[arg(long, value_name = "N")]
+    pub iters: Option<u64>,
+    /// Print one JSON line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `xlac check`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// StableHLO test files with `check.*` ops.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Why a command failed: the lines to print after `error: ` and the exit code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// One message per line, without the `error: ` prefix.
+    pub lines: Vec<String>,
+    /// The process exit code (non-zero).
+    pub code: i32,
+}
+
+impl Failure {
+    /// A failure of the input or the run: exit code 1.
+    pub fn error(message: impl Into<String>) -> Failure {
+        Failure {
+            lines: vec![message.into()],
+            code: 1,
+        }
+    }
+
+    /// The command line asks for something xlac cannot do (yet): exit code 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            lines: vec![message.into()],
+            code: 2,
+        }
+    }
+}
+
+impl From<crate::io::IoError> for Failure {
+    fn from(e: crate::io::IoError) -> Failure {
+        Failure::error(e.message)
+    }
+}
+
+/// Threads get this much stack: the interpreter and the parser recurse over nested
+/// computations, and a real model may nest deeply. Reserved, not committed, memory.
+const STACK_SIZE: usize = 256 << 20;
+
+/// The message of the last panic, recorded by the hook [`install_panic_hook`] installs.
+static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Replaces Rust's panic message (several lines on stderr) by a record that
+/// [`main_with_args`] turns into one `error: internal error: …` line. With `XLAC_BACKTRACE`
+/// set, Rust's own message (and, with `RUST_BACKTRACE`, the backtrace) is printed as well,
+/// for debugging. `RUST_BACKTRACE` alone does not do it: it is often set machine-wide, and
+/// the one-line error contract must hold there too.
+pub fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut slot) = PANIC_MESSAGE.lock() {
+            *slot = Some(format!("{message}{location}"));
+        }
+        if std::env::var_os("XLAC_BACKTRACE").is_some() {
+            default(info);
+        }
+    }));
+}
 
 /// Runs the command line and returns the process exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
-    let _ = args;
-    eprintln!("error: xlac is being built; no commands yet");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return report_clap_error(&e, &args),
+    };
+    // The last line of defence: a panic is always a bug in xlac, never the user's fault,
+    // but it must still end as one `error:` line rather than a Rust backtrace. The work
+    // runs on its own thread (with a large stack), so a panic ends that thread and shows
+    // up here as a failed join.
+    let worker = std::thread::Builder::new()
+        .name("xlac".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || dispatch(&cli));
+    let outcome = match worker {
+        Ok(handle) => handle.join(),
+        Err(e) => Ok(Err(Failure::error(format!(
+            "internal error: cannot start a thread: {e}"
+        )))),
+    };
+    match outcome {
+        Ok(Ok(())) => 0,
+        Ok(Err(failure)) => {
+            for line in &failure.lines {
+                eprintln!("error: {line}");
+            }
+            failure.code
+        }
+        Err(payload) => {
+            let recorded = PANIC_MESSAGE.lock().ok().and_then(|mut m| m.take());
+            let message = recorded.unwrap_or_else(|| {
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into())
+            });
+            eprintln!(
+                "error: internal error: {} (this is a bug in xlac)",
+                message.replace('\n', " ")
+            );
+            1
+        }
+    }
+}
+
+fn dispatch(cli: &Cli) -> Result<(), Failure> {
+    match &cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Compile(_) => Err(Failure::usage("'xlac compile' is not implemented yet")),
+        Command::Bench(_) => Err(Failure::usage("'xlac bench' is not implemented yet")),
+        Command::Check(_) => Err(Failure::usage("'xlac check' is not implemented yet")),
+    }
+}
+
+/// Help and version go to stdout with exit code 0; every other clap error becomes one line.
+fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = write!(std::io::stdout(), "{e}");
+        return 0;
+    }
+    let help = match args.get(1).map(String::as_str) {
+        Some(sub @ ("run" | "compile" | "bench" | "check")) => format!("xlac {sub} --help"),
+        _ => "xlac --help".to_string(),
+    };
+    let line = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        "missing command: run, compile, bench or check".to_string()
+    } else {
+        // clap writes paragraphs: the error (possibly over several lines), a `tip:`, the
+        // usage, a pointer to --help. Keep the error and the tip, on one line.
+        let rendered = e.render().to_string();
+        let paragraphs: Vec<String> = rendered
+            .split("\n\n")
+            .map(|p| {
+                p.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|p| !p.is_empty())
+            .collect();
+        let mut line = paragraphs
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "invalid command line".into());
+        if let Some(tip) = paragraphs.iter().find(|p| p.starts_with("tip:")) {
+            line = format!("{line}; {tip}");
+        }
+        line.strip_prefix("error: ")
+            .map(str::to_string)
+            .unwrap_or(line)
+    };
+    eprintln!("error: {line} (see '{help}')");
     2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(args)
+    }
+
+    #[test]
+    fn run_flags_parse() {
+        let cli = parse(&[
+            "xlac",
+            "run",
+            "m.hlo",
+            "--input",
+            "a.npy",
+            "--input",
+            "b.npy",
+            "--output",
+            "o.npz",
+            "--seed",
+            "7",
+            "--quiet",
+            "--dump-to",
+            "d",
+        ])
+        .unwrap();
+        let Command::Run(r) = cli.command else {
+            panic!("not run")
+        };
+        assert_eq!(
+            r.inputs,
+            vec![PathBuf::from("a.npy"), PathBuf::from("b.npy")]
+        );
+        assert_eq!(
+            (r.seed, r.quiet, r.backend),
+            (7, true, Backend::Interpreter)
+        );
+        assert_eq!(r.dump_to, Some(PathBuf::from("d")));
+    }
+
+    #[test]
+    fn tolerances_need_compare_to() {
+        assert!(parse(&["xlac", "run", "m.hlo", "--rtol", "0.1"]).is_err());
+        assert!(
+            parse(&[
+                "xlac",
+                "run",
+                "m.hlo",
+                "--compare-to",
+                "interpreter",
+                "--rtol",
+                "0.1"
+            ])
+            .is_ok()
+        );
+        assert!(parse(&["xlac", "run", "m.hlo", "--backend", "gpu"]).is_err());
+    }
+
+    #[test]
+    fn stubs_exit_2() {
+        assert_eq!(
+            main_with_args(vec!["xlac".into(), "check".into(), "a.mlir".into()]),
+            2
+        );
+        assert_eq!(main_with_args(vec!["xlac".into(), "frobnicate".into()]), 2);
+        assert_eq!(main_with_args(vec!["xlac".into()]), 2);
+    }
 }
