@@ -1188,7 +1188,7 @@ def savez_deterministic(path, arrays):
             info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
             with zf.open(info, "w", force_zip64=True) as fh:
-                np.lib.format.write_array(fh, np.ascontiguousarray(a), allow_pickle=False)
+                np.lib.format.write_array(fh, np.ascontiguousarray(a).reshape(np.shape(a)), allow_pickle=False)
 
 
 SHAPE_RE = re.compile(r"\b(pred|s8|s16|s32|s64|u8|u16|u32|u64|f16|bf16|f32|f64|c64|c128)"
