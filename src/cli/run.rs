@@ -52,7 +52,10 @@ fn execute(loaded: &model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
         );
     }
 
-    let options = EvalOptions { seed: args.seed };
+    let options = EvalOptions {
+        seed: args.seed,
+        ..EvalOptions::default()
+    };
     let result = evaluate(module, &arguments.literals, &options)
         .map_err(|e| Failure::error(format!("{}: {e}", loaded.file)))?;
 

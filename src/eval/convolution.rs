@@ -200,7 +200,7 @@ impl Plan {
                                 return None;
                             }
                             let i = undilated / wd.base_dilation;
-                            (0..size).contains(&i).then_some(i as usize * ls[in_dim])
+                            (0..size).contains(&i).then(|| i as usize * ls[in_dim])
                         })
                         .collect()
                 })

@@ -17,6 +17,7 @@ mod convert;
 mod convolution;
 mod custom_call;
 mod data_movement;
+pub mod denormals;
 mod dot;
 mod elementwise;
 mod gather_scatter;
@@ -45,7 +46,10 @@ pub struct EvalError {
 impl EvalError {
     /// An error not yet tied to an instruction; the evaluator adds the location.
     pub fn new(message: impl Into<String>) -> EvalError {
-        EvalError { location: String::new(), message: message.into() }
+        EvalError {
+            location: String::new(),
+            message: message.into(),
+        }
     }
 }
 
@@ -65,10 +69,21 @@ impl std::error::Error for EvalError {}
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
 /// Settings of one evaluation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct EvalOptions {
     /// Seed of the `rng` op's generator (rng-bit-generator is deterministic in its state).
     pub seed: u64,
+    /// Flush float denormals to zero in arithmetic, as XLA:CPU does (see [`denormals`]).
+    pub flush_denormals: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> EvalOptions {
+        EvalOptions {
+            seed: 0,
+            flush_denormals: true,
+        }
+    }
 }
 
 /// Runs the entry computation of `module` on `args` (any layouts) and returns the result
@@ -104,7 +119,11 @@ impl<'m> Evaluator<'m> {
     /// A fresh evaluator.
     pub fn new(module: &'m Module, options: EvalOptions) -> Evaluator<'m> {
         let rng_state = options.seed;
-        Evaluator { module, options, rng_state }
+        Evaluator {
+            module,
+            options,
+            rng_state,
+        }
     }
 
     /// Evaluates computation `id` on row-major `args` and returns its root value.
@@ -114,7 +133,11 @@ impl<'m> Evaluator<'m> {
         if params.len() != args.len() {
             return Err(EvalError {
                 location: comp.name.clone(),
-                message: format!("called with {} arguments, takes {}", args.len(), params.len()),
+                message: format!(
+                    "called with {} arguments, takes {}",
+                    args.len(),
+                    params.len()
+                ),
             });
         }
         let mut values: Vec<Option<Literal>> = vec![None; comp.instrs.len()];
@@ -128,13 +151,24 @@ impl<'m> Evaluator<'m> {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| EvalError::new("operand used before it is defined"))
                     .map_err(|e| located(e, comp, instr))?;
-                self.eval_instruction(comp, id, &operands, args).map_err(|e| located(e, comp, instr))?
+                if self.options.flush_denormals && denormals::flushes(instr.opcode()) {
+                    let flushed: Vec<_> = operands.iter().map(|o| denormals::flush(o)).collect();
+                    let operands: Vec<&Literal> = flushed.iter().map(|c| c.as_ref()).collect();
+                    let value = self
+                        .eval_instruction(comp, id, &operands, args)
+                        .map_err(|e| located(e, comp, instr))?;
+                    denormals::flush(&value).into_owned()
+                } else {
+                    self.eval_instruction(comp, id, &operands, args)
+                        .map_err(|e| located(e, comp, instr))?
+                }
             };
             values[id.index()] = Some(value);
         }
-        values[comp.root.index()]
-            .take()
-            .ok_or_else(|| EvalError { location: comp.name.clone(), message: "root was not evaluated".into() })
+        values[comp.root.index()].take().ok_or_else(|| EvalError {
+            location: comp.name.clone(),
+            message: "root was not evaluated".into(),
+        })
     }
 
     /// Evaluates one instruction given its (row-major) operand values.
@@ -155,18 +189,25 @@ impl<'m> Evaluator<'m> {
                 .ok_or_else(|| EvalError::new(format!("no argument for parameter {number}"))),
             Op::Constant { literal } => Ok(to_row_major(literal)),
             Op::Iota { dimension } => data_movement::iota(shape, *dimension),
-            Op::Broadcast { dimensions } => data_movement::broadcast(shape, operands[0], dimensions),
-            Op::Transpose { dimensions } => data_movement::transpose(shape, operands[0], dimensions),
+            Op::Broadcast { dimensions } => {
+                data_movement::broadcast(shape, operands[0], dimensions)
+            }
+            Op::Transpose { dimensions } => {
+                data_movement::transpose(shape, operands[0], dimensions)
+            }
             Op::Reverse { dimensions } => data_movement::reverse(operands[0], dimensions),
-            Op::Concatenate { dimension } => data_movement::concatenate(shape, operands, *dimension),
+            Op::Concatenate { dimension } => {
+                data_movement::concatenate(shape, operands, *dimension)
+            }
             Op::Slice { slice } => data_movement::slice(shape, operands[0], slice),
             Op::DynamicSlice { sizes } => {
                 data_movement::dynamic_slice(shape, operands[0], &operands[1..], sizes)
             }
             Op::Pad { padding } => data_movement::pad(shape, operands[0], operands[1], padding),
-            Op::Compare { direction, comparison_type } => {
-                elementwise::compare(operands[0], operands[1], *direction, *comparison_type)
-            }
+            Op::Compare {
+                direction,
+                comparison_type,
+            } => elementwise::compare(operands[0], operands[1], *direction, *comparison_type),
             Op::GetTupleElement { index } => match operands[0] {
                 Literal::Tuple(t) => t
                     .get(*index)
@@ -174,22 +215,26 @@ impl<'m> Evaluator<'m> {
                     .ok_or_else(|| EvalError::new(format!("tuple has no element {index}"))),
                 _ => Err(EvalError::new("get-tuple-element of a non-tuple")),
             },
-            Op::ReducePrecision { exponent_bits, mantissa_bits } => {
-                elementwise::reduce_precision(operands[0], *exponent_bits, *mantissa_bits)
-            }
-            Op::Reduce { dimensions, to_apply } => {
-                reduce::reduce(self, shape, operands, dimensions, *to_apply)
-            }
+            Op::ReducePrecision {
+                exponent_bits,
+                mantissa_bits,
+            } => elementwise::reduce_precision(operands[0], *exponent_bits, *mantissa_bits),
+            Op::Reduce {
+                dimensions,
+                to_apply,
+            } => reduce::reduce(self, shape, operands, dimensions, *to_apply),
             Op::ReduceWindow { window, to_apply } => {
                 reduce::reduce_window(self, shape, operands, window, *to_apply)
             }
-            Op::SelectAndScatter { window, select, scatter } => {
-                reduce::select_and_scatter(self, shape, operands, window, *select, *scatter)
-            }
+            Op::SelectAndScatter {
+                window,
+                select,
+                scatter,
+            } => reduce::select_and_scatter(self, shape, operands, window, *select, *scatter),
             Op::Map { to_apply, .. } => control_flow::map(self, shape, operands, *to_apply),
-            Op::Dot { dimension_numbers, .. } => {
-                dot::dot(shape, operands[0], operands[1], dimension_numbers)
-            }
+            Op::Dot {
+                dimension_numbers, ..
+            } => dot::dot(shape, operands[0], operands[1], dimension_numbers),
             Op::Convolution {
                 window,
                 dimension_numbers,
@@ -205,32 +250,52 @@ impl<'m> Evaluator<'m> {
                 *feature_group_count,
                 *batch_group_count,
             ),
-            Op::Gather { dimension_numbers, slice_sizes, .. } => {
-                gather_scatter::gather(shape, operands[0], operands[1], dimension_numbers, slice_sizes)
-            }
-            Op::Scatter { dimension_numbers, to_apply, .. } => {
-                gather_scatter::scatter(self, shape, operands, dimension_numbers, *to_apply)
-            }
-            Op::Sort { dimension, is_stable, to_apply } => {
-                sort::sort(self, shape, operands, *dimension, *is_stable, *to_apply)
-            }
+            Op::Gather {
+                dimension_numbers,
+                slice_sizes,
+                ..
+            } => gather_scatter::gather(
+                shape,
+                operands[0],
+                operands[1],
+                dimension_numbers,
+                slice_sizes,
+            ),
+            Op::Scatter {
+                dimension_numbers,
+                to_apply,
+                ..
+            } => gather_scatter::scatter(self, shape, operands, dimension_numbers, *to_apply),
+            Op::Sort {
+                dimension,
+                is_stable,
+                to_apply,
+            } => sort::sort(self, shape, operands, *dimension, *is_stable, *to_apply),
             Op::TopK { k, largest } => sort::topk(shape, operands[0], *k, *largest),
             Op::While { condition, body } => {
                 control_flow::while_loop(self, operands[0], *condition, *body)
             }
-            Op::Conditional { branch_computations } => {
-                control_flow::conditional(self, operands, branch_computations)
-            }
+            Op::Conditional {
+                branch_computations,
+            } => control_flow::conditional(self, operands, branch_computations),
             Op::Call { to_apply } => self.call(*to_apply, operands),
             Op::Fusion { calls, .. } => self.call(*calls, operands),
-            Op::RngBitGenerator { algorithm } => rng::rng_bit_generator(shape, operands[0], *algorithm),
+            Op::RngBitGenerator { algorithm } => {
+                rng::rng_bit_generator(shape, operands[0], *algorithm)
+            }
             Op::Rng { distribution } => rng::rng(self, shape, operands, *distribution),
             Op::Cholesky { lower } => linalg::cholesky(operands[0], *lower),
-            Op::TriangularSolve(options) => linalg::triangular_solve(operands[0], operands[1], options),
-            Op::CustomCall(cc) => custom_call::custom_call(self, instr, operands, cc),
-            Op::Fft { .. } | Op::BatchNorm { .. } | Op::DimensionSize { .. } | Op::Unmodeled { .. } => {
-                Err(EvalError::new(format!("the interpreter does not run `{}`", instr.opcode())))
+            Op::TriangularSolve(options) => {
+                linalg::triangular_solve(operands[0], operands[1], options)
             }
+            Op::CustomCall(cc) => custom_call::custom_call(self, instr, operands, cc),
+            Op::Fft { .. }
+            | Op::BatchNorm { .. }
+            | Op::DimensionSize { .. }
+            | Op::Unmodeled { .. } => Err(EvalError::new(format!(
+                "the interpreter does not run `{}`",
+                instr.opcode()
+            ))),
         }
     }
 
@@ -265,10 +330,14 @@ impl<'m> Evaluator<'m> {
             DynamicUpdateSlice => {
                 data_movement::dynamic_update_slice(operands[0], operands[1], &operands[2..])
             }
-            Tuple => Ok(Literal::Tuple(operands.iter().map(|l| (*l).clone()).collect())),
+            Tuple => Ok(Literal::Tuple(
+                operands.iter().map(|l| (*l).clone()).collect(),
+            )),
             AfterAll => Ok(Literal::Token),
             AddDependency | OptimizationBarrier | Domain => Ok(operands[0].clone()),
-            _ => Err(EvalError::new(format!("the interpreter does not run `{opcode}`"))),
+            _ => Err(EvalError::new(format!(
+                "the interpreter does not run `{opcode}`"
+            ))),
         }
     }
 }

@@ -442,7 +442,7 @@ impl WindowGroups {
                             let i = b / wd.base_dilation;
                             (0..in_dims[d] as i64)
                                 .contains(&i)
-                                .then_some(i as usize * strides[d])
+                                .then(|| i as usize * strides[d])
                         })
                         .collect()
                 })

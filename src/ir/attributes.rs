@@ -294,7 +294,10 @@ mod tests {
 
     #[test]
     fn enums_parse_case_insensitively() {
-        assert_eq!("lt".parse::<ComparisonDirection>(), Ok(ComparisonDirection::Lt));
+        assert_eq!(
+            "lt".parse::<ComparisonDirection>(),
+            Ok(ComparisonDirection::Lt)
+        );
         assert_eq!("kLoop".parse::<FusionKind>(), Ok(FusionKind::Loop));
         assert_eq!("HIGHEST".parse::<Precision>(), Ok(Precision::Highest));
         assert_eq!(FusionKind::Output.to_string(), "kOutput");

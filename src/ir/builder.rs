@@ -16,14 +16,18 @@ pub struct ComputationBuilder {
 impl ComputationBuilder {
     /// Starts an empty computation.
     pub fn new(name: impl Into<String>) -> ComputationBuilder {
-        ComputationBuilder { comp: Computation::new(name), next_suffix: 0 }
+        ComputationBuilder {
+            comp: Computation::new(name),
+            next_suffix: 0,
+        }
     }
 
     /// Adds any instruction with an explicit shape.
     pub fn instr(&mut self, shape: Shape, op: Op, operands: &[InstrId]) -> InstrId {
         let name = format!("{}.{}", op.opcode().name(), self.next_suffix);
         self.next_suffix += 1;
-        self.comp.push(Instruction::new(name, shape, op, operands.to_vec()))
+        self.comp
+            .push(Instruction::new(name, shape, op, operands.to_vec()))
     }
 
     /// `parameter(number)`.
@@ -62,7 +66,14 @@ impl ComputationBuilder {
     pub fn compare(&mut self, direction: ComparisonDirection, x: InstrId, y: InstrId) -> InstrId {
         let dims = self.shape_of(x).dims().to_vec();
         let shape = Shape::Array(ArrayShape::new(PrimitiveType::Pred, &dims));
-        self.instr(shape, Op::Compare { direction, comparison_type: None }, &[x, y])
+        self.instr(
+            shape,
+            Op::Compare {
+                direction,
+                comparison_type: None,
+            },
+            &[x, y],
+        )
     }
 
     /// The shape of an instruction added so far.

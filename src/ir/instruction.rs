@@ -369,14 +369,19 @@ impl Op {
             | Op::Scatter { to_apply, .. }
             | Op::Sort { to_apply, .. }
             | Op::Call { to_apply } => vec![*to_apply],
-            Op::SelectAndScatter { select, scatter, .. } => vec![*select, *scatter],
+            Op::SelectAndScatter {
+                select, scatter, ..
+            } => vec![*select, *scatter],
             Op::While { condition, body } => vec![*condition, *body],
-            Op::Conditional { branch_computations } => branch_computations.clone(),
+            Op::Conditional {
+                branch_computations,
+            } => branch_computations.clone(),
             Op::Fusion { calls, .. } => vec![*calls],
             Op::CustomCall(cc) => cc.called_computations.clone(),
-            Op::Unmodeled { called, .. } => {
-                called.iter().flat_map(|c| c.computations.iter().copied()).collect()
-            }
+            Op::Unmodeled { called, .. } => called
+                .iter()
+                .flat_map(|c| c.computations.iter().copied())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -390,14 +395,19 @@ impl Op {
             | Op::Scatter { to_apply, .. }
             | Op::Sort { to_apply, .. }
             | Op::Call { to_apply } => vec![to_apply],
-            Op::SelectAndScatter { select, scatter, .. } => vec![select, scatter],
+            Op::SelectAndScatter {
+                select, scatter, ..
+            } => vec![select, scatter],
             Op::While { condition, body } => vec![condition, body],
-            Op::Conditional { branch_computations } => branch_computations.iter_mut().collect(),
+            Op::Conditional {
+                branch_computations,
+            } => branch_computations.iter_mut().collect(),
             Op::Fusion { calls, .. } => vec![calls],
             Op::CustomCall(cc) => cc.called_computations.iter_mut().collect(),
-            Op::Unmodeled { called, .. } => {
-                called.iter_mut().flat_map(|c| c.computations.iter_mut()).collect()
-            }
+            Op::Unmodeled { called, .. } => called
+                .iter_mut()
+                .flat_map(|c| c.computations.iter_mut())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -409,10 +419,19 @@ impl Op {
         match self {
             Op::CustomCall(cc) => cc.has_side_effect,
             Op::Rng { .. } => true,
-            _ => matches!(
-                self.opcode(),
-                Infeed | Outfeed | Send | SendDone | Recv | RecvDone | RngGetAndUpdateState | AfterAll
-            ) || self.opcode().category() == super::OpCategory::Collective,
+            _ => {
+                matches!(
+                    self.opcode(),
+                    Infeed
+                        | Outfeed
+                        | Send
+                        | SendDone
+                        | Recv
+                        | RecvDone
+                        | RngGetAndUpdateState
+                        | AfterAll
+                ) || self.opcode().category() == super::OpCategory::Collective
+            }
         }
     }
 }
@@ -440,7 +459,12 @@ pub struct Instruction {
 
 impl Instruction {
     /// A new instruction with no metadata or extra attributes.
-    pub fn new(name: impl Into<String>, shape: Shape, op: Op, operands: Vec<InstrId>) -> Instruction {
+    pub fn new(
+        name: impl Into<String>,
+        shape: Shape,
+        op: Op,
+        operands: Vec<InstrId>,
+    ) -> Instruction {
         Instruction {
             name: name.into(),
             shape,

@@ -204,8 +204,15 @@ impl ArrayLiteral {
     /// Panics if `values.len()` is not the element count: a programming error in the caller.
     pub fn from_vec<T: NativeType>(dims: &[i64], values: Vec<T>) -> ArrayLiteral {
         let shape = ArrayShape::new(T::TYPE, dims);
-        assert_eq!(shape.element_count(), values.len(), "literal size does not match its shape");
-        ArrayLiteral { shape, data: T::wrap(values) }
+        assert_eq!(
+            shape.element_count(),
+            values.len(),
+            "literal size does not match its shape"
+        );
+        ArrayLiteral {
+            shape,
+            data: T::wrap(values),
+        }
     }
 
     /// A rank-0 literal.
@@ -243,7 +250,10 @@ impl ArrayLiteral {
         for_each_index_in_layout(&target, |index| {
             order.push(index.iter().zip(&src_strides).map(|(&i, &s)| i * s).sum());
         });
-        ArrayLiteral { shape: target, data: self.data.gather(&order) }
+        ArrayLiteral {
+            shape: target,
+            data: self.data.gather(&order),
+        }
     }
 
     /// The same value stored row-major (logical order).
@@ -343,7 +353,10 @@ mod tests {
     #[test]
     fn relayout_round_trips() {
         let a = ArrayLiteral::from_vec(&[2, 3], vec![1i32, 2, 3, 4, 5, 6]);
-        let col = a.with_layout(&Layout { minor_to_major: vec![0, 1], extra: None });
+        let col = a.with_layout(&Layout {
+            minor_to_major: vec![0, 1],
+            extra: None,
+        });
         assert_eq!(col.values::<i32>().unwrap(), &[1, 4, 2, 5, 3, 6]);
         assert_eq!(col.to_row_major(), a);
     }

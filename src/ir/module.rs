@@ -3,7 +3,7 @@
 
 use cranelift_entity::{PrimaryMap, SecondaryMap, entity_impl};
 
-use super::{Instruction, Opcode, Op, RawAttribute, Shape, ShapeIndex};
+use super::{Instruction, Op, Opcode, RawAttribute, Shape, ShapeIndex};
 
 /// An instruction of one computation: an index, not a pointer. Messages show its HLO name.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -87,7 +87,10 @@ impl Computation {
 
     /// The shapes of the parameters, by number.
     pub fn parameter_shapes(&self) -> Vec<Shape> {
-        self.parameters().iter().map(|&id| self.instrs[id].shape.clone()).collect()
+        self.parameters()
+            .iter()
+            .map(|&id| self.instrs[id].shape.clone())
+            .collect()
     }
 
     /// The live instructions in order, with their ids.
@@ -97,7 +100,10 @@ impl Computation {
 
     /// The live instruction with this name, if any.
     pub fn find(&self, name: &str) -> Option<InstrId> {
-        self.order.iter().copied().find(|&id| self.instrs[id].name == name)
+        self.order
+            .iter()
+            .copied()
+            .find(|&id| self.instrs[id].name == name)
     }
 
     /// True if any live instruction has this opcode.
@@ -224,7 +230,11 @@ impl Module {
     /// Adds a computation before the entry in print order (callees come first) and returns its id.
     pub fn add_computation(&mut self, comp: Computation) -> ComputationId {
         let id = self.computations.push(comp);
-        let pos = self.order.iter().position(|&c| c == self.entry).unwrap_or(self.order.len());
+        let pos = self
+            .order
+            .iter()
+            .position(|&c| c == self.entry)
+            .unwrap_or(self.order.len());
         self.order.insert(pos, id);
         id
     }
@@ -241,7 +251,10 @@ impl Module {
 
     /// The live computation with this name, if any.
     pub fn find_computation(&self, name: &str) -> Option<ComputationId> {
-        self.order.iter().copied().find(|&c| self.computations[c].name == name)
+        self.order
+            .iter()
+            .copied()
+            .find(|&c| self.computations[c].name == name)
     }
 
     /// The entry computation's parameter shapes, by number.

@@ -219,14 +219,19 @@ impl Opcode {
     pub fn is_elementwise(self) -> bool {
         matches!(
             self.category(),
-            OpCategory::ElementwiseUnary | OpCategory::ElementwiseBinary | OpCategory::ElementwiseTernary
+            OpCategory::ElementwiseUnary
+                | OpCategory::ElementwiseBinary
+                | OpCategory::ElementwiseTernary
         )
     }
 
     /// Binary ops whose operands may be swapped (for CSE and canonicalization).
     pub fn is_commutative(self) -> bool {
         use Opcode::*;
-        matches!(self, Add | Multiply | MulHi | Maximum | Minimum | And | Or | Xor)
+        matches!(
+            self,
+            Add | Multiply | MulHi | Maximum | Minimum | And | Or | Xor
+        )
     }
 }
 

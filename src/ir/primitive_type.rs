@@ -120,7 +120,20 @@ impl PrimitiveType {
         use PrimitiveType::*;
         matches!(
             self,
-            Pred | S8 | S16 | S32 | S64 | U8 | U16 | U32 | U64 | F16 | BF16 | F32 | F64 | C64 | C128
+            Pred | S8
+                | S16
+                | S32
+                | S64
+                | U8
+                | U16
+                | U32
+                | U64
+                | F16
+                | BF16
+                | F32
+                | F64
+                | C64
+                | C128
         )
     }
 }

@@ -19,13 +19,19 @@ pub struct Layout {
 impl Layout {
     /// Row-major for `rank` dimensions: `{rank-1, ..., 1, 0}`.
     pub fn row_major(rank: usize) -> Layout {
-        Layout { minor_to_major: (0..rank).rev().collect(), extra: None }
+        Layout {
+            minor_to_major: (0..rank).rev().collect(),
+            extra: None,
+        }
     }
 
     /// True if this is `{rank-1, ..., 0}`.
     pub fn is_row_major(&self) -> bool {
         let n = self.minor_to_major.len();
-        self.minor_to_major.iter().enumerate().all(|(i, &d)| d == n - 1 - i)
+        self.minor_to_major
+            .iter()
+            .enumerate()
+            .all(|(i, &d)| d == n - 1 - i)
     }
 }
 

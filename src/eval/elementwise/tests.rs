@@ -347,11 +347,8 @@ fn reduce_precision_to_bf16_and_f16_formats() {
     let got = values::<f32>(&reduce_precision(&x, 5, 10).unwrap());
     assert_eq!(got, vec![f32::INFINITY, 0.0, -0.0, f32::INFINITY, 65504.0]);
     assert!(got[2].is_sign_negative());
-    // With no mantissa bits a NaN becomes +inf.
+    // With no mantissa bits a NaN stays NaN on XLA:CPU (testdata/reduce_precision, output 3).
     let x = lit(vec![-f64::NAN]);
-    assert_eq!(
-        values::<f64>(&reduce_precision(&x, 5, 0).unwrap()),
-        vec![f64::INFINITY]
-    );
+    assert!(values::<f64>(&reduce_precision(&x, 5, 0).unwrap())[0].is_nan());
     assert!(reduce_precision(&lit(vec![1i32]), 5, 10).is_err());
 }

@@ -212,7 +212,10 @@ fn rng_uniform_stays_in_range_and_is_deterministic() {
         &[1000],
         RandomDistribution::Uniform,
     );
-    let opts = EvalOptions { seed: 5 };
+    let opts = EvalOptions {
+        seed: 5,
+        ..EvalOptions::default()
+    };
     let x = evaluate(&m, &[], &opts).unwrap();
     let v = x.as_array().unwrap().values::<f32>().unwrap().to_vec();
     assert!(v.iter().all(|&x| (-2.0..3.0).contains(&x)));
@@ -223,7 +226,18 @@ fn rng_uniform_stays_in_range_and_is_deterministic() {
         x,
         "same seed, same numbers"
     );
-    assert_ne!(evaluate(&m, &[], &EvalOptions { seed: 6 }).unwrap(), x);
+    assert_ne!(
+        evaluate(
+            &m,
+            &[],
+            &EvalOptions {
+                seed: 6,
+                ..EvalOptions::default()
+            }
+        )
+        .unwrap(),
+        x
+    );
 
     let m = rng_module(
         ArrayLiteral::scalar(10i32),
@@ -247,7 +261,15 @@ fn rng_normal_has_the_requested_moments() {
         &[4000],
         RandomDistribution::Normal,
     );
-    let x = evaluate(&m, &[], &EvalOptions { seed: 1 }).unwrap();
+    let x = evaluate(
+        &m,
+        &[],
+        &EvalOptions {
+            seed: 1,
+            ..EvalOptions::default()
+        },
+    )
+    .unwrap();
     let v = x.as_array().unwrap().values::<f64>().unwrap();
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64;
