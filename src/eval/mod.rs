@@ -32,7 +32,9 @@ use std::fmt;
 
 use cranelift_entity::EntityRef;
 
-use crate::ir::{Computation, ComputationId, InstrId, Instruction, Literal, Module, Op, Opcode};
+use crate::ir::{
+    ArrayLiteral, Computation, ComputationId, InstrId, Instruction, Literal, Module, Op, Opcode,
+};
 
 /// Why evaluation failed: the instruction (as `computation/name`) and what went wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -335,10 +337,72 @@ impl<'m> Evaluator<'m> {
             )),
             AfterAll => Ok(Literal::Token),
             AddDependency | OptimizationBarrier | Domain => Ok(operands[0].clone()),
+            // One device: the only replica and partition is number 0.
+            ReplicaId | PartitionId => Ok(Literal::Array(ArrayLiteral::scalar(0u32))),
             _ => Err(EvalError::new(format!(
                 "the interpreter does not run `{opcode}`"
             ))),
         }
+    }
+}
+
+/// True if the interpreter runs `opcode` (for at least the element types it is defined on).
+/// One arm per opcode, so a new opcode must be placed here; the README's coverage table
+/// is built from this (`tests/readme.rs`).
+pub fn interprets(opcode: Opcode) -> bool {
+    use Opcode::*;
+    match opcode {
+        Abs | Acos | Acosh | Add | AddDependency | AfterAll | And | Asin | Asinh | Atan2
+        | Atanh | Bitcast | BitcastConvert | Broadcast | Call | Cbrt | Ceil | Cholesky | Clamp
+        | Compare | Complex | Concatenate | Conditional | Constant | Convert | Convolution
+        | Copy | Cos | Cosh | Clz | CustomCall | Divide | Domain | Dot | DynamicSlice
+        | DynamicUpdateSlice | Erf | Exp | Expm1 | Floor | Fusion | Gather | GetTupleElement
+        | Imag | Iota | IsFinite | Log | Log1p | Logistic | Map | Maximum | Minimum | Multiply
+        | Negate | Not | OptimizationBarrier | Or | Pad | Parameter | PartitionId
+        | PopulationCount | Power | Real | Reduce | ReducePrecision | ReduceWindow | Remainder
+        | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator | RoundNearestAfz
+        | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter | ShiftLeft
+        | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sinh | Slice | Sort | Sqrt
+        | Subtract | Tan | Tanh | TopK | Transpose | TriangularSolve | Tuple | While | Xor => true,
+        // Collectives and async pairs need several devices or a scheduler; the rest are
+        // not emitted by JAX on CPU and wait for a need.
+        AllGather
+        | AllGatherDone
+        | AllGatherStart
+        | AllReduce
+        | AllReduceDone
+        | AllReduceStart
+        | AllToAll
+        | AsyncDone
+        | AsyncStart
+        | AsyncUpdate
+        | BatchNormGrad
+        | BatchNormInference
+        | BatchNormTraining
+        | CollectiveBroadcast
+        | CollectivePermute
+        | CollectivePermuteDone
+        | CollectivePermuteStart
+        | CopyDone
+        | CopyStart
+        | DynamicReshape
+        | Fft
+        | GetDimensionSize
+        | Infeed
+        | MulHi
+        | Outfeed
+        | RaggedAllToAll
+        | RaggedDot
+        | Recv
+        | RecvDone
+        | ReduceScatter
+        | RngGetAndUpdateState
+        | ScaledDot
+        | Scan
+        | Send
+        | SendDone
+        | SetDimensionSize
+        | StochasticConvert => false,
     }
 }
 
