@@ -7,6 +7,8 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod compiler;
 pub mod eval;
 pub mod io;
 pub mod ir;
+pub mod pipeline;

@@ -26,6 +26,7 @@ mod literal;
 mod module;
 mod opcode;
 mod primitive_type;
+mod rewrite;
 mod shape;
 
 pub use attributes::*;

@@ -1,0 +1,134 @@
+//! Editing helpers that passes share: who uses an instruction, replacing uses, inserting
+//! before a position, dropping dead instructions. The IR keeps no users lists (every edit
+//! would have to keep them in sync); a pass asks for them when it needs them.
+//! XLA: `HloInstruction::ReplaceAllUsesWith`, `HloComputation::RemoveInstruction`.
+
+use std::collections::HashSet;
+
+use cranelift_entity::SecondaryMap;
+
+use super::{Computation, InstrId, Instruction, Module};
+
+impl Computation {
+    /// For each live instruction, the live instructions that use it as an operand (once
+    /// per use, in `order`).
+    pub fn users(&self) -> SecondaryMap<InstrId, Vec<InstrId>> {
+        let mut users: SecondaryMap<InstrId, Vec<InstrId>> = SecondaryMap::new();
+        for (id, instr) in self.iter() {
+            for &op in &instr.operands {
+                users[op].push(id);
+            }
+        }
+        users
+    }
+
+    /// Makes every use of `old` (operands, control predecessors, the root) use `new`.
+    /// Returns true if anything changed.
+    pub fn replace_all_uses(&mut self, old: InstrId, new: InstrId) -> bool {
+        if old == new {
+            return false;
+        }
+        let mut changed = false;
+        for &id in &self.order {
+            let instr = &mut self.instrs[id];
+            for op in instr
+                .operands
+                .iter_mut()
+                .chain(instr.control_predecessors.iter_mut())
+            {
+                if *op == old {
+                    *op = new;
+                    changed = true;
+                }
+            }
+        }
+        if self.root == old {
+            self.root = new;
+            changed = true;
+        }
+        changed
+    }
+
+    /// Adds an instruction right before `before` in `order` (so it may use anything
+    /// `before` may use) and returns its id. The name is made unique in the computation.
+    pub fn insert_before(&mut self, before: InstrId, mut instr: Instruction) -> InstrId {
+        instr.name = self.unique_name(&instr.name);
+        let id = self.instrs.push(instr);
+        let pos = self
+            .order
+            .iter()
+            .position(|&i| i == before)
+            .unwrap_or(self.order.len());
+        self.order.insert(pos, id);
+        id
+    }
+
+    /// `base` if no live instruction has that name, else `base.N` with the smallest free N.
+    pub fn unique_name(&self, base: &str) -> String {
+        let taken: HashSet<&str> = self.iter().map(|(_, i)| i.name.as_str()).collect();
+        if !taken.contains(base) {
+            return base.to_string();
+        }
+        let stem = match base.rsplit_once('.') {
+            Some((stem, n)) if n.chars().all(|c| c.is_ascii_digit()) => stem,
+            _ => base,
+        };
+        (1..)
+            .map(|n| format!("{stem}.{n}"))
+            .find(|n| !taken.contains(n.as_str()))
+            .unwrap()
+    }
+
+    /// Live instructions the root does not reach through operands or control edges.
+    /// Parameters and side-effecting instructions count as reached: they must stay.
+    pub fn unreachable_instructions(&self) -> Vec<InstrId> {
+        let mut live: HashSet<InstrId> = HashSet::new();
+        let mut stack = vec![self.root];
+        for (id, instr) in self.iter() {
+            if matches!(instr.op, super::Op::Parameter { .. }) || instr.op.has_side_effect() {
+                stack.push(id);
+            }
+        }
+        while let Some(id) = stack.pop() {
+            if live.insert(id) {
+                let instr = &self.instrs[id];
+                stack.extend(
+                    instr
+                        .operands
+                        .iter()
+                        .chain(&instr.control_predecessors)
+                        .copied(),
+                );
+            }
+        }
+        self.order
+            .iter()
+            .copied()
+            .filter(|id| !live.contains(id))
+            .collect()
+    }
+
+    /// Drops the given instructions from `order` (their ids stay in the arena, dead).
+    pub fn remove_instructions(&mut self, dead: &[InstrId]) {
+        let dead: HashSet<InstrId> = dead.iter().copied().collect();
+        self.order.retain(|id| !dead.contains(id));
+    }
+}
+
+impl Module {
+    /// Computations that the entry reaches through called computations (the entry first).
+    pub fn reachable_computations(&self) -> Vec<super::ComputationId> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        let mut stack = vec![self.entry];
+        while let Some(c) = stack.pop() {
+            if seen.insert(c) {
+                out.push(c);
+                for (_, instr) in self.computations[c].iter() {
+                    stack.extend(instr.op.called_computations());
+                }
+            }
+        }
+        out
+    }
+}

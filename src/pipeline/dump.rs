@@ -1,0 +1,163 @@
+//! The dump folder (`--dump-to DIR`): the only code that knows dump file names and writes
+//! `index.txt`. Names follow XLA's (`xla/service/dump.cc`, `FilenameFor`), see design.md §5.
+//! Stages never write files: they return printable values, and `compiler.rs` hands them here.
+
+use std::path::{Path, PathBuf};
+
+/// Something to dump; decides the file name and the `index.txt` description.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Artifact<'a> {
+    /// The StableHLO input as given.
+    StableHlo,
+    /// HLO as ingested.
+    BeforeOptimizations,
+    /// HLO after a pass that changed it; numbered in order.
+    AfterPass {
+        /// The innermost pipeline.
+        pipeline: &'a str,
+        /// The pass that changed the module.
+        after: &'a str,
+        /// The pass that runs next (`pipeline-end` at the end).
+        before: &'a str,
+    },
+    /// The final HLO.
+    CpuAfterOptimizations,
+    /// Milliseconds per pass (and later per kernel).
+    CompileTimes,
+}
+
+/// Writes dump files into one folder and keeps the index.
+pub struct DumpWriter {
+    dir: PathBuf,
+    module_name: String,
+    module_id: usize,
+    step: usize,
+    pass_filter: Option<regex::Regex>,
+    index: Vec<(String, String)>,
+}
+
+impl DumpWriter {
+    /// Creates `dir` if needed. `pass_filter` limits per-pass files to passes whose name
+    /// (either neighbour) matches, as `--xla_dump_hlo_pass_re` does.
+    pub fn new(
+        dir: &Path,
+        module_name: &str,
+        pass_filter: Option<regex::Regex>,
+    ) -> Result<DumpWriter, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(DumpWriter {
+            dir: dir.to_path_buf(),
+            module_name: module_name.to_string(),
+            module_id: 0,
+            step: 0,
+            pass_filter,
+            index: Vec::new(),
+        })
+    }
+
+    /// Writes one artifact. Per-pass files that the filter excludes are skipped, but still
+    /// take a step number, so numbers do not depend on the filter.
+    pub fn write(&mut self, what: Artifact<'_>, text: &str) -> Result<(), String> {
+        let (suffix, description) = match what {
+            Artifact::StableHlo => (
+                "stablehlo.mlir".to_string(),
+                "the StableHLO input as given".to_string(),
+            ),
+            Artifact::BeforeOptimizations => (
+                "before_optimizations.txt".to_string(),
+                "HLO as ingested".to_string(),
+            ),
+            Artifact::AfterPass {
+                pipeline,
+                after,
+                before,
+            } => {
+                let step = self.step;
+                self.step += 1;
+                if let Some(re) = &self.pass_filter
+                    && !re.is_match(after)
+                    && !re.is_match(before)
+                {
+                    return Ok(());
+                }
+                (
+                    format!(
+                        "{step:04}.{}.after_{after}.before_{before}.txt",
+                        sanitize_file_name(pipeline)
+                    ),
+                    format!("HLO after pass {after} (pipeline {pipeline}), which changed it"),
+                )
+            }
+            Artifact::CpuAfterOptimizations => (
+                "cpu_after_optimizations.txt".to_string(),
+                "final HLO, after the whole pipeline".to_string(),
+            ),
+            Artifact::CompileTimes => (
+                "compile-times.txt".to_string(),
+                "milliseconds per pass".to_string(),
+            ),
+        };
+        let name = dump_file_name(self.module_id, &self.module_name, &suffix);
+        let path = self.dir.join(&name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        self.index.push((name, description));
+        Ok(())
+    }
+
+    /// Writes `index.txt`: one line per file, in the order written.
+    pub fn finish(self) -> Result<(), String> {
+        let text: String = self
+            .index
+            .iter()
+            .map(|(f, what)| format!("{f}\t{what}\n"))
+            .collect();
+        let path = self.dir.join("index.txt");
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+/// XLA's `SanitizeFileName` (`xla/util.cc`): `/ \ [ ]` and spaces become `_`.
+pub fn sanitize_file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | '[' | ']' | ' ') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// The file name `module_NNNN.NAME.SUFFIX`; the name part is dropped when the result would
+/// exceed 255 characters, as XLA does.
+pub fn dump_file_name(module_id: usize, module_name: &str, suffix: &str) -> String {
+    let with_name = format!(
+        "module_{module_id:04}.{}.{suffix}",
+        sanitize_file_name(module_name)
+    );
+    if with_name.len() <= 255 {
+        with_name
+    } else {
+        format!("module_{module_id:04}.{suffix}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_xla() {
+        assert_eq!(
+            dump_file_name(0, "jit_f", "before_optimizations.txt"),
+            "module_0000.jit_f.before_optimizations.txt"
+        );
+        assert_eq!(sanitize_file_name("a/b\\c[d] e"), "a_b_c_d__e");
+        assert_eq!(
+            dump_file_name(3, &"x".repeat(300), "txt"),
+            "module_0003.txt"
+        );
+    }
+}

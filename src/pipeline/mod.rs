@@ -1,0 +1,312 @@
+//! The pass pipeline: the [`Pass`] trait, named pipelines that nest, fixed-point loops,
+//! and the one loop over passes that verifies, times and dumps (passes never do).
+//! XLA: `xla/hlo/pass/hlo_pass_interface.h`, `hlo_pass_pipeline.cc`, `hlo_pass_fix.h`.
+//!
+//! `Pipeline::run` is the only place that runs passes. For each pass it checks whether the
+//! pass is disabled (`--disable-passes`), times it, and when the pass reports a change,
+//! verifies the module (an error names the pass) and tells the dump writer, which names
+//! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
+
+pub mod cpu;
+pub mod dce;
+pub mod dump;
+
+#[cfg(test)]
+pub mod testing;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::ir::Module;
+use crate::ir::verifier::verify;
+
+pub use dump::{Artifact, DumpWriter};
+
+/// Why a pass could not do its job (not "it found nothing to do": that is `Ok(false)`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassError {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl PassError {
+    /// A pass error with a message.
+    pub fn new(message: impl Into<String>) -> PassError {
+        PassError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A module-to-module rewrite.
+pub trait Pass {
+    /// XLA's name for the pass; it goes into dump file names (`algsimp`, `dce`, `cse`).
+    fn name(&self) -> &'static str;
+    /// Rewrites `module` in place and returns whether anything changed.
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError>;
+}
+
+/// Why a pipeline stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PipelineError {
+    /// A pass returned an error.
+    Pass {
+        /// The pass.
+        pass: String,
+        /// Its error.
+        error: PassError,
+    },
+    /// The module no longer verifies after a pass changed it: a bug in that pass.
+    Verify {
+        /// The pass that broke the module.
+        pass: String,
+        /// The verifier's findings.
+        errors: Vec<String>,
+    },
+    /// A fixed-point loop did not settle.
+    NoFixedPoint {
+        /// The looping pipeline.
+        pipeline: String,
+        /// How many rounds ran.
+        rounds: usize,
+    },
+    /// The dump folder could not be written.
+    Dump(String),
+}
+
+impl fmt::Display for PipelineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PipelineError::Pass { pass, error } => write!(f, "pass {pass} failed: {error}"),
+            PipelineError::Verify { pass, errors } => {
+                write!(f, "verifier failed after {pass}: {}", errors.join("; "))
+            }
+            PipelineError::NoFixedPoint { pipeline, rounds } => {
+                write!(
+                    f,
+                    "{pipeline} still changed the module after {rounds} rounds"
+                )
+            }
+            PipelineError::Dump(e) => write!(f, "cannot write the dump: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PipelineError {}
+
+/// One entry of a pipeline.
+enum Step {
+    Pass(Box<dyn Pass>),
+    Pipeline(Pipeline),
+}
+
+/// A named list of passes and sub-pipelines, run in order, optionally until nothing
+/// changes (XLA's `HloPassFix`).
+pub struct Pipeline {
+    name: &'static str,
+    steps: Vec<Step>,
+    fixed_point: Option<usize>,
+}
+
+/// How a pass went, for `compile-times.txt` and the README's pass table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassRecord {
+    /// The innermost pipeline it ran in.
+    pub pipeline: String,
+    /// The pass.
+    pub pass: String,
+    /// Wall time.
+    pub time: Duration,
+    /// Whether it changed the module.
+    pub changed: bool,
+}
+
+/// What one compile carries through the pipelines: settings, the dump writer, the record.
+pub struct PipelineContext<'a> {
+    /// Passes (or whole pipelines) to skip, by name.
+    pub disabled: HashSet<String>,
+    /// Verify after every pass that changed the module.
+    pub verify: bool,
+    /// Where dumps go, if anywhere.
+    pub dump: Option<&'a mut DumpWriter>,
+    /// Every pass run, in order.
+    pub record: Vec<PassRecord>,
+}
+
+impl<'a> PipelineContext<'a> {
+    /// A context that verifies, dumps nowhere and disables nothing.
+    pub fn new() -> PipelineContext<'a> {
+        PipelineContext {
+            disabled: HashSet::new(),
+            verify: true,
+            dump: None,
+            record: Vec::new(),
+        }
+    }
+}
+
+impl Default for PipelineContext<'_> {
+    fn default() -> Self {
+        PipelineContext::new()
+    }
+}
+
+impl Pipeline {
+    /// An empty pipeline; `name` goes into dump file names.
+    pub fn new(name: &'static str) -> Pipeline {
+        Pipeline {
+            name,
+            steps: Vec::new(),
+            fixed_point: None,
+        }
+    }
+
+    /// Appends a pass.
+    pub fn pass(mut self, pass: impl Pass + 'static) -> Pipeline {
+        self.steps.push(Step::Pass(Box::new(pass)));
+        self
+    }
+
+    /// Appends a sub-pipeline.
+    pub fn pipeline(mut self, pipeline: Pipeline) -> Pipeline {
+        self.steps.push(Step::Pipeline(pipeline));
+        self
+    }
+
+    /// Runs the whole pipeline again until a round changes nothing, at most `max_rounds`
+    /// rounds (XLA's `HloPassFix`, whose limit is 25).
+    pub fn until_fixed_point(mut self, max_rounds: usize) -> Pipeline {
+        self.fixed_point = Some(max_rounds);
+        self
+    }
+
+    /// The pipeline's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The names of every pass, depth-first (for `--disable-passes` help and tests).
+    pub fn pass_names(&self) -> Vec<&'static str> {
+        self.steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Pass(p) => vec![p.name()],
+                Step::Pipeline(p) => p.pass_names(),
+            })
+            .collect()
+    }
+
+    /// Runs the pipeline on `module`; returns whether anything changed.
+    pub fn run(
+        &mut self,
+        module: &mut Module,
+        ctx: &mut PipelineContext<'_>,
+    ) -> Result<bool, PipelineError> {
+        if ctx.disabled.contains(self.name) {
+            return Ok(false);
+        }
+        let Some(max_rounds) = self.fixed_point else {
+            return self.run_once(module, ctx);
+        };
+        let mut changed = false;
+        for _ in 0..max_rounds {
+            if !self.run_once(module, ctx)? {
+                return Ok(changed);
+            }
+            changed = true;
+        }
+        Err(PipelineError::NoFixedPoint {
+            pipeline: self.name.to_string(),
+            rounds: max_rounds,
+        })
+    }
+
+    /// One pass over the steps. A changed module is dumped when the next pass starts (or
+    /// the pipeline ends), so the file can name both neighbours as XLA's do.
+    fn run_once(
+        &mut self,
+        module: &mut Module,
+        ctx: &mut PipelineContext<'_>,
+    ) -> Result<bool, PipelineError> {
+        let mut changed = false;
+        let mut pending_dump: Option<&'static str> = None;
+        for step in &mut self.steps {
+            let step_changed = match step {
+                Step::Pass(pass) => {
+                    let name = pass.name();
+                    if ctx.disabled.contains(name) {
+                        continue;
+                    }
+                    if let Some(after) = pending_dump.take() {
+                        dump_between(ctx, module, self.name, after, name)?;
+                    }
+                    let start = Instant::now();
+                    let result = pass.run(module);
+                    let time = start.elapsed();
+                    let pass_changed = result.map_err(|error| PipelineError::Pass {
+                        pass: name.to_string(),
+                        error,
+                    })?;
+                    ctx.record.push(PassRecord {
+                        pipeline: self.name.to_string(),
+                        pass: name.to_string(),
+                        time,
+                        changed: pass_changed,
+                    });
+                    if pass_changed {
+                        if ctx.verify
+                            && let Err(errors) = verify(module)
+                        {
+                            return Err(PipelineError::Verify {
+                                pass: name.to_string(),
+                                errors: errors.iter().map(|e| e.to_string()).collect(),
+                            });
+                        }
+                        pending_dump = Some(name);
+                    }
+                    pass_changed
+                }
+                Step::Pipeline(inner) => {
+                    if let Some(after) = pending_dump.take() {
+                        dump_between(ctx, module, self.name, after, inner.name)?;
+                    }
+                    inner.run(module, ctx)?
+                }
+            };
+            changed |= step_changed;
+        }
+        if let Some(after) = pending_dump {
+            dump_between(ctx, module, self.name, after, "pipeline-end")?;
+        }
+        Ok(changed)
+    }
+}
+
+/// Writes `SSSS.PIPELINE.after_AFTER.before_BEFORE.txt` if dumping is on.
+fn dump_between(
+    ctx: &mut PipelineContext<'_>,
+    module: &Module,
+    pipeline: &str,
+    after: &str,
+    before: &str,
+) -> Result<(), PipelineError> {
+    if let Some(dump) = ctx.dump.as_deref_mut() {
+        dump.write(
+            Artifact::AfterPass {
+                pipeline,
+                after,
+                before,
+            },
+            &module.to_string(),
+        )
+        .map_err(PipelineError::Dump)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! The test harness for passes: HLO text before → after (style.md §5.5).
+//!
+//! `check_pass` parses and verifies the input, runs the pass, verifies the result, compares
+//! the printed result with the expected text, checks that `changed` is true exactly when
+//! the text changed (XLA's silent-change check), and runs the interpreter before and after
+//! on seeded random inputs, requiring bit-equal results (design.md §6).
+
+use super::Pass;
+use crate::eval::compare::{Tolerance, compare_arrays};
+use crate::eval::{EvalOptions, evaluate};
+use crate::io::random_inputs::random_literal;
+use crate::ir::Module;
+use crate::ir::hlo_text::parse_module;
+use crate::ir::verifier::verify;
+
+/// Parses and verifies HLO text, panicking with the errors (test input must be valid).
+pub fn parse_verified(text: &str) -> Module {
+    let module = parse_module(text, "test.hlo")
+        .unwrap_or_else(|e| panic!("bad test HLO: {e}"))
+        .module;
+    if let Err(errors) = verify(&module) {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!("test HLO does not verify:\n{}", lines.join("\n"));
+    }
+    module
+}
+
+/// Runs `pass` on `before` and checks the result prints as `after` (see the module doc).
+pub fn check_pass(mut pass: impl Pass, before: &str, after: &str) {
+    let original = parse_verified(before);
+    let mut module = original.clone();
+    let changed = pass
+        .run(&mut module)
+        .unwrap_or_else(|e| panic!("{} failed: {e}", pass.name()));
+    if let Err(errors) = verify(&module) {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!(
+            "module does not verify after {}:\n{}\n{module}",
+            pass.name(),
+            lines.join("\n")
+        );
+    }
+    let got = module.to_string();
+    let want = parse_verified(after).to_string();
+    assert!(got == want, "{} gave\n{got}\nexpected\n{want}", pass.name());
+    assert_eq!(
+        changed,
+        got != original.to_string(),
+        "{} reported changed={changed}",
+        pass.name()
+    );
+    assert_same_results(&original, &module);
+}
+
+/// Checks that `pass` leaves `hlo` alone and says so.
+pub fn check_unchanged(pass: impl Pass, hlo: &str) {
+    check_pass(pass, hlo, hlo);
+}
+
+/// Runs both modules on the same seeded inputs and requires bit-equal outputs
+/// (NaN matches NaN).
+pub fn assert_same_results(before: &Module, after: &Module) {
+    for seed in [1u64, 2] {
+        let args: Vec<_> = before
+            .entry_parameter_shapes()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| random_literal(s, seed, i))
+            .collect();
+        let options = EvalOptions::default();
+        let want = evaluate(before, &args, &options).expect("the module before the pass runs");
+        let got = evaluate(after, &args, &options).expect("the module after the pass runs");
+        let (want, got) = (want.leaves(), got.leaves());
+        assert_eq!(want.len(), got.len(), "different number of outputs");
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            let c = compare_arrays(g, w, Tolerance::EXACT).expect("comparable outputs");
+            assert!(c.ok(), "output {i} changed: {c}");
+        }
+    }
+}
