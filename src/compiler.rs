@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::ir::Module;
+use crate::pipeline::bisect::Snapshot;
 use crate::pipeline::cpu::cpu_pipeline;
 use crate::pipeline::{Artifact, DumpWriter, PassRecord, PipelineContext, PipelineError};
 
@@ -21,6 +22,8 @@ pub struct CompileOptions {
     pub dump_pass_re: Option<regex::Regex>,
     /// The StableHLO text the module came from, dumped as given.
     pub stablehlo_source: Option<String>,
+    /// Keep a copy of the module after every pass that changed it (for `--bisect`).
+    pub keep_snapshots: bool,
 }
 
 /// The optimized module and how each pass went.
@@ -30,6 +33,8 @@ pub struct Optimized {
     pub module: Module,
     /// Every pass run, in order, with its time.
     pub passes: Vec<PassRecord>,
+    /// The module after each pass that changed it, when `keep_snapshots` was set.
+    pub snapshots: Vec<Snapshot>,
 }
 
 /// Runs the CPU pipeline on `module`, dumping as `options` say.
@@ -56,8 +61,10 @@ pub fn optimize(mut module: Module, options: &CompileOptions) -> Result<Optimize
         .cloned()
         .collect::<HashSet<_>>();
     ctx.dump = dump.as_mut();
+    ctx.snapshots = options.keep_snapshots.then(Vec::new);
     cpu_pipeline().run(&mut module, &mut ctx)?;
     let passes = std::mem::take(&mut ctx.record);
+    let snapshots = ctx.snapshots.take().unwrap_or_default();
     drop(ctx);
     if let Some(mut d) = dump {
         d.write(Artifact::CpuAfterOptimizations, &module.to_string())
@@ -66,7 +73,11 @@ pub fn optimize(mut module: Module, options: &CompileOptions) -> Result<Optimize
             .map_err(PipelineError::Dump)?;
         d.finish().map_err(PipelineError::Dump)?;
     }
-    Ok(Optimized { module, passes })
+    Ok(Optimized {
+        module,
+        passes,
+        snapshots,
+    })
 }
 
 /// `compile-times.txt`: one line per pass run, `pipeline/pass  ms  changed`, then the total.

@@ -321,10 +321,18 @@ fn mlp_matches_jax() {
 fn not_yet_available_features_exit_2() {
     let dir = scratch("todo");
     let path = write(&dir, "model.hlo", ADD_MODEL);
+    let dump = dir.join("dump").display().to_string();
     for args in [
         vec!["run", path.as_str(), "--backend", "compiled"],
         vec!["run", path.as_str(), "--compare-to", "interpreter"],
-        vec!["compile", path.as_str(), "--dump-to", "d"],
+        vec![
+            "compile",
+            path.as_str(),
+            "--dump-to",
+            dump.as_str(),
+            "--isa",
+            "aarch64",
+        ],
         vec!["bench", path.as_str()],
         vec!["check", "a.mlir"],
     ] {
@@ -360,4 +368,105 @@ fn usage_errors_are_one_line() {
         "{}",
         help.stdout
     );
+}
+
+/// A module with a dead instruction, so `dce` changes it and the dump holds a pass file.
+const DEAD_CODE_MODEL: &str = "\
+HloModule dead_code
+
+ENTRY main {
+  x.1 = f32[4]{0} parameter(0)
+  unused.2 = f32[4]{0} multiply(x.1, x.1)
+  ROOT neg.3 = f32[4]{0} negate(x.1)
+}
+";
+
+#[test]
+fn compile_writes_the_dump_folder_in_xla_names() {
+    let dir = scratch("compile");
+    let path = write(&dir, "model.hlo", DEAD_CODE_MODEL);
+    let dump = dir.join("dump");
+    let _ = std::fs::remove_dir_all(&dump);
+    let out = xlac(&["compile", &path, "--dump-to", &dump.display().to_string()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut files: Vec<String> = std::fs::read_dir(&dump)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "index.txt",
+            "module_0000.dead_code.0000.cpu-hlo-passes.after_dce.before_pipeline-end.txt",
+            "module_0000.dead_code.before_optimizations.txt",
+            "module_0000.dead_code.compile-times.txt",
+            "module_0000.dead_code.cpu_after_optimizations.txt",
+        ]
+    );
+    let after =
+        std::fs::read_to_string(dump.join("module_0000.dead_code.cpu_after_optimizations.txt"))
+            .unwrap();
+    assert!(!after.contains("unused.2"), "{after}");
+    let index = std::fs::read_to_string(dump.join("index.txt")).unwrap();
+    assert_eq!(index.lines().count(), 4, "{index}");
+    // The final dump is HLO that xlac runs again.
+    let run = xlac(&[
+        "run",
+        &dump
+            .join("module_0000.dead_code.cpu_after_optimizations.txt")
+            .display()
+            .to_string(),
+        "--quiet",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn disabled_and_filtered_passes_leave_no_pass_file() {
+    let dir = scratch("disable");
+    let path = write(&dir, "model.hlo", DEAD_CODE_MODEL);
+    for flags in [["--disable-passes", "dce"], ["--dump-pass-re", "^algsimp$"]] {
+        let dump = dir.join(format!("dump{}", flags[0]));
+        let _ = std::fs::remove_dir_all(&dump);
+        let out = xlac(&[
+            "compile",
+            &path,
+            "--dump-to",
+            &dump.display().to_string(),
+            flags[0],
+            flags[1],
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let pass_files = std::fs::read_dir(&dump)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".after_")
+            })
+            .count();
+        assert_eq!(pass_files, 0, "{flags:?}");
+    }
+    let bad = xlac(&[
+        "compile",
+        &path,
+        "--dump-to",
+        &dir.join("x").display().to_string(),
+        "--dump-pass-re",
+        "(",
+    ]);
+    assert_eq!(bad.code, 2);
+    assert!(one_error(&bad).contains("--dump-pass-re"));
+}
+
+#[test]
+fn bisect_reports_that_all_passes_agree() {
+    let dir = scratch("bisect");
+    let path = write(&dir, "model.hlo", DEAD_CODE_MODEL);
+    let out = xlac(&["run", &path, "--bisect", "--quiet"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("agree"), "{}", out.stderr);
 }

@@ -1,10 +1,13 @@
 //! Golden tests: every `testdata/` model runs on the reference interpreter, from jit's HLO
-//! (`model.hlo`) and from XLA's optimized HLO (`xla_opt.hlo`), and matches XLA:CPU's outputs
-//! (`expected.npz`): integers and booleans exactly, floats within the per-type tolerances of
+//! (`model.hlo`), from XLA's optimized HLO (`xla_opt.hlo`), and from xlac's own optimized
+//! HLO (`model.hlo` through the CPU pipeline, printed as `cpu_after_optimizations.txt` is and
+//! parsed back), and matches XLA:CPU's outputs (`expected.npz`): integers and booleans
+//! exactly, floats within the per-type tolerances of
 //! `xlac::eval::compare::Tolerance::for_output`.
 
 use std::path::{Path, PathBuf};
 
+use xlac::compiler::{CompileOptions, optimize};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
 use xlac::io::arguments::{bind_arguments, entry_parameters};
@@ -24,9 +27,18 @@ fn models() -> Vec<PathBuf> {
     dirs
 }
 
+/// Which module of a model folder runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Stage {
+    /// The file as written.
+    AsGiven,
+    /// The file after xlac's CPU pipeline, printed and parsed back (what the dump holds).
+    Optimized,
+}
+
 /// Runs one HLO file of a model folder and compares with `expected.npz`.
 /// Returns one line per problem.
-fn check(dir: &Path, file: &str) -> Vec<String> {
+fn check(dir: &Path, file: &str, stage: Stage) -> Vec<String> {
     let name = format!("{}/{file}", dir.file_name().unwrap().to_string_lossy());
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path).unwrap();
@@ -75,14 +87,14 @@ fn check(dir: &Path, file: &str) -> Vec<String> {
     problems
 }
 
-fn run_all(file: &str) {
+fn run_all(file: &str, stage: Stage) {
     let models = models();
     assert!(
         models.len() >= 40,
         "expected at least 40 testdata models, found {}",
         models.len()
     );
-    let problems: Vec<String> = models.iter().flat_map(|d| check(d, file)).collect();
+    let problems: Vec<String> = models.iter().flat_map(|d| check(d, file, stage)).collect();
     assert!(
         problems.is_empty(),
         "{} problem(s) over {} models:\n{}",
@@ -94,10 +106,15 @@ fn run_all(file: &str) {
 
 #[test]
 fn jit_hlo_matches_xla() {
-    run_all("model.hlo");
+    run_all("model.hlo", Stage::AsGiven);
 }
 
 #[test]
 fn xla_optimized_hlo_matches_xla() {
-    run_all("xla_opt.hlo");
+    run_all("xla_opt.hlo", Stage::AsGiven);
+}
+
+#[test]
+fn xlac_optimized_hlo_matches_xla() {
+    run_all("model.hlo", Stage::Optimized);
 }

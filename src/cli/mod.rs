@@ -14,7 +14,7 @@
 //! here computes: loading is [`model`], arrays are [`crate::io`], running is [`crate::eval`].
 //! XLA counterpart: `xla/tools/run_hlo_module_main.cc`.
 
-mod dump;
+mod compile;
 mod model;
 mod run;
 
@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Run a model on inputs and print (or save) its result.
     Run(RunArgs),
-    /// Compile a model and write every stage to a dump folder (not implemented yet).
+    /// Compile a model (no execution) and write every stage to a dump folder.
     Compile(CompileArgs),
     /// Time the compiled model (not implemented yet).
     Bench(BenchArgs),
@@ -90,6 +90,13 @@ pub struct RunArgs {
     /// Also run this reference and compare the results (not available yet).
     #[arg(long, value_enum, value_name = "REFERENCE")]
     pub compare_to: Option<Reference>,
+    /// Pipeline settings.
+    #[command(flatten)]
+    pub passes: PassFlags,
+    /// Run the interpreter before the pipeline and after each pass that changed the module,
+    /// and name the first pass whose outputs differ.
+    #[arg(long)]
+    pub bisect: bool,
     /// Relative tolerance of --compare-to.
     #[arg(long, value_name = "R", requires = "compare_to")]
     pub rtol: Option<f64>,
@@ -106,9 +113,25 @@ pub struct CompileArgs {
     /// The dump folder.
     #[arg(long, value_name = "DIR")]
     pub dump_to: PathBuf,
-    /// Instruction sets to emit assembly for, comma-separated.
+    /// Instruction sets to emit assembly for, comma-separated (not available yet).
     #[arg(long, value_name = "ISA", value_delimiter = ',')]
     pub isa: Vec<String>,
+    /// Pipeline settings.
+    #[command(flatten)]
+    pub passes: PassFlags,
+}
+
+/// Flags of the pass pipeline, shared by `run` and `compile`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PassFlags {
+    /// Skip these passes or pipelines, by name (comma-separated), like XLA's
+    /// --xla_disable_hlo_passes.
+    #[arg(long, value_name = "PASS,...", value_delimiter = ',')]
+    pub disable_passes: Vec<String>,
+    /// Only write per-pass dump files for passes whose name matches this regex, like XLA's
+    /// --xla_dump_hlo_pass_re.
+    #[arg(long, value_name = "REGEX")]
+    pub dump_pass_re: Option<String>,
 }
 
 /// `xlac bench`.
@@ -251,7 +274,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
 fn dispatch(cli: &Cli) -> Result<(), Failure> {
     match &cli.command {
         Command::Run(args) => run::run(args),
-        Command::Compile(_) => Err(Failure::usage("'xlac compile' is not implemented yet")),
+        Command::Compile(args) => compile::compile(args),
         Command::Bench(_) => Err(Failure::usage("'xlac bench' is not implemented yet")),
         Command::Check(_) => Err(Failure::usage("'xlac check' is not implemented yet")),
     }

@@ -4,10 +4,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{Backend, Failure, RunArgs, dump, model};
+use super::compile::{compile_options, optimize_loaded};
+use super::{Backend, Failure, RunArgs, model};
 use crate::eval::{EvalOptions, evaluate};
 use crate::io::arguments::{bind_arguments, entry_parameters};
 use crate::io::npz::{NamedArray, read_arrays, write_npz};
+use crate::pipeline::bisect::bisect;
 
 /// Runs `xlac run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
@@ -23,15 +25,17 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         ));
     }
     let loaded = model::load(&args.model, args.quiet)?;
-    execute(&loaded, args)
+    execute(loaded, args)
 }
 
-/// Runs a loaded module as `args` say: dump, bind inputs, evaluate, print, save.
-fn execute(loaded: &model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
-    let module = &loaded.module;
-    if let Some(dir) = &args.dump_to {
-        dump::write_before_optimizations(dir, module)?;
-    }
+/// Runs a loaded module as `args` say: optimize (and dump), bind inputs, evaluate, print,
+/// save. The interpreter runs the optimized module, as the compiled backend will.
+fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
+    let file = loaded.file.clone();
+    let original = args.bisect.then(|| loaded.module.clone());
+    let options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
+    let optimized = optimize_loaded(loaded, &options)?;
+    let module = &optimized.module;
 
     let params = entry_parameters(module);
     let inputs = read_inputs(&args.inputs)?;
@@ -56,8 +60,18 @@ fn execute(loaded: &model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
         seed: args.seed,
         ..EvalOptions::default()
     };
+    if let Some(original) = &original {
+        let report = bisect(
+            original,
+            &optimized.snapshots,
+            &arguments.literals,
+            &options,
+        )
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+        eprintln!("{report}");
+    }
     let result = evaluate(module, &arguments.literals, &options)
-        .map_err(|e| Failure::error(format!("{}: {e}", loaded.file)))?;
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
 
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
@@ -118,6 +132,8 @@ mod tests {
             seed: 0,
             quiet: true,
             compare_to: None,
+            passes: Default::default(),
+            bisect: false,
             rtol: None,
             atol: None,
         }
@@ -153,7 +169,7 @@ mod tests {
     fn npy_inputs_to_npz_output() {
         let out = std::env::temp_dir().join(format!("xlac-run-test-{}.npz", std::process::id()));
         let inputs = [fixture("f32_2x3.npy"), fixture("f32_3.npy")];
-        execute(&tuple_model(), &args(&inputs, Some(out.clone()))).unwrap();
+        execute(tuple_model(), &args(&inputs, Some(out.clone()))).unwrap();
         let leaves = read_npz(&out).unwrap();
         std::fs::remove_file(&out).ok();
         let names: Vec<&str> = leaves.iter().map(|l| l.name.as_str()).collect();
@@ -170,7 +186,7 @@ mod tests {
     #[test]
     fn input_errors_are_single_failures() {
         let swapped = [fixture("f32_3.npy"), fixture("f32_2x3.npy")];
-        let e = execute(&tuple_model(), &args(&swapped, None)).unwrap_err();
+        let e = execute(tuple_model(), &args(&swapped, None)).unwrap_err();
         assert_eq!(e.code, 1);
         assert_eq!(e.lines.len(), 1);
         assert!(
@@ -179,7 +195,7 @@ mod tests {
             "{e:?}"
         );
         let mixed = fixture("mixed.npz");
-        let e = execute(&tuple_model(), &args(&[mixed.clone(), mixed], None)).unwrap_err();
+        let e = execute(tuple_model(), &args(&[mixed.clone(), mixed], None)).unwrap_err();
         assert!(
             e.lines[0].ends_with("holds 8 arrays; give one .npz alone, or one array per --input"),
             "{e:?}"
@@ -191,7 +207,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("xlac-dump-test-{}", std::process::id()));
         let mut a = args(&[], None);
         a.dump_to = Some(dir.clone());
-        execute(&tuple_model(), &a).unwrap();
+        execute(tuple_model(), &a).unwrap();
         let text = std::fs::read_to_string(dir.join("module_0000.jit_f.before_optimizations.txt"));
         let index = std::fs::read_to_string(dir.join("index.txt"));
         std::fs::remove_dir_all(&dir).ok();

@@ -7,6 +7,7 @@
 //! verifies the module (an error names the pass) and tells the dump writer, which names
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
+pub mod bisect;
 pub mod cpu;
 pub mod dce;
 pub mod dump;
@@ -138,6 +139,8 @@ pub struct PipelineContext<'a> {
     pub dump: Option<&'a mut DumpWriter>,
     /// Every pass run, in order.
     pub record: Vec<PassRecord>,
+    /// When `Some`, a copy of the module after every pass that changed it (`--bisect`).
+    pub snapshots: Option<Vec<bisect::Snapshot>>,
 }
 
 impl<'a> PipelineContext<'a> {
@@ -148,6 +151,7 @@ impl<'a> PipelineContext<'a> {
             verify: true,
             dump: None,
             record: Vec::new(),
+            snapshots: None,
         }
     }
 }
@@ -267,6 +271,13 @@ impl Pipeline {
                             return Err(PipelineError::Verify {
                                 pass: name.to_string(),
                                 errors: errors.iter().map(|e| e.to_string()).collect(),
+                            });
+                        }
+                        if let Some(snapshots) = ctx.snapshots.as_mut() {
+                            let pass = ctx.record.last().cloned().expect("just recorded");
+                            snapshots.push(bisect::Snapshot {
+                                pass,
+                                module: module.clone(),
                             });
                         }
                         pending_dump = Some(name);
