@@ -52,6 +52,23 @@ fn check(dir: &Path, file: &str, stage: Stage) -> Vec<String> {
             .map(|e| format!("{name}: verify: {e}"))
             .collect();
     }
+    let module = match stage {
+        Stage::AsGiven => module,
+        Stage::Optimized => {
+            let optimized = match optimize(module, &CompileOptions::default()) {
+                Ok(o) => o.module,
+                Err(e) => return vec![format!("{name}: pipeline: {e}")],
+            };
+            match parse_module(&optimized.to_string(), "cpu_after_optimizations.txt") {
+                Ok(p) => p.module,
+                Err(e) => {
+                    return vec![format!(
+                        "{name}: the optimized module does not parse back: {e}"
+                    )];
+                }
+            }
+        }
+    };
     let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
     let n_inputs = inputs.len();
     let args = match bind_arguments(&entry_parameters(&module), inputs, 0) {
