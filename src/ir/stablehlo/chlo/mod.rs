@@ -33,6 +33,8 @@ mod special;
 mod trig;
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod golden;
 #[cfg(test)]
 mod tests;
