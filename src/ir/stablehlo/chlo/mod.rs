@@ -37,6 +37,8 @@ mod corpus_tests;
 #[cfg(test)]
 mod golden;
 #[cfg(test)]
+mod misc_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::ir::{ComparisonDirection, ComparisonType, ComputationId, InstrId, Module, Shape};
