@@ -8,6 +8,7 @@ Usage: python3 scripts/golden_chlo.py
 """
 import math
 import pathlib
+import subprocess
 
 import jax
 import jax.numpy as jnp
@@ -80,6 +81,9 @@ def main():
         "//! Golden values from real JAX/XLA:CPU (jax 0.10.2), written by",
         "//! `scripts/golden_chlo.py`; do not edit by hand. Each entry names the producing call.",
         "",
+        "// XLA's outputs are data, not approximations of named constants.",
+        "#![allow(clippy::approx_constant, clippy::excessive_precision)]",
+        "",
         "use super::tests::Golden;",
         "",
     ]
@@ -114,6 +118,7 @@ def main():
     lines.append(f"pub(super) const TOP_K_F32: (&[f64], &[f64], &[i32]) = ({arr(x.ravel())}, "
                  f"{arr(np.asarray(v).ravel())}, &[{', '.join(str(int(t)) for t in np.asarray(i).ravel())}]);")
     OUT.write_text("\n".join(lines) + "\n")
+    subprocess.run(["rustfmt", "--edition", "2024", str(OUT)], check=True)
     print(f"wrote {OUT}")
 
 

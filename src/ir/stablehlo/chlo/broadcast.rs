@@ -114,7 +114,11 @@ fn compare(
     let comparison_type = match op.attr("compare_type").or(op.attr("comparison_type")) {
         Some(ChloAttr::ComparisonType(t)) => Some(*t),
         None => None,
-        Some(other) => return Err(format!("chlo.broadcast_compare: bad compare_type {other:?}")),
+        Some(other) => {
+            return Err(format!(
+                "chlo.broadcast_compare: bad compare_type {other:?}"
+            ));
+        }
     };
     let shape = Shape::array(PrimitiveType::Pred, &em.dims(lhs));
     let op = Op::Compare {
@@ -125,7 +129,11 @@ fn compare(
 }
 
 fn max_rank(em: &Emitter<'_>, operands: &[InstrId]) -> usize {
-    operands.iter().map(|&x| em.dims(x).len()).max().unwrap_or(0)
+    operands
+        .iter()
+        .map(|&x| em.dims(x).len())
+        .max()
+        .unwrap_or(0)
 }
 
 /// numpy alignment: operand dimension i is result dimension `rank - r + i`.

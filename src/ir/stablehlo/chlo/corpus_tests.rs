@@ -105,7 +105,10 @@ fn corpus_single_op_chlo_files_pass() {
         ("erf_inv_bfloat16_20_20_chlo.mlir", "chlo.erf_inv"),
         ("erfc_bfloat16_20_20_chlo.mlir", "chlo.erfc"),
         ("lgamma_bfloat16_20_20_chlo.mlir", "chlo.lgamma"),
-        ("nextafter_bfloat16_20_20_bfloat16_20_20_chlo.mlir", "chlo.next_after"),
+        (
+            "nextafter_bfloat16_20_20_bfloat16_20_20_chlo.mlir",
+            "chlo.next_after",
+        ),
         ("sinh_bfloat16_20_20_chlo.mlir", "chlo.sinh"),
         ("tan_bfloat16_20_20_chlo.mlir", "chlo.tan"),
     ];
@@ -133,10 +136,18 @@ fn corpus_single_op_chlo_files_pass() {
             }
         };
         let got: Vec<f64> = match out[0].as_array() {
-            Some(a) if ty == PrimitiveType::BF16 => {
-                a.values::<bf16>().unwrap().iter().map(|v| v.to_f64()).collect()
-            }
-            Some(a) => a.values::<f16>().unwrap().iter().map(|v| v.to_f64()).collect(),
+            Some(a) if ty == PrimitiveType::BF16 => a
+                .values::<bf16>()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_f64())
+                .collect(),
+            Some(a) => a
+                .values::<f16>()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_f64())
+                .collect(),
             None => unreachable!(),
         };
         let want = decode(ty, &expected[0]);
@@ -155,7 +166,77 @@ fn corpus_single_op_chlo_files_pass() {
             .map(|(i, (g, w))| format!("[{i}] got {g:e}, want {w:e}"))
             .collect();
         if !bad.is_empty() {
-            failures.push(format!("{file}: {} mismatches, first {}", bad.len(), bad[0]));
+            failures.push(format!(
+                "{file}: {} mismatches, first {}",
+                bad.len(),
+                bad[0]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// (model, op, argument numbers, attributes, output numbers)
+type ModelCase = (
+    &'static str,
+    &'static str,
+    Vec<usize>,
+    Vec<(String, super::ChloAttr)>,
+    Vec<usize>,
+);
+
+/// `testdata/<model>`: real JAX programs whose `model.mlir` uses CHLO ops; `expected.npz`
+/// holds XLA:CPU's outputs. Each listed output is one CHLO op on entry arguments, rebuilt
+/// here and compared with XLA's per-type tolerance.
+#[test]
+fn testdata_models_with_chlo_match_xla() {
+    use crate::eval::compare::{Tolerance, compare_arrays};
+    use crate::io::npz::read_npz;
+
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let k3 = vec![("k".to_string(), super::ChloAttr::Int(3))];
+    let k4 = vec![("k".to_string(), super::ChloAttr::Int(4))];
+    let cases: Vec<ModelCase> = vec![
+        (
+            "nextafter_erfinv",
+            "chlo.next_after",
+            vec![0, 1],
+            vec![],
+            vec![0],
+        ),
+        ("nextafter_erfinv", "chlo.erf_inv", vec![2], vec![], vec![1]),
+        ("nextafter_erfinv", "chlo.lgamma", vec![3], vec![], vec![2]),
+        ("nextafter_erfinv", "chlo.digamma", vec![3], vec![], vec![3]),
+        ("nextafter_erfinv", "chlo.erfc", vec![2], vec![], vec![4]),
+        ("top_k", "chlo.top_k", vec![0], k3, vec![0, 1]),
+        ("top_k", "chlo.top_k", vec![1], k4, vec![2, 3]),
+    ];
+    let mut failures = Vec::new();
+    for (model, op, args, attrs, outputs) in cases {
+        let dir = root.join(model);
+        let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
+        let expected = read_npz(&dir.join("expected.npz")).unwrap();
+        let params: Vec<(Shape, Literal)> = args
+            .iter()
+            .map(|&i| {
+                let lit = inputs[i].literal.clone();
+                (Shape::Array(lit.shape.clone()), Literal::Array(lit))
+            })
+            .collect();
+        let result_shapes: Vec<Shape> = outputs
+            .iter()
+            .map(|&o| Shape::Array(expected[o].literal.shape.clone()))
+            .collect();
+        let out = run(op, &params, &result_shapes, &attrs).unwrap_or_else(|e| panic!("{op}: {e}"));
+        for (got, &o) in out.iter().zip(&outputs) {
+            let got = got.as_array().unwrap();
+            let want = &expected[o].literal;
+            let tol = Tolerance::for_type(want.element_type());
+            match compare_arrays(got, want, tol) {
+                Ok(c) if c.ok() => {}
+                Ok(c) => failures.push(format!("{model} {op} output {o}: {c}")),
+                Err(e) => failures.push(format!("{model} {op} output {o}: {e}")),
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -138,7 +138,11 @@ impl<'a> Emitter<'a> {
 
     /// `+inf` or `-inf` like `x` (a float or complex type).
     pub(super) fn inf(&mut self, negative: bool, like: InstrId) -> InstrId {
-        let v = if negative { f64::NEG_INFINITY } else { f64::INFINITY };
+        let v = if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         self.c(v, like)
     }
 
@@ -179,7 +183,12 @@ impl<'a> Emitter<'a> {
     }
 
     /// `compare(a, b), direction=dir`: `pred` of `a`'s dimensions.
-    pub(super) fn cmp(&mut self, direction: ComparisonDirection, a: InstrId, b: InstrId) -> InstrId {
+    pub(super) fn cmp(
+        &mut self,
+        direction: ComparisonDirection,
+        a: InstrId,
+        b: InstrId,
+    ) -> InstrId {
         let shape = self.retyped(a, PrimitiveType::Pred);
         let op = Op::Compare {
             direction,

@@ -5,6 +5,9 @@
 //! Lanczos' approximation (g = 7, n = 9) with Euler's reflection below 1/2, and Hurwitz zeta
 //! by Euler-Maclaurin summation. f16 and bf16 are computed in f32 and rounded back.
 
+// Coefficients keep the reference's digits, so they can be compared with its source.
+#![allow(clippy::excessive_precision)]
+
 use super::emit::Emitter;
 use super::require_float;
 use crate::ir::InstrId;
@@ -290,4 +293,3 @@ fn polygamma_of(em: &mut Emitter<'_>, n: InstrId, x: InstrId) -> InstrId {
     let nan = em.c(f64::NAN, x);
     em.select(non_natural, nan, result)
 }
-

@@ -226,7 +226,11 @@ pub(super) fn top_k(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Vec<InstrId
     let x = *x;
     let k = match op.attr("k") {
         Some(ChloAttr::Int(k)) if *k >= 0 => *k,
-        other => return Err(format!("chlo.top_k needs a non-negative `k`, got {other:?}")),
+        other => {
+            return Err(format!(
+                "chlo.top_k needs a non-negative `k`, got {other:?}"
+            ));
+        }
     };
     let mut dims = em.dims(x);
     let Some(last) = dims.last_mut() else {

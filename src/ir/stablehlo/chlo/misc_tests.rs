@@ -29,7 +29,10 @@ fn attr(name: &str, a: ChloAttr) -> (String, ChloAttr) {
 
 #[test]
 fn is_inf_family() {
-    let x = param(&[5], vec![f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1.0, 0.0]);
+    let x = param(
+        &[5],
+        vec![f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1.0, 0.0],
+    );
     let pred = Shape::array(PrimitiveType::Pred, &[5]);
     let cases = [
         ("chlo.is_inf", [true, true, false, false, false]),
@@ -37,16 +40,31 @@ fn is_inf_family() {
         ("chlo.is_neg_inf", [false, true, false, false, false]),
     ];
     for (op, want) in cases {
-        let out = run(op, std::slice::from_ref(&x), std::slice::from_ref(&pred), &[]).unwrap();
+        let out = run(
+            op,
+            std::slice::from_ref(&x),
+            std::slice::from_ref(&pred),
+            &[],
+        )
+        .unwrap();
         assert_eq!(values::<bool>(&out, 0), want, "{op}");
     }
 }
 
 #[test]
 fn conj_and_square() {
-    let z = param(&[2], vec![Complex::new(3.0f32, 4.0), Complex::new(1.0, -1.0)]);
+    let z = param(
+        &[2],
+        vec![Complex::new(3.0f32, 4.0), Complex::new(1.0, -1.0)],
+    );
     let c64 = Shape::array(PrimitiveType::C64, &[2]);
-    let out = run("chlo.conj", std::slice::from_ref(&z), std::slice::from_ref(&c64), &[]).unwrap();
+    let out = run(
+        "chlo.conj",
+        std::slice::from_ref(&z),
+        std::slice::from_ref(&c64),
+        &[],
+    )
+    .unwrap();
     assert_eq!(
         values::<Complex<f32>>(&out, 0),
         [Complex::new(3.0, -4.0), Complex::new(1.0, 1.0)]
@@ -59,7 +77,13 @@ fn conj_and_square() {
 
     let x = param(&[3], vec![-3.0f64, 0.5, 1e200]);
     let f64s = Shape::array(PrimitiveType::F64, &[3]);
-    let out = run("chlo.square", std::slice::from_ref(&x), std::slice::from_ref(&f64s), &[]).unwrap();
+    let out = run(
+        "chlo.square",
+        std::slice::from_ref(&x),
+        std::slice::from_ref(&f64s),
+        &[],
+    )
+    .unwrap();
     assert_eq!(values::<f64>(&out, 0), [9.0, 0.25, f64::INFINITY]);
     // conj of a real value is the value itself.
     let out = run("chlo.conj", &[x], &[f64s], &[]).unwrap();
@@ -82,8 +106,16 @@ fn mulhi_matches_corpus() {
     check(vec![61440u16, 32768], vec![16, 2], vec![15, 1]);
     check(vec![268435456i32, -268435456], vec![16, 16], vec![1, -1]);
     check(vec![4026531840u32, 2147483648], vec![16, 2], vec![15, 1]);
-    check(vec![1152921504606846976i64, -1152921504606846976], vec![16, 16], vec![1, -1]);
-    check(vec![17293822569102704640u64, 9223372036854775808], vec![16, 2], vec![15, 1]);
+    check(
+        vec![1152921504606846976i64, -1152921504606846976],
+        vec![16, 16],
+        vec![1, -1],
+    );
+    check(
+        vec![17293822569102704640u64, 9223372036854775808],
+        vec![16, 2],
+        vec![15, 1],
+    );
     // Beyond the corpus: u64::MAX^2 = 2^128 - 2^65 + 1, high half u64::MAX - 1; and
     // i64::MIN * i64::MIN = 2^126, high half 2^62.
     check(vec![u64::MAX], vec![u64::MAX], vec![u64::MAX - 1]);
@@ -164,16 +196,30 @@ fn broadcast_compare_and_select() {
         "comparison_direction",
         ChloAttr::ComparisonDirection(ComparisonDirection::Gt),
     )];
-    let out = run("chlo.broadcast_compare", &[a.clone(), b.clone()], &[pred.clone()], &attrs)
-        .unwrap();
+    let out = run(
+        "chlo.broadcast_compare",
+        &[a.clone(), b],
+        std::slice::from_ref(&pred),
+        &attrs,
+    )
+    .unwrap();
     assert_eq!(values::<bool>(&out, 0), [true, false, true, false]);
     // TOTALORDER puts +nan above everything and -0 below +0.
     let total = [
         attrs[0].clone(),
-        attr("compare_type", ChloAttr::ComparisonType(ComparisonType::TotalOrder)),
+        attr(
+            "compare_type",
+            ChloAttr::ComparisonType(ComparisonType::TotalOrder),
+        ),
     ];
     let neg_zero = param(&[], vec![-0.0f32]);
-    let out = run("chlo.broadcast_compare", &[a.clone(), neg_zero], &[pred], &total).unwrap();
+    let out = run(
+        "chlo.broadcast_compare",
+        &[a.clone(), neg_zero],
+        &[pred],
+        &total,
+    )
+    .unwrap();
     assert_eq!(values::<bool>(&out, 0), [true, true, true, false]);
 
     // select([true, false], [[1,2],[3,4]], 9) = [[1,9],[3,9]]
@@ -181,7 +227,13 @@ fn broadcast_compare_and_select() {
     let on_true = param(&[2, 2], vec![1i32, 2, 3, 4]);
     let on_false = param(&[], vec![9i32]);
     let shape = Shape::array(PrimitiveType::S32, &[2, 2]);
-    let out = run("chlo.broadcast_select", &[p, on_true, on_false], &[shape], &[]).unwrap();
+    let out = run(
+        "chlo.broadcast_select",
+        &[p, on_true, on_false],
+        &[shape],
+        &[],
+    )
+    .unwrap();
     assert_eq!(values::<i32>(&out, 0), [1, 9, 3, 9]);
 }
 
@@ -194,7 +246,10 @@ fn broadcast_of_a_special_function() {
     let out = run("chlo.broadcast_zeta", &[x, q], &[shape], &[]).unwrap();
     let z = std::f64::consts::PI.powi(2) / 6.0;
     let got = values::<f64>(&out, 0);
-    assert!((got[0] - z).abs() < 1e-14 && (got[1] - (z - 1.0)).abs() < 1e-14, "{got:?}");
+    assert!(
+        (got[0] - z).abs() < 1e-14 && (got[1] - (z - 1.0)).abs() < 1e-14,
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -203,16 +258,22 @@ fn bf16_is_computed_in_f32_and_rounded_back() {
     let x = param(&[2], vec![bf16::from_f32(0.5), bf16::from_f32(3.0)]);
     let shape = x.0.clone();
     let out = run("chlo.lgamma", &[x], &[shape], &[]).unwrap();
-    let want = [bf16::from_f64(0.5723649429247001), bf16::from_f64(2f64.ln())];
+    let want = [
+        bf16::from_f64(0.5723649429247001),
+        bf16::from_f64(2f64.ln()),
+    ];
     assert_eq!(values::<bf16>(&out, 0), want);
 }
+
+/// (op name, parameters, part of the expected error).
+type ErrorCase = (&'static str, Vec<(Shape, Literal)>, &'static str);
 
 #[test]
 fn unsupported_ops_and_types_are_errors() {
     let f = param(&[2], vec![1.0f32, 2.0]);
     let i = param(&[2], vec![1i32, 2]);
     let f_shape = f.0.clone();
-    let cases: [(&str, Vec<(Shape, Literal)>, &str); 5] = [
+    let cases: [ErrorCase; 5] = [
         ("chlo.scan", vec![f.clone()], "chlo.scan"),
         ("chlo.frobnicate", vec![f.clone()], "chlo.frobnicate"),
         ("chlo.erf", vec![i.clone()], "erf of s32"),
@@ -233,7 +294,7 @@ fn unsupported_ops_and_types_are_errors() {
 #[test]
 fn names_are_unique_and_follow_the_op() {
     let x = param(&[3], vec![0.1f32, 0.2, 0.3]);
-    let (mut module, ids) = module_with_params(&[x.clone()]);
+    let (mut module, ids) = module_with_params(std::slice::from_ref(&x));
     let entry = module.entry;
     let op = ChloOp {
         name: "chlo.erf_inv",
@@ -247,7 +308,13 @@ fn names_are_unique_and_follow_the_op() {
     let names: Vec<&str> = comp.iter().map(|(_, i)| i.name.as_str()).collect();
     let unique: std::collections::HashSet<&&str> = names.iter().collect();
     assert_eq!(unique.len(), names.len());
-    assert!(names[1..].iter().all(|n| n.starts_with("erf_inv.")), "{names:?}");
+    assert!(
+        names[1..].iter().all(|n| n.starts_with("erf_inv.")),
+        "{names:?}"
+    );
     // Constants are scalars broadcast to the operand's shape, as XLA writes them.
-    assert!(comp.iter().any(|(_, i)| matches!(i.op, Op::Broadcast { .. })));
+    assert!(
+        comp.iter()
+            .any(|(_, i)| matches!(i.op, Op::Broadcast { .. }))
+    );
 }

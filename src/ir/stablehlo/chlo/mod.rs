@@ -173,9 +173,16 @@ fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<In
         }
         "constant_like" => misc::constant_like(em, op)?,
         "top_k" => return misc::top_k(em, op),
-        "scan" => return Err("chlo.scan is not supported: its region must be converted by the StableHLO converter".into()),
+        "scan" => return Err(
+            "chlo.scan is not supported: its region must be converted by the StableHLO converter"
+                .into(),
+        ),
         "ragged_dot" => return Err("chlo.ragged_dot is not supported".into()),
-        "constant" => return Err("chlo.constant is a plain constant: convert it like stablehlo.constant".into()),
+        "constant" => {
+            return Err(
+                "chlo.constant is a plain constant: convert it like stablehlo.constant".into(),
+            );
+        }
         _ => return Err(format!("{} is not supported", op.name)),
     };
     Ok(vec![one])
@@ -185,7 +192,11 @@ fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<In
 fn unary(op: &ChloOp<'_>) -> Result<InstrId, String> {
     match op.operands {
         [x] => Ok(*x),
-        _ => Err(format!("{} takes 1 operand, got {}", op.name, op.operands.len())),
+        _ => Err(format!(
+            "{} takes 1 operand, got {}",
+            op.name,
+            op.operands.len()
+        )),
     }
 }
 
@@ -193,7 +204,11 @@ fn unary(op: &ChloOp<'_>) -> Result<InstrId, String> {
 fn binary(op: &ChloOp<'_>) -> Result<[InstrId; 2], String> {
     match op.operands {
         [a, b] => Ok([*a, *b]),
-        _ => Err(format!("{} takes 2 operands, got {}", op.name, op.operands.len())),
+        _ => Err(format!(
+            "{} takes 2 operands, got {}",
+            op.name,
+            op.operands.len()
+        )),
     }
 }
 

@@ -10,6 +10,9 @@
 //! `chlo.erf` of f32 and f64 is not expanded: XLA turns it into the HLO `erf` op before
 //! this legalization runs, and so does xlac.
 
+// Coefficients keep the reference's digits, so they can be compared with its source.
+#![allow(clippy::excessive_precision)]
+
 use super::emit::Emitter;
 use super::require_float;
 use crate::ir::{InstrId, Opcode, PrimitiveType};
@@ -37,7 +40,12 @@ pub(super) fn erfc(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 }
 
 /// `|x| < 1 ? 1 - erf_small : erfc_large`.
-fn select_by_magnitude(em: &mut Emitter<'_>, x: InstrId, erf_small: InstrId, erfc_large: InstrId) -> InstrId {
+fn select_by_magnitude(
+    em: &mut Emitter<'_>,
+    x: InstrId,
+    erf_small: InstrId,
+    erfc_large: InstrId,
+) -> InstrId {
     let one = em.c(1.0, x);
     let from_erf = em.sub(one, erf_small);
     let abs_x = em.abs(x);
@@ -132,7 +140,13 @@ fn erfc_f64_ge_one(em: &mut Emitter<'_>, x: InstrId) -> InstrId {
 
 /// Shared tail of the erfc approximations: 0 when `z = -x^2 < -maxlog`, and
 /// `erfc(x) = 2 - erfc(-x)` for x < 0.
-fn clamp_and_reflect(em: &mut Emitter<'_>, x: InstrId, z: InstrId, approx: InstrId, maxlog: f64) -> InstrId {
+fn clamp_and_reflect(
+    em: &mut Emitter<'_>,
+    x: InstrId,
+    z: InstrId,
+    approx: InstrId,
+    maxlog: f64,
+) -> InstrId {
     let neg_maxlog = em.c(-maxlog, x);
     let underflow = em.lt(z, neg_maxlog);
     let zero = em.c(0.0, x);

@@ -12,8 +12,8 @@ use crate::eval::{EvalOptions, evaluate};
 use crate::ir::shape_inference::infer_shape;
 use crate::ir::verifier::verify;
 use crate::ir::{
-    ArrayLiteral, Computation, InstrId, Instruction, Literal, Module, Op,
-    Opcode, PrimitiveType, Shape,
+    ArrayLiteral, Computation, InstrId, Instruction, Literal, Module, Op, Opcode, PrimitiveType,
+    Shape,
 };
 
 /// Inputs and XLA's outputs for one op on one element type.
@@ -120,7 +120,10 @@ fn finish(module: &mut Module, results: &[InstrId]) {
     comp.root = if let [one] = results {
         *one
     } else {
-        let shapes = results.iter().map(|&r| comp.instrs[r].shape.clone()).collect();
+        let shapes = results
+            .iter()
+            .map(|&r| comp.instrs[r].shape.clone())
+            .collect();
         comp.push(Instruction::new(
             "tuple.root",
             Shape::Tuple(shapes),
@@ -134,7 +137,8 @@ fn finish(module: &mut Module, results: &[InstrId]) {
 fn check_shapes(module: &Module) {
     let comp = module.entry_computation();
     for (id, instr) in comp.iter() {
-        let inferred = infer_shape(module, comp, id).unwrap_or_else(|e| panic!("{}: {e}", instr.name));
+        let inferred =
+            infer_shape(module, comp, id).unwrap_or_else(|e| panic!("{}: {e}", instr.name));
         assert!(
             inferred.compatible(&instr.shape),
             "{}: declared {:?}, inferred {:?}",
@@ -186,7 +190,10 @@ fn check_golden(g: &Golden, ty: PrimitiveType, max_ulp: u64, atol: f64) {
         let close = (x - want).abs() <= atol;
         if d > max_ulp && !close {
             let b = g.b.get(i).map(|b| format!(", {b:?}")).unwrap_or_default();
-            bad.push(format!("input {:?}{b}: got {x:e}, XLA gives {want:e} ({d} ulp)", g.a[i]));
+            bad.push(format!(
+                "input {:?}{b}: got {x:e}, XLA gives {want:e} ({d} ulp)",
+                g.a[i]
+            ));
         }
     }
     assert!(bad.is_empty(), "{} {ty}:\n{}", g.op, bad.join("\n"));
@@ -240,7 +247,11 @@ fn zeta_and_polygamma_match_xla() {
 
 #[test]
 fn inverse_trig_matches_xla() {
-    for (g32, g64) in [(&ACOS_F32, &ACOS_F64), (&ASIN_F32, &ASIN_F64), (&ATAN_F32, &ATAN_F64)] {
+    for (g32, g64) in [
+        (&ACOS_F32, &ACOS_F64),
+        (&ASIN_F32, &ASIN_F64),
+        (&ATAN_F32, &ATAN_F64),
+    ] {
         check_golden(g32, PrimitiveType::F32, 2, 0.0);
         check_golden(g64, PrimitiveType::F64, 2, 0.0);
     }
@@ -259,7 +270,11 @@ fn inverse_hyperbolic_matches_xla() {
 
 #[test]
 fn cosh_sinh_tan_match_xla() {
-    for (g32, g64) in [(&COSH_F32, &COSH_F64), (&SINH_F32, &SINH_F64), (&TAN_F32, &TAN_F64)] {
+    for (g32, g64) in [
+        (&COSH_F32, &COSH_F64),
+        (&SINH_F32, &SINH_F64),
+        (&TAN_F32, &TAN_F64),
+    ] {
         check_golden(g32, PrimitiveType::F32, 2, 0.0);
         check_golden(g64, PrimitiveType::F64, 2, 0.0);
     }
@@ -284,7 +299,10 @@ fn top_k_matches_xla() {
     let out = run("chlo.top_k", &params, &results, &k).unwrap();
     let got = to_f64(&out[0]);
     for (g, w) in got.iter().zip(values) {
-        assert!(g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(), "{got:?} vs {values:?}");
+        assert!(
+            g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(),
+            "{got:?} vs {values:?}"
+        );
     }
     let want: Vec<f64> = indices.iter().map(|&i| i as f64).collect();
     assert_eq!(to_f64(&out[1]), want);
