@@ -14,10 +14,9 @@
 //! `chlo.top_k` becomes the HLO `topk` op and `chlo.erf` the HLO `erf` op, which is what
 //! `model.hlo` of the JAX programs in `testdata/` shows. `chlo.tan` becomes HLO `tan`.
 //!
-//! Files by family: [`special`] (erf, erfc, erf_inv, bessel_i1e), [`gamma`] (lgamma,
-//! digamma, polygamma, zeta),
-//! [`trig`] (acos, asin, atan, acosh, asinh, atanh, cosh, sinh, tan),
-//! [`broadcast`] (the `chlo.broadcast_*` ops), [`misc`] (is_inf, conj, square,
+//! Files by family: `special` (erf, erfc, erf_inv, bessel_i1e), `gamma` (lgamma,
+//! digamma, polygamma, zeta), `trig` (acos, asin, atan, acosh, asinh, atanh, cosh, sinh,
+//! tan), `broadcast` (the `chlo.broadcast_*` ops), `misc` (is_inf, conj, square,
 //! next_after, top_k, constant_like, mulhi). `emit` is the instruction emitter they share.
 //!
 //! Not supported: `chlo.scan` (it has a region, which this interface does not carry),
@@ -41,6 +40,7 @@ mod misc_tests;
 #[cfg(test)]
 mod tests;
 
+use crate::ir::shape_inference::human_string;
 use crate::ir::{ComparisonDirection, ComparisonType, ComputationId, InstrId, Module, Shape};
 
 use emit::Emitter;
@@ -225,9 +225,10 @@ fn check_results(em: &Emitter<'_>, op: &ChloOp<'_>, results: &[InstrId]) -> Resu
     for (i, (&r, declared)) in results.iter().zip(op.result_shapes).enumerate() {
         if !em.shape(r).compatible(declared) {
             return Err(format!(
-                "{}: result {i} is declared {declared:?} but computes {:?}",
+                "{}: result {i} is declared {} but computes {}",
                 op.name,
-                em.shape(r)
+                human_string(declared),
+                human_string(em.shape(r))
             ));
         }
     }
