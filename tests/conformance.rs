@@ -6,7 +6,9 @@
 //! It also checks the case splitting against `index.tsv`'s case counts.
 //!
 //! `XLAC_CONFORMANCE_DIR` overrides the corpus location; `XLAC_CONFORMANCE_VERBOSE=1`
-//! prints every case's line.
+//! prints every case's line. Every case's result is also written, one TSV line each
+//! (`folder  file  case  status  detail`, README §8), to `conformance.tsv` in the test's
+//! scratch folder (`CARGO_TARGET_TMPDIR`), for comparing runs.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -177,6 +179,20 @@ fn conformance_corpus() {
     let elapsed = start.elapsed();
 
     let verbose = std::env::var_os("XLAC_CONFORMANCE_VERBOSE").is_some();
+    let mut tsv = String::from("folder\tfile\tcase\tstatus\tdetail\n");
+    for (name, cases) in &results {
+        let (folder, file) = name.split_once('/').unwrap_or(("", name));
+        for c in cases {
+            let detail = c.status.reason().replace(['\t', '\n'], " ");
+            tsv.push_str(&format!(
+                "{folder}\t{file}\t{}\t{}\t{detail}\n",
+                c.case,
+                c.status.label()
+            ));
+        }
+    }
+    let tsv_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance.tsv");
+    std::fs::write(&tsv_path, tsv).unwrap();
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     let mut total = Row::default();
     // primary_op -> (cases not passing, of which UNSUPPORTED, files)
@@ -243,7 +259,11 @@ fn conformance_corpus() {
         .parse()
         .expect("tests/conformance_floor.txt holds one integer");
     let passed = total.summary.passed;
-    println!("\n{} (floor {floor})", total.summary);
+    println!(
+        "\n{} (floor {floor}); per-case results in {}",
+        total.summary,
+        tsv_path.display()
+    );
     assert!(
         passed >= floor,
         "{passed} conformance cases pass, fewer than the floor {floor}"
