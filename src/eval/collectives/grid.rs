@@ -442,6 +442,10 @@ pub fn run_parallel(
                     })
             })
             .collect();
+        if handles.iter().any(Result::is_err) {
+            // The others would wait for it forever.
+            grid.abort("a process thread could not start");
+        }
         handles
             .into_iter()
             .map(|h| match h {
