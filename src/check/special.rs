@@ -212,4 +212,55 @@ mod tests {
         assert_eq!(Special::of("x/printing.mlir", ""), Special::Printing);
         assert_eq!(Special::of("x/add.mlir", ""), Special::None);
     }
+
+    /// A loader that ignores its text and returns the constant `s32[2] {3, 3}`: enough to
+    /// follow the comparison without a StableHLO parser.
+    fn three_three(
+        _: &str,
+        _: &str,
+        _: usize,
+    ) -> Result<crate::ir::Module, super::super::LoadError> {
+        let text = "HloModule k\nENTRY e {\n  ROOT c = s32[2] constant({3, 3})\n}\n";
+        super::super::loader::hlo_text(text, "k", 0)
+    }
+
+    #[test]
+    fn compares_returned_values() {
+        use crate::ir::ArrayLiteral;
+        let special = Special::InputArguments {
+            args: vec!["dense<1> : tensor<2xi32>".into()],
+            expected: Some("dense<[3, 3]> : tensor<2xi32>".into()),
+        };
+        assert_eq!(special.arguments(three_three, "f").unwrap().len(), 1);
+        let good: Literal = ArrayLiteral::from_vec(&[2], vec![3i32, 3]).into();
+        let bad: Literal = ArrayLiteral::from_vec(&[2], vec![3i32, 4]).into();
+        assert_eq!(
+            special.compare_outputs("", &good, three_three, "f"),
+            Status::Pass
+        );
+        assert_eq!(
+            special.compare_outputs("", &bad, three_three, "f").label(),
+            "FAIL"
+        );
+        // printing.mlir: one CHECK-DENSE line per returned value, in order.
+        let chunk =
+            "// CHECK-DENSE: dense<3> : tensor<2xi32>\n// CHECK-DENSE: dense<3> : tensor<2xi32>\n";
+        let two = Literal::Tuple(vec![good.clone(), good.clone()]);
+        assert_eq!(
+            Special::Printing.compare_outputs(chunk, &two, three_three, "f"),
+            Status::Pass
+        );
+        let mixed = Literal::Tuple(vec![good.clone(), bad]);
+        assert!(
+            Special::Printing
+                .compare_outputs(chunk, &mixed, three_three, "f")
+                .reason()
+                .starts_with("result 1:")
+        );
+        // No CHECK-DENSE lines: the case only has to run.
+        assert_eq!(
+            Special::Printing.compare_outputs("", &two, three_three, "f"),
+            Status::Pass
+        );
+    }
 }
