@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod cli;
 pub mod compiler;
 pub mod eval;

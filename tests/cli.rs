@@ -334,7 +334,6 @@ fn not_yet_available_features_exit_2() {
             "aarch64",
         ],
         vec!["bench", path.as_str()],
-        vec!["check", "a.mlir"],
     ] {
         let out = xlac(&args);
         let msg = one_error(&out);
@@ -346,6 +345,37 @@ fn not_yet_available_features_exit_2() {
             "{msg}"
         );
     }
+}
+
+#[test]
+fn check_prints_one_line_per_case_and_a_summary() {
+    // Two cases (the first chunk has no function and is not a case). Until the StableHLO
+    // converter is merged they are UNSUPPORTED; afterwards they PASS and FAIL.
+    let dir = scratch("check");
+    let text = "// RUN: stablehlo-translate --interpret -split-input-file %s\n// -----\nfunc.func @ok() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n  check.expect_eq_const %0, dense<[1, 2]> : tensor<2xi64>\n  func.return\n}\n// -----\nfunc.func @bad() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n  check.expect_eq_const %0, dense<[1, 3]> : tensor<2xi64>\n  func.return\n}\n";
+    let path = write(&dir, "t.mlir", text);
+    let out = xlac(&["check", path.as_str()]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    let first = format!("{path}:0");
+    assert!(
+        lines[0] == format!("PASS {first}")
+            || lines[0].starts_with(&format!("UNSUPPORTED {first}: ")),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("FAIL ") || lines[1].starts_with("UNSUPPORTED "),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2] == "1 passed, 1 failed, 0 skipped" || lines[2] == "0 passed, 0 failed, 2 skipped",
+        "{}",
+        lines[2]
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
 }
 
 #[test]

@@ -14,6 +14,7 @@
 //! here computes: loading is [`model`], arrays are [`crate::io`], running is [`crate::eval`].
 //! XLA counterpart: `xla/tools/run_hlo_module_main.cc`.
 
+mod check;
 mod compile;
 mod model;
 mod run;
@@ -43,7 +44,7 @@ pub enum Command {
     Compile(CompileArgs),
     /// Time the compiled model (not implemented yet).
     Bench(BenchArgs),
-    /// Run self-checking StableHLO test files (not implemented yet).
+    /// Run self-checking StableHLO test files (`check.*` ops, `// -----` cases).
     Check(CheckArgs),
 }
 
@@ -276,7 +277,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Run(args) => run::run(args),
         Command::Compile(args) => compile::compile(args),
         Command::Bench(_) => Err(Failure::usage("'xlac bench' is not implemented yet")),
-        Command::Check(_) => Err(Failure::usage("'xlac check' is not implemented yet")),
+        Command::Check(args) => check::check(args),
     }
 }
 
@@ -383,9 +384,14 @@ mod tests {
 
     #[test]
     fn stubs_exit_2() {
+        // `check` runs: a missing file is an ERROR case, exit 1.
         assert_eq!(
-            main_with_args(vec!["xlac".into(), "check".into(), "a.mlir".into()]),
-            2
+            main_with_args(vec![
+                "xlac".into(),
+                "check".into(),
+                "/nonexistent/a.mlir".into()
+            ]),
+            1
         );
         assert_eq!(main_with_args(vec!["xlac".into(), "frobnicate".into()]), 2);
         assert_eq!(main_with_args(vec!["xlac".into()]), 2);

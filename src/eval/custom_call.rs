@@ -1,6 +1,8 @@
 //! The custom calls JAX emits on CPU: LAPACK Cholesky (`lapack_spotrf_ffi`,
 //! `lapack_dpotrf_ffi`, and the complex `c`/`z` forms), triangular solve (`lapack_?trsm_ffi`)
-//! and `TopK`. Any other target is an error naming it.
+//! and `TopK`; and `interpreter.run_parallel`, which runs a grid of processes
+//! ([`super::collectives::grid`]). Any other target is an error naming it, unless the
+//! evaluator's [`super::CustomCallHandler`] takes it first.
 //!
 //! What the targets expect, as jax/jaxlib 0.10.2 emits them (see `scripts/golden_linalg.py`):
 //! * `(f[..,n,n], s32[..]) custom-call(a), custom_call_target="lapack_spotrf_ffi",
@@ -45,6 +47,8 @@ pub fn custom_call(
             trsm(instr, operands, cc)
         }
         "TopK" => top_k(ev, instr, operands, cc),
+        // The StableHLO reference interpreter's multi-device op (see `collectives::grid`).
+        "interpreter.run_parallel" => super::collectives::run_parallel(ev, instr, operands, cc),
         other => Err(EvalError::new(format!(
             "custom-call target \"{other}\" is not supported by the interpreter"
         ))),

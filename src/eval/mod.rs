@@ -11,6 +11,7 @@
 //! Shared helpers for handlers: [`index`] (walking multi-indices, row-major offsets, reading
 //! integer indices) and [`scalar`] (XLA's per-element semantics of each elementwise op).
 
+pub mod collectives;
 pub mod compare;
 mod control_flow;
 mod convert;
@@ -29,12 +30,16 @@ pub mod scalar;
 mod sort;
 
 use std::fmt;
+use std::sync::Arc;
 
 use cranelift_entity::EntityRef;
 
 use crate::ir::{
-    ArrayLiteral, Computation, ComputationId, InstrId, Instruction, Literal, Module, Op, Opcode,
+    ArrayLiteral, Computation, ComputationId, CustomCall, InstrId, Instruction, Literal, Module,
+    Op, Opcode,
 };
+
+pub use collectives::{DeviceContext, ProcessGrid, ProcessId};
 
 /// Why evaluation failed: the instruction (as `computation/name`) and what went wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,6 +112,24 @@ pub fn to_row_major(lit: &Literal) -> Literal {
     }
 }
 
+/// Custom-call targets the interpreter does not know, supplied by its user.
+///
+/// `xlac check` uses this for the test-only ops (`check.expect_eq`, `interpreter.probe`, ...):
+/// the interpreter stays free of test semantics, and the harness plugs them in. The handler
+/// is shared by every process of an `interpreter.run_parallel` grid, hence `Send + Sync`.
+pub trait CustomCallHandler: Send + Sync {
+    /// Runs the custom call `instr` (whose attributes are `cc`) on row-major `operands`, or
+    /// returns `None` when this handler does not know `cc.target`; the built-in targets
+    /// are tried next.
+    fn custom_call(
+        &self,
+        ev: &mut Evaluator<'_>,
+        instr: &Instruction,
+        operands: &[&Literal],
+        cc: &CustomCall,
+    ) -> Option<EvalResult>;
+}
+
 /// The interpreter's state while running one module.
 pub struct Evaluator<'m> {
     /// The module being run.
@@ -115,16 +138,23 @@ pub struct Evaluator<'m> {
     pub options: EvalOptions,
     /// State of the `rng` op's generator.
     pub rng_state: u64,
+    /// Consulted first for every custom call; `None` runs only the built-in targets.
+    pub custom_call_handler: Option<Arc<dyn CustomCallHandler>>,
+    /// Which process of which grid this evaluator is: `replica-id`, `partition-id` and the
+    /// collectives read it. A fresh evaluator is process (0, 0) of its own 1x1 grid.
+    pub device: DeviceContext,
 }
 
 impl<'m> Evaluator<'m> {
-    /// A fresh evaluator.
+    /// A fresh evaluator: no custom-call handler, one device.
     pub fn new(module: &'m Module, options: EvalOptions) -> Evaluator<'m> {
         let rng_state = options.seed;
         Evaluator {
             module,
             options,
             rng_state,
+            custom_call_handler: None,
+            device: DeviceContext::single(),
         }
     }
 
@@ -290,7 +320,18 @@ impl<'m> Evaluator<'m> {
             Op::TriangularSolve(options) => {
                 linalg::triangular_solve(operands[0], operands[1], options)
             }
-            Op::CustomCall(cc) => custom_call::custom_call(self, instr, operands, cc),
+            Op::CustomCall(cc) => {
+                // The user's handler first; a clone of the Arc so `self` can be lent to it.
+                if let Some(handler) = self.custom_call_handler.clone()
+                    && let Some(result) = handler.custom_call(self, instr, operands, cc)
+                {
+                    return result;
+                }
+                custom_call::custom_call(self, instr, operands, cc)
+            }
+            Op::Unmodeled { opcode, called } if collectives::runs(*opcode) => {
+                collectives::collective(self, instr, *opcode, called, operands)
+            }
             Op::Fft { .. }
             | Op::BatchNorm { .. }
             | Op::DimensionSize { .. }
@@ -337,8 +378,13 @@ impl<'m> Evaluator<'m> {
             )),
             AfterAll => Ok(Literal::Token),
             AddDependency | OptimizationBarrier | Domain => Ok(operands[0].clone()),
-            // One device: the only replica and partition is number 0.
-            ReplicaId | PartitionId => Ok(Literal::Array(ArrayLiteral::scalar(0u32))),
+            // The process's ids in its grid; (0, 0) on a single device.
+            ReplicaId => Ok(Literal::Array(ArrayLiteral::scalar(
+                self.device.process.replica_id,
+            ))),
+            PartitionId => Ok(Literal::Array(ArrayLiteral::scalar(
+                self.device.process.partition_id,
+            ))),
             _ => Err(EvalError::new(format!(
                 "the interpreter does not run `{opcode}`"
             ))),
