@@ -7,8 +7,15 @@
 //! verifies the module (an error names the pass) and tells the dump writer, which names
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
+pub mod call_inliner;
+pub mod conditional_simplifier;
+pub mod constant_folding;
 pub mod cpu;
+pub mod cse;
 pub mod dce;
+pub mod flatten_call_graph;
+pub mod tuple_simplifier;
+pub mod while_loop_simplifier;
 pub mod dump;
 
 #[cfg(test)]
