@@ -96,7 +96,8 @@ fn is_inlineable_call(instr: &crate::ir::Instruction) -> bool {
     matches!(instr.op, Op::Call { .. })
         && instr.backend_config.is_none()
         && !instr.raw_attributes.iter().any(|a| {
-            a.name == "frontend_attributes" && a.value.replace(' ', "").contains("inlineable=\"false\"")
+            a.name == "frontend_attributes"
+                && a.value.replace(' ', "").contains("inlineable=\"false\"")
         })
 }
 

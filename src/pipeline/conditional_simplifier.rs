@@ -101,8 +101,7 @@ fn known_branch(module: &Module, c: ComputationId, id: InstrId) -> Option<usize>
 fn calls_side_effect(module: &Module, c: ComputationId) -> bool {
     module.computations[c].iter().any(|(_, i)| {
         i.op.has_side_effect()
-            || i
-                .op
+            || i.op
                 .called_computations()
                 .into_iter()
                 .any(|callee| calls_side_effect(module, callee))

@@ -62,7 +62,8 @@ impl Pass for ConstantFolding {
                 };
                 let comp = &mut module.computations[c];
                 let shape = comp.instrs[id].shape.clone();
-                let constant = Instruction::new("constant", shape, Op::Constant { literal }, vec![]);
+                let constant =
+                    Instruction::new("constant", shape, Op::Constant { literal }, vec![]);
                 let new = comp.insert_before(id, constant);
                 comp.replace_all_uses(id, new);
                 comp.remove_unused_from(&[id]);
@@ -130,8 +131,7 @@ fn is_foldable(module: &Module, comp: &Computation, id: InstrId) -> bool {
     if !any_constant {
         return false;
     }
-    if opcode == Opcode::Pad && matches!(comp.instrs[instr.operands[0]].op, Op::Broadcast { .. })
-    {
+    if opcode == Opcode::Pad && matches!(comp.instrs[instr.operands[0]].op, Op::Broadcast { .. }) {
         return false;
     }
     if result.element_count() > MAX_NEW_ELEMENTS.max(constant_elements) {
@@ -157,8 +157,7 @@ fn is_illegal(op: &Op) -> bool {
 fn computation_is_foldable(module: &Module, c: ComputationId) -> bool {
     module.computations[c].iter().all(|(_, i)| {
         !is_illegal(&i.op)
-            && i
-                .op
+            && i.op
                 .called_computations()
                 .into_iter()
                 .all(|callee| computation_is_foldable(module, callee))

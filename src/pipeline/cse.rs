@@ -210,8 +210,7 @@ fn computations_equal(module: &Module, x: ComputationId, y: ComputationId) -> bo
     for (&ix, &iy) in cx.order.iter().zip(&cy.order) {
         let (a, b) = (&cx.instrs[ix], &cy.instrs[iy]);
         let operands_match = a.operands.len() == b.operands.len()
-            && a
-                .operands
+            && a.operands
                 .iter()
                 .zip(&b.operands)
                 .all(|(oa, ob)| map.get(oa) == Some(ob));

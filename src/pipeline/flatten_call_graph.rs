@@ -48,7 +48,12 @@ impl Pass for FlattenCallGraph {
                 }
                 let clone = clone_subtree(module, comp);
                 let instr = &mut module.computations[site.caller].instrs[site.instr];
-                if let Some(slot) = instr.op.called_computations_mut().into_iter().nth(site.slot) {
+                if let Some(slot) = instr
+                    .op
+                    .called_computations_mut()
+                    .into_iter()
+                    .nth(site.slot)
+                {
                     *slot = clone;
                 }
                 changed = true;
@@ -111,8 +116,14 @@ fn clone_subtree(module: &mut Module, comp: ComputationId) -> ComputationId {
             continue;
         }
         let callees = clone.instrs[id].op.called_computations();
-        let cloned: Vec<ComputationId> = callees.iter().map(|&c| clone_subtree(module, c)).collect();
-        for (slot, new) in clone.instrs[id].op.called_computations_mut().into_iter().zip(cloned) {
+        let cloned: Vec<ComputationId> =
+            callees.iter().map(|&c| clone_subtree(module, c)).collect();
+        for (slot, new) in clone.instrs[id]
+            .op
+            .called_computations_mut()
+            .into_iter()
+            .zip(cloned)
+        {
             *slot = new;
         }
     }

@@ -13,11 +13,13 @@ pub mod constant_folding;
 pub mod cpu;
 pub mod cse;
 pub mod dce;
+pub mod dump;
 pub mod flatten_call_graph;
 pub mod tuple_simplifier;
 pub mod while_loop_simplifier;
-pub mod dump;
 
+#[cfg(test)]
+mod structural_corpus;
 #[cfg(test)]
 pub mod testing;
 

@@ -69,8 +69,7 @@ impl Pass for WhileLoopSimplifier {
 fn calls_side_effect(module: &Module, c: ComputationId) -> bool {
     module.computations[c].iter().any(|(_, i)| {
         i.op.has_side_effect()
-            || i
-                .op
+            || i.op
                 .called_computations()
                 .into_iter()
                 .any(|callee| calls_side_effect(module, callee))
@@ -231,7 +230,11 @@ fn param_element(comp: &Computation, id: InstrId) -> Option<usize> {
     let Op::GetTupleElement { index } = instr.op else {
         return None;
     };
-    matches!(comp.instrs[instr.operands[0]].op, Op::Parameter { number: 0 }).then_some(index)
+    matches!(
+        comp.instrs[instr.operands[0]].op,
+        Op::Parameter { number: 0 }
+    )
+    .then_some(index)
 }
 
 /// The value of a scalar integer constant.
@@ -394,8 +397,12 @@ fn rewrite_loop(module: &mut Module, c: ComputationId, id: InstrId, plan: &DeadS
     let old_shape = module.computations[c].instrs[id].shape.clone();
     let elements = old_shape.tuple_elements().unwrap_or_default().to_vec();
     let new_shape = Shape::Tuple(plan.live.iter().map(|&i| elements[i].clone()).collect());
-    let new_index: HashMap<usize, usize> =
-        plan.live.iter().enumerate().map(|(new, &old)| (old, new)).collect();
+    let new_index: HashMap<usize, usize> = plan
+        .live
+        .iter()
+        .enumerate()
+        .map(|(new, &old)| (old, new))
+        .collect();
     let new_cond = shrink_computation(module, condition, &new_shape, &new_index, false);
     let new_body = shrink_computation(module, body, &new_shape, &new_index, true);
 
