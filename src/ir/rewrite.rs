@@ -3,7 +3,7 @@
 //! would have to keep them in sync); a pass asks for them when it needs them.
 //! XLA: `HloInstruction::ReplaceAllUsesWith`, `HloComputation::RemoveInstruction`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_entity::SecondaryMap;
 
@@ -113,9 +113,92 @@ impl Computation {
         let dead: HashSet<InstrId> = dead.iter().copied().collect();
         self.order.retain(|id| !dead.contains(id));
     }
+
+    /// Removes each of `candidates` that nothing uses any more, then the operands that
+    /// become unused because of it, recursively (XLA's `RemoveInstructionAndUnusedOperands`,
+    /// for a batch). Never removes the root, parameters or side-effecting instructions;
+    /// control edges count as uses. Returns true if anything was removed.
+    pub fn remove_unused_from(&mut self, candidates: &[InstrId]) -> bool {
+        let mut uses: HashMap<InstrId, usize> = HashMap::new();
+        for (_, instr) in self.iter() {
+            for &op in instr.operands.iter().chain(&instr.control_predecessors) {
+                *uses.entry(op).or_default() += 1;
+            }
+        }
+        let live: HashSet<InstrId> = self.order.iter().copied().collect();
+        let mut dead: HashSet<InstrId> = HashSet::new();
+        let mut stack: Vec<InstrId> = candidates.to_vec();
+        while let Some(id) = stack.pop() {
+            let instr = &self.instrs[id];
+            let removable = live.contains(&id)
+                && !dead.contains(&id)
+                && id != self.root
+                && uses.get(&id).copied().unwrap_or(0) == 0
+                && !matches!(instr.op, super::Op::Parameter { .. })
+                && !instr.op.has_side_effect();
+            if !removable {
+                continue;
+            }
+            dead.insert(id);
+            for &op in instr.operands.iter().chain(&instr.control_predecessors) {
+                let n = uses.entry(op).or_default();
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    stack.push(op);
+                }
+            }
+        }
+        if dead.is_empty() {
+            return false;
+        }
+        self.order.retain(|id| !dead.contains(id));
+        true
+    }
 }
 
 impl Module {
+    /// `base` if no live computation has that name, else `base.N` with the smallest free N
+    /// (XLA's name uniquer, as used when a pass adds a computation).
+    pub fn unique_computation_name(&self, base: &str) -> String {
+        let taken: HashSet<&str> = self
+            .order
+            .iter()
+            .map(|&c| self.computations[c].name.as_str())
+            .collect();
+        if !taken.contains(base) {
+            return base.to_string();
+        }
+        (1..)
+            .map(|n| format!("{base}.{n}"))
+            .find(|n| !taken.contains(n.as_str()))
+            .unwrap()
+    }
+
+    /// Computations that the entry reaches, callees before callers (the entry last): the
+    /// order XLA's `CallGraph::VisitNodes` walks.
+    pub fn computation_post_order(&self) -> Vec<super::ComputationId> {
+        fn visit(
+            m: &Module,
+            c: super::ComputationId,
+            seen: &mut HashSet<super::ComputationId>,
+            out: &mut Vec<super::ComputationId>,
+        ) {
+            if !seen.insert(c) {
+                return;
+            }
+            for (_, instr) in m.computations[c].iter() {
+                for callee in instr.op.called_computations() {
+                    visit(m, callee, seen, out);
+                }
+            }
+            out.push(c);
+        }
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        visit(self, self.entry, &mut seen, &mut out);
+        out
+    }
+
     /// Computations that the entry reaches through called computations (the entry first).
     pub fn reachable_computations(&self) -> Vec<super::ComputationId> {
         let mut seen = HashSet::new();

@@ -8,10 +8,19 @@
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
 pub mod bisect;
+pub mod call_inliner;
+pub mod conditional_simplifier;
+pub mod constant_folding;
 pub mod cpu;
+pub mod cse;
 pub mod dce;
 pub mod dump;
+pub mod flatten_call_graph;
+pub mod tuple_simplifier;
+pub mod while_loop_simplifier;
 
+#[cfg(test)]
+mod structural_corpus;
 #[cfg(test)]
 pub mod testing;
 

@@ -1,0 +1,407 @@
+//! `call-inliner`: replaces every `call` by a copy of the computation it calls.
+//!
+//! JAX wraps every nested `jax.jit` (and many library functions: `jit_relu_`, `_where`,
+//! `clip`, `argmax`) in a `call`. Inlining them gives later passes (CSE, algebraic
+//! simplification, fusion) one flat computation to work on. The callee's instructions are
+//! cloned into the caller right where the call was, with the callee's parameters replaced
+//! by the call's operands and the call's users reading the clone of the callee's root.
+//! Clones keep their names when free and otherwise get XLA-style `.N` suffixes.
+//!
+//! Computations are visited callees first, so a callee has no calls left when it is
+//! inlined. Like XLA, the pass then runs `dce`, which drops the instructions and
+//! computations that became dead.
+//!
+//! Not inlined (as in XLA's `CallInliner::IsInlineableCallOp`): calls with a
+//! `backend_config`, and calls whose `frontend_attributes` say `inlineable="false"`.
+//! A call with `frontend_attributes={xla_cpu_small_call="true"}` (made by XLA:CPU's
+//! `SmallWhileLoopHoistingPass` after its main pipeline, so it appears in `xla_opt.hlo`)
+//! IS inlined: XLA's inliner has no exception for it, the attribute only asks XLA's
+//! emitter to compile the callee as one kernel, and inlining it does not change what the
+//! program computes. With `single_call_site` (how XLA:CPU's pipeline configures it) only
+//! computations called from exactly one place are inlined.
+//!
+//! XLA: `xla/service/call_inliner.cc`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::dce::Dce;
+use super::{Pass, PassError};
+use crate::ir::{ComputationId, InstrId, Module, Op};
+
+/// Inlines `call` instructions.
+#[derive(Default)]
+pub struct CallInliner {
+    /// Only inline calls to computations that have exactly one call site.
+    pub single_call_site: bool,
+}
+
+impl CallInliner {
+    /// An inliner that inlines every inlineable call.
+    pub fn new() -> CallInliner {
+        CallInliner {
+            single_call_site: false,
+        }
+    }
+}
+
+impl Pass for CallInliner {
+    fn name(&self) -> &'static str {
+        "call-inliner"
+    }
+
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
+        let call_sites = count_call_sites(module);
+        let mut changed = false;
+        // Callees before callers: a callee is already flat when it gets inlined.
+        for comp in module.computation_post_order() {
+            let calls: Vec<InstrId> = module.computations[comp]
+                .iter()
+                .filter(|(_, instr)| is_inlineable_call(instr))
+                .map(|(id, _)| id)
+                .collect();
+            for call in calls {
+                let Op::Call { to_apply } = module.computations[comp].instrs[call].op else {
+                    continue;
+                };
+                if self.single_call_site && call_sites.get(&to_apply).copied() != Some(1) {
+                    continue;
+                }
+                inline_call(module, comp, call)?;
+                changed = true;
+            }
+        }
+        if changed {
+            // As XLA does: drop what the inlining left dead, callees included.
+            Dce.run(module)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// How many live instructions call each computation (one per referencing attribute).
+fn count_call_sites(module: &Module) -> HashMap<ComputationId, usize> {
+    let mut counts = HashMap::new();
+    for c in module.reachable_computations() {
+        for (_, instr) in module.computations[c].iter() {
+            for callee in instr.op.called_computations() {
+                *counts.entry(callee).or_insert(0) += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// A `call` that XLA's `CallInliner::IsInlineableCallOp` would inline.
+fn is_inlineable_call(instr: &crate::ir::Instruction) -> bool {
+    matches!(instr.op, Op::Call { .. })
+        && instr.backend_config.is_none()
+        && !instr.raw_attributes.iter().any(|a| {
+            a.name == "frontend_attributes"
+                && a.value.replace(' ', "").contains("inlineable=\"false\"")
+        })
+}
+
+/// Replaces the `call` instruction `call` of computation `caller` by a copy of its callee
+/// (XLA's `CallInliner::Inline`). Unused operands of the call are removed with it.
+pub fn inline_call(
+    module: &mut Module,
+    caller: ComputationId,
+    call: InstrId,
+) -> Result<(), PassError> {
+    let instr = &module.computations[caller].instrs[call];
+    let Op::Call { to_apply } = instr.op else {
+        return Err(PassError::new(format!("{} is not a call", instr.name)));
+    };
+    let args = instr.operands.clone();
+    let control = instr.control_predecessors.clone();
+    let new_root = inline_computation(module, caller, call, to_apply, &args, &control)?;
+    let comp = &mut module.computations[caller];
+    comp.replace_all_uses(call, new_root);
+    comp.remove_unused_from(&[call]);
+    Ok(())
+}
+
+/// Clones every live instruction of `callee` into `caller`, right before `before`, with
+/// parameter `i` replaced by `args[i]`; every clone also waits for `control` (the control
+/// predecessors of the instruction being replaced). Returns the value of the callee's
+/// root in the caller. The caller must not be the callee.
+pub fn inline_computation(
+    module: &mut Module,
+    caller: ComputationId,
+    before: InstrId,
+    callee: ComputationId,
+    args: &[InstrId],
+    control: &[InstrId],
+) -> Result<InstrId, PassError> {
+    if caller == callee {
+        return Err(PassError::new("a computation cannot inline itself"));
+    }
+    let body = module.computations[callee].clone();
+    let comp = &mut module.computations[caller];
+    let mut taken: HashSet<String> = comp.iter().map(|(_, i)| i.name.clone()).collect();
+    let mut mapping: HashMap<InstrId, InstrId> = HashMap::new();
+    let mut new_ids = Vec::new();
+    for (id, instr) in body.iter() {
+        if let Op::Parameter { number } = instr.op {
+            let arg = args.get(number).copied().ok_or_else(|| {
+                PassError::new(format!(
+                    "{} has no argument for parameter {number}",
+                    body.name
+                ))
+            })?;
+            mapping.insert(id, arg);
+            continue;
+        }
+        let mut clone = instr.clone();
+        for op in clone
+            .operands
+            .iter_mut()
+            .chain(clone.control_predecessors.iter_mut())
+        {
+            *op = *mapping.get(op).ok_or_else(|| {
+                PassError::new(format!("{}: operand used before it is defined", instr.name))
+            })?;
+        }
+        for &c in control {
+            if !clone.control_predecessors.contains(&c) {
+                clone.control_predecessors.push(c);
+            }
+        }
+        clone.name = fresh_name(&mut taken, &instr.name);
+        let new_id = comp.instrs.push(clone);
+        comp.spans[new_id] = body.spans[id];
+        mapping.insert(id, new_id);
+        new_ids.push(new_id);
+    }
+    let pos = comp
+        .order
+        .iter()
+        .position(|&i| i == before)
+        .unwrap_or(comp.order.len());
+    comp.order.splice(pos..pos, new_ids);
+    mapping
+        .get(&body.root)
+        .copied()
+        .ok_or_else(|| PassError::new(format!("{}: root is not live", body.name)))
+}
+
+/// `base` if free, else `stem.N` with the smallest free N (as `Computation::unique_name`),
+/// and marks the result taken.
+fn fresh_name(taken: &mut HashSet<String>, base: &str) -> String {
+    let name = if !taken.contains(base) {
+        base.to_string()
+    } else {
+        let stem = match base.rsplit_once('.') {
+            Some((stem, n)) if n.chars().all(|c| c.is_ascii_digit()) => stem,
+            _ => base,
+        };
+        (1..)
+            .map(|n| format!("{stem}.{n}"))
+            .find(|n| !taken.contains(n))
+            .unwrap()
+    };
+    taken.insert(name.clone());
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::testing::{check_pass, check_unchanged};
+
+    #[test]
+    fn inlines_a_jax_style_call() {
+        check_pass(
+            CallInliner::new(),
+            "
+HloModule m
+relu.1 {
+  x = f32[4]{0} parameter(0)
+  zero = f32[] constant(0)
+  b = f32[4]{0} broadcast(zero), dimensions={}
+  ROOT max = f32[4]{0} maximum(x, b)
+}
+ENTRY main {
+  p0 = f32[4]{0} parameter(0)
+  jit_relu_.2 = f32[4]{0} call(p0), to_apply=relu.1
+  ROOT neg = f32[4]{0} negate(jit_relu_.2)
+}",
+            "
+HloModule m
+ENTRY main {
+  p0 = f32[4]{0} parameter(0)
+  zero = f32[] constant(0)
+  b = f32[4]{0} broadcast(zero), dimensions={}
+  max = f32[4]{0} maximum(p0, b)
+  ROOT neg = f32[4]{0} negate(max)
+}",
+        );
+    }
+
+    #[test]
+    fn renames_clashing_names_and_maps_parameters_in_order() {
+        // Parameter 1 is `a` and parameter 0 is `b`: the mapping goes by number.
+        check_pass(
+            CallInliner::new(),
+            "
+HloModule m
+f {
+  b = f32[] parameter(1)
+  a = f32[] parameter(0)
+  ROOT sub = f32[] subtract(a, b)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  sub = f32[] add(x, y)
+  c = f32[] call(sub, y), to_apply=f
+  ROOT r = f32[] multiply(c, sub)
+}",
+            "
+HloModule m
+ENTRY main {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  sub = f32[] add(x, y)
+  sub.1 = f32[] subtract(sub, y)
+  ROOT r = f32[] multiply(sub.1, sub)
+}",
+        );
+    }
+
+    #[test]
+    fn inlines_nested_calls_and_each_call_site() {
+        check_pass(
+            CallInliner::new(),
+            "
+HloModule m
+inner {
+  a = f32[] parameter(0)
+  ROOT e = f32[] exponential(a)
+}
+outer {
+  a = f32[] parameter(0)
+  c = f32[] call(a), to_apply=inner
+  ROOT n = f32[] negate(c)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  c1 = f32[] call(x), to_apply=outer
+  c2 = f32[] call(c1), to_apply=outer
+  ROOT t = (f32[], f32[]) tuple(c1, c2)
+}",
+            "
+HloModule m
+ENTRY main {
+  x = f32[] parameter(0)
+  e = f32[] exponential(x)
+  n = f32[] negate(e)
+  e.1 = f32[] exponential(n)
+  n.1 = f32[] negate(e.1)
+  ROOT t = (f32[], f32[]) tuple(n, n.1)
+}",
+        );
+    }
+
+    #[test]
+    fn a_callee_that_returns_its_parameter_disappears() {
+        check_pass(
+            CallInliner::new(),
+            "
+HloModule m
+id {
+  ROOT a = f32[2]{0} parameter(0)
+}
+ENTRY main {
+  x = f32[2]{0} parameter(0)
+  ROOT c = f32[2]{0} call(x), to_apply=id
+}",
+            "
+HloModule m
+ENTRY main {
+  ROOT x = f32[2]{0} parameter(0)
+}",
+        );
+    }
+
+    #[test]
+    fn inlines_xla_cpu_small_call() {
+        check_pass(
+            CallInliner::new(),
+            r#"
+HloModule m
+f {
+  a = f32[] parameter(0)
+  ROOT n = f32[] negate(a)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  ROOT c = f32[] call(x), to_apply=f, frontend_attributes={xla_cpu_small_call="true"}
+}"#,
+            "
+HloModule m
+ENTRY main {
+  x = f32[] parameter(0)
+  ROOT n = f32[] negate(x)
+}",
+        );
+    }
+
+    #[test]
+    fn keeps_calls_marked_not_inlineable_or_with_backend_config() {
+        check_unchanged(
+            CallInliner::new(),
+            r#"
+HloModule m
+f {
+  a = f32[] parameter(0)
+  ROOT n = f32[] negate(a)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  c1 = f32[] call(x), to_apply=f, frontend_attributes={inlineable="false"}
+  c2 = f32[] call(c1), to_apply=f, backend_config={"flag":true}
+  ROOT t = (f32[], f32[]) tuple(c1, c2)
+}"#,
+        );
+    }
+
+    #[test]
+    fn single_call_site_mode_keeps_shared_callees() {
+        check_unchanged(
+            CallInliner {
+                single_call_site: true,
+            },
+            "
+HloModule m
+f {
+  a = f32[] parameter(0)
+  ROOT n = f32[] negate(a)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  c1 = f32[] call(x), to_apply=f
+  ROOT c2 = f32[] call(c1), to_apply=f
+}",
+        );
+    }
+
+    #[test]
+    fn leaves_a_module_without_calls_alone() {
+        check_unchanged(
+            CallInliner::new(),
+            "
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[8]{0} parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=add
+}",
+        );
+    }
+}

@@ -1,0 +1,237 @@
+//! `simplify-conditional`: replaces a `conditional` whose branch is known at compile
+//! time by the body of that branch.
+//!
+//! Two cases, as in XLA's `ConditionalSimplifier::TryRemoveConditional`:
+//! - the selector is a `constant`: a `pred` picks branch 0 (`true_computation`) when true
+//!   and branch 1 when false; an `s32` picks that branch, and an out-of-range index picks
+//!   the last one;
+//! - the conditional has a single branch: every index selects it.
+//!
+//! The chosen branch is inlined in place of the conditional (its parameter becomes the
+//! branch's operand), and the conditional and operands it leaves unused are removed.
+//! Conditionals whose branches contain side effects are left alone, as in XLA.
+//!
+//! Not done (XLA does more): turning a `pred` conditional with two cheap branches into a
+//! `select` of both, removing unused tuple elements and operands of branches, and merging
+//! duplicate outputs.
+//!
+//! XLA: `xla/service/conditional_simplifier.cc`.
+
+use super::call_inliner::inline_computation;
+use super::{Pass, PassError};
+use crate::ir::{ComputationId, InstrId, Literal, Module, Op};
+
+/// Conditional simplification.
+pub struct ConditionalSimplifier;
+
+impl Pass for ConditionalSimplifier {
+    fn name(&self) -> &'static str {
+        "simplify-conditional"
+    }
+
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
+        let mut changed = false;
+        for c in module.order.clone() {
+            for id in module.computations[c].order.clone() {
+                let Some(branch) = known_branch(module, c, id) else {
+                    continue;
+                };
+                let instr = &module.computations[c].instrs[id];
+                let arg = instr.operands[branch + 1];
+                let control = instr.control_predecessors.clone();
+                let Op::Conditional {
+                    branch_computations,
+                } = &instr.op
+                else {
+                    continue;
+                };
+                let callee = branch_computations[branch];
+                let value = inline_computation(module, c, id, callee, &[arg], &control)?;
+                let comp = &mut module.computations[c];
+                comp.replace_all_uses(id, value);
+                comp.remove_unused_from(&[id]);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// The branch a side-effect-free conditional always takes, if known at compile time.
+fn known_branch(module: &Module, c: ComputationId, id: InstrId) -> Option<usize> {
+    let comp = &module.computations[c];
+    let instr = &comp.instrs[id];
+    let Op::Conditional {
+        branch_computations,
+    } = &instr.op
+    else {
+        return None;
+    };
+    let count = branch_computations.len();
+    if count == 0
+        || branch_computations
+            .iter()
+            .any(|&b| calls_side_effect(module, b))
+    {
+        return None;
+    }
+    if count == 1 {
+        return Some(0);
+    }
+    let Op::Constant { literal } = &comp.instrs[instr.operands[0]].op else {
+        return None;
+    };
+    let Literal::Array(selector) = literal else {
+        return None;
+    };
+    if let Some(&[p]) = selector.values::<bool>() {
+        return Some(if p { 0 } else { 1 });
+    }
+    let &[index] = selector.values::<i32>()? else {
+        return None;
+    };
+    Some(if index < 0 || index as usize >= count {
+        count - 1
+    } else {
+        index as usize
+    })
+}
+
+/// True if computation `c` or anything it calls has a side-effecting instruction.
+fn calls_side_effect(module: &Module, c: ComputationId) -> bool {
+    module.computations[c].iter().any(|(_, i)| {
+        i.op.has_side_effect()
+            || i.op
+                .called_computations()
+                .into_iter()
+                .any(|callee| calls_side_effect(module, callee))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::testing::{check_pass, check_unchanged};
+
+    const BRANCHES: &str = "
+HloModule m
+neg {
+  a = f32[2]{0} parameter(0)
+  ROOT n = f32[2]{0} negate(a)
+}
+exp {
+  a = f32[2]{0} parameter(0)
+  ROOT e = f32[2]{0} exponential(a)
+}
+abs {
+  a = f32[2]{0} parameter(0)
+  ROOT b = f32[2]{0} abs(a)
+}";
+
+    fn module(entry: &str) -> String {
+        format!("{BRANCHES}\nENTRY main {{\n{entry}\n}}")
+    }
+
+    #[test]
+    fn constant_true_takes_the_true_branch() {
+        check_pass(
+            ConditionalSimplifier,
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  y = f32[2]{0} parameter(1)
+  p = pred[] constant(true)
+  ROOT c = f32[2]{0} conditional(p, x, y), true_computation=neg, false_computation=exp",
+            ),
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  y = f32[2]{0} parameter(1)
+  ROOT n = f32[2]{0} negate(x)",
+            ),
+        );
+    }
+
+    #[test]
+    fn constant_false_takes_the_false_branch() {
+        check_pass(
+            ConditionalSimplifier,
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  y = f32[2]{0} parameter(1)
+  p = pred[] constant(false)
+  ROOT c = f32[2]{0} conditional(p, x, y), true_computation=neg, false_computation=exp",
+            ),
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  y = f32[2]{0} parameter(1)
+  ROOT e = f32[2]{0} exponential(y)",
+            ),
+        );
+    }
+
+    #[test]
+    fn constant_index_and_out_of_range_index_pick_branches() {
+        check_pass(
+            ConditionalSimplifier,
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  i1 = s32[] constant(1)
+  i9 = s32[] constant(9)
+  c1 = f32[2]{0} conditional(i1, x, x, x), branch_computations={neg, exp, abs}
+  c9 = f32[2]{0} conditional(i9, x, x, x), branch_computations={neg, exp, abs}
+  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(c1, c9)",
+            ),
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  e = f32[2]{0} exponential(x)
+  b = f32[2]{0} abs(x)
+  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(e, b)",
+            ),
+        );
+    }
+
+    #[test]
+    fn a_single_branch_is_always_taken() {
+        check_pass(
+            ConditionalSimplifier,
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  i = s32[] parameter(1)
+  ROOT c = f32[2]{0} conditional(i, x), branch_computations={abs}",
+            ),
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  i = s32[] parameter(1)
+  ROOT b = f32[2]{0} abs(x)",
+            ),
+        );
+    }
+
+    #[test]
+    fn keeps_runtime_selectors_and_side_effecting_branches() {
+        check_unchanged(
+            ConditionalSimplifier,
+            &module(
+                "  x = f32[2]{0} parameter(0)
+  p = pred[] parameter(1)
+  ROOT c = f32[2]{0} conditional(p, x, x), true_computation=neg, false_computation=exp",
+            ),
+        );
+        check_unchanged(
+            ConditionalSimplifier,
+            "
+HloModule m
+rand {
+  a = f32[] parameter(0)
+  ROOT r = f32[] rng(a, a), distribution=rng_uniform
+}
+same {
+  ROOT a = f32[] parameter(0)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  p = pred[] constant(true)
+  ROOT c = f32[] conditional(p, x, x), true_computation=same, false_computation=rand
+}",
+        );
+    }
+}

@@ -1,0 +1,371 @@
+//! `constant_folding`: evaluates instructions whose operands are constants, at compile
+//! time, with the reference interpreter, and replaces them by constants.
+//!
+//! Which instructions (XLA's rules, `HloConstantFolding::Run` and `IsFoldable`):
+//! - at least one operand is a `constant`, and every operand is a `constant`, a
+//!   `broadcast` of a constant, or an `iota` (XLA does not fold an op whose operands are
+//!   all broadcasts: algsimp turns `op(broadcast(c))` into `broadcast(op(c))` first);
+//! - not a parameter, constant or tuple, and not a `broadcast` or `iota` itself (that
+//!   would turn a cheap op into a large literal), not `fft`, not `while` (XLA's default
+//!   level skips loops), not a `custom-call`, not `rng`/`after-all` or anything with a
+//!   side effect, not `pad(broadcast, constant)`, and no instruction with control
+//!   predecessors. A called computation (a reducer, a `call`ed body) must not contain any
+//!   of rng, after-all, custom-call, while, fft or side effects either;
+//! - the result is an array of an executable type, and not larger than
+//!   [`MAX_NEW_ELEMENTS`] unless the constant operands already hold as many elements (so
+//!   folding never adds more than that many constant elements per instruction; XLA's own
+//!   limit is 45M elements, far above what a learner's program should carry as data);
+//! - the interpreter can run it; an evaluation error just means "not folded".
+//!
+//! Folding is bit-identical to running the instruction: the interpreter is the oracle
+//! every later stage is tested against, and it flushes denormals as XLA:CPU does
+//! (`EvalOptions::default()`). Computations called by fusions are not visited. The folded
+//! instruction, and operands it leaves unused, are removed as in XLA.
+//!
+//! XLA: `xla/hlo/transforms/simplifiers/hlo_constant_folding.cc`.
+
+use std::collections::HashSet;
+
+use super::{Pass, PassError};
+use crate::eval::{EvalOptions, Evaluator, interprets};
+use crate::ir::{
+    Computation, ComputationId, InstrId, Instruction, Literal, Module, Op, Opcode, Shape,
+};
+
+/// Largest result (in elements) a fold may create beyond the size of its constant operands.
+pub const MAX_NEW_ELEMENTS: usize = 1024;
+
+/// Constant folding with the reference interpreter.
+pub struct ConstantFolding;
+
+impl Pass for ConstantFolding {
+    fn name(&self) -> &'static str {
+        "constant_folding"
+    }
+
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
+        let fused: HashSet<ComputationId> = fusion_computations(module);
+        // One computation outside the module's order, rewritten for each evaluation: the
+        // interpreter runs computations of a module, and this one is never printed.
+        let mut scratch: Option<ComputationId> = None;
+        let mut changed = false;
+        for c in module.order.clone() {
+            if fused.contains(&c) {
+                continue;
+            }
+            for id in module.computations[c].order.clone() {
+                if !is_foldable(module, &module.computations[c], id) {
+                    continue;
+                }
+                let Some(literal) = evaluate(module, c, id, &mut scratch) else {
+                    continue;
+                };
+                let comp = &mut module.computations[c];
+                let shape = comp.instrs[id].shape.clone();
+                let constant =
+                    Instruction::new("constant", shape, Op::Constant { literal }, vec![]);
+                let new = comp.insert_before(id, constant);
+                comp.replace_all_uses(id, new);
+                comp.remove_unused_from(&[id]);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Computations that fusion instructions call.
+fn fusion_computations(module: &Module) -> HashSet<ComputationId> {
+    module
+        .order
+        .iter()
+        .flat_map(|&c| module.computations[c].iter())
+        .filter_map(|(_, i)| match i.op {
+            Op::Fusion { calls, .. } => Some(calls),
+            _ => None,
+        })
+        .collect()
+}
+
+/// XLA's operand rule and `IsFoldable`, with xlac's size limit (see the module doc).
+fn is_foldable(module: &Module, comp: &Computation, id: InstrId) -> bool {
+    let instr = &comp.instrs[id];
+    let opcode = instr.opcode();
+    if matches!(
+        opcode,
+        Opcode::Parameter
+            | Opcode::Constant
+            | Opcode::Tuple
+            | Opcode::Broadcast
+            | Opcode::Iota
+            | Opcode::Fft
+            | Opcode::While
+    ) || is_illegal(&instr.op)
+        || !instr.control_predecessors.is_empty()
+        || !interprets(opcode)
+    {
+        return false;
+    }
+    let Shape::Array(result) = &instr.shape else {
+        return false;
+    };
+    if !result.element_type.is_executable() {
+        return false;
+    }
+    // Operands: constants, broadcasts of constants, iotas; at least one constant.
+    let is_constant = |o: InstrId| matches!(comp.instrs[o].op, Op::Constant { .. });
+    let mut any_constant = false;
+    let mut constant_elements = 0usize;
+    for &o in &instr.operands {
+        let operand = &comp.instrs[o];
+        match operand.op {
+            Op::Constant { .. } => {
+                any_constant = true;
+                constant_elements += operand.shape.as_array().map_or(0, |a| a.element_count());
+            }
+            Op::Broadcast { .. } if is_constant(operand.operands[0]) => {}
+            Op::Iota { .. } => {}
+            _ => return false,
+        }
+    }
+    if !any_constant {
+        return false;
+    }
+    if opcode == Opcode::Pad && matches!(comp.instrs[instr.operands[0]].op, Op::Broadcast { .. }) {
+        return false;
+    }
+    if result.element_count() > MAX_NEW_ELEMENTS.max(constant_elements) {
+        return false;
+    }
+    instr
+        .op
+        .called_computations()
+        .into_iter()
+        .all(|c| computation_is_foldable(module, c))
+}
+
+/// Ops that must never be folded, nor appear inside a folded instruction's callees.
+fn is_illegal(op: &Op) -> bool {
+    op.has_side_effect()
+        || matches!(
+            op.opcode(),
+            Opcode::Rng | Opcode::AfterAll | Opcode::CustomCall | Opcode::While | Opcode::Fft
+        )
+}
+
+/// True if nothing in computation `c` or its callees is illegal to fold.
+fn computation_is_foldable(module: &Module, c: ComputationId) -> bool {
+    module.computations[c].iter().all(|(_, i)| {
+        !is_illegal(&i.op)
+            && i.op
+                .called_computations()
+                .into_iter()
+                .all(|callee| computation_is_foldable(module, callee))
+    })
+}
+
+/// Evaluates instruction `id` of computation `c` (whose operands are constants,
+/// broadcasts of constants or iotas) in a scratch computation. Returns the value in the
+/// instruction's layout, or `None` if the interpreter cannot run it.
+fn evaluate(
+    module: &mut Module,
+    c: ComputationId,
+    id: InstrId,
+    scratch: &mut Option<ComputationId>,
+) -> Option<Literal> {
+    let comp = &module.computations[c];
+    let instr = &comp.instrs[id];
+    let mut slice = Computation::new("constant_folding_scratch");
+    let mut operands = Vec::new();
+    for &o in &instr.operands {
+        let operand = &comp.instrs[o];
+        let mut copy = operand.clone();
+        copy.control_predecessors.clear();
+        if let Op::Broadcast { .. } = operand.op {
+            let mut source = comp.instrs[operand.operands[0]].clone();
+            source.control_predecessors.clear();
+            copy.operands = vec![slice.push(source)];
+        }
+        operands.push(slice.push(copy));
+    }
+    let mut folded = instr.clone();
+    folded.operands = operands;
+    slice.root = slice.push(folded);
+    let shape = instr.shape.clone();
+    let scratch_id = match *scratch {
+        Some(s) => {
+            module.computations[s] = slice;
+            s
+        }
+        None => {
+            let s = module.computations.push(slice);
+            *scratch = Some(s);
+            s
+        }
+    };
+    let mut evaluator = Evaluator::new(module, EvalOptions::default());
+    let value = evaluator.call(scratch_id, &[]).ok()?;
+    let (Literal::Array(value), Shape::Array(shape)) = (value, shape) else {
+        return None;
+    };
+    if !value.shape.compatible(&shape) {
+        return None;
+    }
+    let mut value = value.with_layout(&shape.layout);
+    value.shape = shape;
+    Some(Literal::Array(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::testing::{check_pass, check_unchanged};
+
+    #[test]
+    fn folds_arithmetic_on_constants() {
+        check_pass(
+            ConstantFolding,
+            "
+HloModule m
+ENTRY main {
+  p = f32[2]{0} parameter(0)
+  a = f32[2]{0} constant({1.5, -2})
+  b = f32[2]{0} constant({0.5, 4})
+  s = f32[2]{0} add(a, b)
+  m = f32[2]{0} multiply(s, s)
+  ROOT r = f32[2]{0} add(p, m)
+}",
+            "
+HloModule m
+ENTRY main {
+  p = f32[2]{0} parameter(0)
+  constant.1 = f32[2]{0} constant({4, 4})
+  ROOT r = f32[2]{0} add(p, constant.1)
+}",
+        );
+    }
+
+    #[test]
+    fn folds_with_an_iota_operand_and_keeps_the_layout() {
+        // iota + 1 over s32[2,3]{0,1} is logically [[1,2,3],[1,2,3]], stored
+        // column-major; the broadcast of 10 alone is not folded.
+        check_pass(
+            ConstantFolding,
+            "
+HloModule m
+ENTRY main {
+  ten = s32[] constant(10)
+  b = s32[2,3]{0,1} broadcast(ten), dimensions={}
+  i = s32[2,3]{0,1} iota(), iota_dimension=1
+  one = s32[2,3]{0,1} constant({ {1, 1, 1}, {1, 1, 1} })
+  a = s32[2,3]{0,1} add(i, one)
+  ROOT r = (s32[2,3]{0,1}, s32[2,3]{0,1}) tuple(a, b)
+}",
+            "
+HloModule m
+ENTRY main {
+  ten = s32[] constant(10)
+  b = s32[2,3]{0,1} broadcast(ten), dimensions={}
+  constant = s32[2,3]{0,1} constant({ {1, 2, 3}, {1, 2, 3} })
+  ROOT r = (s32[2,3]{0,1}, s32[2,3]{0,1}) tuple(constant, b)
+}",
+        );
+    }
+
+    #[test]
+    fn folds_a_reduce_and_flushes_denormals_as_xla_cpu() {
+        // 1e-30 * 1e-12 = 1e-42 is a denormal: XLA:CPU flushes it to 0.
+        check_pass(
+            ConstantFolding,
+            "
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  c = f32[3]{0} constant({1, 2, 3.5})
+  z = f32[] constant(0)
+  r = f32[] reduce(c, z), dimensions={0}, to_apply=add
+  t = f32[] constant(1e-30)
+  h = f32[] constant(1e-12)
+  d = f32[] multiply(t, h)
+  ROOT out = (f32[], f32[]) tuple(r, d)
+}",
+            "
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  constant = f32[] constant(6.5)
+  constant.1 = f32[] constant(0)
+  ROOT out = (f32[], f32[]) tuple(constant, constant.1)
+}",
+        );
+    }
+
+    #[test]
+    fn does_not_fold_broadcast_iota_or_ops_of_only_broadcasts() {
+        check_unchanged(
+            ConstantFolding,
+            "
+HloModule m
+ENTRY main {
+  c = f32[] constant(2)
+  b = f32[16]{0} broadcast(c), dimensions={}
+  i = f32[16]{0} iota(), iota_dimension=0
+  e = f32[16]{0} exponential(b)
+  m = f32[16]{0} multiply(b, i)
+  ROOT t = (f32[16]{0}, f32[16]{0}) tuple(e, m)
+}",
+        );
+    }
+
+    #[test]
+    fn does_not_fold_parameters_rng_or_large_results() {
+        check_unchanged(
+            ConstantFolding,
+            "
+HloModule m
+ENTRY main {
+  p = f32[] parameter(0)
+  lo = f32[] constant(0)
+  hi = f32[] constant(1)
+  r = f32[4]{0} rng(lo, hi), distribution=rng_uniform
+  s = f32[] add(p, lo)
+  big = f32[2048]{0} broadcast(hi), dimensions={}
+  two = f32[2048]{0} broadcast(lo), dimensions={}
+  c = f32[1]{0} constant({3})
+  pad = f32[4096]{0} pad(c, hi), padding=0_4095
+  ROOT t = (f32[4]{0}, f32[], f32[2048]{0}, f32[2048]{0}, f32[4096]{0}) tuple(r, s, big, two, pad)
+}",
+        );
+    }
+
+    #[test]
+    fn does_not_fold_while_loops() {
+        check_unchanged(
+            ConstantFolding,
+            "
+HloModule m
+cond {
+  s = s32[] parameter(0)
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(s, n), direction=LT
+}
+body {
+  s = s32[] parameter(0)
+  one = s32[] constant(1)
+  ROOT a = s32[] add(s, one)
+}
+ENTRY main {
+  z = s32[] constant(0)
+  ROOT w = s32[] while(z), condition=cond, body=body
+}",
+        );
+    }
+}
