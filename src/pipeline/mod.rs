@@ -7,6 +7,7 @@
 //! verifies the module (an error names the pass) and tells the dump writer, which names
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
+pub mod algsimp;
 pub mod cpu;
 pub mod dce;
 pub mod dump;
