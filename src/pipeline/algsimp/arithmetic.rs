@@ -12,8 +12,8 @@
 //! `HandleNot`, `HandleAnd`, `HandleOr`, `HandleXor`, `HandleMaximum`, `HandleMinimum`,
 //! `HandlePower` in `algebraic_simplifier.cc`.
 
+use super::Rewrite;
 use super::matchers::{Extreme, is_all, is_all_integer_extreme, operands, scalar_like};
-use super::{Rewrite, Value};
 use crate::ir::{Computation, InstrId, Op, Opcode, PrimitiveType};
 
 /// The two operands of a binary instruction.
@@ -58,10 +58,7 @@ fn subtract_self(comp: &Computation, sub: InstrId) -> Option<Rewrite> {
     if x != y || !element_type(comp, sub).is_integral() {
         return None;
     }
-    Rewrite::build(
-        "sub(x, x) => 0",
-        scalar_like(&comp.instr(sub).shape, 0)?,
-    )
+    Rewrite::build("sub(x, x) => 0", scalar_like(&comp.instr(sub).shape, 0)?)
 }
 
 /// sub(x, 0) => x
@@ -355,7 +352,8 @@ ENTRY main {
   one = f32[] constant(1)
   b = f32[4]{0} broadcast(one), dimensions={}
   m = f32[4]{0} multiply(b, p0)
-  ROOT d = f32[4]{0} divide(m, b)
+  d = f32[4]{0} divide(m, b)
+  ROOT n = f32[4]{0} negate(d)
 }",
             "
 HloModule m
@@ -364,7 +362,8 @@ ENTRY main {
   one = f32[] constant(1)
   b = f32[4]{0} broadcast(one), dimensions={}
   m = f32[4]{0} multiply(b, p0)
-  ROOT d = f32[4]{0} divide(p0, b)
+  d = f32[4]{0} divide(p0, b)
+  ROOT n = f32[4]{0} negate(p0)
 }",
         );
     }
@@ -434,9 +433,9 @@ ENTRY main {
 HloModule m
 ENTRY main {
   p0 = s32[4]{0} parameter(0)
-  s = s32[4]{0} subtract(p0, p0)
   constant = s32[] constant(0)
   ROOT broadcast = s32[4]{0} broadcast(constant), dimensions={}
+  s = s32[4]{0} subtract(p0, p0)
 }",
         );
         stays(
@@ -587,9 +586,9 @@ ENTRY main {
   p0 = u8[3]{0} parameter(0)
   z = u8[3]{0} constant({0, 0, 0})
   x0 = u8[3]{0} xor(z, p0)
-  xx = u8[3]{0} xor(x0, x0)
   constant = u8[] constant(0)
   ROOT broadcast = u8[3]{0} broadcast(constant), dimensions={}
+  xx = u8[3]{0} xor(p0, p0)
 }",
         );
     }
@@ -662,9 +661,9 @@ ENTRY main {
   one = f32[2]{0} constant({1, 1})
   zero = f32[2]{0} constant({0, 0})
   a = f32[2]{0} power(p0, one)
-  b = f32[2]{0} power(p0, zero)
   constant = f32[] constant(1)
   ROOT broadcast = f32[2]{0} broadcast(constant), dimensions={}
+  b = f32[2]{0} power(p0, zero)
 }",
         );
     }

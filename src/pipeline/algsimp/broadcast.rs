@@ -80,7 +80,10 @@ fn broadcast_of_degenerate_reshape(comp: &Computation, id: InstrId) -> Option<Re
         return None;
     }
     let x = operands(comp, reshape)[0];
-    let inserted = inserted_degenerate_dims(&array_shape(comp, x)?.dims, &array_shape(comp, reshape)?.dims)?;
+    let inserted = inserted_degenerate_dims(
+        &array_shape(comp, x)?.dims,
+        &array_shape(comp, reshape)?.dims,
+    )?;
     let new_dims = dims
         .iter()
         .enumerate()
@@ -137,7 +140,10 @@ fn broadcast_of_broadcast(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     let outer = broadcast_dims(comp, id)?;
     let inner_id = operands(comp, id)[0];
     let inner = broadcast_dims(comp, inner_id)?;
-    let dimensions = inner.iter().map(|&d| outer.get(d).copied()).collect::<Option<_>>()?;
+    let dimensions = inner
+        .iter()
+        .map(|&d| outer.get(d).copied())
+        .collect::<Option<_>>()?;
     let broadcast = NewInstr::new(
         comp.instr(id).shape.clone(),
         Op::Broadcast { dimensions },
@@ -188,7 +194,12 @@ fn transpose_identity(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     if !is_identity_permutation(permutation(comp, id)?) {
         return None;
     }
-    Rewrite::replace_with(comp, id, operands(comp, id)[0], "transpose(x, identity) => x")
+    Rewrite::replace_with(
+        comp,
+        id,
+        operands(comp, id)[0],
+        "transpose(x, identity) => x",
+    )
 }
 
 /// transpose(transpose(x, p), q) => transpose(x, p∘q): result dim i is x's dim p[q[i]]
@@ -196,7 +207,10 @@ fn transpose_of_transpose(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     let outer = permutation(comp, id)?;
     let inner_id = operands(comp, id)[0];
     let inner = permutation(comp, inner_id)?;
-    let dimensions = outer.iter().map(|&q| inner.get(q).copied()).collect::<Option<_>>()?;
+    let dimensions = outer
+        .iter()
+        .map(|&q| inner.get(q).copied())
+        .collect::<Option<_>>()?;
     let transpose = NewInstr::new(
         comp.instr(id).shape.clone(),
         Op::Transpose { dimensions },
@@ -222,7 +236,10 @@ mod tests {
     #[test]
     fn degenerate_dims_inserted() {
         assert_eq!(inserted_degenerate_dims(&[32], &[1, 32]), Some(vec![0]));
-        assert_eq!(inserted_degenerate_dims(&[2, 3], &[2, 1, 3, 1]), Some(vec![1, 3]));
+        assert_eq!(
+            inserted_degenerate_dims(&[2, 3], &[2, 1, 3, 1]),
+            Some(vec![1, 3])
+        );
         assert_eq!(inserted_degenerate_dims(&[1, 3], &[3]), None);
         assert_eq!(inserted_degenerate_dims(&[6], &[2, 3]), None);
     }
@@ -246,11 +263,11 @@ HloModule m
 ENTRY main {
   b = f32[32]{0} parameter(0)
   r1 = f32[1,32]{1,0} reshape(b)
-  bc = f32[1,32]{1,0} broadcast(r1), dimensions={0,1}
   reshape = f32[1,32]{1,0} reshape(r1)
-  reshape.1 = f32[32]{0} reshape(b)
-  r2 = f32[32]{0} reshape(bc)
-  ROOT out = f32[8,32]{1,0} broadcast(r2), dimensions={1}
+  bc = f32[1,32]{1,0} broadcast(r1), dimensions={0,1}
+  reshape.1 = f32[32]{0} reshape(r1)
+  r2 = f32[32]{0} reshape(reshape)
+  ROOT out = f32[8,32]{1,0} broadcast(reshape.1), dimensions={1}
 }",
         );
     }
@@ -280,8 +297,8 @@ ENTRY main {
 HloModule m
 ENTRY main {
   p = f32[2,3]{1,0} parameter(0)
-  b = f32[3,2]{1,0} broadcast(p), dimensions={1,0}
   ROOT transpose = f32[3,2]{1,0} transpose(p), dimensions={1,0}
+  b = f32[3,2]{1,0} broadcast(p), dimensions={1,0}
 }",
         );
     }
@@ -346,8 +363,8 @@ ENTRY main {
   r1 = f32[6]{0} reshape(p)
   reshape = f32[3,2]{1,0} reshape(p)
   r2 = f32[3,2]{1,0} reshape(r1)
-  same = f32[3,2]{1,0} reshape(r2)
-  ROOT n = f32[3,2]{1,0} negate(r2)
+  same = f32[3,2]{1,0} reshape(reshape)
+  ROOT n = f32[3,2]{1,0} negate(reshape)
 }",
         );
     }
@@ -383,7 +400,7 @@ ENTRY main {
   t1 = f32[3,4,2]{2,1,0} transpose(p), dimensions={1,2,0}
   transpose = f32[4,2,3]{2,1,0} transpose(p), dimensions={2,0,1}
   t2 = f32[4,2,3]{2,1,0} transpose(t1), dimensions={1,2,0}
-  id = f32[4,2,3]{2,1,0} transpose(t2), dimensions={0,1,2}
+  id = f32[4,2,3]{2,1,0} transpose(transpose), dimensions={0,1,2}
   ROOT n = f32[4,2,3]{2,1,0} negate(transpose)
 }",
         );

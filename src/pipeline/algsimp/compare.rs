@@ -18,7 +18,10 @@ pub fn simplify_compare(comp: &Computation, id: InstrId) -> Option<Rewrite> {
 }
 
 /// The direction and operands of a compare.
-fn parts(comp: &Computation, id: InstrId) -> Option<(ComparisonDirection, InstrId, InstrId, PrimitiveType)> {
+fn parts(
+    comp: &Computation,
+    id: InstrId,
+) -> Option<(ComparisonDirection, InstrId, InstrId, PrimitiveType)> {
     let Op::Compare { direction, .. } = comp.instr(id).op else {
         return None;
     };
@@ -108,8 +111,8 @@ HloModule m
 ENTRY main {
   p = s32[3]{0} parameter(0)
   constant = pred[] constant(true)
-  broadcast = pred[3]{0} broadcast(constant), dimensions={}
-  ROOT c = pred[3]{0} compare(p, p), direction=GE
+  ROOT broadcast = pred[3]{0} broadcast(constant), dimensions={}
+  c = pred[3]{0} compare(p, p), direction=GE
 }",
         );
     }

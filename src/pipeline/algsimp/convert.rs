@@ -36,7 +36,9 @@ fn convert_round_trip(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     }
     let x = operands(comp, inner)[0];
     let source = element_type(comp, x)?;
-    if source != element_type(comp, id)? || !cast_preserves_values(source, element_type(comp, inner)?) {
+    if source != element_type(comp, id)?
+        || !cast_preserves_values(source, element_type(comp, inner)?)
+    {
         return None;
     }
     Rewrite::replace_with(comp, id, x, "convert(convert(x)) => x")
@@ -74,7 +76,11 @@ pub(super) fn cast_preserves_values(from: PrimitiveType, to: PrimitiveType) -> b
         // Wider exponent and significand, NaN and infinities kept: only these widen.
         return matches!(
             (from, to),
-            (P::F16, P::F32) | (P::F16, P::F64) | (P::BF16, P::F32) | (P::BF16, P::F64) | (P::F32, P::F64)
+            (P::F16, P::F32)
+                | (P::F16, P::F64)
+                | (P::BF16, P::F32)
+                | (P::BF16, P::F64)
+                | (P::F32, P::F64)
         );
     }
     // Integers: compare the bits that carry magnitude (a signed type spends one on the sign).

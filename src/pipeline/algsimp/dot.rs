@@ -31,9 +31,7 @@ fn dimension_numbers(comp: &Computation, id: InstrId) -> Option<&DotDimensionNum
             dimension_numbers,
             algorithm,
             ..
-        } if algorithm.as_deref().is_none_or(|a| a == "dot_f32_f32_f32") => {
-            Some(dimension_numbers)
-        }
+        } if algorithm.as_deref().is_none_or(|a| a == "dot_f32_f32_f32") => Some(dimension_numbers),
         _ => None,
     }
 }
@@ -66,14 +64,32 @@ fn dot_to_multiply(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     let mut instrs = Vec::new();
     // The lhs fills result dims [0, lhs_rank): batch dims, then its free dims.
     let lhs_dims: Vec<usize> = (0..lhs_rank).collect();
-    let new_lhs = batch_major(comp, &mut instrs, lhs, &dnums.lhs_batch_dimensions, &dot_shape, &lhs_dims)?;
+    let new_lhs = batch_major(
+        comp,
+        &mut instrs,
+        lhs,
+        &dnums.lhs_batch_dimensions,
+        &dot_shape,
+        &lhs_dims,
+    )?;
     // The rhs fills the batch dims and the last ones, after the lhs free dims.
     let rhs_dims: Vec<usize> = (0..batch).chain(lhs_rank..dot_rank).collect();
     if rhs_dims.len() != rhs_rank {
         return None;
     }
-    let new_rhs = batch_major(comp, &mut instrs, rhs, &dnums.rhs_batch_dimensions, &dot_shape, &rhs_dims)?;
-    instrs.push(NewInstr::new(dot_shape, Op::Plain(Opcode::Multiply), vec![new_lhs, new_rhs]));
+    let new_rhs = batch_major(
+        comp,
+        &mut instrs,
+        rhs,
+        &dnums.rhs_batch_dimensions,
+        &dot_shape,
+        &rhs_dims,
+    )?;
+    instrs.push(NewInstr::new(
+        dot_shape,
+        Op::Plain(Opcode::Multiply),
+        vec![new_lhs, new_rhs],
+    ));
     Rewrite::build("dot(x, y) without contracting dims => multiply", instrs)
 }
 
@@ -100,12 +116,22 @@ fn batch_major(
     let mut dims: Vec<i64> = permutation.iter().map(|&d| shape.dims[d]).collect();
     if !permutation.is_sorted() {
         let transposed = row_major(shape.element_type, &dims);
-        instrs.push(NewInstr::new(transposed, Op::Transpose { dimensions: permutation }, vec![value]));
+        instrs.push(NewInstr::new(
+            transposed,
+            Op::Transpose {
+                dimensions: permutation,
+            },
+            vec![value],
+        ));
         value = Value::New(instrs.len() - 1);
     }
     if shape.element_type != dot.element_type {
         let converted = row_major(dot.element_type, &dims);
-        instrs.push(NewInstr::new(converted, Op::Plain(Opcode::Convert), vec![value]));
+        instrs.push(NewInstr::new(
+            converted,
+            Op::Plain(Opcode::Convert),
+            vec![value],
+        ));
         value = Value::New(instrs.len() - 1);
     }
     if result_dims.len() != dot.rank() {
@@ -160,9 +186,21 @@ fn dot_without_degenerate_dims(comp: &Computation, id: InstrId) -> Option<Rewrit
             .map(|d| dims[d])
             .collect()
     };
-    let mut dot_dims: Vec<i64> = new_dnums.lhs_batch_dimensions.iter().map(|&d| squeezed_lhs[d]).collect();
-    dot_dims.extend(free(&squeezed_lhs, &new_dnums.lhs_batch_dimensions, &new_dnums.lhs_contracting_dimensions));
-    dot_dims.extend(free(&squeezed_rhs, &new_dnums.rhs_batch_dimensions, &new_dnums.rhs_contracting_dimensions));
+    let mut dot_dims: Vec<i64> = new_dnums
+        .lhs_batch_dimensions
+        .iter()
+        .map(|&d| squeezed_lhs[d])
+        .collect();
+    dot_dims.extend(free(
+        &squeezed_lhs,
+        &new_dnums.lhs_batch_dimensions,
+        &new_dnums.lhs_contracting_dimensions,
+    ));
+    dot_dims.extend(free(
+        &squeezed_rhs,
+        &new_dnums.rhs_batch_dimensions,
+        &new_dnums.rhs_contracting_dimensions,
+    ));
     let old_shape = comp.instr(id).shape.clone();
     let same_dims = old_shape.dims() == dot_dims.as_slice();
     let dot_shape = if same_dims {
@@ -178,7 +216,11 @@ fn dot_without_degenerate_dims(comp: &Computation, id: InstrId) -> Option<Rewrit
     instrs.push(NewInstr::new(dot_shape, op, vec![new_lhs, new_rhs]));
     if !same_dims {
         let dot = Value::New(instrs.len() - 1);
-        instrs.push(NewInstr::new(old_shape, Op::Plain(Opcode::Reshape), vec![dot]));
+        instrs.push(NewInstr::new(
+            old_shape,
+            Op::Plain(Opcode::Reshape),
+            vec![dot],
+        ));
     }
     Rewrite::build("dot(x, y) => dot without 1-sized dims", instrs)
 }
@@ -197,7 +239,11 @@ fn degenerate_map(dims: &[i64]) -> Vec<Option<usize>> {
 }
 
 /// The operand reshaped without its 1-sized dimensions (itself if it has none).
-fn drop_degenerate(instrs: &mut Vec<NewInstr>, operand: InstrId, shape: &crate::ir::ArrayShape) -> Value {
+fn drop_degenerate(
+    instrs: &mut Vec<NewInstr>,
+    operand: InstrId,
+    shape: &crate::ir::ArrayShape,
+) -> Value {
     if !shape.dims.contains(&1) {
         return Value::Old(operand);
     }

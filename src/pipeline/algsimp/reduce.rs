@@ -36,7 +36,11 @@ fn per_output(comp: &Computation, id: InstrId, mut outputs: Vec<NewInstr>) -> Ve
     let shape = &comp.instr(id).shape;
     if shape.is_tuple() {
         let elements = (0..outputs.len()).map(Value::New).collect();
-        outputs.push(NewInstr::new(shape.clone(), Op::Plain(Opcode::Tuple), elements));
+        outputs.push(NewInstr::new(
+            shape.clone(),
+            Op::Plain(Opcode::Tuple),
+            elements,
+        ));
     }
     outputs
 }
@@ -53,7 +57,11 @@ fn reduce_empty(comp: &Computation, id: InstrId) -> Option<Rewrite> {
         .into_iter()
         .zip(inits)
         .map(|(shape, &init)| {
-            NewInstr::new(shape, Op::Broadcast { dimensions: vec![] }, vec![Value::Old(init)])
+            NewInstr::new(
+                shape,
+                Op::Broadcast { dimensions: vec![] },
+                vec![Value::Old(init)],
+            )
         })
         .collect();
     Rewrite::build(

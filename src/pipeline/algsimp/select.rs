@@ -17,7 +17,8 @@ pub fn simplify_select(comp: &Computation, id: InstrId) -> Option<Rewrite> {
 /// select(p, x, x) => x
 fn select_same(comp: &Computation, select: InstrId) -> Option<Rewrite> {
     let ops = operands(comp, select);
-    (ops[1] == ops[2]).then(|| Rewrite::replace_with(comp, select, ops[1], "select(p, x, x) => x"))?
+    (ops[1] == ops[2])
+        .then(|| Rewrite::replace_with(comp, select, ops[1], "select(p, x, x) => x"))?
 }
 
 /// select(true, x, y) => x

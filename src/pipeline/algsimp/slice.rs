@@ -85,7 +85,14 @@ fn concatenate_without_empty(comp: &Computation, id: InstrId) -> Option<Rewrite>
         _ => {
             let instr = comp.instr(id);
             let operands = nonempty.into_iter().map(Value::Old).collect();
-            Rewrite::build(rule, vec![NewInstr::new(instr.shape.clone(), instr.op.clone(), operands)])
+            Rewrite::build(
+                rule,
+                vec![NewInstr::new(
+                    instr.shape.clone(),
+                    instr.op.clone(),
+                    operands,
+                )],
+            )
         }
     }
 }
@@ -111,7 +118,10 @@ fn concatenate_of_concatenate(comp: &Computation, id: InstrId) -> Option<Rewrite
         instr.op.clone(),
         flat.into_iter().map(Value::Old).collect(),
     );
-    Rewrite::build("concatenate(x, concatenate(y)) => concatenate(x, y)", vec![new])
+    Rewrite::build(
+        "concatenate(x, concatenate(y)) => concatenate(x, y)",
+        vec![new],
+    )
 }
 
 /// `pad`: of an empty array, with no edge padding.

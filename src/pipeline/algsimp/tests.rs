@@ -14,7 +14,7 @@ use crate::io::npz::read_npz;
 use crate::ir::Module;
 use crate::ir::hlo_text::parse_module;
 use crate::pipeline::dce::Dce;
-use crate::pipeline::{Pass, PipelineContext, Pipeline};
+use crate::pipeline::{Pass, Pipeline, PipelineContext};
 
 /// The model folders under `testdata/`, sorted.
 fn models() -> Vec<PathBuf> {
@@ -51,7 +51,11 @@ impl Pass for Shared<'static> {
 
 /// Simplifies one file of a model folder and compares with `expected.npz`.
 /// Returns the problems and the instruction counts before and after.
-fn check(dir: &Path, file: &str, fired: &mut BTreeMap<&'static str, usize>) -> (Vec<String>, usize, usize) {
+fn check(
+    dir: &Path,
+    file: &str,
+    fired: &mut BTreeMap<&'static str, usize>,
+) -> (Vec<String>, usize, usize) {
     let name = format!("{}/{file}", dir.file_name().unwrap().to_string_lossy());
     let text = std::fs::read_to_string(dir.join(file)).unwrap();
     let mut module = match parse_module(&text, &name) {
@@ -60,8 +64,9 @@ fn check(dir: &Path, file: &str, fired: &mut BTreeMap<&'static str, usize>) -> (
     };
     let before = instruction_count(&module);
     // Leaked so the pipeline (which owns 'static passes) can share it; a test-only cost.
-    let simplifier: &'static std::cell::RefCell<AlgebraicSimplifier> =
-        Box::leak(Box::new(std::cell::RefCell::new(AlgebraicSimplifier::new())));
+    let simplifier: &'static std::cell::RefCell<AlgebraicSimplifier> = Box::leak(Box::new(
+        std::cell::RefCell::new(AlgebraicSimplifier::new()),
+    ));
     let mut pipeline = Pipeline::new("simplification")
         .pass(Shared(simplifier))
         .pass(Dce)
@@ -85,7 +90,15 @@ fn check(dir: &Path, file: &str, fired: &mut BTreeMap<&'static str, usize>) -> (
     let expected = read_npz(&dir.join("expected.npz")).unwrap();
     let leaves = result.leaves();
     if leaves.len() != expected.len() {
-        return (vec![format!("{name}: {} outputs, expected {}", leaves.len(), expected.len())], before, after);
+        return (
+            vec![format!(
+                "{name}: {} outputs, expected {}",
+                leaves.len(),
+                expected.len()
+            )],
+            before,
+            after,
+        );
     }
     let mut problems = Vec::new();
     for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
@@ -124,5 +137,10 @@ fn corpus_still_matches_xla_after_algsimp_and_dce() {
     for (rule, n) in by_count {
         eprintln!("{n:>6}  {rule}");
     }
-    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
