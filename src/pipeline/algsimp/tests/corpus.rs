@@ -6,15 +6,16 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::AlgebraicSimplifier;
 use crate::eval::compare::{Tolerance, compare_arrays};
 use crate::eval::{EvalOptions, evaluate};
 use crate::io::arguments::{bind_arguments, entry_parameters};
 use crate::io::npz::read_npz;
 use crate::ir::Module;
 use crate::ir::hlo_text::parse_module;
+use crate::ir::verifier::verify;
+use crate::pipeline::Pass;
+use crate::pipeline::algsimp::AlgebraicSimplifier;
 use crate::pipeline::dce::Dce;
-use crate::pipeline::{Pass, Pipeline, PipelineContext};
 
 /// The model folders under `testdata/`, sorted.
 fn models() -> Vec<PathBuf> {
@@ -37,16 +38,33 @@ fn instruction_count(module: &Module) -> usize {
         .sum()
 }
 
-/// A pass that shares one simplifier, so its rule counts survive the pipeline.
-struct Shared<'a>(&'a std::cell::RefCell<AlgebraicSimplifier>);
-
-impl Pass for Shared<'static> {
-    fn name(&self) -> &'static str {
-        "algsimp"
+/// `algsimp` then `dce` until a round changes nothing (at most 25 rounds, XLA's `HloPassFix`
+/// limit), verifying after every pass that changed the module, as `Pipeline` does.
+fn simplify_to_fixed_point(
+    module: &mut Module,
+    simplifier: &mut AlgebraicSimplifier,
+) -> Result<(), String> {
+    for _ in 0..25 {
+        let mut changed = false;
+        let passes: [&mut dyn Pass; 2] = [simplifier, &mut Dce];
+        for pass in passes {
+            if pass.run(module).map_err(|e| e.to_string())? {
+                changed = true;
+                verify(module).map_err(|errors| {
+                    let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                    format!(
+                        "verifier failed after {}: {}",
+                        pass.name(),
+                        lines.join("; ")
+                    )
+                })?;
+            }
+        }
+        if !changed {
+            return Ok(());
+        }
     }
-    fn run(&mut self, module: &mut Module) -> Result<bool, crate::pipeline::PassError> {
-        self.0.borrow_mut().run(module)
-    }
+    Err("no fixed point after 25 rounds".to_string())
 }
 
 /// Simplifies one file of a model folder and compares with `expected.npz`.
@@ -63,18 +81,11 @@ fn check(
         Err(e) => return (vec![format!("{name}: parse: {e}")], 0, 0),
     };
     let before = instruction_count(&module);
-    // Leaked so the pipeline (which owns 'static passes) can share it; a test-only cost.
-    let simplifier: &'static std::cell::RefCell<AlgebraicSimplifier> = Box::leak(Box::new(
-        std::cell::RefCell::new(AlgebraicSimplifier::new()),
-    ));
-    let mut pipeline = Pipeline::new("simplification")
-        .pass(Shared(simplifier))
-        .pass(Dce)
-        .until_fixed_point(25);
-    if let Err(e) = pipeline.run(&mut module, &mut PipelineContext::new()) {
+    let mut simplifier = AlgebraicSimplifier::new();
+    if let Err(e) = simplify_to_fixed_point(&mut module, &mut simplifier) {
         return (vec![format!("{name}: {e}")], before, 0);
     }
-    for (rule, n) in simplifier.borrow().fired() {
+    for (rule, n) in simplifier.fired() {
         *fired.entry(rule).or_default() += n;
     }
     let after = instruction_count(&module);
