@@ -144,7 +144,7 @@ fn corpus_still_matches_xla_after_algsimp_and_dce() {
         totals[0], totals[1], totals[2], totals[3]
     );
     let mut by_count: Vec<_> = fired.into_iter().collect();
-    by_count.sort_by(|a, b| b.1.cmp(&a.1));
+    by_count.sort_by_key(|entry| std::cmp::Reverse(entry.1));
     for (rule, n) in by_count {
         eprintln!("{n:>6}  {rule}");
     }
