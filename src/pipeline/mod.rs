@@ -7,6 +7,7 @@
 //! verifies the module (an error names the pass) and tells the dump writer, which names
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
+pub mod algsimp;
 pub mod bisect;
 pub mod call_inliner;
 pub mod conditional_simplifier;

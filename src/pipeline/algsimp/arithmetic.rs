@@ -1,0 +1,256 @@
+//! Identities of elementwise arithmetic and logic: `add(x, 0) => x`, `mul(x, 1) => x`,
+//! `neg(neg(x)) => x`, `and(x, true) => x`, `max(x, x) => x`, `pow(x, 1) => x`.
+//! The constant may be a scalar broadcast to the shape (`broadcast(constant(0))`).
+//!
+//! Floating point: XLA rewrites `x + 0`, `x - 0`, `x * 1`, `x / 1` for every type, and so
+//! does xlac. They are exact except for the sign of a zero sum (`-0 + 0` is `+0` but the
+//! rewrite keeps `-0`). Rules that would change NaN results (`x * 0 => 0`, `x - x => 0`)
+//! are for integers only, as in XLA without fast math. XLA:CPU does not assume min/max
+//! propagate NaN, so `max(x, -inf) => x` is for integers only (`max(x, MIN) => x`).
+//!
+//! XLA: `HandleAdd`, `HandleSubtract`, `HandleMultiply`, `HandleDivide`, `HandleNegate`,
+//! `HandleNot`, `HandleAnd`, `HandleOr`, `HandleXor`, `HandleMaximum`, `HandleMinimum`,
+//! `HandlePower` in `algebraic_simplifier.cc`.
+
+use super::Rewrite;
+use super::matchers::{Extreme, is_all, is_all_integer_extreme, operands, scalar_like};
+use crate::ir::{Computation, InstrId, Op, Opcode, PrimitiveType};
+
+/// The two operands of a binary instruction.
+fn binary(comp: &Computation, id: InstrId) -> (InstrId, InstrId) {
+    let ops = operands(comp, id);
+    (ops[0], ops[1])
+}
+
+/// The element type of an instruction (pred for non-arrays, which never match).
+fn element_type(comp: &Computation, id: InstrId) -> PrimitiveType {
+    comp.instr(id)
+        .shape
+        .element_type()
+        .unwrap_or(PrimitiveType::Pred)
+}
+
+/// `add`: `x + 0`, `0 + x`.
+pub fn simplify_add(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    add_zero(comp, id).or_else(|| zero_add(comp, id))
+}
+
+/// add(x, 0) => x
+fn add_zero(comp: &Computation, add: InstrId) -> Option<Rewrite> {
+    let (x, zero) = binary(comp, add);
+    is_all(comp, zero, 0).then(|| Rewrite::replace_with(comp, add, x, "add(x, 0) => x"))?
+}
+
+/// add(0, x) => x
+fn zero_add(comp: &Computation, add: InstrId) -> Option<Rewrite> {
+    let (zero, x) = binary(comp, add);
+    is_all(comp, zero, 0).then(|| Rewrite::replace_with(comp, add, x, "add(0, x) => x"))?
+}
+
+/// `subtract`: `x - x` (integers), `x - 0`.
+pub fn simplify_subtract(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    subtract_self(comp, id).or_else(|| subtract_zero(comp, id))
+}
+
+/// sub(x, x) => 0, integers only (for floats `inf - inf` is NaN)
+fn subtract_self(comp: &Computation, sub: InstrId) -> Option<Rewrite> {
+    let (x, y) = binary(comp, sub);
+    if x != y || !element_type(comp, sub).is_integral() {
+        return None;
+    }
+    Rewrite::build("sub(x, x) => 0", scalar_like(&comp.instr(sub).shape, 0)?)
+}
+
+/// sub(x, 0) => x
+fn subtract_zero(comp: &Computation, sub: InstrId) -> Option<Rewrite> {
+    let (x, zero) = binary(comp, sub);
+    is_all(comp, zero, 0).then(|| Rewrite::replace_with(comp, sub, x, "sub(x, 0) => x"))?
+}
+
+/// `multiply`: `x * 1`, `1 * x`, `0 * x` and `x * 0` (integers).
+pub fn simplify_multiply(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    multiply_one(comp, id)
+        .or_else(|| one_multiply(comp, id))
+        .or_else(|| multiply_zero(comp, id))
+}
+
+/// mul(x, 1) => x
+fn multiply_one(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
+    let (x, one) = binary(comp, mul);
+    is_all(comp, one, 1).then(|| Rewrite::replace_with(comp, mul, x, "mul(x, 1) => x"))?
+}
+
+/// mul(1, x) => x
+fn one_multiply(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
+    let (one, x) = binary(comp, mul);
+    is_all(comp, one, 1).then(|| Rewrite::replace_with(comp, mul, x, "mul(1, x) => x"))?
+}
+
+/// mul(0, x) => 0 and mul(x, 0) => 0, integers only (for floats `0 * inf` is NaN)
+fn multiply_zero(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
+    if !element_type(comp, mul).is_integral() {
+        return None;
+    }
+    let (lhs, rhs) = binary(comp, mul);
+    [lhs, rhs]
+        .into_iter()
+        .filter(|&z| is_all(comp, z, 0))
+        .find_map(|zero| Rewrite::replace_with(comp, mul, zero, "mul(x, 0) => 0"))
+}
+
+/// `divide`: `x / 1`.
+pub fn simplify_divide(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    divide_one(comp, id)
+}
+
+/// div(x, 1) => x
+fn divide_one(comp: &Computation, div: InstrId) -> Option<Rewrite> {
+    let (x, one) = binary(comp, div);
+    is_all(comp, one, 1).then(|| Rewrite::replace_with(comp, div, x, "div(x, 1) => x"))?
+}
+
+/// `negate`: `neg(neg(x))`.
+pub fn simplify_negate(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    double_unary(comp, id, Opcode::Negate, "neg(neg(x)) => x")
+}
+
+/// `not`: `not(not(x))`.
+pub fn simplify_not(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    double_unary(comp, id, Opcode::Not, "not(not(x)) => x")
+}
+
+/// neg(neg(x)) => x and not(not(x)) => x: an involution applied twice.
+fn double_unary(
+    comp: &Computation,
+    outer: InstrId,
+    opcode: Opcode,
+    rule: &'static str,
+) -> Option<Rewrite> {
+    let inner = operands(comp, outer)[0];
+    if comp.instr(inner).op != Op::Plain(opcode) {
+        return None;
+    }
+    Rewrite::replace_with(comp, outer, operands(comp, inner)[0], rule)
+}
+
+/// `and`: `x & true` (pred), `x & 0 => 0` (any type).
+pub fn simplify_and(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    and_true(comp, id).or_else(|| and_false(comp, id))
+}
+
+/// and(x, true) => x, pred only
+fn and_true(comp: &Computation, and: InstrId) -> Option<Rewrite> {
+    if element_type(comp, and) != PrimitiveType::Pred {
+        return None;
+    }
+    let (lhs, rhs) = binary(comp, and);
+    [(lhs, rhs), (rhs, lhs)]
+        .into_iter()
+        .filter(|&(_, t)| is_all(comp, t, 1))
+        .find_map(|(x, _)| Rewrite::replace_with(comp, and, x, "and(x, true) => x"))
+}
+
+/// and(x, false) => false, and for integers and(x, 0) => 0
+fn and_false(comp: &Computation, and: InstrId) -> Option<Rewrite> {
+    let (lhs, rhs) = binary(comp, and);
+    [rhs, lhs]
+        .into_iter()
+        .filter(|&z| is_all(comp, z, 0))
+        .find_map(|zero| Rewrite::replace_with(comp, and, zero, "and(x, false) => false"))
+}
+
+/// `or`: `x | true => true` (pred), `x | 0 => x` (any type).
+pub fn simplify_or(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    or_true(comp, id).or_else(|| or_false(comp, id))
+}
+
+/// or(x, true) => true, pred only
+fn or_true(comp: &Computation, or: InstrId) -> Option<Rewrite> {
+    if element_type(comp, or) != PrimitiveType::Pred {
+        return None;
+    }
+    let (lhs, rhs) = binary(comp, or);
+    [rhs, lhs]
+        .into_iter()
+        .filter(|&t| is_all(comp, t, 1))
+        .find_map(|t| Rewrite::replace_with(comp, or, t, "or(x, true) => true"))
+}
+
+/// or(x, false) => x, and for integers or(x, 0) => x
+fn or_false(comp: &Computation, or: InstrId) -> Option<Rewrite> {
+    let (lhs, rhs) = binary(comp, or);
+    [(lhs, rhs), (rhs, lhs)]
+        .into_iter()
+        .filter(|&(_, z)| is_all(comp, z, 0))
+        .find_map(|(x, _)| Rewrite::replace_with(comp, or, x, "or(x, false) => x"))
+}
+
+/// `xor`: `x ^ x`, `x ^ 0`.
+pub fn simplify_xor(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    xor_self(comp, id).or_else(|| xor_zero(comp, id))
+}
+
+/// xor(x, x) => 0
+fn xor_self(comp: &Computation, xor: InstrId) -> Option<Rewrite> {
+    let (x, y) = binary(comp, xor);
+    if x != y {
+        return None;
+    }
+    Rewrite::build("xor(x, x) => 0", scalar_like(&comp.instr(xor).shape, 0)?)
+}
+
+/// xor(x, 0) => x
+fn xor_zero(comp: &Computation, xor: InstrId) -> Option<Rewrite> {
+    let (lhs, rhs) = binary(comp, xor);
+    [(lhs, rhs), (rhs, lhs)]
+        .into_iter()
+        .filter(|&(_, z)| is_all(comp, z, 0))
+        .find_map(|(x, _)| Rewrite::replace_with(comp, xor, x, "xor(x, 0) => x"))
+}
+
+/// `maximum`/`minimum`: `max(x, x)`, and the integer identity element.
+pub fn simplify_min_max(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    min_max_self(comp, id).or_else(|| min_max_identity(comp, id))
+}
+
+/// max(x, x) => x and min(x, x) => x (NaN in, the same NaN out)
+fn min_max_self(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    let (x, y) = binary(comp, id);
+    (x == y).then(|| Rewrite::replace_with(comp, id, x, "max(x, x) => x"))?
+}
+
+/// max(x, MIN) => x and min(x, MAX) => x, integers only
+fn min_max_identity(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    if !element_type(comp, id).is_integral() {
+        return None;
+    }
+    let identity = match comp.instr(id).opcode() {
+        Opcode::Maximum => Extreme::Min,
+        _ => Extreme::Max,
+    };
+    let (lhs, rhs) = binary(comp, id);
+    [(lhs, rhs), (rhs, lhs)]
+        .into_iter()
+        .filter(|&(_, e)| is_all_integer_extreme(comp, e, identity))
+        .find_map(|(x, _)| Rewrite::replace_with(comp, id, x, "max(x, MIN) => x"))
+}
+
+/// `power`: `pow(x, 0)`, `pow(x, 1)`.
+pub fn simplify_power(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    power_zero(comp, id).or_else(|| power_one(comp, id))
+}
+
+/// pow(x, 0) => 1 (IEEE `pow(NaN, 0)` is 1 too)
+fn power_zero(comp: &Computation, pow: InstrId) -> Option<Rewrite> {
+    let (_, zero) = binary(comp, pow);
+    if !is_all(comp, zero, 0) {
+        return None;
+    }
+    Rewrite::build("pow(x, 0) => 1", scalar_like(&comp.instr(pow).shape, 1)?)
+}
+
+/// pow(x, 1) => x
+fn power_one(comp: &Computation, pow: InstrId) -> Option<Rewrite> {
+    let (x, one) = binary(comp, pow);
+    is_all(comp, one, 1).then(|| Rewrite::replace_with(comp, pow, x, "pow(x, 1) => x"))?
+}
