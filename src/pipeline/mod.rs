@@ -7,9 +7,16 @@
 //! verifies the module (an error names the pass) and tells the dump writer, which names
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
+pub mod cholesky_expander;
 pub mod cpu;
 pub mod dce;
+pub mod dot_decomposer;
 pub mod dump;
+pub mod float_normalization;
+pub mod op_expander;
+pub mod rng_bit_generator_expander;
+pub mod topk_decomposer;
+pub mod triangular_solve_expander;
 
 #[cfg(test)]
 pub mod testing;
