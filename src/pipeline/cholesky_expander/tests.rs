@@ -58,6 +58,13 @@ fn check(module: &str) {
     assert!(m.order.iter().any(|&c| m.computations[c].contains_opcode(Opcode::While)));
 }
 
+/// `check` for a 1x1 matrix, which needs no loop.
+fn check_one_by_one(module: &str) {
+    let m = check_expansion(CholeskyExpander, module, CLOSE);
+    assert!(!m.entry_computation().contains_opcode(Opcode::Cholesky));
+    assert!(m.order.iter().any(|&c| m.computations[c].contains_opcode(Opcode::Sqrt)));
+}
+
 #[test]
 fn lower_factor_matches_the_interpreter() {
     check(&spd_module("f32", "", 5, true));
@@ -77,7 +84,8 @@ fn batched_factor_matches_the_interpreter() {
 
 #[test]
 fn one_by_one_is_a_square_root() {
-    check(&spd_module("f32", "", 1, true));
+    check_one_by_one(&spd_module("f32", "", 1, true));
+    check_one_by_one(&spd_module("f32", "3,", 1, false));
 }
 
 #[test]
@@ -105,8 +113,8 @@ fn leaves_lapack_custom_calls_and_complex_alone() {
         r#"
 HloModule m
 ENTRY main {
-  a = f32[3,3]{1,0} parameter(0)
-  ROOT p = (f32[3,3]{1,0}, s32[]) custom-call(a), custom_call_target="lapack_spotrf_ffi", api_version=API_VERSION_TYPED_FFI
+  a = f32[3,3]{0,1} parameter(0)
+  ROOT p = (f32[3,3]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_spotrf_ffi", operand_layout_constraints={f32[3,3]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
 }"#,
     );
     let m = parse_verified(

@@ -118,20 +118,20 @@ fn keeps_operand_types_and_precision() {
 HloModule m
 ENTRY main {
   a = bf16[2,2,3]{2,1,0} parameter(0)
-  b = bf16[2,3]{1,0} parameter(1)
-  ROOT d = f32[2,2]{1,0} dot(a, b), lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}, operand_precision={highest,highest}
+  b = bf16[2,3,4]{2,1,0} parameter(1)
+  ROOT d = f32[2,4]{1,0} dot(a, b), lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}, operand_precision={highest,highest}
 }",
         "
 HloModule m
 ENTRY main {
   a = bf16[2,2,3]{2,1,0} parameter(0)
-  b = bf16[2,3]{1,0} parameter(1)
+  b = bf16[2,3,4]{2,1,0} parameter(1)
   transpose = bf16[2,2,3]{2,1,0} transpose(a), dimensions={0,1,2}
   reshape = bf16[2,6]{1,0} reshape(transpose)
-  transpose.1 = bf16[2,3]{1,0} transpose(b), dimensions={0,1}
-  reshape.1 = bf16[6]{0} reshape(transpose.1)
-  dot = f32[2]{0} dot(reshape, reshape.1), lhs_contracting_dims={1}, rhs_contracting_dims={0}, operand_precision={highest,highest}
-  ROOT d = f32[2,2]{1,0} reshape(dot)
+  transpose.1 = bf16[2,3,4]{2,1,0} transpose(b), dimensions={0,1,2}
+  reshape.1 = bf16[6,4]{1,0} reshape(transpose.1)
+  dot = f32[2,4]{1,0} dot(reshape, reshape.1), lhs_contracting_dims={1}, rhs_contracting_dims={0}, operand_precision={highest,highest}
+  ROOT d = f32[2,4]{1,0} reshape(dot)
 }",
     );
 }

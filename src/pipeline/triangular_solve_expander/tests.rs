@@ -102,9 +102,9 @@ fn leaves_lapack_custom_calls_alone() {
         r#"
 HloModule m
 ENTRY main {
-  a = f32[3,3]{1,0} parameter(0)
-  b = f32[3,2]{1,0} parameter(1)
-  ROOT x = f32[3,2]{1,0} custom-call(a, b), custom_call_target="lapack_strsm_ffi", api_version=API_VERSION_TYPED_FFI
+  a = f32[3,3]{0,1} parameter(0)
+  b = f32[3,2]{0,1} parameter(1)
+  ROOT x = f32[3,2]{0,1} custom-call(a, b), custom_call_target="lapack_strsm_ffi", operand_layout_constraints={f32[3,3]{0,1}, f32[3,2]{0,1}}, output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}
 }"#,
     );
 }
