@@ -67,7 +67,11 @@ fn check(dir: &Path) -> Vec<String> {
     let expected = read_npz(&dir.join("expected.npz")).unwrap();
     let leaves = result.leaves();
     if leaves.len() != expected.len() {
-        return vec![format!("{name}: {} outputs, expected {}", leaves.len(), expected.len())];
+        return vec![format!(
+            "{name}: {} outputs, expected {}",
+            leaves.len(),
+            expected.len()
+        )];
     }
     let mut problems = Vec::new();
     for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
@@ -105,7 +109,9 @@ fn corpus_results_are_bit_equal_to_the_interpreter_before_the_passes() {
         let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
         let original = parse_module(&text, "model.hlo").unwrap().module;
         let mut module = original.clone();
-        pipeline().run(&mut module, &mut PipelineContext::new()).unwrap();
+        pipeline()
+            .run(&mut module, &mut PipelineContext::new())
+            .unwrap();
         let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
         let args = bind_arguments(&entry_parameters(&original), inputs, 0).unwrap();
         let options = EvalOptions::default();
@@ -124,13 +130,25 @@ fn corpus_results_are_bit_equal_to_the_interpreter_before_the_passes() {
 #[test]
 fn expanders_remove_what_they_expand() {
     for model in ["linalg_hlo", "random_rbg", "top_k"] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(model);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata")
+            .join(model);
         let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
         let mut module = parse_module(&text, "model.hlo").unwrap().module;
-        pipeline().run(&mut module, &mut PipelineContext::new()).unwrap();
+        pipeline()
+            .run(&mut module, &mut PipelineContext::new())
+            .unwrap();
         let printed = module.to_string();
-        for op in [" cholesky(", " triangular-solve(", " rng-bit-generator(", " topk("] {
-            assert!(!printed.contains(op), "{model}: {op} left after the expanders");
+        for op in [
+            " cholesky(",
+            " triangular-solve(",
+            " rng-bit-generator(",
+            " topk(",
+        ] {
+            assert!(
+                !printed.contains(op),
+                "{model}: {op} left after the expanders"
+            );
         }
     }
 }

@@ -52,14 +52,20 @@ fn expand(module: &mut Module, c: ComputationId, id: InstrId) -> Result<bool, Pa
         return Err(PassError::new("not a cholesky"));
     };
     let Some(shape) = instr.shape.as_array() else {
-        return Err(PassError::new(format!("{}: cholesky of a tuple", instr.name)));
+        return Err(PassError::new(format!(
+            "{}: cholesky of a tuple",
+            instr.name
+        )));
     };
     if !matches!(shape.element_type, PrimitiveType::F32 | PrimitiveType::F64) {
         return Ok(false);
     }
     let rank = shape.rank();
     if rank < 2 || shape.dims[rank - 1] != shape.dims[rank - 2] || shape.element_count() == 0 {
-        return Err(PassError::new(format!("{}: bad cholesky shape", instr.name)));
+        return Err(PassError::new(format!(
+            "{}: bad cholesky shape",
+            instr.name
+        )));
     }
     let text = expansion(shape.element_type.name(), &shape.dims, lower);
     let callee = import_computations(module, &text, c)?;
@@ -84,7 +90,11 @@ fn expansion(ty: &str, dims: &[i64], lower: bool) -> String {
     cond.parameter("state", &state, 0);
     let j = cond.op("s32[]", "get-tuple-element(state), index=0");
     let limit = cond.splat("s32", &n.to_string(), &[]);
-    let cond = cond.finish("cond", "pred[]", &format!("compare({j}, {limit}), direction=LT"));
+    let cond = cond.finish(
+        "cond",
+        "pred[]",
+        &format!("compare({j}, {limit}), direction=LT"),
+    );
 
     // The loop body: one column of L.
     let mut h = HloText::new();
@@ -164,11 +174,20 @@ fn expansion(ty: &str, dims: &[i64], lower: bool) -> String {
     let error = h.binary(&err, "or", &error, &is_nan);
     let one = h.splat(ty, "1", batch);
     let rsqrt = h.binary(&array(ty, batch), "divide", &one, &pivot);
-    let rsqrt = h.op(&vec, &format!("broadcast({rsqrt}), dimensions={{{batch_list}}}"));
+    let rsqrt = h.op(
+        &vec,
+        &format!("broadcast({rsqrt}), dimensions={{{batch_list}}}"),
+    );
     let scaled = h.binary(&vec, "multiply", &diff, &rsqrt);
     // Rows above the diagonal stay zero.
-    let rows = h.op(&array("s32", &vec_dims), &format!("iota(), iota_dimension={nb}"));
-    let jb = h.op(&array("s32", &vec_dims), &format!("broadcast({j}), dimensions={{}}"));
+    let rows = h.op(
+        &array("s32", &vec_dims),
+        &format!("iota(), iota_dimension={nb}"),
+    );
+    let jb = h.op(
+        &array("s32", &vec_dims),
+        &format!("broadcast({j}), dimensions={{}}"),
+    );
     let below = h.op(
         &array("pred", &vec_dims),
         &format!("compare({rows}, {jb}), direction=GE"),
@@ -185,11 +204,7 @@ fn expansion(ty: &str, dims: &[i64], lower: bool) -> String {
     );
     let step = h.splat("s32", "1", &[]);
     let next = h.binary("s32[]", "add", &j, &step);
-    let body = h.finish(
-        "body",
-        &state,
-        &format!("tuple({next}, {a}, {l}, {error})"),
-    );
+    let body = h.finish("body", &state, &format!("tuple({next}, {a}, {l}, {error})"));
 
     // The entry: transpose for `upper`, loop, NaN on error, transpose back.
     let mut h = HloText::new();
@@ -202,9 +217,10 @@ fn expansion(ty: &str, dims: &[i64], lower: bool) -> String {
     } else {
         h.op(&full, &format!("transpose(a), dimensions={{{swap}}}"))
     };
-    let result = if n == 1 {
+    // The factor, as the expression of the root (lower) or of the value to transpose.
+    let factor = if n == 1 {
         // A 1x1 matrix is its square root (NaN if negative).
-        h.op(&full, &format!("sqrt({a})"))
+        format!("sqrt({a})")
     } else {
         let j0 = h.splat("s32", "0", &[]);
         let l0 = h.splat(ty, "0", dims);
@@ -218,11 +234,12 @@ fn expansion(ty: &str, dims: &[i64], lower: bool) -> String {
             &format!("broadcast({e}), dimensions={{{batch_list}}}"),
         );
         let nan = h.splat(ty, "nan", dims);
-        h.op(&full, &format!("select({e}, {nan}, {l})"))
+        format!("select({e}, {nan}, {l})")
     };
     let root = if lower {
-        format!("copy({result})")
+        factor
     } else {
+        let result = h.op(&full, &factor);
         format!("transpose({result}), dimensions={{{swap}}}")
     };
     let entry = h.finish("cholesky", &full, &root);

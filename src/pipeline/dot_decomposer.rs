@@ -22,8 +22,7 @@
 
 use super::{Pass, PassError};
 use crate::ir::{
-    ArrayShape, Computation, DotDimensionNumbers, InstrId, Instruction, Module, Op, Opcode,
-    Shape,
+    ArrayShape, Computation, DotDimensionNumbers, InstrId, Instruction, Module, Op, Opcode, Shape,
 };
 
 /// Canonicalizes dots (see the module doc).
@@ -62,8 +61,15 @@ fn is_non_canonical_dot(comp: &Computation, instr: &Instruction) -> bool {
         return false;
     };
     let rank = |i: usize| comp.instrs[instr.operands[i]].shape.rank();
-    !is_canonical(rank(0), &d.lhs_contracting_dimensions, &d.lhs_batch_dimensions)
-        || !is_canonical(rank(1), &d.rhs_contracting_dimensions, &d.rhs_batch_dimensions)
+    !is_canonical(
+        rank(0),
+        &d.lhs_contracting_dimensions,
+        &d.lhs_batch_dimensions,
+    ) || !is_canonical(
+        rank(1),
+        &d.rhs_contracting_dimensions,
+        &d.rhs_batch_dimensions,
+    )
 }
 
 /// One contracting dimension, batch dimensions `0..n`, at most one other dimension.

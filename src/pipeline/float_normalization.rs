@@ -39,7 +39,9 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::{Pass, PassError};
-use crate::ir::{Computation, ComputationId, InstrId, Instruction, Module, Op, Opcode, PrimitiveType, Shape};
+use crate::ir::{
+    Computation, ComputationId, InstrId, Instruction, Module, Op, Opcode, PrimitiveType, Shape,
+};
 
 /// Moves arithmetic off a low-precision float type onto a wider one.
 pub struct FloatNormalization {
@@ -322,7 +324,12 @@ fn build_converted(
         _ if from == to => Ok(value),
         (Shape::Array(_), Shape::Array(_)) => Ok(add(
             comp,
-            Instruction::new("convert", to.clone(), Op::Plain(Opcode::Convert), vec![value]),
+            Instruction::new(
+                "convert",
+                to.clone(),
+                Op::Plain(Opcode::Convert),
+                vec![value],
+            ),
         )),
         (Shape::Tuple(fs), Shape::Tuple(ts)) if fs.len() == ts.len() => {
             let mut elements = Vec::with_capacity(fs.len());

@@ -45,7 +45,12 @@ pub fn import_computations(
 
 /// Makes instruction `id` of computation `c` a `call` of `callee` with the same operands
 /// and shape (XLA's `OpExpanderPass` replaces it with `CreateCall`).
-pub fn replace_with_call(module: &mut Module, c: ComputationId, id: InstrId, callee: ComputationId) {
+pub fn replace_with_call(
+    module: &mut Module,
+    c: ComputationId,
+    id: InstrId,
+    callee: ComputationId,
+) {
     module.computations[c].instrs[id].op = Op::Call { to_apply: callee };
 }
 
@@ -118,7 +123,8 @@ impl HloText {
 
     /// Finishes the computation `name` with `ROOT result = root_shape root`.
     pub fn finish(mut self, name: &str, root_shape: &str, root: &str) -> String {
-        self.lines.push(format!("  ROOT result = {root_shape} {root}"));
+        self.lines
+            .push(format!("  ROOT result = {root_shape} {root}"));
         format!("{name} {{\n{}\n}}\n", self.lines.join("\n"))
     }
 }

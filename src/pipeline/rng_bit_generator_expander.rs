@@ -19,7 +19,9 @@
 //! outputs (u8, u16, s8, s16) and signed ones are the 32-bit words converted, which
 //! keeps the low bits.
 
-use super::op_expander::{HloText, array, find_instructions, import_computations, replace_with_call};
+use super::op_expander::{
+    HloText, array, find_instructions, import_computations, replace_with_call,
+};
 use super::{Pass, PassError};
 use crate::ir::{ComputationId, InstrId, Module, Op, PrimitiveType, RandomAlgorithm};
 
@@ -63,7 +65,12 @@ impl RngBitGeneratorExpander {
         if algorithm == RandomAlgorithm::Default {
             algorithm = self.default_algorithm;
         }
-        let bad = || PassError::new(format!("{}: unsupported rng-bit-generator shape", instr.name));
+        let bad = || {
+            PassError::new(format!(
+                "{}: unsupported rng-bit-generator shape",
+                instr.name
+            ))
+        };
         let state_len = match comp.instrs[instr.operands[0]].shape.dims() {
             [n] => *n,
             _ => return Err(bad()),
@@ -73,7 +80,9 @@ impl RngBitGeneratorExpander {
             _ => return Err(bad()),
         };
         let ty = out.element_type;
-        if !ty.is_integral() || ![8, 16, 32, 64].contains(&ty.bit_width()) || out.element_count() == 0
+        if !ty.is_integral()
+            || ![8, 16, 32, 64].contains(&ty.bit_width())
+            || out.element_count() == 0
         {
             return Err(bad());
         }
@@ -94,8 +103,14 @@ impl RngBitGeneratorExpander {
 /// The key, as the two u32 halves `(low, high)` broadcast to `dims`.
 fn key_words(h: &mut HloText, key: &str, dims: &[i64]) -> [String; 2] {
     let (lo, hi) = split_u64(h, key, &[]);
-    let lo = h.op(&array("u32", dims), &format!("broadcast({lo}), dimensions={{}}"));
-    let hi = h.op(&array("u32", dims), &format!("broadcast({hi}), dimensions={{}}"));
+    let lo = h.op(
+        &array("u32", dims),
+        &format!("broadcast({lo}), dimensions={{}}"),
+    );
+    let hi = h.op(
+        &array("u32", dims),
+        &format!("broadcast({hi}), dimensions={{}}"),
+    );
     [lo, hi]
 }
 
@@ -121,7 +136,10 @@ fn join_u64(h: &mut HloText, lo: &str, hi: &str, dims: &[i64]) -> String {
 
 /// Element `index` of the `u64[n]` state as a scalar.
 fn state_word(h: &mut HloText, index: usize) -> String {
-    let s = h.op("u64[1]", &format!("slice(state), slice={{[{index}:{}]}}", index + 1));
+    let s = h.op(
+        "u64[1]",
+        &format!("slice(state), slice={{[{index}:{}]}}", index + 1),
+    );
     h.op("u64[]", &format!("reshape({s})"))
 }
 
@@ -139,7 +157,11 @@ fn philox(state_len: i64, ty: PrimitiveType, dims: &[i64]) -> String {
     h.parameter("state", &format!("u64[{state_len}]"), 0);
     let key = state_word(&mut h, 0);
     let low = state_word(&mut h, 1);
-    let high = if state_len == 3 { state_word(&mut h, 2) } else { key.clone() };
+    let high = if state_len == 3 {
+        state_word(&mut h, 2)
+    } else {
+        key.clone()
+    };
 
     // Counters `(low, high) + b` for every block, carrying into the high half.
     let iota = h.op(&s64, "iota(), iota_dimension=0");
@@ -184,9 +206,15 @@ fn philox(state_len: i64, ty: PrimitiveType, dims: &[i64]) -> String {
     let low1 = h.op("u64[1]", &format!("reshape({new_low})"));
     let state = if state_len == 3 {
         let high1 = h.op("u64[1]", &format!("reshape({new_high})"));
-        h.op("u64[3]", &format!("concatenate({key1}, {low1}, {high1}), dimensions={{0}}"))
+        h.op(
+            "u64[3]",
+            &format!("concatenate({key1}, {low1}, {high1}), dimensions={{0}}"),
+        )
     } else {
-        h.op("u64[2]", &format!("concatenate({key1}, {low1}), dimensions={{0}}"))
+        h.op(
+            "u64[2]",
+            &format!("concatenate({key1}, {low1}), dimensions={{0}}"),
+        )
     };
     let out = array(ty.name(), dims);
     h.finish(
@@ -231,7 +259,10 @@ fn interleave(h: &mut HloText, ty: &str, parts: &[String], blocks: i64, count: i
         &format!("concatenate({}), dimensions={{1}}", columns.join(", ")),
     );
     let flat = h.op(&array(ty, &[blocks * n]), &format!("reshape({matrix})"));
-    h.op(&array(ty, &[count]), &format!("slice({flat}), slice={{[0:{count}]}}"))
+    h.op(
+        &array(ty, &[count]),
+        &format!("slice({flat}), slice={{[0:{count}]}}"),
+    )
 }
 
 /// Reshapes the flat bits to `dims` and converts them to the output type.
@@ -285,7 +316,12 @@ fn threefry(ty: PrimitiveType, dims: &[i64]) -> String {
         with_pair[split + 1] = 2;
         let pairs = h.op(
             &array("u32", &with_pair),
-            &format!("concatenate({}, {}), dimensions={{{}}}", parts[0], parts[1], split + 1),
+            &format!(
+                "concatenate({}, {}), dimensions={{{}}}",
+                parts[0],
+                parts[1],
+                split + 1
+            ),
         );
         let mut doubled = half.clone();
         doubled[split] *= 2;

@@ -4,6 +4,11 @@
 //! the printed result with the expected text, checks that `changed` is true exactly when
 //! the text changed (XLA's silent-change check), and runs the interpreter before and after
 //! on seeded random inputs, requiring bit-equal results (design.md §6).
+//!
+//! Two variants: `check_pass_with_tolerance` (same, but results need only agree within a
+//! tolerance: for rewrites that move rounding points, with the reason at each use) and
+//! `check_expansion` (for expanders whose output is too long to spell out: no expected
+//! text, the module is returned for loose structural checks).
 
 use super::Pass;
 use crate::eval::compare::{Tolerance, compare_arrays};

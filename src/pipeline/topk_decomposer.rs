@@ -14,11 +14,10 @@
 
 use super::op_expander::{find_instructions, import_computations};
 use super::{Pass, PassError};
-use crate::ir::{
-    ComputationId, InstrId, Instruction, Module, Op, Opcode, PrimitiveType, Shape,
-    SliceDimension,
-};
 use crate::ir::shape_inference::human_string;
+use crate::ir::{
+    ComputationId, InstrId, Instruction, Module, Op, Opcode, PrimitiveType, Shape, SliceDimension,
+};
 
 /// Decomposes `topk` into `sort` and `slice`.
 pub struct TopkDecomposer;
@@ -97,7 +96,12 @@ fn decompose_topk(module: &mut Module, c: ComputationId, id: InstrId) -> Result<
         );
         let slice = comp.insert_before(
             id,
-            Instruction::new("slice", values_shape.clone(), slice_of(&values_shape), vec![sort]),
+            Instruction::new(
+                "slice",
+                values_shape.clone(),
+                slice_of(&values_shape),
+                vec![sort],
+            ),
         );
         comp.replace_all_uses(users[0], slice);
         // XLA's ReplaceInstruction removes what it replaces.
@@ -164,7 +168,11 @@ fn import_comparator(
 ) -> Result<ComputationId, PassError> {
     let scalar = human_string(&Shape::scalar(ty));
     let direction = if largest { "GT" } else { "LT" };
-    let order = if ty.is_float() { ", type=TOTALORDER" } else { "" };
+    let order = if ty.is_float() {
+        ", type=TOTALORDER"
+    } else {
+        ""
+    };
     let indices = if values_only {
         String::new()
     } else {

@@ -24,8 +24,7 @@ use super::op_expander::{
 };
 use super::{Pass, PassError};
 use crate::ir::{
-    ComputationId, InstrId, Module, Op, PrimitiveType, TriangularSolveOptions,
-    TriangularTranspose,
+    ComputationId, InstrId, Module, Op, PrimitiveType, TriangularSolveOptions, TriangularTranspose,
 };
 
 /// Expands `triangular-solve` into a while loop.
@@ -54,7 +53,10 @@ fn expand(module: &mut Module, c: ComputationId, id: InstrId) -> Result<bool, Pa
         return Err(PassError::new("not a triangular-solve"));
     };
     let bad = || PassError::new(format!("{}: bad triangular-solve shapes", instr.name));
-    let a = comp.instrs[instr.operands[0]].shape.as_array().ok_or_else(bad)?;
+    let a = comp.instrs[instr.operands[0]]
+        .shape
+        .as_array()
+        .ok_or_else(bad)?;
     let b = instr.shape.as_array().ok_or_else(bad)?;
     if !matches!(b.element_type, PrimitiveType::F32 | PrimitiveType::F64) {
         return Ok(false);
@@ -103,7 +105,11 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     cond.parameter("state", &state, 0);
     let i = cond.op("s32[]", "get-tuple-element(state), index=0");
     let limit = cond.splat("s32", &k.to_string(), &[]);
-    let cond = cond.finish("cond", "pred[]", &format!("compare({i}, {limit}), direction=LT"));
+    let cond = cond.finish(
+        "cond",
+        "pred[]",
+        &format!("compare({i}, {limit}), direction=LT"),
+    );
 
     let mut h = HloText::new();
     h.parameter("state", &state, 0);
@@ -130,19 +136,32 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     };
     let row = h.op(
         &array(ty, &with(&[1, k])),
-        &format!("dynamic-slice({mt}, {}), dynamic_slice_sizes={{{}}}", idx(&[&r, &zero]), sizes(&[1, k])),
+        &format!(
+            "dynamic-slice({mt}, {}), dynamic_slice_sizes={{{}}}",
+            idx(&[&r, &zero]),
+            sizes(&[1, k])
+        ),
     );
     let row = h.op(&array(ty, &with(&[k])), &format!("reshape({row})"));
     // Keep only the columns already solved.
-    let columns = h.op(&array("s32", &with(&[k])), &format!("iota(), iota_dimension={nb}"));
-    let rb = h.op(&array("s32", &with(&[k])), &format!("broadcast({r}), dimensions={{}}"));
+    let columns = h.op(
+        &array("s32", &with(&[k])),
+        &format!("iota(), iota_dimension={nb}"),
+    );
+    let rb = h.op(
+        &array("s32", &with(&[k])),
+        &format!("broadcast({r}), dimensions={{}}"),
+    );
     let direction = if mat_lower { "LT" } else { "GT" };
     let known = h.op(
         &array("pred", &with(&[k])),
         &format!("compare({columns}, {rb}), direction={direction}"),
     );
     let zeros = h.splat(ty, "0", &with(&[k]));
-    let row = h.op(&array(ty, &with(&[k])), &format!("select({known}, {row}, {zeros})"));
+    let row = h.op(
+        &array(ty, &with(&[k])),
+        &format!("select({known}, {row}, {zeros})"),
+    );
     let batch_attr = if nb == 0 {
         String::new()
     } else {
@@ -155,21 +174,35 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     );
     let b_r = h.op(
         &array(ty, &with(&[1, cols])),
-        &format!("dynamic-slice({rhs}, {}), dynamic_slice_sizes={{{}}}", idx(&[&r, &zero]), sizes(&[1, cols])),
+        &format!(
+            "dynamic-slice({rhs}, {}), dynamic_slice_sizes={{{}}}",
+            idx(&[&r, &zero]),
+            sizes(&[1, cols])
+        ),
     );
     let b_r = h.op(&vec, &format!("reshape({b_r})"));
     let mut v = h.binary(&vec, "subtract", &b_r, &s);
     if !options.unit_diagonal {
         let d = h.op(
             &array(ty, &with(&[1, 1])),
-            &format!("dynamic-slice({mt}, {}), dynamic_slice_sizes={{{}}}", idx(&[&r, &r]), sizes(&[1, 1])),
+            &format!(
+                "dynamic-slice({mt}, {}), dynamic_slice_sizes={{{}}}",
+                idx(&[&r, &r]),
+                sizes(&[1, 1])
+            ),
         );
         let d = h.op(&array(ty, batch), &format!("reshape({d})"));
-        let d = h.op(&vec, &format!("broadcast({d}), dimensions={{{batch_list}}}"));
+        let d = h.op(
+            &vec,
+            &format!("broadcast({d}), dimensions={{{batch_list}}}"),
+        );
         v = h.binary(&vec, "divide", &v, &d);
     }
     let v = h.op(&array(ty, &with(&[1, cols])), &format!("reshape({v})"));
-    let x = h.op(&xs, &format!("dynamic-update-slice({x}, {v}, {})", idx(&[&r, &zero])));
+    let x = h.op(
+        &xs,
+        &format!("dynamic-update-slice({x}, {v}, {})", idx(&[&r, &zero])),
+    );
     let one = h.splat("s32", "1", &[]);
     let next = h.binary("s32[]", "add", &i, &one);
     let body = h.finish("body", &state, &format!("tuple({next}, {mt}, {rhs}, {x})"));
@@ -181,8 +214,14 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     h.parameter("a", &a_shape, 0);
     h.parameter("b", &b_shape, 1);
     let square = with(&[k, k]);
-    let rows = h.op(&array("s32", &square), &format!("iota(), iota_dimension={nb}"));
-    let cols_i = h.op(&array("s32", &square), &format!("iota(), iota_dimension={}", nb + 1));
+    let rows = h.op(
+        &array("s32", &square),
+        &format!("iota(), iota_dimension={nb}"),
+    );
+    let cols_i = h.op(
+        &array("s32", &square),
+        &format!("iota(), iota_dimension={}", nb + 1),
+    );
     let tri = if options.lower { "GE" } else { "LE" };
     let in_triangle = h.op(
         &array("pred", &square),

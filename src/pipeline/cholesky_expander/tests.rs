@@ -55,14 +55,22 @@ fn check(module: &str) {
     let m = check_expansion(CholeskyExpander, module, CLOSE);
     assert!(!m.entry_computation().contains_opcode(Opcode::Cholesky));
     assert!(m.entry_computation().contains_opcode(Opcode::Call));
-    assert!(m.order.iter().any(|&c| m.computations[c].contains_opcode(Opcode::While)));
+    assert!(
+        m.order
+            .iter()
+            .any(|&c| m.computations[c].contains_opcode(Opcode::While))
+    );
 }
 
 /// `check` for a 1x1 matrix, which needs no loop.
 fn check_one_by_one(module: &str) {
     let m = check_expansion(CholeskyExpander, module, CLOSE);
     assert!(!m.entry_computation().contains_opcode(Opcode::Cholesky));
-    assert!(m.order.iter().any(|&c| m.computations[c].contains_opcode(Opcode::Sqrt)));
+    assert!(
+        m.order
+            .iter()
+            .any(|&c| m.computations[c].contains_opcode(Opcode::Sqrt))
+    );
 }
 
 #[test]

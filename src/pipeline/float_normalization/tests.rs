@@ -284,7 +284,10 @@ ENTRY main {
 fn pass_is_named_after_the_low_type() {
     use crate::ir::PrimitiveType;
     use crate::pipeline::Pass;
-    assert_eq!(FloatNormalization::bf16().name(), "float-normalization-bf16");
+    assert_eq!(
+        FloatNormalization::bf16().name(),
+        "float-normalization-bf16"
+    );
     assert_eq!(
         FloatNormalization::new(PrimitiveType::F16, PrimitiveType::F32).name(),
         "float-normalization-f16"

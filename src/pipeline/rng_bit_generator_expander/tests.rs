@@ -35,7 +35,11 @@ fn check(algorithm: &str, state: &str, out: &str) {
 fn philox_u32_matches_the_interpreter() {
     // 4x6 = 24 words: six full blocks; 10 words: a partial last block.
     check("rng_philox", "42, 7", "u32[4,6]{1,0}");
-    check("rng_philox", "1234567890123, 18446744073709551615", "u32[10]{0}");
+    check(
+        "rng_philox",
+        "1234567890123, 18446744073709551615",
+        "u32[10]{0}",
+    );
 }
 
 #[test]

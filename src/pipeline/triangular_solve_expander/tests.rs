@@ -43,8 +43,15 @@ ENTRY main {{
 
 fn check(module: &str) {
     let m = check_expansion(TriangularSolveExpander, module, CLOSE);
-    assert!(!m.entry_computation().contains_opcode(Opcode::TriangularSolve));
-    assert!(m.order.iter().any(|&c| m.computations[c].contains_opcode(Opcode::While)));
+    assert!(
+        !m.entry_computation()
+            .contains_opcode(Opcode::TriangularSolve)
+    );
+    assert!(
+        m.order
+            .iter()
+            .any(|&c| m.computations[c].contains_opcode(Opcode::While))
+    );
 }
 
 #[test]
@@ -73,7 +80,12 @@ fn every_right_side_variant_matches_the_interpreter() {
 
 #[test]
 fn batched_solves_match_the_interpreter() {
-    check(&module("2,", 4, "4,2", "left_side=true, lower=true, transpose_a=NO_TRANSPOSE"));
+    check(&module(
+        "2,",
+        4,
+        "4,2",
+        "left_side=true, lower=true, transpose_a=NO_TRANSPOSE",
+    ));
     check(&module("2,3,", 3, "2,3", "transpose_a=TRANSPOSE"));
 }
 
