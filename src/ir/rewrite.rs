@@ -49,6 +49,33 @@ impl Computation {
         changed
     }
 
+    /// Like [`Computation::replace_all_uses`], but leaves the instructions in `except`
+    /// alone (typically the new instructions that consume `old` to build `new`).
+    pub fn replace_uses_except(&mut self, old: InstrId, new: InstrId, except: &[InstrId]) -> bool {
+        let mut changed = false;
+        for &id in &self.order {
+            if except.contains(&id) {
+                continue;
+            }
+            let instr = &mut self.instrs[id];
+            for op in instr
+                .operands
+                .iter_mut()
+                .chain(instr.control_predecessors.iter_mut())
+            {
+                if *op == old {
+                    *op = new;
+                    changed = true;
+                }
+            }
+        }
+        if self.root == old && old != new {
+            self.root = new;
+            changed = true;
+        }
+        changed
+    }
+
     /// Adds an instruction right before `before` in `order` (so it may use anything
     /// `before` may use) and returns its id. The name is made unique in the computation.
     pub fn insert_before(&mut self, before: InstrId, mut instr: Instruction) -> InstrId {
@@ -59,6 +86,20 @@ impl Computation {
             .iter()
             .position(|&i| i == before)
             .unwrap_or(self.order.len());
+        self.order.insert(pos, id);
+        id
+    }
+
+    /// Adds an instruction right after `after` in `order` (so it may use `after`) and
+    /// returns its id. The name is made unique in the computation.
+    pub fn insert_after(&mut self, after: InstrId, mut instr: Instruction) -> InstrId {
+        instr.name = self.unique_name(&instr.name);
+        let id = self.instrs.push(instr);
+        let pos = self
+            .order
+            .iter()
+            .position(|&i| i == after)
+            .map_or(self.order.len(), |p| p + 1);
         self.order.insert(pos, id);
         id
     }
@@ -157,7 +198,7 @@ impl Computation {
 }
 
 impl Module {
-    /// `base` if no live computation has that name, else `base.N` with the smallest free N
+    /// `base` if no live computation has that name, else `stem.N` with the smallest free N
     /// (XLA's name uniquer, as used when a pass adds a computation).
     pub fn unique_computation_name(&self, base: &str) -> String {
         let taken: HashSet<&str> = self
@@ -168,8 +209,12 @@ impl Module {
         if !taken.contains(base) {
             return base.to_string();
         }
+        let stem = match base.rsplit_once('.') {
+            Some((stem, n)) if n.chars().all(|c| c.is_ascii_digit()) => stem,
+            _ => base,
+        };
         (1..)
-            .map(|n| format!("{base}.{n}"))
+            .map(|n| format!("{stem}.{n}"))
             .find(|n| !taken.contains(n.as_str()))
             .unwrap()
     }
@@ -197,6 +242,24 @@ impl Module {
         let mut out = Vec::new();
         visit(self, self.entry, &mut seen, &mut out);
         out
+    }
+
+    /// Adds a computation right before `before` in print order (a callee must be printed
+    /// before its callers), renamed to be unique, and returns its id.
+    pub fn add_computation_before(
+        &mut self,
+        before: super::ComputationId,
+        mut comp: super::Computation,
+    ) -> super::ComputationId {
+        comp.name = self.unique_computation_name(&comp.name);
+        let id = self.computations.push(comp);
+        let pos = self
+            .order
+            .iter()
+            .position(|&c| c == before)
+            .unwrap_or(self.order.len());
+        self.order.insert(pos, id);
+        id
     }
 
     /// Computations that the entry reaches through called computations (the entry first).

@@ -10,13 +10,20 @@
 pub mod algsimp;
 pub mod bisect;
 pub mod call_inliner;
+pub mod cholesky_expander;
 pub mod conditional_simplifier;
 pub mod constant_folding;
 pub mod cpu;
 pub mod cse;
 pub mod dce;
+pub mod dot_decomposer;
 pub mod dump;
 pub mod flatten_call_graph;
+pub mod float_normalization;
+pub mod op_expander;
+pub mod rng_bit_generator_expander;
+pub mod topk_decomposer;
+pub mod triangular_solve_expander;
 pub mod tuple_simplifier;
 pub mod while_loop_simplifier;
 

@@ -4,6 +4,11 @@
 //! the printed result with the expected text, checks that `changed` is true exactly when
 //! the text changed (XLA's silent-change check), and runs the interpreter before and after
 //! on seeded random inputs, requiring bit-equal results (design.md §6).
+//!
+//! Two variants: `check_pass_with_tolerance` (same, but results need only agree within a
+//! tolerance: for rewrites that move rounding points, with the reason at each use) and
+//! `check_expansion` (for expanders whose output is too long to spell out: no expected
+//! text, the module is returned for loose structural checks).
 
 use super::Pass;
 use crate::eval::compare::{Tolerance, compare_arrays};
@@ -26,7 +31,20 @@ pub fn parse_verified(text: &str) -> Module {
 }
 
 /// Runs `pass` on `before` and checks the result prints as `after` (see the module doc).
-pub fn check_pass(mut pass: impl Pass, before: &str, after: &str) {
+pub fn check_pass(pass: impl Pass, before: &str, after: &str) {
+    check_pass_with_tolerance(pass, before, after, Tolerance::EXACT);
+}
+
+/// [`check_pass`], but the results before and after need only agree within `tolerance`.
+/// For rewrites that legitimately move rounding points (a bf16 `reduce` whose reducer
+/// rounds each step where the interpreter sums in f64; a Cholesky expansion): say why at
+/// each use.
+pub fn check_pass_with_tolerance(
+    mut pass: impl Pass,
+    before: &str,
+    after: &str,
+    tolerance: Tolerance,
+) {
     let original = parse_verified(before);
     let mut module = original.clone();
     let changed = pass
@@ -49,7 +67,37 @@ pub fn check_pass(mut pass: impl Pass, before: &str, after: &str) {
         "{} reported changed={changed}",
         pass.name()
     );
-    assert_same_results(&original, &module);
+    assert_close_results(&original, &module, tolerance);
+}
+
+/// For expanders whose output is too long to spell out: runs `pass` on `before`, checks
+/// that it verifies, that it reports a change and that results agree within `tolerance`
+/// (`Tolerance::EXACT`: bit-equal), and returns the module for structural checks.
+pub fn check_expansion(mut pass: impl Pass, before: &str, tolerance: Tolerance) -> Module {
+    let original = parse_verified(before);
+    let mut module = original.clone();
+    let changed = pass
+        .run(&mut module)
+        .unwrap_or_else(|e| panic!("{} failed: {e}", pass.name()));
+    if let Err(errors) = verify(&module) {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!(
+            "module does not verify after {}:\n{}\n{module}",
+            pass.name(),
+            lines.join("\n")
+        );
+    }
+    assert!(changed, "{} reported no change", pass.name());
+    assert_ne!(
+        module.to_string(),
+        original.to_string(),
+        "{} changed nothing",
+        pass.name()
+    );
+    // The printed result must parse back: later stages may read it from a dump.
+    parse_verified(&module.to_string());
+    assert_close_results(&original, &module, tolerance);
+    module
 }
 
 /// Checks that `pass` leaves `hlo` alone and says so.
@@ -60,6 +108,11 @@ pub fn check_unchanged(pass: impl Pass, hlo: &str) {
 /// Runs both modules on the same seeded inputs and requires bit-equal outputs
 /// (NaN matches NaN).
 pub fn assert_same_results(before: &Module, after: &Module) {
+    assert_close_results(before, after, Tolerance::EXACT);
+}
+
+/// Runs both modules on the same seeded inputs and requires outputs within `tolerance`.
+pub fn assert_close_results(before: &Module, after: &Module, tolerance: Tolerance) {
     for seed in [1u64, 2] {
         let args: Vec<_> = before
             .entry_parameter_shapes()
@@ -73,7 +126,7 @@ pub fn assert_same_results(before: &Module, after: &Module) {
         let (want, got) = (want.leaves(), got.leaves());
         assert_eq!(want.len(), got.len(), "different number of outputs");
         for (i, (w, g)) in want.iter().zip(&got).enumerate() {
-            let c = compare_arrays(g, w, Tolerance::EXACT).expect("comparable outputs");
+            let c = compare_arrays(g, w, tolerance).expect("comparable outputs");
             assert!(c.ok(), "output {i} changed: {c}");
         }
     }

@@ -1,0 +1,154 @@
+//! Whole-corpus check for the normalization and expander passes: every `testdata/` model,
+//! after `dot_decomposer`, `rng-bit-generator-expander`, `topk-decomposer`,
+//! `cholesky_expander`, `triangular_solve_expander`, `float-normalization-bf16` and `dce`
+//! (in `cpu_compiler.cc`'s order), still verifies and matches XLA:CPU's `expected.npz`
+//! with the golden tolerances.
+
+use std::path::{Path, PathBuf};
+
+use xlac::eval::compare::{Tolerance, compare_arrays};
+use xlac::eval::{EvalOptions, evaluate};
+use xlac::io::arguments::{bind_arguments, entry_parameters};
+use xlac::io::npz::read_npz;
+use xlac::ir::hlo_text::parse_module;
+use xlac::pipeline::cholesky_expander::CholeskyExpander;
+use xlac::pipeline::dce::Dce;
+use xlac::pipeline::dot_decomposer::DotDecomposer;
+use xlac::pipeline::float_normalization::FloatNormalization;
+use xlac::pipeline::rng_bit_generator_expander::RngBitGeneratorExpander;
+use xlac::pipeline::topk_decomposer::TopkDecomposer;
+use xlac::pipeline::triangular_solve_expander::TriangularSolveExpander;
+use xlac::pipeline::{Pipeline, PipelineContext};
+
+fn models() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("testdata/ is missing")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("expected.npz").exists())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The passes under test, in `cpu_compiler.cc`'s order.
+fn pipeline() -> Pipeline {
+    Pipeline::new("expanders")
+        .pass(DotDecomposer)
+        .pass(RngBitGeneratorExpander::cpu())
+        .pass(TopkDecomposer)
+        .pass(CholeskyExpander)
+        .pass(TriangularSolveExpander)
+        .pass(FloatNormalization::bf16())
+        .pass(Dce)
+}
+
+/// Runs one model through the passes and the interpreter; one line per problem.
+fn check(dir: &Path) -> Vec<String> {
+    let name = dir.file_name().unwrap().to_string_lossy().to_string();
+    let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
+    let mut module = match parse_module(&text, "model.hlo") {
+        Ok(p) => p.module,
+        Err(e) => return vec![format!("{name}: parse: {e}")],
+    };
+    let mut ctx = PipelineContext::new();
+    if let Err(e) = pipeline().run(&mut module, &mut ctx) {
+        return vec![format!("{name}: {e}")];
+    }
+    let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
+    let args = match bind_arguments(&entry_parameters(&module), inputs, 0) {
+        Ok(a) => a,
+        Err(e) => return vec![format!("{name}: inputs: {e}")],
+    };
+    let result = match evaluate(&module, &args.literals, &EvalOptions::default()) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("{name}: eval: {e}")],
+    };
+    let expected = read_npz(&dir.join("expected.npz")).unwrap();
+    let leaves = result.leaves();
+    if leaves.len() != expected.len() {
+        return vec![format!(
+            "{name}: {} outputs, expected {}",
+            leaves.len(),
+            expected.len()
+        )];
+    }
+    let mut problems = Vec::new();
+    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
+        let tol = Tolerance::for_output(&module, actual.element_type());
+        match compare_arrays(actual, &want.literal, tol) {
+            Ok(c) if c.ok() => {}
+            Ok(c) => problems.push(format!("{name}: output {i}: {c}")),
+            Err(e) => problems.push(format!("{name}: output {i}: {e}")),
+        }
+    }
+    problems
+}
+
+#[test]
+fn corpus_matches_xla_after_expanders() {
+    let models = models();
+    assert!(models.len() >= 40, "found only {} models", models.len());
+    let problems: Vec<String> = models.iter().flat_map(|d| check(d)).collect();
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The interpreter on the model before and after the passes: bit-equal (the corpus has no
+/// bf16 `reduce`, the one documented place where normalization moves rounding points, and
+/// the linear-algebra loops add the interpreter's products in its order).
+#[test]
+fn corpus_results_are_bit_equal_to_the_interpreter_before_the_passes() {
+    let mut problems = Vec::new();
+    for dir in models() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
+        let original = parse_module(&text, "model.hlo").unwrap().module;
+        let mut module = original.clone();
+        pipeline()
+            .run(&mut module, &mut PipelineContext::new())
+            .unwrap();
+        let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
+        let args = bind_arguments(&entry_parameters(&original), inputs, 0).unwrap();
+        let options = EvalOptions::default();
+        let want = evaluate(&original, &args.literals, &options).unwrap();
+        let got = evaluate(&module, &args.literals, &options).unwrap();
+        for (i, (g, w)) in got.leaves().iter().zip(want.leaves()).enumerate() {
+            let c = compare_arrays(g, w, Tolerance::EXACT).unwrap();
+            if !c.ok() {
+                problems.push(format!("{name}: output {i}: {c}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn expanders_remove_what_they_expand() {
+    for model in ["linalg_hlo", "random_rbg", "top_k"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata")
+            .join(model);
+        let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
+        let mut module = parse_module(&text, "model.hlo").unwrap().module;
+        pipeline()
+            .run(&mut module, &mut PipelineContext::new())
+            .unwrap();
+        let printed = module.to_string();
+        for op in [
+            " cholesky(",
+            " triangular-solve(",
+            " rng-bit-generator(",
+            " topk(",
+        ] {
+            assert!(
+                !printed.contains(op),
+                "{model}: {op} left after the expanders"
+            );
+        }
+    }
+}
