@@ -42,4 +42,5 @@ pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
 
 pub mod hlo_text;
 pub mod shape_inference;
+pub mod stablehlo;
 pub mod verifier;

@@ -1,0 +1,3 @@
+//! StableHLO ingestion (work in progress).
+
+pub mod chlo;
