@@ -67,7 +67,17 @@ impl Attr {
     pub fn as_ints(&self) -> Option<Vec<i64>> {
         match self {
             Attr::Ints(v) => Some(v.clone()),
-            Attr::Array(items) => items.iter().map(Attr::as_int).collect(),
+            Attr::Array(items) => {
+                // Nested lists (`pad = [[1, 1], [2, 2]]`) flatten in row-major order.
+                let mut out = Vec::new();
+                for item in items {
+                    match item {
+                        Attr::Array(_) => out.extend(item.as_ints()?),
+                        other => out.push(other.as_int()?),
+                    }
+                }
+                Some(out)
+            }
             Attr::Dense(d) => d.value.as_ints(&d.ty),
             _ => None,
         }

@@ -224,6 +224,10 @@ fn resolve_types(c: &mut Cursor<'_>, op: &mut Operation, sig: Sig, n_results: us
                     Type::Tuple(elems) => elems.clone(),
                     other => vec![other.clone(); n],
                 }
+            } else if op.name == "stablehlo.complex" && ts.len() == 1 {
+                // `stablehlo.complex %re, %im : tensor<2xcomplex<f32>>`: the operands are
+                // the real parts.
+                vec![real_part(&ts[0]); n]
             } else if op.name == "stablehlo.after_all" {
                 vec![Type::Token; n]
             } else if ts.len() == n {
@@ -505,7 +509,9 @@ fn parse_scan(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<Op
     c.expect("=")?;
     let d = c.int()?;
     op.attributes.push(("dimension".into(), Attr::Int(d as i128)));
-    attr_dict(c, &mut op)?;
+    if c.eat_word("attributes") {
+        op.attributes.extend(parse_dict(c)?);
+    }
     op.regions.push(parse_region(c, depth + 1)?);
     c.expect(":")?;
     let (ins, outs) = parse_function_type(c)?;
@@ -514,8 +520,18 @@ fn parse_scan(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<Op
     Ok(op)
 }
 
-/// The element type of a tensor type (for messages).
-#[allow(dead_code)]
-fn elem_of(t: &Type) -> Option<&ElemType> {
-    t.as_tensor().map(|t| &t.elem)
+/// The real type of the parts of a complex tensor type.
+fn real_part(t: &Type) -> Type {
+    use crate::ir::PrimitiveType as P;
+    match t {
+        Type::Tensor(TensorType { dims, elem: ElemType::Prim(p) }) => {
+            let part = match p {
+                P::C64 => P::F32,
+                P::C128 => P::F64,
+                other => *other,
+            };
+            Type::Tensor(TensorType { dims: dims.clone(), elem: ElemType::Prim(part) })
+        }
+        other => other.clone(),
+    }
 }

@@ -82,6 +82,12 @@ impl<'a> Converter<'a> {
             if short == "dynamic_reshape" {
                 args.truncate(1);
             }
+            if short == "select" && args.len() == 3 && self.shape(args[0]).rank() == 0 && self.shape(args[1]).rank() > 0 {
+                // HLO's select needs a predicate of the result's dimensions.
+                let dims = self.shape(args[1]).dims().to_vec();
+                let pred = Shape::array(crate::ir::PrimitiveType::Pred, &dims);
+                args[0] = self.add(pred, Op::Broadcast { dimensions: vec![] }, vec![args[0]], loc);
+            }
             let id = self.add(self.result_shape(op, 0), Op::Plain(opcode), args, loc);
             return Ok(Some(vec![id]));
         }
