@@ -32,20 +32,26 @@ fn run(dir: &Path, file: &str) -> Result<(Module, Literal), String> {
     let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let shown = path.display().to_string();
     let module = if file.ends_with(".mlir") {
-        stablehlo::parse_module(&text, &shown).map_err(|e| format!("parse: {e}"))?.module
+        stablehlo::parse_module(&text, &shown)
+            .map_err(|e| format!("parse: {e}"))?
+            .module
     } else {
-        hlo_text::parse_module(&text, &shown).map_err(|e| format!("parse: {e}"))?.module
+        hlo_text::parse_module(&text, &shown)
+            .map_err(|e| format!("parse: {e}"))?
+            .module
     };
     if let Err(errors) = verify(&module) {
         let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         return Err(format!("verify: {}", lines.join("; ")));
     }
     let inputs = read_npz(&dir.join("inputs.npz")).map_err(|e| e.to_string())?;
-    let args = bind_arguments(&entry_parameters(&module), inputs, 0).map_err(|e| format!("inputs: {e}"))?;
+    let args = bind_arguments(&entry_parameters(&module), inputs, 0)
+        .map_err(|e| format!("inputs: {e}"))?;
     if !args.randomized.is_empty() {
         return Err("inputs.npz has too few arrays".into());
     }
-    let result = evaluate(&module, &args.literals, &EvalOptions::default()).map_err(|e| format!("eval: {e}"))?;
+    let result = evaluate(&module, &args.literals, &EvalOptions::default())
+        .map_err(|e| format!("eval: {e}"))?;
     Ok((module, result))
 }
 
@@ -60,7 +66,11 @@ fn check(dir: &Path) -> Vec<String> {
     let leaves = result.leaves();
     let expected = read_npz(&dir.join("expected.npz")).unwrap();
     if leaves.len() != expected.len() {
-        return vec![format!("{name}: {} outputs, expected {}", leaves.len(), expected.len())];
+        return vec![format!(
+            "{name}: {} outputs, expected {}",
+            leaves.len(),
+            expected.len()
+        )];
     }
     for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
         let tol = Tolerance::for_output(&module, actual.element_type());
@@ -75,7 +85,11 @@ fn check(dir: &Path) -> Vec<String> {
         Ok((_, hlo_result)) => {
             let hlo_leaves = hlo_result.leaves();
             if hlo_leaves.len() != leaves.len() {
-                problems.push(format!("{name}: {} outputs from model.mlir, {} from model.hlo", leaves.len(), hlo_leaves.len()));
+                problems.push(format!(
+                    "{name}: {} outputs from model.mlir, {} from model.hlo",
+                    leaves.len(),
+                    hlo_leaves.len()
+                ));
             }
             for (i, (a, b)) in leaves.iter().zip(&hlo_leaves).enumerate() {
                 // Integers compare exactly (compare_arrays does that whatever the tolerance).
@@ -94,7 +108,17 @@ fn check(dir: &Path) -> Vec<String> {
 #[test]
 fn stablehlo_models_match_xla_and_hlo() {
     let models = models();
-    assert!(models.len() >= 40, "expected at least 40 testdata models, found {}", models.len());
+    assert!(
+        models.len() >= 40,
+        "expected at least 40 testdata models, found {}",
+        models.len()
+    );
     let problems: Vec<String> = models.iter().flat_map(|d| check(d)).collect();
-    assert!(problems.is_empty(), "{} problem(s) over {} models:\n{}", problems.len(), models.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problem(s) over {} models:\n{}",
+        problems.len(),
+        models.len(),
+        problems.join("\n")
+    );
 }

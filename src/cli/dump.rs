@@ -35,8 +35,14 @@ pub fn dump_file_name(module_id: usize, module_name: &str, suffix: &str) -> Stri
     }
 }
 
-/// Writes `before_optimizations.txt` and `index.txt` into `dir` (created if missing).
-pub fn write_before_optimizations(dir: &Path, module: &Module) -> Result<(), Failure> {
+/// Writes `before_optimizations.txt` and `index.txt` into `dir` (created if missing), and
+/// for StableHLO input the input text verbatim as `NAME.stablehlo.mlir` (the name XLA's
+/// `DumpHloModuleIfEnabled` / pjrt's `mlir_module` dump uses for the module JAX hands it).
+pub fn write_before_optimizations(
+    dir: &Path,
+    module: &Module,
+    stablehlo: Option<&str>,
+) -> Result<(), Failure> {
     let io = |what: &Path, e: std::io::Error| {
         Failure::error(format!(
             "cannot write {}: {}",
@@ -45,11 +51,19 @@ pub fn write_before_optimizations(dir: &Path, module: &Module) -> Result<(), Fai
         ))
     };
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let mut index_text = String::new();
+    if let Some(text) = stablehlo {
+        let name = dump_file_name(0, &module.name, "stablehlo.mlir");
+        let path = dir.join(&name);
+        std::fs::write(&path, text).map_err(|e| io(&path, e))?;
+        index_text.push_str(&format!("{name}\tStableHLO as given\n"));
+    }
     let name = dump_file_name(0, &module.name, "before_optimizations.txt");
     let path = dir.join(&name);
     std::fs::write(&path, module.to_string()).map_err(|e| io(&path, e))?;
+    index_text.push_str(&format!("{name}\tHLO as ingested\n"));
     let index = dir.join("index.txt");
-    std::fs::write(&index, format!("{name}\tHLO as ingested\n")).map_err(|e| io(&index, e))?;
+    std::fs::write(&index, index_text).map_err(|e| io(&index, e))?;
     Ok(())
 }
 

@@ -30,7 +30,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
 fn execute(loaded: &model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     let module = &loaded.module;
     if let Some(dir) = &args.dump_to {
-        dump::write_before_optimizations(dir, module)?;
+        dump::write_before_optimizations(dir, module, loaded.stablehlo.as_deref())?;
     }
 
     let params = entry_parameters(module);
@@ -146,6 +146,7 @@ mod tests {
         model::LoadedModel {
             module,
             file: "m.hlo".into(),
+            stablehlo: None,
         }
     }
 

@@ -98,7 +98,10 @@ pub struct Operation {
 impl Operation {
     /// The attribute with this name.
     pub fn attr(&self, name: &str) -> Option<&Attr> {
-        self.attributes.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| a)
     }
 
     /// The number of results the left-hand side declares.

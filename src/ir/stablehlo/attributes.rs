@@ -113,7 +113,9 @@ impl Attr {
     /// A field of a struct attribute.
     pub fn field(&self, name: &str) -> Option<&Attr> {
         match self {
-            Attr::Struct(_, fields) | Attr::Dict(fields, _) => fields.iter().find(|(n, _)| n == name).map(|(_, a)| a),
+            Attr::Struct(_, fields) | Attr::Dict(fields, _) => {
+                fields.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+            }
             _ => None,
         }
     }
@@ -163,13 +165,14 @@ pub fn parse_attr_typed(c: &mut Cursor<'_>, typed: bool) -> PResult<Attr> {
         _ => {}
     }
     if let Some(text) = c.number_text() {
-        let attr = number_attr(text).ok_or_else(|| c.error_at(loc, format!("bad number '{text}'")))?;
+        let attr =
+            number_attr(text).ok_or_else(|| c.error_at(loc, format!("bad number '{text}'")))?;
         if typed && c.eat(":") {
             let ty = parse_type(c)?;
-            if let (Attr::Int(i), Some(t)) = (&attr, ty.as_tensor()) {
-                if t.elem.storage().is_float() {
-                    return Ok(Attr::Float(*i as f64));
-                }
+            if let (Attr::Int(i), Some(t)) = (&attr, ty.as_tensor())
+                && t.elem.storage().is_float()
+            {
+                return Ok(Attr::Float(*i as f64));
             }
         }
         return Ok(attr);
@@ -259,8 +262,16 @@ pub fn parse_dict(c: &mut Cursor<'_>) -> PResult<Vec<(String, Attr)>> {
         return Ok(entries);
     }
     loop {
-        let name = if c.peek() == Some(b'"') { c.string()? } else { c.expect_ident("an attribute name")?.to_string() };
-        let value = if c.eat("=") { parse_attr(c)? } else { Attr::Unit };
+        let name = if c.peek() == Some(b'"') {
+            c.string()?
+        } else {
+            c.expect_ident("an attribute name")?.to_string()
+        };
+        let value = if c.eat("=") {
+            parse_attr(c)?
+        } else {
+            Attr::Unit
+        };
         entries.push((name, value));
         if c.eat("}") {
             return Ok(entries);
@@ -343,14 +354,22 @@ pub fn parse_conv_dims(c: &mut Cursor<'_>) -> PResult<ConvolutionDimensionNumber
     let find = |labels: &[String], l: &str| labels.iter().position(|x| x == l);
     let spatial = |labels: &[String]| -> Option<Vec<usize>> {
         let n = labels.iter().filter(|x| x.parse::<usize>().is_ok()).count();
-        (0..n).map(|k| labels.iter().position(|x| x.parse::<usize>().ok() == Some(k))).collect()
+        (0..n)
+            .map(|k| {
+                labels
+                    .iter()
+                    .position(|x| x.parse::<usize>().ok() == Some(k))
+            })
+            .collect()
     };
     Ok(ConvolutionDimensionNumbers {
         input_batch_dimension: find(&lhs, "b").ok_or_else(|| bad("no 'b' in the input"))?,
         input_feature_dimension: find(&lhs, "f").ok_or_else(|| bad("no 'f' in the input"))?,
         input_spatial_dimensions: spatial(&lhs).ok_or_else(|| bad("input spatial dimensions"))?,
-        kernel_input_feature_dimension: find(&rhs, "i").ok_or_else(|| bad("no 'i' in the kernel"))?,
-        kernel_output_feature_dimension: find(&rhs, "o").ok_or_else(|| bad("no 'o' in the kernel"))?,
+        kernel_input_feature_dimension: find(&rhs, "i")
+            .ok_or_else(|| bad("no 'i' in the kernel"))?,
+        kernel_output_feature_dimension: find(&rhs, "o")
+            .ok_or_else(|| bad("no 'o' in the kernel"))?,
         kernel_spatial_dimensions: spatial(&rhs).ok_or_else(|| bad("kernel spatial dimensions"))?,
         output_batch_dimension: find(&out, "b").ok_or_else(|| bad("no 'b' in the output"))?,
         output_feature_dimension: find(&out, "f").ok_or_else(|| bad("no 'f' in the output"))?,
@@ -397,27 +416,55 @@ mod tests {
         assert_eq!(attr("array<i64: 1,0,2>").as_ints(), Some(vec![1, 0, 2]));
         assert_eq!(attr("array<i1: false, true>"), Attr::Ints(vec![0, 1]));
         assert_eq!(attr("array<i64>"), Attr::Ints(vec![]));
-        assert_eq!(attr("[[@f], [@g]]"), Attr::Array(vec![Attr::Array(vec![Attr::Symbol("f".into())]), Attr::Array(vec![Attr::Symbol("g".into())])]));
-        assert_eq!(attr("#stablehlo<precision DEFAULT>"), Attr::Enum("DEFAULT".into()));
-        assert_eq!(attr("dense<[[2, 1], [0, 0]]> : tensor<2x2xi64>").as_ints(), Some(vec![2, 1, 0, 0]));
+        assert_eq!(
+            attr("[[@f], [@g]]"),
+            Attr::Array(vec![
+                Attr::Array(vec![Attr::Symbol("f".into())]),
+                Attr::Array(vec![Attr::Symbol("g".into())])
+            ])
+        );
+        assert_eq!(
+            attr("#stablehlo<precision DEFAULT>"),
+            Attr::Enum("DEFAULT".into())
+        );
+        assert_eq!(
+            attr("dense<[[2, 1], [0, 0]]> : tensor<2x2xi64>").as_ints(),
+            Some(vec![2, 1, 0, 0])
+        );
     }
 
     #[test]
     fn structs_and_opaque() {
-        let g = attr("#stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], index_vector_dim = 2>");
-        assert_eq!(g.field("offset_dims").and_then(Attr::as_ints), Some(vec![2, 3]));
+        let g = attr(
+            "#stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], index_vector_dim = 2>",
+        );
+        assert_eq!(
+            g.field("offset_dims").and_then(Attr::as_ints),
+            Some(vec![2, 3])
+        );
         assert_eq!(g.field("index_vector_dim").and_then(Attr::as_int), Some(2));
         let d = attr("{n = 2 : i64, flag, s = \"x\"}");
         assert_eq!(d.field("flag"), Some(&Attr::Unit));
-        assert!(matches!(attr("#sdy.op_sharding_rule<([i, j])->([k, l], []) {i=6}, custom>"), Attr::Opaque(_)));
+        assert!(matches!(
+            attr("#sdy.op_sharding_rule<([i, j])->([k, l], []) {i=6}, custom>"),
+            Attr::Opaque(_)
+        ));
     }
 
     #[test]
     fn convolution_labels() {
-        let Attr::Conv(d) = attr("#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>") else { panic!() };
+        let Attr::Conv(d) = attr("#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>") else {
+            panic!()
+        };
         assert_eq!((d.input_batch_dimension, d.input_feature_dimension), (0, 3));
         assert_eq!(d.input_spatial_dimensions, vec![1, 2]);
-        assert_eq!((d.kernel_input_feature_dimension, d.kernel_output_feature_dimension), (2, 3));
+        assert_eq!(
+            (
+                d.kernel_input_feature_dimension,
+                d.kernel_output_feature_dimension
+            ),
+            (2, 3)
+        );
         assert_eq!(d.kernel_spatial_dimensions, vec![0, 1]);
     }
 }

@@ -51,7 +51,10 @@ enum Node {
 pub fn parse_dense_body(c: &mut Cursor<'_>) -> PResult<DenseValue> {
     c.expect("<")?;
     if c.eat(">") {
-        return Ok(DenseValue::Elems { elems: Vec::new(), shape: Some(vec![0]) });
+        return Ok(DenseValue::Elems {
+            elems: Vec::new(),
+            shape: Some(vec![0]),
+        });
     }
     if c.peek() == Some(b'"') {
         let loc = c.loc();
@@ -81,7 +84,12 @@ pub fn parse_dense_body(c: &mut Cursor<'_>) -> PResult<DenseValue> {
             None
         }
         list => {
-            let shape = node_shape(&list).ok_or_else(|| c.error_at(loc, "nested lists of a dense literal have different lengths"))?;
+            let shape = node_shape(&list).ok_or_else(|| {
+                c.error_at(
+                    loc,
+                    "nested lists of a dense literal have different lengths",
+                )
+            })?;
             flatten(list, &mut elems);
             Some(shape)
         }
@@ -131,7 +139,9 @@ fn parse_elem(c: &mut Cursor<'_>) -> PResult<Elem> {
     };
     let bad = || c.error_at(loc, format!("bad number '{text}'"));
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        return u128::from_str_radix(hex, 16).map(Elem::Hex).map_err(|_| bad());
+        return u128::from_str_radix(hex, 16)
+            .map(Elem::Hex)
+            .map_err(|_| bad());
     }
     if text.contains(['.', 'e', 'E']) {
         return Ok(Elem::Float(text.to_string()));
@@ -195,7 +205,10 @@ pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
     let count = shape.element_count();
     let data = match value {
         DenseValue::Blob(bytes) => blob_data(bytes, elem_ty, count)?,
-        DenseValue::Elems { elems, shape: written } => {
+        DenseValue::Elems {
+            elems,
+            shape: written,
+        } => {
             match written {
                 None => {}
                 Some(w) if w == &t.dims => {}
@@ -226,14 +239,21 @@ pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
 }
 
 fn join(dims: &[i64]) -> String {
-    dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+    dims.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Decodes a hex blob: little-endian elements, or one element for a splat.
 fn blob_data(bytes: &[u8], ty: PrimitiveType, count: usize) -> Result<ArrayData, String> {
-    let size = if ty == PrimitiveType::Pred { 1 } else { ty.byte_size() };
+    let size = if ty == PrimitiveType::Pred {
+        1
+    } else {
+        ty.byte_size()
+    };
     let n = bytes.len() / size.max(1);
-    if bytes.len() % size != 0 || (n != count && n != 1) {
+    if !bytes.len().is_multiple_of(size) || (n != count && n != 1) {
         return Err(format!(
             "hex blob holds {} bytes, but {count} elements of {} need {}",
             bytes.len(),
@@ -257,9 +277,16 @@ fn blob_data(bytes: &[u8], ty: PrimitiveType, count: usize) -> Result<ArrayData,
 
 /// Appends an element given as a bit pattern.
 fn push_bits(data: &mut ArrayData, bits: u128, ty: PrimitiveType) -> Result<(), String> {
-    let width = if ty == PrimitiveType::Pred { 8 } else { ty.bit_width() };
+    let width = if ty == PrimitiveType::Pred {
+        8
+    } else {
+        ty.bit_width()
+    };
     if width < 128 && bits >> width != 0 {
-        return Err(format!("hex value 0x{bits:X} does not fit in {}", super::types::mlir_name(ty)));
+        return Err(format!(
+            "hex value 0x{bits:X} does not fit in {}",
+            super::types::mlir_name(ty)
+        ));
     }
     match data {
         ArrayData::Pred(v) => v.push(bits != 0),
@@ -275,8 +302,14 @@ fn push_bits(data: &mut ArrayData, bits: u128, ty: PrimitiveType) -> Result<(), 
         ArrayData::BF16(v) => v.push(bf16::from_bits(bits as u16)),
         ArrayData::F32(v) => v.push(f32::from_bits(bits as u32)),
         ArrayData::F64(v) => v.push(f64::from_bits(bits as u64)),
-        ArrayData::C64(v) => v.push(Complex::new(f32::from_bits(bits as u32), f32::from_bits((bits >> 32) as u32))),
-        ArrayData::C128(v) => v.push(Complex::new(f64::from_bits(bits as u64), f64::from_bits((bits >> 64) as u64))),
+        ArrayData::C64(v) => v.push(Complex::new(
+            f32::from_bits(bits as u32),
+            f32::from_bits((bits >> 32) as u32),
+        )),
+        ArrayData::C128(v) => v.push(Complex::new(
+            f64::from_bits(bits as u64),
+            f64::from_bits((bits >> 64) as u64),
+        )),
         ArrayData::Raw(v) => v.push(bits as u8),
     }
     Ok(())
@@ -297,7 +330,11 @@ fn int_value(e: &Elem, ty: PrimitiveType) -> Result<i128, String> {
         Elem::Hex(h) if *h >> bits == 0 => {
             // A hex integer is the value's bit pattern.
             let v = *h as i128;
-            Ok(if ty.is_signed_integral() && v > hi { v - (1i128 << bits) } else { v })
+            Ok(if ty.is_signed_integral() && v > hi {
+                v - (1i128 << bits)
+            } else {
+                v
+            })
         }
         Elem::Hex(h) => Err(format!("0x{h:X} is out of range for {name}")),
         Elem::Bool(b) => Ok(*b as i128),
@@ -323,10 +360,17 @@ enum FloatElem {
 
 fn float_value(e: &Elem, ty: PrimitiveType) -> Result<FloatElem, String> {
     match e {
-        Elem::Float(t) => t.parse::<f64>().map(FloatElem::Value).map_err(|_| format!("bad float '{t}'")),
+        Elem::Float(t) => t
+            .parse::<f64>()
+            .map(FloatElem::Value)
+            .map_err(|_| format!("bad float '{t}'")),
         Elem::Int(v) => Ok(FloatElem::Value(*v as f64)),
         Elem::Hex(h) => Ok(FloatElem::Bits(*h)),
-        other => Err(format!("{} is not a valid {} value", describe(other), super::types::mlir_name(ty))),
+        other => Err(format!(
+            "{} is not a valid {} value",
+            describe(other),
+            super::types::mlir_name(ty)
+        )),
     }
 }
 
@@ -347,7 +391,11 @@ fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), St
     }
     if ty.is_integral() {
         let v = int_value(e, ty)?;
-        let mask = if ty.bit_width() >= 128 { u128::MAX } else { (1u128 << ty.bit_width()) - 1 };
+        let mask = if ty.bit_width() >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << ty.bit_width()) - 1
+        };
         return push_bits(data, (v as u128) & mask, ty);
     }
     if ty.is_complex() {
@@ -381,13 +429,24 @@ fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), St
                 }
                 ArrayData::F64(d) => d.push(v),
                 ArrayData::Raw(d) => {
-                    let format = MiniFloat::of(ty).ok_or_else(|| format!("constants of type {ty} are not supported"))?;
-                    let code = format
-                        .encode(v)
-                        .ok_or_else(|| format!("{} does not fit in {}", describe(e), super::types::mlir_name(ty)))?;
+                    let format = MiniFloat::of(ty)
+                        .ok_or_else(|| format!("constants of type {ty} are not supported"))?;
+                    let code = format.encode(v).ok_or_else(|| {
+                        format!(
+                            "{} does not fit in {}",
+                            describe(e),
+                            super::types::mlir_name(ty)
+                        )
+                    })?;
                     d.push(code)
                 }
-                _ => return Err(format!("{} is not a valid {} value", describe(e), super::types::mlir_name(ty))),
+                _ => {
+                    return Err(format!(
+                        "{} is not a valid {} value",
+                        describe(e),
+                        super::types::mlir_name(ty)
+                    ));
+                }
             }
             Ok(())
         }
@@ -412,8 +471,14 @@ mod tests {
 
     #[test]
     fn lists_splats_and_empty() {
-        assert_eq!(arr(lit("<[[1, 2], [3, 4]]>", "tensor<2x2xi64>").unwrap()), ArrayLiteral::from_vec(&[2, 2], vec![1i64, 2, 3, 4]));
-        assert_eq!(arr(lit("<1>", "tensor<3xi32>").unwrap()), ArrayLiteral::from_vec(&[3], vec![1i32, 1, 1]));
+        assert_eq!(
+            arr(lit("<[[1, 2], [3, 4]]>", "tensor<2x2xi64>").unwrap()),
+            ArrayLiteral::from_vec(&[2, 2], vec![1i64, 2, 3, 4])
+        );
+        assert_eq!(
+            arr(lit("<1>", "tensor<3xi32>").unwrap()),
+            ArrayLiteral::from_vec(&[3], vec![1i32, 1, 1])
+        );
         assert_eq!(arr(lit("<2>", "tensor<2x0x3xi8>").unwrap()).data.len(), 0);
         assert_eq!(arr(lit("<>", "tensor<0x2xi8>").unwrap()).data.len(), 0);
         let err = lit("<[1, 2]>", "tensor<3xi32>").unwrap_err();
@@ -422,12 +487,35 @@ mod tests {
 
     #[test]
     fn integers_full_range_and_hex() {
-        assert_eq!(arr(lit("<18446744073709551615>", "tensor<ui64>").unwrap()).values::<u64>().unwrap(), &[u64::MAX]);
-        assert_eq!(arr(lit("<-9223372036854775808>", "tensor<i64>").unwrap()).values::<i64>().unwrap(), &[i64::MIN]);
-        assert_eq!(arr(lit("<0x0123456789ABCDEF>", "tensor<i64>").unwrap()).values::<i64>().unwrap(), &[0x0123456789ABCDEF]);
+        assert_eq!(
+            arr(lit("<18446744073709551615>", "tensor<ui64>").unwrap())
+                .values::<u64>()
+                .unwrap(),
+            &[u64::MAX]
+        );
+        assert_eq!(
+            arr(lit("<-9223372036854775808>", "tensor<i64>").unwrap())
+                .values::<i64>()
+                .unwrap(),
+            &[i64::MIN]
+        );
+        assert_eq!(
+            arr(lit("<0x0123456789ABCDEF>", "tensor<i64>").unwrap())
+                .values::<i64>()
+                .unwrap(),
+            &[0x0123456789ABCDEF]
+        );
         assert!(lit("<128>", "tensor<i8>").is_err());
-        assert_eq!(arr(lit("<[-8, 7]>", "tensor<2xi4>").unwrap()).data, ArrayData::Raw(vec![0x8, 0x7]));
-        assert_eq!(arr(lit("<[[0], [1]]>", "tensor<2x1xi1>").unwrap()).values::<bool>().unwrap(), &[false, true]);
+        assert_eq!(
+            arr(lit("<[-8, 7]>", "tensor<2xi4>").unwrap()).data,
+            ArrayData::Raw(vec![0x8, 0x7])
+        );
+        assert_eq!(
+            arr(lit("<[[0], [1]]>", "tensor<2x1xi1>").unwrap())
+                .values::<bool>()
+                .unwrap(),
+            &[false, true]
+        );
     }
 
     #[test]
@@ -435,18 +523,33 @@ mod tests {
         let v = arr(lit("<[0x7FC00000, 1.5, -0.0]>", "tensor<3xf32>").unwrap());
         let f = v.values::<f32>().unwrap();
         assert!(f[0].is_nan() && f[1] == 1.5 && f[2].is_sign_negative());
-        assert_eq!(arr(lit("<0x0001>", "tensor<bf16>").unwrap()).values::<bf16>().unwrap()[0].to_bits(), 1);
+        assert_eq!(
+            arr(lit("<0x0001>", "tensor<bf16>").unwrap())
+                .values::<bf16>()
+                .unwrap()[0]
+                .to_bits(),
+            1
+        );
         let c = arr(lit("<(1.5, 2.5)>", "tensor<2xcomplex<f64>>").unwrap());
-        assert_eq!(c.values::<Complex<f64>>().unwrap(), &[Complex::new(1.5, 2.5); 2]);
+        assert_eq!(
+            c.values::<Complex<f64>>().unwrap(),
+            &[Complex::new(1.5, 2.5); 2]
+        );
         // 0.1 as f8E4M3FN is 0.1015625 = code 0x1D (exponent 3, mantissa 5 -> 2^-4 * 1.625).
-        assert_eq!(arr(lit("<0.1>", "tensor<f8E4M3FN>").unwrap()).data, ArrayData::Raw(vec![0x1D]));
+        assert_eq!(
+            arr(lit("<0.1>", "tensor<f8E4M3FN>").unwrap()).data,
+            ArrayData::Raw(vec![0x1D])
+        );
     }
 
     #[test]
     fn blobs() {
         let v = arr(lit("<\"0x0000803F00000040\">", "tensor<2xf32>").unwrap());
         assert_eq!(v.values::<f32>().unwrap(), &[1.0, 2.0]);
-        assert!(lit("<\"0x0000803F\">", "tensor<3x2xf32>").is_ok(), "one element is a splat");
+        assert!(
+            lit("<\"0x0000803F\">", "tensor<3x2xf32>").is_ok(),
+            "one element is a splat"
+        );
         assert!(lit("<\"0x0000803F0000\">", "tensor<2xf32>").is_err());
     }
 }

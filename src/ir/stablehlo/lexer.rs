@@ -34,8 +34,20 @@ impl<'a> Cursor<'a> {
     /// A cursor at the start of `text`. Line numbers in errors are shifted by `line_offset`.
     pub fn new(text: &'a str, file: &'a str, line_offset: u32) -> Cursor<'a> {
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        Cursor { text, bytes: text.as_bytes(), pos: 0, file, line_offset, line_starts }
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        Cursor {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            file,
+            line_offset,
+            line_starts,
+        }
     }
 
     /// The file name used in errors.
@@ -51,8 +63,16 @@ impl<'a> Cursor<'a> {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let col = self.text.get(start..pos).map(|s| s.chars().count()).unwrap_or(pos - start) + 1;
-        Loc { line: line as u32 + 1 + self.line_offset, col: col as u32 }
+        let col = self
+            .text
+            .get(start..pos)
+            .map(|s| s.chars().count())
+            .unwrap_or(pos - start)
+            + 1;
+        Loc {
+            line: line as u32 + 1 + self.line_offset,
+            col: col as u32,
+        }
     }
 
     /// The location of the next token (after whitespace).
@@ -63,7 +83,12 @@ impl<'a> Cursor<'a> {
 
     /// An error at a location.
     pub fn error_at(&self, loc: Loc, message: impl Into<String>) -> ParseError {
-        ParseError { file: self.file.to_string(), line: loc.line, col: loc.col, message: message.into() }
+        ParseError {
+            file: self.file.to_string(),
+            line: loc.line,
+            col: loc.col,
+            message: message.into(),
+        }
     }
 
     /// An error at the next token.
@@ -90,7 +115,11 @@ impl<'a> Cursor<'a> {
             .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '%' | '@' | '#' | '$'))
             .take(30)
             .collect();
-        let shown = if word.is_empty() { rest.chars().take(1).collect() } else { word };
+        let shown = if word.is_empty() {
+            rest.chars().take(1).collect()
+        } else {
+            word
+        };
         format!("'{}'", shown.escape_debug())
     }
 
@@ -138,7 +167,10 @@ impl<'a> Cursor<'a> {
     /// True if the next token is the keyword `word` (not a prefix of a longer identifier).
     pub fn looking_at_word(&mut self, word: &str) -> bool {
         self.looking_at(word)
-            && !self.bytes.get(self.pos + word.len()).is_some_and(|&b| is_ident_char(b))
+            && !self
+                .bytes
+                .get(self.pos + word.len())
+                .is_some_and(|&b| is_ident_char(b))
     }
 
     /// Consumes `s` if it comes next.
@@ -163,7 +195,11 @@ impl<'a> Cursor<'a> {
 
     /// Consumes `s` or fails.
     pub fn expect(&mut self, s: &str) -> PResult<()> {
-        if self.eat(s) { Ok(()) } else { Err(self.expected(&format!("'{s}'"))) }
+        if self.eat(s) {
+            Ok(())
+        } else {
+            Err(self.expected(&format!("'{s}'")))
+        }
     }
 
     /// An identifier: letters, digits, `_`, `.`, `$` after the first letter.
@@ -244,7 +280,9 @@ impl<'a> Cursor<'a> {
                         b'"' | b'\\' => out.push(e),
                         _ => {
                             let hex = [e, self.bytes.get(self.pos).copied().unwrap_or(0)];
-                            let v = std::str::from_utf8(&hex).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                            let v = std::str::from_utf8(&hex)
+                                .ok()
+                                .and_then(|h| u8::from_str_radix(h, 16).ok());
                             match v {
                                 Some(v) => {
                                     self.pos += 1;
@@ -309,7 +347,9 @@ impl<'a> Cursor<'a> {
     pub fn int(&mut self) -> PResult<i64> {
         let loc = self.loc();
         match self.number_text() {
-            Some(t) => t.parse::<i64>().map_err(|_| self.error_at(loc, format!("expected an integer, found '{t}'"))),
+            Some(t) => t
+                .parse::<i64>()
+                .map_err(|_| self.error_at(loc, format!("expected an integer, found '{t}'"))),
             None => Err(self.expected("an integer")),
         }
     }
@@ -323,7 +363,9 @@ impl<'a> Cursor<'a> {
         let mut stack: Vec<u8> = Vec::new();
         loop {
             let Some(&b) = self.bytes.get(self.pos) else {
-                return Err(self.error_at(start_loc, "unbalanced brackets: this group is never closed"));
+                return Err(
+                    self.error_at(start_loc, "unbalanced brackets: this group is never closed")
+                );
             };
             match b {
                 b'(' | b'[' | b'{' | b'<' => stack.push(b),
@@ -340,7 +382,9 @@ impl<'a> Cursor<'a> {
                         _ => b'<',
                     };
                     if stack.pop() != Some(open) {
-                        return Err(self.err(format!("unbalanced brackets: unexpected '{}'", b as char)));
+                        return Err(
+                            self.err(format!("unbalanced brackets: unexpected '{}'", b as char))
+                        );
                     }
                 }
                 b'"' => {

@@ -71,5 +71,8 @@ pub fn parse_chunk(text: &str, file: &str, line_offset: u32) -> Result<Module, P
 /// for HLO text. The entry is `@main` (or the only function).
 pub fn parse_module(text: &str, file: &str) -> Result<ParsedModule, ParseError> {
     let module = parse_chunk(text, file, 0)?;
-    Ok(ParsedModule { module, warnings: Vec::new() })
+    Ok(ParsedModule {
+        module,
+        warnings: Vec::new(),
+    })
 }

@@ -17,7 +17,12 @@ const MAX_DEPTH: usize = 64;
 pub fn parse_module_ast(c: &mut Cursor<'_>) -> PResult<MlirModule> {
     skip_aliases(c)?;
     let loc = c.loc();
-    let mut module = MlirModule { name: None, attributes: Vec::new(), functions: Vec::new(), loc };
+    let mut module = MlirModule {
+        name: None,
+        attributes: Vec::new(),
+        functions: Vec::new(),
+        loc,
+    };
     if c.eat_word("module") {
         if let Some(name) = c.sigil_name(b'@')? {
             module.name = Some(name);
@@ -29,7 +34,9 @@ pub fn parse_module_ast(c: &mut Cursor<'_>) -> PResult<MlirModule> {
         parse_functions(c, &mut module, true)?;
         skip_loc(c)?;
     } else if c.looking_at("\"builtin.module\"") {
-        return Err(c.err("generic-form \"builtin.module\" is not supported; print the module in its pretty form"));
+        return Err(c.err(
+            "generic-form \"builtin.module\" is not supported; print the module in its pretty form",
+        ));
     } else {
         parse_functions(c, &mut module, false)?;
     }
@@ -78,7 +85,10 @@ fn parse_functions(c: &mut Cursor<'_>, module: &mut MlirModule, braced: bool) ->
         }
         if c.at_end() {
             if braced {
-                return Err(c.error_at(module.loc, "unbalanced braces: the module's '{' is never closed"));
+                return Err(c.error_at(
+                    module.loc,
+                    "unbalanced braces: the module's '{' is never closed",
+                ));
             }
             return Ok(());
         }
@@ -100,12 +110,16 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
             break;
         }
     }
-    let name = c.sigil_name(b'@')?.ok_or_else(|| c.expected("a function name '@name'"))?;
+    let name = c
+        .sigil_name(b'@')?
+        .ok_or_else(|| c.expected("a function name '@name'"))?;
     c.expect("(")?;
     let mut arguments = Vec::new();
     if !c.eat(")") {
         loop {
-            let arg = c.sigil_name(b'%')?.ok_or_else(|| c.expected("an argument '%name'"))?;
+            let arg = c
+                .sigil_name(b'%')?
+                .ok_or_else(|| c.expected("an argument '%name'"))?;
             c.expect(":")?;
             let ty = parse_type(c)?;
             if c.peek() == Some(b'{') {
@@ -143,7 +157,13 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
     }
     let body = parse_region(c, 0)?;
     skip_loc(c)?;
-    Ok(Function { name, arguments, results, body, loc })
+    Ok(Function {
+        name,
+        arguments,
+        results,
+        body,
+        loc,
+    })
 }
 
 /// Parses `{ [^bb0(%a: T, ...):] ops... }`.
@@ -158,7 +178,9 @@ pub fn parse_region(c: &mut Cursor<'_>, depth: usize) -> PResult<Region> {
         c.sigil_name(b'^')?;
         if c.eat("(") && !c.eat(")") {
             loop {
-                let name = c.sigil_name(b'%')?.ok_or_else(|| c.expected("a block argument '%name'"))?;
+                let name = c
+                    .sigil_name(b'%')?
+                    .ok_or_else(|| c.expected("a block argument '%name'"))?;
                 c.expect(":")?;
                 let ty = parse_type(c)?;
                 skip_loc(c)?;
@@ -172,7 +194,10 @@ pub fn parse_region(c: &mut Cursor<'_>, depth: usize) -> PResult<Region> {
         c.expect(":")?;
     }
     parse_block_ops(c, &mut block, loc, depth)?;
-    Ok(Region { blocks: vec![block], loc })
+    Ok(Region {
+        blocks: vec![block],
+        loc,
+    })
 }
 
 /// Parses operations until the region's closing `}`.
@@ -198,8 +223,12 @@ pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
     let mut results = Vec::new();
     if c.peek() == Some(b'%') {
         loop {
-            let name = c.sigil_name(b'%')?.ok_or_else(|| c.expected("a result name"))?;
-            let count = if c.peek_raw(0) == Some(b':') && c.peek_raw(1).is_some_and(|b| b.is_ascii_digit()) {
+            let name = c
+                .sigil_name(b'%')?
+                .ok_or_else(|| c.expected("a result name"))?;
+            let count = if c.peek_raw(0) == Some(b':')
+                && c.peek_raw(1).is_some_and(|b| b.is_ascii_digit())
+            {
                 c.pos += 1;
                 let n = c.int()?;
                 if !(1..=1 << 20).contains(&n) {
@@ -226,7 +255,13 @@ pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
             "call" => "func.call",
             n => n,
         };
-        parse_pretty_op(c, name, results.iter().map(|r| r.count).sum(), name_loc, depth)?
+        parse_pretty_op(
+            c,
+            name,
+            results.iter().map(|r| r.count).sum(),
+            name_loc,
+            depth,
+        )?
     };
     skip_loc(c)?;
     op.results = results;
@@ -245,7 +280,12 @@ pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
     if op.operand_types.len() != op.operands.len() {
         return Err(c.error_at(
             loc,
-            format!("'{}' has {} operands but its type lists {}", op.name, op.operands.len(), op.operand_types.len()),
+            format!(
+                "'{}' has {} operands but its type lists {}",
+                op.name,
+                op.operands.len(),
+                op.operand_types.len()
+            ),
         ));
     }
     Ok(op)
@@ -254,7 +294,9 @@ pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
 /// Parses a value use `%name` or `%name#index`.
 pub fn parse_value_ref(c: &mut Cursor<'_>) -> PResult<ValueRef> {
     let loc = c.loc();
-    let name = c.sigil_name(b'%')?.ok_or_else(|| c.expected("a value '%name'"))?;
+    let name = c
+        .sigil_name(b'%')?
+        .ok_or_else(|| c.expected("a value '%name'"))?;
     let mut index = 0;
     if c.peek_raw(0) == Some(b'#') {
         c.pos += 1;
@@ -322,7 +364,11 @@ fn parse_generic_op(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
 pub fn parse_function_type(c: &mut Cursor<'_>) -> PResult<(Vec<Type>, Vec<Type>)> {
     let inputs = parse_type_list_parens(c)?;
     c.expect("->")?;
-    let outputs = if c.peek() == Some(b'(') { parse_type_list_parens(c)? } else { vec![parse_type(c)?] };
+    let outputs = if c.peek() == Some(b'(') {
+        parse_type_list_parens(c)?
+    } else {
+        vec![parse_type(c)?]
+    };
     Ok((inputs, outputs))
 }
 

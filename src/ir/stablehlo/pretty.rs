@@ -9,7 +9,9 @@
 use super::ast::{Block, Operation, Region, ValueRef};
 use super::attributes::{Attr, parse_attr_typed, parse_conv_dims, parse_dict};
 use super::lexer::{Cursor, Loc, PResult};
-use super::parser::{parse_function_type, parse_operand_list, parse_region, parse_type_list_parens, parse_value_ref};
+use super::parser::{
+    parse_function_type, parse_operand_list, parse_region, parse_type_list_parens, parse_value_ref,
+};
 use super::types::{ElemType, TensorType, Type, parse_type};
 
 /// The trailing type signature of a pretty op.
@@ -35,7 +37,13 @@ fn new_op(name: &str, loc: Loc) -> Operation {
 }
 
 /// Parses a pretty op after its name. `n_results` is the count the left-hand side declares.
-pub fn parse_pretty_op(c: &mut Cursor<'_>, name: &str, n_results: usize, loc: Loc, depth: usize) -> PResult<Operation> {
+pub fn parse_pretty_op(
+    c: &mut Cursor<'_>,
+    name: &str,
+    n_results: usize,
+    loc: Loc,
+    depth: usize,
+) -> PResult<Operation> {
     let mut op = new_op(name, loc);
     match name {
         "stablehlo.reduce" => return parse_reduce(c, op, depth),
@@ -43,7 +51,11 @@ pub fn parse_pretty_op(c: &mut Cursor<'_>, name: &str, n_results: usize, loc: Lo
         "chlo.scan" => return parse_scan(c, op, depth),
         "stablehlo.custom_call" | "func.call" => {
             let target = c.sigil_name(b'@')?.ok_or_else(|| c.expected("'@name'"))?;
-            let key = if name == "func.call" { "callee" } else { "call_target_name" };
+            let key = if name == "func.call" {
+                "callee"
+            } else {
+                "call_target_name"
+            };
             op.attributes.push((key.into(), Attr::Symbol(target)));
             op.operands = parse_operand_list(c)?;
             attr_dict(c, &mut op)?;
@@ -154,7 +166,10 @@ fn parse_clause_value(c: &mut Cursor<'_>, key: &str) -> PResult<Attr> {
         // `contracting_dims = [1] x [0]`.
         c.eat_word("x");
         let rhs = parse_attr_typed(c, false)?;
-        return Ok(Attr::Struct("pair".into(), vec![("lhs".into(), value), ("rhs".into(), rhs)]));
+        return Ok(Attr::Struct(
+            "pair".into(),
+            vec![("lhs".into(), value), ("rhs".into(), rhs)],
+        ));
     }
     Ok(value)
 }
@@ -175,15 +190,20 @@ fn parse_slice_ranges(c: &mut Cursor<'_>, op: &mut Operation) -> PResult<()> {
             c.expect(",")?;
         }
     }
-    op.attributes.push(("start_indices".into(), Attr::Ints(start)));
-    op.attributes.push(("limit_indices".into(), Attr::Ints(limit)));
+    op.attributes
+        .push(("start_indices".into(), Attr::Ints(start)));
+    op.attributes
+        .push(("limit_indices".into(), Attr::Ints(limit)));
     op.attributes.push(("strides".into(), Attr::Ints(stride)));
     Ok(())
 }
 
 /// True if a type starts here.
 fn at_type(c: &mut Cursor<'_>) -> bool {
-    c.looking_at_word("tensor") || c.looking_at_word("tuple") || c.looking_at("!") || c.looking_at_word("complex")
+    c.looking_at_word("tensor")
+        || c.looking_at_word("tuple")
+        || c.looking_at("!")
+        || c.looking_at_word("complex")
 }
 
 /// Parses the types after `:`.
@@ -205,14 +225,25 @@ fn parse_sig(c: &mut Cursor<'_>) -> PResult<Sig> {
         break;
     }
     if c.eat("->") {
-        let outs = if c.peek() == Some(b'(') { parse_type_list_parens(c)? } else { vec![parse_type(c)?] };
+        let outs = if c.peek() == Some(b'(') {
+            parse_type_list_parens(c)?
+        } else {
+            vec![parse_type(c)?]
+        };
         return Ok(Sig::Func(types, outs));
     }
     Ok(Sig::Plain(types))
 }
 
 /// Fills operand and result types from the signature.
-fn resolve_types(c: &mut Cursor<'_>, op: &mut Operation, sig: Sig, n_results: usize, dense_sig: bool, loc: Loc) -> PResult<()> {
+fn resolve_types(
+    c: &mut Cursor<'_>,
+    op: &mut Operation,
+    sig: Sig,
+    n_results: usize,
+    dense_sig: bool,
+    loc: Loc,
+) -> PResult<()> {
     let n = op.operands.len();
     let (ins, outs) = match sig {
         Sig::Func(ins, outs) => (ins, outs),
@@ -235,7 +266,14 @@ fn resolve_types(c: &mut Cursor<'_>, op: &mut Operation, sig: Sig, n_results: us
             } else if ts.len() == 1 {
                 vec![ts[0].clone(); n]
             } else {
-                return Err(c.error_at(loc, format!("'{}' has {n} operands but its type lists {}", op.name, ts.len())));
+                return Err(c.error_at(
+                    loc,
+                    format!(
+                        "'{}' has {n} operands but its type lists {}",
+                        op.name,
+                        ts.len()
+                    ),
+                ));
             };
             let outs = if n_results == 0 {
                 Vec::new()
@@ -255,7 +293,12 @@ fn resolve_types(c: &mut Cursor<'_>, op: &mut Operation, sig: Sig, n_results: us
 }
 
 /// Renames pretty keywords to generic attribute names and places positional words.
-fn normalize(c: &mut Cursor<'_>, op: &mut Operation, positional: Vec<Attr>, loc: Loc) -> PResult<()> {
+fn normalize(
+    c: &mut Cursor<'_>,
+    op: &mut Operation,
+    positional: Vec<Attr>,
+    loc: Loc,
+) -> PResult<()> {
     let rename = |op: &mut Operation, from: &str, to: &str| {
         for (k, _) in op.attributes.iter_mut() {
             if k == from {
@@ -263,7 +306,11 @@ fn normalize(c: &mut Cursor<'_>, op: &mut Operation, positional: Vec<Attr>, loc:
             }
         }
     };
-    let short = op.name.split_once('.').map(|(_, s)| s.to_string()).unwrap_or_default();
+    let short = op
+        .name
+        .split_once('.')
+        .map(|(_, s)| s.to_string())
+        .unwrap_or_default();
     match short.as_str() {
         "broadcast_in_dim" => rename(op, "dims", "broadcast_dimensions"),
         "transpose" => rename(op, "dims", "permutation"),
@@ -285,8 +332,16 @@ fn normalize(c: &mut Cursor<'_>, op: &mut Operation, positional: Vec<Attr>, loc:
             rename(op, "precision", "precision_config");
             let mut fields = Vec::new();
             for (key, lhs, rhs) in [
-                ("batching_dims", "lhs_batching_dimensions", "rhs_batching_dimensions"),
-                ("contracting_dims", "lhs_contracting_dimensions", "rhs_contracting_dimensions"),
+                (
+                    "batching_dims",
+                    "lhs_batching_dimensions",
+                    "rhs_batching_dimensions",
+                ),
+                (
+                    "contracting_dims",
+                    "lhs_contracting_dimensions",
+                    "rhs_contracting_dimensions",
+                ),
             ] {
                 if let Some(pos) = op.attributes.iter().position(|(k, _)| k == key) {
                     let (_, v) = op.attributes.remove(pos);
@@ -298,7 +353,10 @@ fn normalize(c: &mut Cursor<'_>, op: &mut Operation, positional: Vec<Attr>, loc:
                     }
                 }
             }
-            op.attributes.push(("dot_dimension_numbers".into(), Attr::Struct("stablehlo.dot".into(), fields)));
+            op.attributes.push((
+                "dot_dimension_numbers".into(),
+                Attr::Struct("stablehlo.dot".into(), fields),
+            ));
         }
         "reduce_precision" => {
             if let Some(pos) = op.attributes.iter().position(|(k, _)| k == "format") {
@@ -309,7 +367,10 @@ fn normalize(c: &mut Cursor<'_>, op: &mut Operation, positional: Vec<Attr>, loc:
                     .and_then(|r| r.split_once('m'))
                     .and_then(|(e, m)| Some((e.parse::<i128>().ok()?, m.parse::<i128>().ok()?)));
                 let Some((e, m)) = parsed else {
-                    return Err(c.error_at(loc, format!("bad reduce_precision format '{text}' (expected eXmY)")));
+                    return Err(c.error_at(
+                        loc,
+                        format!("bad reduce_precision format '{text}' (expected eXmY)"),
+                    ));
                 };
                 op.attributes.push(("exponent_bits".into(), Attr::Int(e)));
                 op.attributes.push(("mantissa_bits".into(), Attr::Int(m)));
@@ -357,7 +418,10 @@ fn normalize(c: &mut Cursor<'_>, op: &mut Operation, positional: Vec<Attr>, loc:
 /// The rank-0 tensor type with the element type of `t` (reducer block arguments).
 fn scalar_of(t: &Type) -> Type {
     match t {
-        Type::Tensor(tt) => Type::Tensor(TensorType { dims: Vec::new(), elem: tt.elem.clone() }),
+        Type::Tensor(tt) => Type::Tensor(TensorType {
+            dims: Vec::new(),
+            elem: tt.elem.clone(),
+        }),
         other => other.clone(),
     }
 }
@@ -404,15 +468,30 @@ fn parse_reduce(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<
             return Err(c.error_at(l, "reduce has no init value"));
         };
         let mut inner = new_op(&body_op, l);
-        inner.results = vec![super::ast::ResultGroup { name: "0".into(), count: 1 }];
+        inner.results = vec![super::ast::ResultGroup {
+            name: "0".into(),
+            count: 1,
+        }];
         inner.operands = vec![
-            ValueRef { name: "lhs".into(), index: 0, loc: l },
-            ValueRef { name: "rhs".into(), index: 0, loc: l },
+            ValueRef {
+                name: "lhs".into(),
+                index: 0,
+                loc: l,
+            },
+            ValueRef {
+                name: "rhs".into(),
+                index: 0,
+                loc: l,
+            },
         ];
         inner.operand_types = vec![init_ty.clone(), init_ty.clone()];
         inner.result_types = vec![init_ty.clone()];
         let mut ret = new_op("stablehlo.return", l);
-        ret.operands = vec![ValueRef { name: "0".into(), index: 0, loc: l }];
+        ret.operands = vec![ValueRef {
+            name: "0".into(),
+            index: 0,
+            loc: l,
+        }];
         ret.operand_types = vec![init_ty.clone()];
         Region {
             blocks: vec![Block {
@@ -475,7 +554,11 @@ fn parse_while(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<O
     }
     attr_dict(c, &mut op)?;
     if types.len() != names.len() {
-        return Err(c.err(format!("while has {} loop values but {} types", names.len(), types.len())));
+        return Err(c.err(format!(
+            "while has {} loop values but {} types",
+            names.len(),
+            types.len()
+        )));
     }
     let args: Vec<(String, Type)> = names.into_iter().zip(types.iter().cloned()).collect();
     if !c.eat_word("cond") {
@@ -503,12 +586,14 @@ fn parse_scan(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<Op
     let n_inputs = inputs.len();
     c.expect("inits")?;
     let inits = parse_operand_list(c)?;
-    op.attributes.push(("num_inputs".into(), Attr::Int(n_inputs as i128)));
+    op.attributes
+        .push(("num_inputs".into(), Attr::Int(n_inputs as i128)));
     op.operands = inputs.into_iter().chain(inits).collect();
     c.expect("dimension")?;
     c.expect("=")?;
     let d = c.int()?;
-    op.attributes.push(("dimension".into(), Attr::Int(d as i128)));
+    op.attributes
+        .push(("dimension".into(), Attr::Int(d as i128)));
     if c.eat_word("attributes") {
         op.attributes.extend(parse_dict(c)?);
     }
@@ -524,13 +609,19 @@ fn parse_scan(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<Op
 fn real_part(t: &Type) -> Type {
     use crate::ir::PrimitiveType as P;
     match t {
-        Type::Tensor(TensorType { dims, elem: ElemType::Prim(p) }) => {
+        Type::Tensor(TensorType {
+            dims,
+            elem: ElemType::Prim(p),
+        }) => {
             let part = match p {
                 P::C64 => P::F32,
                 P::C128 => P::F64,
                 other => *other,
             };
-            Type::Tensor(TensorType { dims: dims.clone(), elem: ElemType::Prim(part) })
+            Type::Tensor(TensorType {
+                dims: dims.clone(),
+                elem: ElemType::Prim(part),
+            })
         }
         other => other.clone(),
     }

@@ -88,7 +88,10 @@ impl Type {
     /// The quantized element type, if this is a tensor of one.
     pub fn quant(&self) -> Option<&QuantType> {
         match self {
-            Type::Tensor(TensorType { elem: ElemType::Quant(q), .. }) => Some(q),
+            Type::Tensor(TensorType {
+                elem: ElemType::Quant(q),
+                ..
+            }) => Some(q),
             _ => None,
         }
     }
@@ -224,7 +227,9 @@ pub fn parse_type(c: &mut Cursor<'_>) -> PResult<Type> {
         loop {
             c.skip_ws();
             if c.peek_raw(0) == Some(b'?') {
-                return Err(c.err("dynamic dimensions ('?') are not supported; xlac needs static shapes"));
+                return Err(
+                    c.err("dynamic dimensions ('?') are not supported; xlac needs static shapes")
+                );
             }
             if c.peek_raw(0) == Some(b'*') {
                 return Err(c.err("unranked tensors are not supported"));
@@ -248,7 +253,10 @@ pub fn parse_type(c: &mut Cursor<'_>) -> PResult<Type> {
         return Ok(Type::Tensor(TensorType { dims, elem }));
     }
     match parse_elem_type(c) {
-        Ok(elem) => Ok(Type::Tensor(TensorType { dims: Vec::new(), elem })),
+        Ok(elem) => Ok(Type::Tensor(TensorType {
+            dims: Vec::new(),
+            elem,
+        })),
         Err(_) => {
             let found = c.describe_here();
             Err(c.error_at(loc, format!("expected a type, found {found}")))
@@ -269,7 +277,10 @@ pub fn parse_elem_type(c: &mut Cursor<'_>) -> PResult<ElemType> {
         return match inner {
             "f32" => Ok(ElemType::Prim(PrimitiveType::C64)),
             "f64" => Ok(ElemType::Prim(PrimitiveType::C128)),
-            _ => Err(c.error_at(loc, format!("complex<{inner}> is not supported (only complex<f32> and complex<f64>)"))),
+            _ => Err(c.error_at(
+                loc,
+                format!("complex<{inner}> is not supported (only complex<f32> and complex<f64>)"),
+            )),
         };
     }
     let name = c.expect_ident("an element type")?;
@@ -295,7 +306,14 @@ fn parse_quant(c: &mut Cursor<'_>) -> PResult<QuantType> {
     let (mut storage_min, mut storage_max) = if storage.is_signed_integral() {
         (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
     } else {
-        (0, if bits >= 63 { i64::MAX } else { (1i64 << bits) - 1 })
+        (
+            0,
+            if bits >= 63 {
+                i64::MAX
+            } else {
+                (1i64 << bits) - 1
+            },
+        )
     };
     if c.eat("<") {
         storage_min = c.int()?;
@@ -308,7 +326,12 @@ fn parse_quant(c: &mut Cursor<'_>) -> PResult<QuantType> {
     let expressed_name = c.expect_ident("an expressed type")?;
     let expressed = prim_from_mlir(expressed_name)
         .filter(|t| t.is_float())
-        .ok_or_else(|| c.error_at(eloc, format!("bad quantized expressed type '{expressed_name}'")))?;
+        .ok_or_else(|| {
+            c.error_at(
+                eloc,
+                format!("bad quantized expressed type '{expressed_name}'"),
+            )
+        })?;
     let mut axis = None;
     if c.eat(":") {
         axis = Some(c.int()? as usize);
@@ -319,7 +342,10 @@ fn parse_quant(c: &mut Cursor<'_>) -> PResult<QuantType> {
     let mut one = |c: &mut Cursor<'_>| -> PResult<()> {
         let loc = c.loc();
         let t = c.number_text().ok_or_else(|| c.expected("a scale"))?;
-        scales.push(t.parse::<f64>().map_err(|_| c.error_at(loc, format!("bad scale '{t}'")))?);
+        scales.push(
+            t.parse::<f64>()
+                .map_err(|_| c.error_at(loc, format!("bad scale '{t}'")))?,
+        );
         zero_points.push(if c.eat(":") { c.int()? } else { 0 });
         Ok(())
     };
@@ -335,7 +361,15 @@ fn parse_quant(c: &mut Cursor<'_>) -> PResult<QuantType> {
         one(c)?;
     }
     c.expect(">")?;
-    Ok(QuantType { storage, storage_min, storage_max, expressed, axis, scales, zero_points })
+    Ok(QuantType {
+        storage,
+        storage_min,
+        storage_max,
+        expressed,
+        axis,
+        scales,
+        zero_points,
+    })
 }
 
 #[cfg(test)]
@@ -348,22 +382,38 @@ mod tests {
 
     #[test]
     fn tensors() {
-        assert_eq!(ty("tensor<2x0x3xi4>").unwrap().to_shape(), Shape::array(PrimitiveType::S4, &[2, 0, 3]));
-        assert_eq!(ty("tensor<f32>").unwrap().to_shape(), Shape::scalar(PrimitiveType::F32));
+        assert_eq!(
+            ty("tensor<2x0x3xi4>").unwrap().to_shape(),
+            Shape::array(PrimitiveType::S4, &[2, 0, 3])
+        );
+        assert_eq!(
+            ty("tensor<f32>").unwrap().to_shape(),
+            Shape::scalar(PrimitiveType::F32)
+        );
         assert_eq!(
             ty("tensor<4xcomplex<f64>>").unwrap().to_shape(),
             Shape::array(PrimitiveType::C128, &[4])
         );
-        assert_eq!(ty("tensor<2xf8E4M3FNUZ>").unwrap().to_shape(), Shape::array(PrimitiveType::F8E4M3FNUZ, &[2]));
+        assert_eq!(
+            ty("tensor<2xf8E4M3FNUZ>").unwrap().to_shape(),
+            Shape::array(PrimitiveType::F8E4M3FNUZ, &[2])
+        );
         assert_eq!(ty("tensor<2xui64>").unwrap().to_string(), "tensor<2xui64>");
-        assert!(ty("tensor<2x?xf32>").unwrap_err().message.contains("dynamic"));
+        assert!(
+            ty("tensor<2x?xf32>")
+                .unwrap_err()
+                .message
+                .contains("dynamic")
+        );
         assert!(ty("tensor<2xq7>").is_err());
     }
 
     #[test]
     fn tokens_and_tuples() {
         assert_eq!(
-            ty("tuple<tensor<2xf64>, tuple<tensor<i64>>, !stablehlo.token>").unwrap().to_shape(),
+            ty("tuple<tensor<2xf64>, tuple<tensor<i64>>, !stablehlo.token>")
+                .unwrap()
+                .to_shape(),
             Shape::Tuple(vec![
                 Shape::array(PrimitiveType::F64, &[2]),
                 Shape::Tuple(vec![Shape::scalar(PrimitiveType::S64)]),
@@ -376,11 +426,22 @@ mod tests {
     fn quantized() {
         let t = ty("tensor<2x!quant.uniform<i8:f32, 0.1:-30>>").unwrap();
         let q = t.quant().unwrap();
-        assert_eq!((q.storage, q.expressed, q.scales.clone(), q.zero_points.clone()), (PrimitiveType::S8, PrimitiveType::F32, vec![0.1], vec![-30]));
+        assert_eq!(
+            (
+                q.storage,
+                q.expressed,
+                q.scales.clone(),
+                q.zero_points.clone()
+            ),
+            (PrimitiveType::S8, PrimitiveType::F32, vec![0.1], vec![-30])
+        );
         assert_eq!((q.storage_min, q.storage_max), (-128, 127));
         let t = ty("tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.1:-30,0.5:-20}>>").unwrap();
         let q = t.quant().unwrap();
-        assert_eq!((q.axis, q.storage_min, q.zero_points.clone()), (Some(0), -127, vec![-30, -20]));
+        assert_eq!(
+            (q.axis, q.storage_min, q.zero_points.clone()),
+            (Some(0), -127, vec![-30, -20])
+        );
         let t = ty("tensor<!quant.uniform<i8:f32, 7.843137254901961E-9>>").unwrap();
         assert_eq!(t.quant().unwrap().zero_points, vec![0]);
     }

@@ -8,8 +8,8 @@ use crate::ir::stablehlo::ast::Operation;
 use crate::ir::stablehlo::attributes::Attr;
 use crate::ir::stablehlo::dense::to_literal;
 use crate::ir::{
-    DotDimensionNumbers, FftType, InstrId, Op, Opcode, PaddingDimension, RandomAlgorithm, Shape, SliceDimension,
-    TriangularSolveOptions, TriangularTranspose,
+    DotDimensionNumbers, FftType, InstrId, Op, Opcode, PaddingDimension, RandomAlgorithm, Shape,
+    SliceDimension, TriangularSolveOptions, TriangularTranspose,
 };
 
 /// StableHLO ops that are one HLO opcode without attributes.
@@ -72,7 +72,10 @@ fn plain_opcode(name: &str) -> Option<Opcode> {
 
 impl<'a> Converter<'a> {
     /// Converts the ops of this file; `None` if `op` is not one of them.
-    pub(crate) fn convert_basic(&mut self, op: &'a Operation) -> Result<Option<Vec<InstrId>>, ParseError> {
+    pub(crate) fn convert_basic(
+        &mut self,
+        op: &'a Operation,
+    ) -> Result<Option<Vec<InstrId>>, ParseError> {
         let Some(short) = op.name.strip_prefix("stablehlo.") else {
             return Ok(None);
         };
@@ -82,11 +85,20 @@ impl<'a> Converter<'a> {
             if short == "dynamic_reshape" {
                 args.truncate(1);
             }
-            if short == "select" && args.len() == 3 && self.shape(args[0]).rank() == 0 && self.shape(args[1]).rank() > 0 {
+            if short == "select"
+                && args.len() == 3
+                && self.shape(args[0]).rank() == 0
+                && self.shape(args[1]).rank() > 0
+            {
                 // HLO's select needs a predicate of the result's dimensions.
                 let dims = self.shape(args[1]).dims().to_vec();
                 let pred = Shape::array(crate::ir::PrimitiveType::Pred, &dims);
-                args[0] = self.add(pred, Op::Broadcast { dimensions: vec![] }, vec![args[0]], loc);
+                args[0] = self.add(
+                    pred,
+                    Op::Broadcast { dimensions: vec![] },
+                    vec![args[0]],
+                    loc,
+                );
             }
             let id = self.add(self.result_shape(op, 0), Op::Plain(opcode), args, loc);
             return Ok(Some(vec![id]));
@@ -97,16 +109,23 @@ impl<'a> Converter<'a> {
             _ => self.operands(op)?.iter().map(|v| v.id).collect(),
         };
         let shape = self.result_shape(op, 0);
-        let op1 = |s: &mut Self, o: Op, a: Vec<InstrId>| -> Result<Option<Vec<InstrId>>, ParseError> {
-            Ok(Some(vec![s.add(shape.clone(), o, a, loc)]))
-        };
+        let op1 =
+            |s: &mut Self, o: Op, a: Vec<InstrId>| -> Result<Option<Vec<InstrId>>, ParseError> {
+                Ok(Some(vec![s.add(shape.clone(), o, a, loc)]))
+            };
         match short {
             "constant" => {
                 let Some(Attr::Dense(d)) = op.attr("value") else {
                     return Err(self.err(loc, "stablehlo.constant needs a dense<...> value"));
                 };
                 if !d.ty.to_shape().compatible(&shape) {
-                    return Err(self.err(loc, format!("type mismatch: the literal has type {} but the constant is {}", d.ty, op.result_types[0])));
+                    return Err(self.err(
+                        loc,
+                        format!(
+                            "type mismatch: the literal has type {} but the constant is {}",
+                            d.ty, op.result_types[0]
+                        ),
+                    ));
                 }
                 let literal = to_literal(&d.value, &d.ty).map_err(|e| self.err(loc, e))?;
                 op1(self, Op::Constant { literal }, vec![])
@@ -144,12 +163,20 @@ impl<'a> Converter<'a> {
             "slice" => {
                 let start = self.ints_attr(op, "start_indices")?;
                 let limit = self.ints_attr(op, "limit_indices")?;
-                let strides = self.opt_ints(op, "strides")?.unwrap_or_else(|| vec![1; start.len()]);
+                let strides = self
+                    .opt_ints(op, "strides")?
+                    .unwrap_or_else(|| vec![1; start.len()]);
                 if start.len() != limit.len() || start.len() != strides.len() {
-                    return Err(self.err(loc, "slice start, limit and stride lists differ in length"));
+                    return Err(
+                        self.err(loc, "slice start, limit and stride lists differ in length")
+                    );
                 }
                 let slice = (0..start.len())
-                    .map(|i| SliceDimension { start: start[i], limit: limit[i], stride: strides[i] })
+                    .map(|i| SliceDimension {
+                        start: start[i],
+                        limit: limit[i],
+                        stride: strides[i],
+                    })
                     .collect();
                 op1(self, Op::Slice { slice }, args)
             }
@@ -161,17 +188,36 @@ impl<'a> Converter<'a> {
                 let low = self.ints_attr(op, "edge_padding_low")?;
                 let high = self.ints_attr(op, "edge_padding_high")?;
                 let interior = self.ints_attr(op, "interior_padding")?;
-                op1(self, Op::Pad { padding: padding(&low, &high, &interior) }, args)
+                op1(
+                    self,
+                    Op::Pad {
+                        padding: padding(&low, &high, &interior),
+                    },
+                    args,
+                )
             }
             "dynamic_pad" => {
                 let low = self.constant_ints(op, args[2])?;
                 let high = self.constant_ints(op, args[3])?;
                 let interior = self.constant_ints(op, args[4])?;
-                op1(self, Op::Pad { padding: padding(&low, &high, &interior) }, args[..2].to_vec())
+                op1(
+                    self,
+                    Op::Pad {
+                        padding: padding(&low, &high, &interior),
+                    },
+                    args[..2].to_vec(),
+                )
             }
             "compare" => {
                 let (direction, comparison_type) = self.comparison(op)?;
-                op1(self, Op::Compare { direction, comparison_type }, args)
+                op1(
+                    self,
+                    Op::Compare {
+                        direction,
+                        comparison_type,
+                    },
+                    args,
+                )
             }
             "get_tuple_element" => {
                 let index = self.int_attr(op, "index")?;
@@ -188,27 +234,58 @@ impl<'a> Converter<'a> {
             "reduce_precision" => {
                 let e = self.int_attr(op, "exponent_bits")?;
                 let m = self.int_attr(op, "mantissa_bits")?;
-                let (Ok(exponent_bits), Ok(mantissa_bits)) = (u32::try_from(e), u32::try_from(m)) else {
+                let (Ok(exponent_bits), Ok(mantissa_bits)) = (u32::try_from(e), u32::try_from(m))
+                else {
                     return Err(self.err(loc, "reduce_precision bit counts must be non-negative"));
                 };
-                op1(self, Op::ReducePrecision { exponent_bits, mantissa_bits }, args)
+                op1(
+                    self,
+                    Op::ReducePrecision {
+                        exponent_bits,
+                        mantissa_bits,
+                    },
+                    args,
+                )
             }
             "get_dimension_size" => {
                 let d = self.int_attr(op, "dimension")?;
                 let dimension = self.dims(op, vec![d], "dimension")?[0];
-                op1(self, Op::DimensionSize { opcode: Opcode::GetDimensionSize, dimension }, args)
+                op1(
+                    self,
+                    Op::DimensionSize {
+                        opcode: Opcode::GetDimensionSize,
+                        dimension,
+                    },
+                    args,
+                )
             }
             "dot_general" => {
                 let dn = self.attr(op, "dot_dimension_numbers")?;
                 let dimension_numbers = DotDimensionNumbers {
                     lhs_batch_dimensions: self.field_dims(op, dn, "lhs_batching_dimensions")?,
                     rhs_batch_dimensions: self.field_dims(op, dn, "rhs_batching_dimensions")?,
-                    lhs_contracting_dimensions: self.field_dims(op, dn, "lhs_contracting_dimensions")?,
-                    rhs_contracting_dimensions: self.field_dims(op, dn, "rhs_contracting_dimensions")?,
+                    lhs_contracting_dimensions: self.field_dims(
+                        op,
+                        dn,
+                        "lhs_contracting_dimensions",
+                    )?,
+                    rhs_contracting_dimensions: self.field_dims(
+                        op,
+                        dn,
+                        "rhs_contracting_dimensions",
+                    )?,
                 };
                 let precision = self.precision(op)?;
                 let algorithm = op.attr("algorithm").map(dot_algorithm_name);
-                op1(self, Op::Dot { dimension_numbers, precision, algorithm }, args)
+                op1(
+                    self,
+                    Op::Dot {
+                        dimension_numbers,
+                        precision,
+                        algorithm,
+                    },
+                    args,
+                )
             }
             "dot" => {
                 let rank = self.shape(args[0]).rank();
@@ -218,27 +295,56 @@ impl<'a> Converter<'a> {
                     ..Default::default()
                 };
                 let precision = self.precision(op)?;
-                op1(self, Op::Dot { dimension_numbers, precision, algorithm: None }, args)
+                op1(
+                    self,
+                    Op::Dot {
+                        dimension_numbers,
+                        precision,
+                        algorithm: None,
+                    },
+                    args,
+                )
             }
             "convolution" | "dynamic_conv" => self.convolution(op, args).map(Some),
             "gather" | "dynamic_gather" => {
-                let dimension_numbers = self.gather_dims(op, self.attr(op, "dimension_numbers")?)?;
+                let dimension_numbers =
+                    self.gather_dims(op, self.attr(op, "dimension_numbers")?)?;
                 let slice_sizes = if short == "gather" {
                     self.ints_attr(op, "slice_sizes")?
                 } else {
                     self.constant_ints(op, args[2])?
                 };
                 let indices_are_sorted = self.bool_attr(op, "indices_are_sorted")?;
-                op1(self, Op::Gather { dimension_numbers, slice_sizes, indices_are_sorted }, args[..2].to_vec())
+                op1(
+                    self,
+                    Op::Gather {
+                        dimension_numbers,
+                        slice_sizes,
+                        indices_are_sorted,
+                    },
+                    args[..2].to_vec(),
+                )
             }
             "fft" => {
                 let t = self.str_attr(op, "fft_type")?;
-                let fft_type: FftType = t.parse().map_err(|_| self.err(loc, format!("bad fft type '{t}'")))?;
+                let fft_type: FftType = t
+                    .parse()
+                    .map_err(|_| self.err(loc, format!("bad fft type '{t}'")))?;
                 let fft_length = self.ints_attr(op, "fft_length")?;
-                op1(self, Op::Fft { fft_type, fft_length }, args)
+                op1(
+                    self,
+                    Op::Fft {
+                        fft_type,
+                        fft_length,
+                    },
+                    args,
+                )
             }
             "rng_bit_generator" => {
-                let a = op.attr("rng_algorithm").and_then(Attr::as_str).unwrap_or("DEFAULT");
+                let a = op
+                    .attr("rng_algorithm")
+                    .and_then(Attr::as_str)
+                    .unwrap_or("DEFAULT");
                 let algorithm = match a {
                     "DEFAULT" => RandomAlgorithm::Default,
                     "THREE_FRY" => RandomAlgorithm::ThreeFry,
@@ -254,8 +360,13 @@ impl<'a> Converter<'a> {
                 op1(self, Op::Cholesky { lower }, args)
             }
             "triangular_solve" => {
-                let t = op.attr("transpose_a").and_then(Attr::as_str).unwrap_or("NO_TRANSPOSE");
-                let transpose_a: TriangularTranspose = t.parse().map_err(|_| self.err(loc, format!("bad transpose_a '{t}'")))?;
+                let t = op
+                    .attr("transpose_a")
+                    .and_then(Attr::as_str)
+                    .unwrap_or("NO_TRANSPOSE");
+                let transpose_a: TriangularTranspose = t
+                    .parse()
+                    .map_err(|_| self.err(loc, format!("bad transpose_a '{t}'")))?;
                 let options = TriangularSolveOptions {
                     left_side: self.bool_attr(op, "left_side")?,
                     lower: self.bool_attr(op, "lower")?,
@@ -270,55 +381,107 @@ impl<'a> Converter<'a> {
 
     /// `broadcast_in_dim`: HLO's broadcast cannot stretch a size-1 dimension, so such
     /// dimensions are first reshaped away (as XLA's builder does).
-    fn broadcast_in_dim(&mut self, op: &Operation, x: InstrId, dims: Vec<usize>) -> Result<InstrId, ParseError> {
+    fn broadcast_in_dim(
+        &mut self,
+        op: &Operation,
+        x: InstrId,
+        dims: Vec<usize>,
+    ) -> Result<InstrId, ParseError> {
         let out = self.result_shape(op, 0);
         let in_shape = self.shape(x).clone();
         let (Some(a), Some(o)) = (in_shape.as_array(), out.as_array()) else {
             return Err(self.err(op.loc, "broadcast_in_dim needs tensors"));
         };
         if dims.len() != a.rank() || dims.iter().any(|&d| d >= o.rank()) {
-            return Err(self.err(op.loc, format!("broadcast_dimensions {dims:?} do not fit operand rank {} and result rank {}", a.rank(), o.rank())));
+            return Err(self.err(
+                op.loc,
+                format!(
+                    "broadcast_dimensions {dims:?} do not fit operand rank {} and result rank {}",
+                    a.rank(),
+                    o.rank()
+                ),
+            ));
         }
-        let stretched: Vec<usize> = (0..a.rank()).filter(|&i| a.dims[i] == 1 && o.dims[dims[i]] != 1).collect();
+        let stretched: Vec<usize> = (0..a.rank())
+            .filter(|&i| a.dims[i] == 1 && o.dims[dims[i]] != 1)
+            .collect();
         let (operand, kept) = if stretched.is_empty() {
             (x, dims)
         } else {
             let kept_in: Vec<usize> = (0..a.rank()).filter(|i| !stretched.contains(i)).collect();
             let new_dims: Vec<i64> = kept_in.iter().map(|&i| a.dims[i]).collect();
-            let reshaped = self.add(Shape::array(a.element_type, &new_dims), Op::Plain(Opcode::Reshape), vec![x], op.loc);
+            let reshaped = self.add(
+                Shape::array(a.element_type, &new_dims),
+                Op::Plain(Opcode::Reshape),
+                vec![x],
+                op.loc,
+            );
             (reshaped, kept_in.iter().map(|&i| dims[i]).collect())
         };
-        Ok(self.add(out, Op::Broadcast { dimensions: kept }, vec![operand], op.loc))
+        Ok(self.add(
+            out,
+            Op::Broadcast { dimensions: kept },
+            vec![operand],
+            op.loc,
+        ))
     }
 
     /// The values of a constant integer operand (shapes and paddings of the `dynamic_*` ops).
-    pub(crate) fn constant_ints(&self, op: &Operation, id: InstrId) -> Result<Vec<i64>, ParseError> {
+    pub(crate) fn constant_ints(
+        &self,
+        op: &Operation,
+        id: InstrId,
+    ) -> Result<Vec<i64>, ParseError> {
         let instr = &self.module.computations[self.comp()].instrs[id];
-        if let Op::Constant { literal } = &instr.op {
-            if let Some(a) = literal.as_array() {
-                let v: Option<Vec<i64>> = match &a.data {
-                    crate::ir::ArrayData::S64(v) => Some(v.clone()),
-                    crate::ir::ArrayData::S32(v) => Some(v.iter().map(|&x| x as i64).collect()),
-                    _ => None,
-                };
-                if let Some(v) = v {
-                    return Ok(v);
-                }
+        if let Op::Constant { literal } = &instr.op
+            && let Some(a) = literal.as_array()
+        {
+            let v: Option<Vec<i64>> = match &a.data {
+                crate::ir::ArrayData::S64(v) => Some(v.clone()),
+                crate::ir::ArrayData::S32(v) => Some(v.iter().map(|&x| x as i64).collect()),
+                _ => None,
+            };
+            if let Some(v) = v {
+                return Ok(v);
             }
         }
-        Err(self.err(op.loc, format!("'{}' needs constant integer shape operands (xlac has static shapes only)", op.name)))
+        Err(self.err(
+            op.loc,
+            format!(
+                "'{}' needs constant integer shape operands (xlac has static shapes only)",
+                op.name
+            ),
+        ))
     }
 
     /// `convolution` (and `dynamic_conv`, whose padding is a constant operand).
-    fn convolution(&mut self, op: &Operation, args: Vec<InstrId>) -> Result<Vec<InstrId>, ParseError> {
+    fn convolution(
+        &mut self,
+        op: &Operation,
+        args: Vec<InstrId>,
+    ) -> Result<Vec<InstrId>, ParseError> {
         let Some(Attr::Conv(dn)) = op.attr("dimension_numbers") else {
             return Err(self.err(op.loc, "convolution needs dimension_numbers"));
         };
         let dn = dn.clone();
         let rank = dn.kernel_spatial_dimensions.len();
         let kernel = self.shape(args[1]).clone();
-        let sizes: Vec<i64> = dn.kernel_spatial_dimensions.iter().map(|&d| kernel.dims().get(d).copied().unwrap_or(0)).collect();
-        let mut window = self.window(op, rank, Some(sizes), ["window_strides", "lhs_dilation", "rhs_dilation", "window_reversal"])?;
+        let sizes: Vec<i64> = dn
+            .kernel_spatial_dimensions
+            .iter()
+            .map(|&d| kernel.dims().get(d).copied().unwrap_or(0))
+            .collect();
+        let mut window = self.window(
+            op,
+            rank,
+            Some(sizes),
+            [
+                "window_strides",
+                "lhs_dilation",
+                "rhs_dilation",
+                "window_reversal",
+            ],
+        )?;
         if op.name.ends_with("dynamic_conv") {
             let pad = self.constant_ints(op, args[2])?;
             for (i, w) in window.dimensions.iter_mut().enumerate() {
@@ -329,8 +492,19 @@ impl<'a> Converter<'a> {
         let feature_group_count = self.opt_int(op, "feature_group_count")?.unwrap_or(1);
         let batch_group_count = self.opt_int(op, "batch_group_count")?.unwrap_or(1);
         let precision = self.precision(op)?;
-        let conv = Op::Convolution { window, dimension_numbers: dn, feature_group_count, batch_group_count, precision };
-        Ok(vec![self.add(self.result_shape(op, 0), conv, args[..2].to_vec(), op.loc)])
+        let conv = Op::Convolution {
+            window,
+            dimension_numbers: dn,
+            feature_group_count,
+            batch_group_count,
+            precision,
+        };
+        Ok(vec![self.add(
+            self.result_shape(op, 0),
+            conv,
+            args[..2].to_vec(),
+            op.loc,
+        )])
     }
 }
 
@@ -347,8 +521,21 @@ fn padding(low: &[i64], high: &[i64], interior: &[i64]) -> Vec<PaddingDimension>
 
 /// XLA's name for a dot algorithm (`dot_bf16_bf16_f32`, `dot_tf32_tf32_f32_x3`).
 fn dot_algorithm_name(a: &Attr) -> String {
-    let t = |f: &str| a.field(f).and_then(Attr::as_str).unwrap_or("any").to_string();
-    let n = a.field("num_primitive_operations").and_then(Attr::as_int).unwrap_or(1);
-    let base = format!("dot_{}_{}_{}", t("lhs_precision_type"), t("rhs_precision_type"), t("accumulation_type"));
+    let t = |f: &str| {
+        a.field(f)
+            .and_then(Attr::as_str)
+            .unwrap_or("any")
+            .to_string()
+    };
+    let n = a
+        .field("num_primitive_operations")
+        .and_then(Attr::as_int)
+        .unwrap_or(1);
+    let base = format!(
+        "dot_{}_{}_{}",
+        t("lhs_precision_type"),
+        t("rhs_precision_type"),
+        t("accumulation_type")
+    );
     if n > 1 { format!("{base}_x{n}") } else { base }
 }

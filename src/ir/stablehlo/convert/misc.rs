@@ -11,8 +11,8 @@ use crate::ir::stablehlo::attributes::Attr;
 use crate::ir::stablehlo::chlo::{self, ChloAttr, ChloOp};
 use crate::ir::stablehlo::dense::to_literal;
 use crate::ir::{
-    BackendConfig, CalledComputations, ComputationId, CustomCall, CustomCallApiVersion, InstrId, Layout, Op, Opcode,
-    OutputOperandAlias, RawAttribute, Shape,
+    BackendConfig, CalledComputations, ComputationId, CustomCall, CustomCallApiVersion, InstrId,
+    Layout, Op, Opcode, OutputOperandAlias, RawAttribute, Shape,
 };
 
 /// Escapes a string for a JSON value.
@@ -37,7 +37,11 @@ fn groups_text(values: &[i64], dims: &[i64]) -> String {
     let rows: Vec<String> = values
         .chunks(cols)
         .map(|row| {
-            let items: Vec<String> = row.iter().filter(|&&v| v >= 0).map(|v| v.to_string()).collect();
+            let items: Vec<String> = row
+                .iter()
+                .filter(|&&v| v >= 0)
+                .map(|v| v.to_string())
+                .collect();
             format!("{{{}}}", items.join(","))
         })
         .collect();
@@ -46,7 +50,10 @@ fn groups_text(values: &[i64], dims: &[i64]) -> String {
 
 impl<'a> Converter<'a> {
     /// Converts the ops of this file; `None` if `op` is not one of them.
-    pub(crate) fn convert_misc(&mut self, op: &'a Operation) -> Result<Option<Vec<InstrId>>, ParseError> {
+    pub(crate) fn convert_misc(
+        &mut self,
+        op: &'a Operation,
+    ) -> Result<Option<Vec<InstrId>>, ParseError> {
         let name = op.name.as_str();
         let loc = op.loc;
         if name.starts_with("chlo.") {
@@ -61,37 +68,62 @@ impl<'a> Converter<'a> {
         let tuple_shape = self.results_tuple_shape(op);
         match name {
             "func.call" | "stablehlo.composite" => {
-                let key = if name == "func.call" { "callee" } else { "decomposition" };
+                let key = if name == "func.call" {
+                    "callee"
+                } else {
+                    "decomposition"
+                };
                 let callee = self.str_attr(op, key)?.to_string();
                 let to_apply = self.function(&callee, op)?;
-                let shape = if n_results == 1 { self.result_shape(op, 0) } else { tuple_shape };
+                let shape = if n_results == 1 {
+                    self.result_shape(op, 0)
+                } else {
+                    tuple_shape
+                };
                 let id = self.add(shape, Op::Call { to_apply }, ids, loc);
-                Ok(Some(if n_results == 1 { vec![id] } else { self.unpack(id, n_results, loc) }))
+                Ok(Some(if n_results == 1 {
+                    vec![id]
+                } else {
+                    self.unpack(id, n_results, loc)
+                }))
             }
             "stablehlo.custom_call" => self.convert_custom_call(op, ids).map(Some),
             "interpreter.run_parallel" => {
                 let Some(Attr::Array(rows)) = op.attr("programs") else {
-                    return Err(self.err(loc, "interpreter.run_parallel needs programs = [[@f, ...], ...]"));
+                    return Err(self.err(
+                        loc,
+                        "interpreter.run_parallel needs programs = [[@f, ...], ...]",
+                    ));
                 };
                 let mut called = Vec::new();
                 let mut partitions = None;
                 for row in rows {
                     let Attr::Array(cols) = row else {
-                        return Err(self.err(loc, "programs must be a 2-D array of function symbols"));
+                        return Err(
+                            self.err(loc, "programs must be a 2-D array of function symbols")
+                        );
                     };
                     if partitions.is_some_and(|p| p != cols.len()) {
-                        return Err(self.err(loc, "every row of programs must have the same length"));
+                        return Err(
+                            self.err(loc, "every row of programs must have the same length")
+                        );
                     }
                     partitions = Some(cols.len());
                     for f in cols {
-                        let f = f.as_str().ok_or_else(|| self.err(loc, "programs must hold function symbols"))?.to_string();
+                        let f = f
+                            .as_str()
+                            .ok_or_else(|| self.err(loc, "programs must hold function symbols"))?
+                            .to_string();
                         called.push(self.function(&f, op)?);
                     }
                 }
                 let mut infeed = Vec::new();
                 if let Some(Attr::Array(items)) = op.attr("infeed") {
                     for f in items {
-                        let f = f.as_str().ok_or_else(|| self.err(loc, "infeed must hold function symbols"))?.to_string();
+                        let f = f
+                            .as_str()
+                            .ok_or_else(|| self.err(loc, "infeed must hold function symbols"))?
+                            .to_string();
                         let id = self.function(&f, op)?;
                         infeed.push(json_str(&self.module.computations[id].name));
                         called.push(id);
@@ -115,7 +147,13 @@ impl<'a> Converter<'a> {
                 let mut cc = CustomCall::new(name);
                 cc.has_side_effect = true;
                 let shape = self.result_shape(op, 0);
-                Ok(Some(vec![self.custom_call(shape, cc, ids, Some(config), loc)]))
+                Ok(Some(vec![self.custom_call(
+                    shape,
+                    cc,
+                    ids,
+                    Some(config),
+                    loc,
+                )]))
             }
             "interpreter.print" => {
                 let mut cc = CustomCall::new(name);
@@ -131,11 +169,23 @@ impl<'a> Converter<'a> {
 
     /// The computation of function `@name`.
     fn function(&self, name: &str, op: &Operation) -> Result<ComputationId, ParseError> {
-        self.functions.get(name).map(|(id, _)| *id).ok_or_else(|| self.err(op.loc, format!("'{}' refers to @{name}, which is not defined", op.name)))
+        self.functions.get(name).map(|(id, _)| *id).ok_or_else(|| {
+            self.err(
+                op.loc,
+                format!("'{}' refers to @{name}, which is not defined", op.name),
+            )
+        })
     }
 
     /// Adds a custom call with a JSON backend config.
-    fn custom_call(&mut self, shape: Shape, cc: CustomCall, ids: Vec<InstrId>, config: Option<String>, loc: crate::ir::stablehlo::lexer::Loc) -> InstrId {
+    fn custom_call(
+        &mut self,
+        shape: Shape,
+        cc: CustomCall,
+        ids: Vec<InstrId>,
+        config: Option<String>,
+        loc: crate::ir::stablehlo::lexer::Loc,
+    ) -> InstrId {
         let id = self.add(shape, Op::CustomCall(Box::new(cc)), ids, loc);
         let comp = self.comp();
         self.module.computations[comp].instrs[id].backend_config = config.map(BackendConfig::Json);
@@ -143,7 +193,13 @@ impl<'a> Converter<'a> {
     }
 
     /// A custom call with no results (shape `()`): returns no result ids.
-    fn custom_call_void(&mut self, op: &Operation, cc: CustomCall, ids: Vec<InstrId>, config: Option<String>) -> Vec<InstrId> {
+    fn custom_call_void(
+        &mut self,
+        op: &Operation,
+        cc: CustomCall,
+        ids: Vec<InstrId>,
+        config: Option<String>,
+    ) -> Vec<InstrId> {
         self.custom_call(Shape::Tuple(vec![]), cc, ids, config, op.loc);
         Vec::new()
     }
@@ -154,10 +210,16 @@ impl<'a> Converter<'a> {
         let mut cc = CustomCall::new(&op.name);
         cc.has_side_effect = true;
         if let Some(Attr::Dense(d)) = op.attr("value") {
-            if let Some(t) = op.operand_types.first() {
-                if !d.ty.to_shape().compatible(&t.to_shape()) {
-                    return Err(self.err(op.loc, format!("type mismatch: the expected literal is {} but the checked value is {t}", d.ty)));
-                }
+            if let Some(t) = op.operand_types.first()
+                && !d.ty.to_shape().compatible(&t.to_shape())
+            {
+                return Err(self.err(
+                    op.loc,
+                    format!(
+                        "type mismatch: the expected literal is {} but the checked value is {t}",
+                        d.ty
+                    ),
+                ));
             }
             cc.literal = Some(to_literal(&d.value, &d.ty).map_err(|e| self.err(op.loc, e))?);
         }
@@ -172,7 +234,11 @@ impl<'a> Converter<'a> {
             };
             fields.push(format!("{}: {text}", json_str(k)));
         }
-        let config = if fields.is_empty() { None } else { Some(format!("{{{}}}", fields.join(", "))) };
+        let config = if fields.is_empty() {
+            None
+        } else {
+            Some(format!("{{{}}}", fields.join(", ")))
+        };
         if op.result_types.is_empty() {
             return Ok(self.custom_call_void(op, cc, ids, config));
         }
@@ -182,7 +248,11 @@ impl<'a> Converter<'a> {
 
     /// `stablehlo.custom_call @target(...)`, keeping target, backend config, api version,
     /// layouts and aliasing as XLA's export does.
-    fn convert_custom_call(&mut self, op: &Operation, ids: Vec<InstrId>) -> Result<Vec<InstrId>, ParseError> {
+    fn convert_custom_call(
+        &mut self,
+        op: &Operation,
+        ids: Vec<InstrId>,
+    ) -> Result<Vec<InstrId>, ParseError> {
         let loc = op.loc;
         let target = self.str_attr(op, "call_target_name")?.to_string();
         let mut cc = CustomCall::new(&target);
@@ -216,17 +286,24 @@ impl<'a> Converter<'a> {
         }
         let layout = |a: &Attr| -> Option<Layout> {
             let m: Vec<usize> = a.as_ints()?.into_iter().map(|v| v as usize).collect();
-            Some(Layout { minor_to_major: m, extra: None })
+            Some(Layout {
+                minor_to_major: m,
+                extra: None,
+            })
         };
         let mut result_shapes: Vec<Shape> = op.result_types.iter().map(|t| t.to_shape()).collect();
         if let Some(Attr::Array(items)) = op.attr("operand_layouts") {
             let mut shapes = Vec::new();
             for (i, a) in items.iter().enumerate() {
-                let mut s = op.operand_types.get(i).map(|t| t.to_shape()).unwrap_or(Shape::Tuple(vec![]));
-                if let (Some(arr), Some(l)) = (s.as_array_mut(), layout(a)) {
-                    if l.minor_to_major.len() == arr.rank() {
-                        arr.layout = l;
-                    }
+                let mut s = op
+                    .operand_types
+                    .get(i)
+                    .map(|t| t.to_shape())
+                    .unwrap_or(Shape::Tuple(vec![]));
+                if let (Some(arr), Some(l)) = (s.as_array_mut(), layout(a))
+                    && l.minor_to_major.len() == arr.rank()
+                {
+                    arr.layout = l;
                 }
                 shapes.push(s);
             }
@@ -234,10 +311,10 @@ impl<'a> Converter<'a> {
         }
         if let Some(Attr::Array(items)) = op.attr("result_layouts") {
             for (s, a) in result_shapes.iter_mut().zip(items) {
-                if let (Some(arr), Some(l)) = (s.as_array_mut(), layout(a)) {
-                    if l.minor_to_major.len() == arr.rank() {
-                        arr.layout = l;
-                    }
+                if let (Some(arr), Some(l)) = (s.as_array_mut(), layout(a))
+                    && l.minor_to_major.len() == arr.rank()
+                {
+                    arr.layout = l;
                 }
             }
         }
@@ -245,23 +322,42 @@ impl<'a> Converter<'a> {
             for a in items {
                 let ints = |f: &str| a.field(f).and_then(Attr::as_ints).unwrap_or_default();
                 cc.output_to_operand_aliasing.push(OutputOperandAlias {
-                    output: ints("output_tuple_indices").into_iter().map(|v| v as usize).collect(),
+                    output: ints("output_tuple_indices")
+                        .into_iter()
+                        .map(|v| v as usize)
+                        .collect(),
                     operand: a.field("operand_index").and_then(Attr::as_int).unwrap_or(0) as usize,
-                    operand_index: ints("operand_tuple_indices").into_iter().map(|v| v as usize).collect(),
+                    operand_index: ints("operand_tuple_indices")
+                        .into_iter()
+                        .map(|v| v as usize)
+                        .collect(),
                 });
             }
         }
         let n = result_shapes.len();
-        let shape = if n == 1 { result_shapes[0].clone() } else { Shape::Tuple(result_shapes) };
+        let shape = if n == 1 {
+            result_shapes[0].clone()
+        } else {
+            Shape::Tuple(result_shapes)
+        };
         let id = self.add(shape, Op::CustomCall(Box::new(cc)), ids, loc);
         let comp = self.comp();
         self.module.computations[comp].instrs[id].backend_config = config;
-        Ok(if n == 1 { vec![id] } else { self.unpack(id, n, loc) })
+        Ok(if n == 1 {
+            vec![id]
+        } else {
+            self.unpack(id, n, loc)
+        })
     }
 
     /// Collectives and other cross-device or I/O ops, as unmodeled HLO instructions with
     /// XLA's attribute text.
-    fn convert_collective(&mut self, op: &'a Operation, short: &str, ids: Vec<InstrId>) -> Result<Option<Vec<InstrId>>, ParseError> {
+    fn convert_collective(
+        &mut self,
+        op: &'a Operation,
+        short: &str,
+        ids: Vec<InstrId>,
+    ) -> Result<Option<Vec<InstrId>>, ParseError> {
         let loc = op.loc;
         let opcode = match short {
             "all_reduce" => Opcode::AllReduce,
@@ -277,7 +373,12 @@ impl<'a> Converter<'a> {
             _ => return Ok(None),
         };
         let mut raw = Vec::new();
-        let mut push = |name: &str, value: String| raw.push(RawAttribute { name: name.into(), value });
+        let mut push = |name: &str, value: String| {
+            raw.push(RawAttribute {
+                name: name.into(),
+                value,
+            })
+        };
         if let Some(a) = op.attr("channel_handle") {
             let handle = a.field("handle").and_then(Attr::as_int).unwrap_or(0);
             if handle > 0 {
@@ -286,12 +387,19 @@ impl<'a> Converter<'a> {
         }
         for key in ["replica_groups", "source_target_pairs"] {
             if let Some(Attr::Dense(d)) = op.attr(key) {
-                let values = d.value.as_ints(&d.ty).ok_or_else(|| self.err(loc, format!("'{key}' must be integers")))?;
+                let values = d
+                    .value
+                    .as_ints(&d.ty)
+                    .ok_or_else(|| self.err(loc, format!("'{key}' must be integers")))?;
                 let dims = d.ty.as_tensor().map(|t| t.dims.clone()).unwrap_or_default();
                 push(key, groups_text(&values, &dims));
             }
         }
-        for (key, hlo) in [("all_gather_dim", "dimensions"), ("scatter_dimension", "dimensions"), ("split_dimension", "dimensions")] {
+        for (key, hlo) in [
+            ("all_gather_dim", "dimensions"),
+            ("scatter_dimension", "dimensions"),
+            ("split_dimension", "dimensions"),
+        ] {
             if let Some(d) = self.opt_int(op, key)? {
                 push(hlo, format!("{{{d}}}"));
             }
@@ -301,55 +409,76 @@ impl<'a> Converter<'a> {
             // StableHLO fields when they differ so an executor can still honour them.
             let split = self.opt_int(op, "split_dimension")?;
             let concat = self.opt_int(op, "concat_dimension")?;
-            if let (Some(s), Some(c)) = (split, concat) {
-                if s != c {
-                    push("concat_dimension", c.to_string());
-                }
+            if let (Some(s), Some(c)) = (split, concat)
+                && s != c
+            {
+                push("concat_dimension", c.to_string());
             }
             if let Some(n) = self.opt_int(op, "split_count")? {
                 push("split_count", n.to_string());
             }
         }
-        if op.attr("use_global_device_ids").is_some() && self.bool_attr(op, "use_global_device_ids")? {
+        if op.attr("use_global_device_ids").is_some()
+            && self.bool_attr(op, "use_global_device_ids")?
+        {
             push("use_global_device_ids", "true".into());
         }
         if let Some(Attr::Str(s)) = op.attr("infeed_config").or(op.attr("outfeed_config")) {
-            let key = if short == "infeed" { "infeed_config" } else { "outfeed_config" };
+            let key = if short == "infeed" {
+                "infeed_config"
+            } else {
+                "outfeed_config"
+            };
             push(key, json_str(s));
         }
-        if short == "send" || short == "recv" {
-            if let Some(a) = op.attr("is_host_transfer") {
-                if a.as_bool() == Some(true) {
-                    push("is_host_transfer", "true".into());
-                }
-            }
+        if (short == "send" || short == "recv")
+            && let Some(a) = op.attr("is_host_transfer")
+            && a.as_bool() == Some(true)
+        {
+            push("is_host_transfer", "true".into());
         }
         let mut called = Vec::new();
         if let Some(region) = op.regions.first() {
             let reducer = self.region_computation(region, op, "region")?;
-            called.push(CalledComputations { attribute: "to_apply".into(), computations: vec![reducer], braced: false });
+            called.push(CalledComputations {
+                attribute: "to_apply".into(),
+                computations: vec![reducer],
+                braced: false,
+            });
         }
         let n = op.result_types.len();
         let (shape, operands) = match short {
             // infeed(token) -> ((data...), token)
             "infeed" => {
-                let data: Vec<Shape> = op.result_types[..n.saturating_sub(1)].iter().map(|t| t.to_shape()).collect();
+                let data: Vec<Shape> = op.result_types[..n.saturating_sub(1)]
+                    .iter()
+                    .map(|t| t.to_shape())
+                    .collect();
                 (Shape::Tuple(vec![Shape::Tuple(data), Shape::Token]), ids)
             }
             // outfeed((data...), token) -> token
             "outfeed" => {
-                let (token, data) = ids.split_last().map(|(t, d)| (*t, d.to_vec())).unwrap_or((ids[0], vec![]));
+                let (token, data) = ids
+                    .split_last()
+                    .map(|(t, d)| (*t, d.to_vec()))
+                    .unwrap_or((ids[0], vec![]));
                 let t = self.tuple(&data, loc);
                 (Shape::Token, vec![t, token])
             }
             // send((data...), token) -> token ; recv(token) -> ((data...), token)
             "send" => {
-                let (token, data) = ids.split_last().map(|(t, d)| (*t, d.to_vec())).unwrap_or((ids[0], vec![]));
+                let (token, data) = ids
+                    .split_last()
+                    .map(|(t, d)| (*t, d.to_vec()))
+                    .unwrap_or((ids[0], vec![]));
                 let t = self.tuple(&data, loc);
                 (Shape::Token, vec![t, token])
             }
             "recv" => {
-                let data: Vec<Shape> = op.result_types[..n.saturating_sub(1)].iter().map(|t| t.to_shape()).collect();
+                let data: Vec<Shape> = op.result_types[..n.saturating_sub(1)]
+                    .iter()
+                    .map(|t| t.to_shape())
+                    .collect();
                 (Shape::Tuple(vec![Shape::Tuple(data), Shape::Token]), ids)
             }
             _ if n == 1 => (self.result_shape(op, 0), ids),
@@ -375,7 +504,13 @@ impl<'a> Converter<'a> {
     fn convert_chlo(&mut self, op: &'a Operation) -> Result<Vec<InstrId>, ParseError> {
         let ids: Vec<InstrId> = self.operands(op)?.iter().map(|v| v.id).collect();
         if !op.regions.is_empty() {
-            return Err(self.err(op.loc, format!("'{}' has a region; CHLO ops with regions are not supported", op.name)));
+            return Err(self.err(
+                op.loc,
+                format!(
+                    "'{}' has a region; CHLO ops with regions are not supported",
+                    op.name
+                ),
+            ));
         }
         let mut attributes = Vec::new();
         let mut add = |name: &str, a: &Attr| {
@@ -409,16 +544,33 @@ impl<'a> Converter<'a> {
         let result_shapes: Vec<Shape> = op.result_types.iter().map(|t| t.to_shape()).collect();
         let comp = self.comp();
         let before = self.module.computations[comp].instrs.len();
-        let chlo_op = ChloOp { name: &op.name, operands: &ids, result_shapes: &result_shapes, attributes: &attributes };
-        let out = chlo::decompose(&mut self.module, comp, &chlo_op).map_err(|e| self.err(op.loc, e))?;
+        let chlo_op = ChloOp {
+            name: &op.name,
+            operands: &ids,
+            result_shapes: &result_shapes,
+            attributes: &attributes,
+        };
+        let out =
+            chlo::decompose(&mut self.module, comp, &chlo_op).map_err(|e| self.err(op.loc, e))?;
         // Give the new instructions this op's position for messages.
         let c = &mut self.module.computations[comp];
         let ids: Vec<InstrId> = c.instrs.keys().skip(before).collect();
         for id in ids {
-            c.spans[id] = crate::ir::Span { line: op.loc.line, col: op.loc.col };
+            c.spans[id] = crate::ir::Span {
+                line: op.loc.line,
+                col: op.loc.col,
+            };
         }
         if out.len() != op.result_types.len() || out.iter().any(|id| c.instrs.get(*id).is_none()) {
-            return Err(self.err(op.loc, format!("internal: the decomposition of '{}' returned {} results, expected {}", op.name, out.len(), op.result_types.len())));
+            return Err(self.err(
+                op.loc,
+                format!(
+                    "internal: the decomposition of '{}' returned {} results, expected {}",
+                    op.name,
+                    out.len(),
+                    op.result_types.len()
+                ),
+            ));
         }
         Ok(out)
     }

@@ -27,7 +27,9 @@ use super::lexer::Loc;
 use super::types::Type;
 use crate::ir::hlo_text::ParseError;
 use crate::ir::shape_inference::infer_shape;
-use crate::ir::{Computation, ComputationId, InstrId, Instruction, Module, Op, Opcode, Shape, Span};
+use crate::ir::{
+    Computation, ComputationId, InstrId, Instruction, Module, Op, Opcode, Shape, Span,
+};
 
 /// A converted SSA value: its instruction and its MLIR type.
 #[derive(Clone, Debug)]
@@ -117,7 +119,12 @@ pub fn convert_module(ast: &MlirModule, entry: &str, file: &str) -> Result<Modul
 impl<'a> Converter<'a> {
     /// A located error.
     pub(crate) fn err(&self, loc: Loc, message: impl Into<String>) -> ParseError {
-        ParseError { file: self.file.to_string(), line: loc.line, col: loc.col, message: message.into() }
+        ParseError {
+            file: self.file.to_string(),
+            line: loc.line,
+            col: loc.col,
+            message: message.into(),
+        }
     }
 
     /// A computation name not used yet.
@@ -140,17 +147,33 @@ impl<'a> Converter<'a> {
 
     /// The computation being filled.
     pub(crate) fn comp(&self) -> ComputationId {
-        self.scopes.last().map(|s| s.comp).unwrap_or(self.module.entry)
+        self.scopes
+            .last()
+            .map(|s| s.comp)
+            .unwrap_or(self.module.entry)
     }
 
     /// Adds an instruction to the current computation.
-    pub(crate) fn add(&mut self, shape: Shape, op: Op, operands: Vec<InstrId>, loc: Loc) -> InstrId {
+    pub(crate) fn add(
+        &mut self,
+        shape: Shape,
+        op: Op,
+        operands: Vec<InstrId>,
+        loc: Loc,
+    ) -> InstrId {
         let comp = self.comp();
         self.add_to(comp, shape, op, operands, loc)
     }
 
     /// Adds an instruction to computation `comp`.
-    pub(crate) fn add_to(&mut self, comp: ComputationId, shape: Shape, op: Op, operands: Vec<InstrId>, loc: Loc) -> InstrId {
+    pub(crate) fn add_to(
+        &mut self,
+        comp: ComputationId,
+        shape: Shape,
+        op: Op,
+        operands: Vec<InstrId>,
+        loc: Loc,
+    ) -> InstrId {
         self.counter += 1;
         let name = match &op {
             Op::Parameter { number } => format!("Arg_{number}.{}", self.counter),
@@ -158,7 +181,10 @@ impl<'a> Converter<'a> {
         };
         let c = &mut self.module.computations[comp];
         let id = c.push(Instruction::new(name, shape, op, operands));
-        c.spans[id] = Span { line: loc.line, col: loc.col };
+        c.spans[id] = Span {
+            line: loc.line,
+            col: loc.col,
+        };
         id
     }
 
@@ -169,7 +195,12 @@ impl<'a> Converter<'a> {
 
     /// `get-tuple-element(t), index=i` in the current computation.
     pub(crate) fn gte(&mut self, tuple: InstrId, index: usize, loc: Loc) -> InstrId {
-        let shape = self.shape(tuple).tuple_elements().and_then(|e| e.get(index)).cloned().unwrap_or(Shape::Tuple(vec![]));
+        let shape = self
+            .shape(tuple)
+            .tuple_elements()
+            .and_then(|e| e.get(index))
+            .cloned()
+            .unwrap_or(Shape::Tuple(vec![]));
         self.add(shape, Op::GetTupleElement { index }, vec![tuple], loc)
     }
 
@@ -182,9 +213,20 @@ impl<'a> Converter<'a> {
     /// Defines the results of `op` in the current scope.
     pub(crate) fn define(&mut self, op: &Operation, ids: Vec<InstrId>) -> Result<(), ParseError> {
         if ids.len() != op.result_types.len() {
-            return Err(self.err(op.loc, format!("internal: '{}' produced {} results, expected {}", op.name, ids.len(), op.result_types.len())));
+            return Err(self.err(
+                op.loc,
+                format!(
+                    "internal: '{}' produced {} results, expected {}",
+                    op.name,
+                    ids.len(),
+                    op.result_types.len()
+                ),
+            ));
         }
-        let mut vals = ids.into_iter().zip(op.result_types.iter().cloned()).map(|(id, ty)| Val { id, ty });
+        let mut vals = ids
+            .into_iter()
+            .zip(op.result_types.iter().cloned())
+            .map(|(id, ty)| Val { id, ty });
         for group in &op.results {
             let vs: Vec<Val> = vals.by_ref().take(group.count).collect();
             self.bind(&group.name, vs);
@@ -205,7 +247,13 @@ impl<'a> Converter<'a> {
         let vals = self.lookup_at(level, &r.name, r.loc)?;
         let n = vals.len();
         vals.into_iter().nth(r.index).ok_or_else(|| {
-            self.err(r.loc, format!("%{}#{} does not exist: %{} has {n} result(s)", r.name, r.index, r.name))
+            self.err(
+                r.loc,
+                format!(
+                    "%{}#{} does not exist: %{} has {n} result(s)",
+                    r.name, r.index, r.name
+                ),
+            )
         })
     }
 
@@ -225,7 +273,9 @@ impl<'a> Converter<'a> {
         for v in outer {
             local.push(self.capture(level, v, name, loc)?);
         }
-        self.scopes[level].values.insert(name.to_string(), local.clone());
+        self.scopes[level]
+            .values
+            .insert(name.to_string(), local.clone());
         Ok(local)
     }
 
@@ -263,10 +313,20 @@ impl<'a> Converter<'a> {
 
     /// Converts a function body into computation `id`.
     fn convert_function(&mut self, f: &'a Function, id: ComputationId) -> Result<(), ParseError> {
-        self.scopes.push(Scope { comp: id, values: HashMap::new(), capture: Capture::Forbidden(format!("func.func @{}", f.name)) });
+        self.scopes.push(Scope {
+            comp: id,
+            values: HashMap::new(),
+            capture: Capture::Forbidden(format!("func.func @{}", f.name)),
+        });
         for (i, (name, ty)) in f.arguments.iter().enumerate() {
             let p = self.add(ty.to_shape(), Op::Parameter { number: i }, vec![], f.loc);
-            self.bind(name, vec![Val { id: p, ty: ty.clone() }]);
+            self.bind(
+                name,
+                vec![Val {
+                    id: p,
+                    ty: ty.clone(),
+                }],
+            );
         }
         let result = self.convert_block_ops(&f.body, f.loc).and_then(|ret| {
             if ret.len() != f.results.len() {
@@ -305,12 +365,18 @@ impl<'a> Converter<'a> {
         };
         for op in body {
             if matches!(op.name.as_str(), "func.return" | "stablehlo.return") {
-                return Err(self.err(op.loc, format!("'{}' must be the last op of its block", op.name)));
+                return Err(self.err(
+                    op.loc,
+                    format!("'{}' must be the last op of its block", op.name),
+                ));
             }
             self.convert_op(op)?;
         }
         if !matches!(last.name.as_str(), "func.return" | "stablehlo.return") {
-            return Err(self.err(last.loc, format!("a block must end with a return, not '{}'", last.name)));
+            return Err(self.err(
+                last.loc,
+                format!("a block must end with a return, not '{}'", last.name),
+            ));
         }
         self.operands(last)
     }
@@ -320,13 +386,14 @@ impl<'a> Converter<'a> {
         let mut out = Vec::with_capacity(op.operands.len());
         for (i, r) in op.operands.iter().enumerate() {
             let v = self.lookup(r)?;
-            if let Some(t) = op.operand_types.get(i) {
-                if !v.ty.to_shape().compatible(&t.to_shape()) || (v.ty.quant().is_some() != t.quant().is_some()) {
-                    return Err(self.err(
+            if let Some(t) = op.operand_types.get(i)
+                && (!v.ty.to_shape().compatible(&t.to_shape())
+                    || (v.ty.quant().is_some() != t.quant().is_some()))
+            {
+                return Err(self.err(
                         r.loc,
                         format!("type mismatch: operand #{i} of '{}' is %{} of type {}, but the op declares {t}", op.name, r.name, v.ty),
                     ));
-                }
             }
             out.push(v);
         }
@@ -335,14 +402,37 @@ impl<'a> Converter<'a> {
 
     /// Converts a region into a computation whose parameters are its block arguments
     /// (reducers, comparators, scatter updates). Returns the computation.
-    pub(crate) fn region_computation(&mut self, region: &'a Region, owner: &Operation, base: &str) -> Result<ComputationId, ParseError> {
+    pub(crate) fn region_computation(
+        &mut self,
+        region: &'a Region,
+        owner: &Operation,
+        base: &str,
+    ) -> Result<ComputationId, ParseError> {
         let comp = self.new_computation(base);
-        self.scopes.push(Scope { comp, values: HashMap::new(), capture: Capture::Forbidden(owner.name.clone()) });
+        self.scopes.push(Scope {
+            comp,
+            values: HashMap::new(),
+            capture: Capture::Forbidden(owner.name.clone()),
+        });
         let result = (|| {
-            let block = region.blocks.first().ok_or_else(|| self.err(region.loc, "empty region"))?;
+            let block = region
+                .blocks
+                .first()
+                .ok_or_else(|| self.err(region.loc, "empty region"))?;
             for (i, (name, ty)) in block.arguments.iter().enumerate() {
-                let p = self.add(ty.to_shape(), Op::Parameter { number: i }, vec![], region.loc);
-                self.bind(name, vec![Val { id: p, ty: ty.clone() }]);
+                let p = self.add(
+                    ty.to_shape(),
+                    Op::Parameter { number: i },
+                    vec![],
+                    region.loc,
+                );
+                self.bind(
+                    name,
+                    vec![Val {
+                        id: p,
+                        ty: ty.clone(),
+                    }],
+                );
             }
             let ret = self.convert_block_ops(region, owner.loc)?;
             let root = self.root_of(&ret, region.loc);
@@ -366,23 +456,57 @@ impl<'a> Converter<'a> {
         loc: Loc,
     ) -> Result<(ComputationId, Vec<Val>, InstrId, Vec<Val>), ParseError> {
         let comp = self.new_computation(base);
-        let param = self.add_to(comp, Shape::Tuple(vec![]), Op::Parameter { number: 0 }, vec![], loc);
+        let param = self.add_to(
+            comp,
+            Shape::Tuple(vec![]),
+            Op::Parameter { number: 0 },
+            vec![],
+            loc,
+        );
         self.scopes.push(Scope {
             comp,
             values: HashMap::new(),
-            capture: Capture::TupleElems { param, base: args.len(), outer },
+            capture: Capture::TupleElems {
+                param,
+                base: args.len(),
+                outer,
+            },
         });
         let result = (|| {
-            let block = region.blocks.first().ok_or_else(|| self.err(region.loc, "empty region"))?;
+            let block = region
+                .blocks
+                .first()
+                .ok_or_else(|| self.err(region.loc, "empty region"))?;
             if block.arguments.len() != args.len() {
-                return Err(self.err(region.loc, format!("the region takes {} arguments, expected {}", block.arguments.len(), args.len())));
+                return Err(self.err(
+                    region.loc,
+                    format!(
+                        "the region takes {} arguments, expected {}",
+                        block.arguments.len(),
+                        args.len()
+                    ),
+                ));
             }
             for (i, ((name, ty), want)) in block.arguments.iter().zip(args).enumerate() {
                 if !ty.to_shape().compatible(&want.to_shape()) {
-                    return Err(self.err(region.loc, format!("type mismatch: region argument %{name} is {ty}, expected {want}")));
+                    return Err(self.err(
+                        region.loc,
+                        format!("type mismatch: region argument %{name} is {ty}, expected {want}"),
+                    ));
                 }
-                let g = self.add(ty.to_shape(), Op::GetTupleElement { index: i }, vec![param], region.loc);
-                self.bind(name, vec![Val { id: g, ty: ty.clone() }]);
+                let g = self.add(
+                    ty.to_shape(),
+                    Op::GetTupleElement { index: i },
+                    vec![param],
+                    region.loc,
+                );
+                self.bind(
+                    name,
+                    vec![Val {
+                        id: g,
+                        ty: ty.clone(),
+                    }],
+                );
             }
             self.convert_block_ops(region, loc)
         })();
@@ -408,9 +532,17 @@ impl<'a> Converter<'a> {
             }
             let checked = !matches!(
                 instr.op,
-                Op::Call { .. } | Op::While { .. } | Op::Conditional { .. } | Op::CustomCall(_) | Op::Unmodeled { .. } | Op::Parameter { .. }
+                Op::Call { .. }
+                    | Op::While { .. }
+                    | Op::Conditional { .. }
+                    | Op::CustomCall(_)
+                    | Op::Unmodeled { .. }
+                    | Op::Parameter { .. }
             ) && instr.operands.iter().all(|&o| {
-                !matches!(self.module.computations[comp].instrs[o].op, Op::Call { .. } | Op::Conditional { .. } | Op::While { .. })
+                !matches!(
+                    self.module.computations[comp].instrs[o].op,
+                    Op::Call { .. } | Op::Conditional { .. } | Op::While { .. }
+                )
             });
             if checked {
                 let c = &self.module.computations[comp];
@@ -428,7 +560,12 @@ impl<'a> Converter<'a> {
 
     /// Converts one operation; returns one instruction per result.
     fn convert_op_inner(&mut self, op: &'a Operation) -> Result<Vec<InstrId>, ParseError> {
-        if op.operand_types.iter().chain(&op.result_types).any(|t| t.quant().is_some()) {
+        if op
+            .operand_types
+            .iter()
+            .chain(&op.result_types)
+            .any(|t| t.quant().is_some())
+        {
             return self.convert_quantized(op);
         }
         let name = op.name.as_str();
@@ -446,7 +583,10 @@ impl<'a> Converter<'a> {
 
     /// The declared shape of result `i`.
     pub(crate) fn result_shape(&self, op: &Operation, i: usize) -> Shape {
-        op.result_types.get(i).map(Type::to_shape).unwrap_or(Shape::Tuple(vec![]))
+        op.result_types
+            .get(i)
+            .map(Type::to_shape)
+            .unwrap_or(Shape::Tuple(vec![]))
     }
 
     /// For a multi-result op whose HLO result is a tuple: one `get-tuple-element` per result
