@@ -645,3 +645,6 @@ impl<'a> Converter<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
