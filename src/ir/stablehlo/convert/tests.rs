@@ -203,3 +203,32 @@ fn reducers_may_not_capture_non_constants() {
         e.message
     );
 }
+
+#[test]
+fn every_prefix_and_single_deletion_fails_cleanly() {
+    // A program using most syntax classes; no cut or deleted character may panic.
+    let text = "module @m attributes {mhlo.num_replicas = 1 : i32} {
+      func.func @main(%x: tensor<2x2xi64> {jax.result_info = \"\"}) -> tensor<2xi64> {
+        %0 = stablehlo.iota dim = 0 : tensor<2x2xi64>
+        %z = stablehlo.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>
+        %s = stablehlo.constant dense<0> : tensor<i64>
+        %1 = \"stablehlo.add\"(%x, %z) : (tensor<2x2xi64>, tensor<2x2xi64>) -> tensor<2x2xi64>
+        %2 = stablehlo.reduce(%1 init: %s) applies stablehlo.add across dimensions = [1] : (tensor<2x2xi64>, tensor<i64>) -> tensor<2xi64>
+        %3:2 = stablehlo.while(%i = %s, %a = %2) : tensor<i64>, tensor<2xi64>
+        cond {
+          %c = stablehlo.compare LT, %i, %s, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+          stablehlo.return %c : tensor<i1>
+        } do {
+          stablehlo.return %i, %a : tensor<i64>, tensor<2xi64>
+        }
+        return %3#1 : tensor<2xi64>
+      }
+    }";
+    assert!(parse_chunk(text, "t", 0).is_ok());
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for &(i, ch) in &chars {
+        let _ = parse_chunk(&text[..i], "t", 0);
+        let deleted = format!("{}{}", &text[..i], &text[i + ch.len_utf8()..]);
+        let _ = parse_chunk(&deleted, "t", 0);
+    }
+}
