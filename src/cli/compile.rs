@@ -49,5 +49,7 @@ pub fn optimize_loaded(
     options: &CompileOptions,
 ) -> Result<Optimized, Failure> {
     let file = loaded.file.clone();
-    optimize(loaded.module, options).map_err(|e| Failure::error(format!("{file}: {e}")))
+    let mut options = options.clone();
+    options.stablehlo_source = loaded.stablehlo;
+    optimize(loaded.module, &options).map_err(|e| Failure::error(format!("{file}: {e}")))
 }

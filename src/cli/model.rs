@@ -24,6 +24,8 @@ pub struct LoadedModel {
     pub module: Module,
     /// The file name as the user gave it, for messages.
     pub file: String,
+    /// The StableHLO text when the model was MLIR (the dump writes it back verbatim).
+    pub stablehlo: Option<String>,
 }
 
 /// Reads, parses and verifies `path`. Parser warnings go to stderr unless `quiet`.
@@ -45,14 +47,8 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
             )));
         }
     };
-    match detect_format(&text) {
-        Ok(ModelFormat::HloText) => {}
-        Ok(ModelFormat::StableHlo) => {
-            return Err(Failure::error(format!(
-                "{file}: StableHLO (MLIR) input is not supported yet; give HLO text \
-                 (jax: jitted.lower(...).as_text(dialect=\"hlo\"))"
-            )));
-        }
+    let format = match detect_format(&text) {
+        Ok(format) => format,
         Err(Unrecognized { offset, found }) => {
             let (line, col) = line_col(text.as_bytes(), offset);
             let what = match found {
@@ -63,8 +59,12 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
                 "{file}:{line}:{col}: expected HLO text ('HloModule ...') or StableHLO MLIR ('module' or 'func.func'); {what}"
             )));
         }
+    };
+    let parsed = match format {
+        ModelFormat::HloText => parse_module(&text, &file),
+        ModelFormat::StableHlo => crate::ir::stablehlo::parse_module(&text, &file),
     }
-    let parsed = parse_module(&text, &file).map_err(|e| Failure::error(e.to_string()))?;
+    .map_err(|e| Failure::error(e.to_string()))?;
     if !quiet {
         for warning in &parsed.warnings {
             eprintln!("warning: {warning}");
@@ -89,6 +89,7 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
     Ok(LoadedModel {
         module: parsed.module,
         file,
+        stablehlo: (format == ModelFormat::StableHlo).then_some(text),
     })
 }
 

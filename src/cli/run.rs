@@ -162,6 +162,7 @@ mod tests {
         model::LoadedModel {
             module,
             file: "m.hlo".into(),
+            stablehlo: None,
         }
     }
 

@@ -43,6 +43,6 @@ pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
 
 pub mod hlo_text;
 pub mod shape_inference;
-/// StableHLO ingestion (the CHLO decompositions so far).
+/// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.
 pub mod stablehlo;
 pub mod verifier;

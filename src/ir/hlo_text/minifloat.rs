@@ -22,7 +22,7 @@ enum Specials {
 
 /// One narrow float format.
 #[derive(Copy, Clone)]
-pub(super) struct MiniFloat {
+pub(crate) struct MiniFloat {
     exponent_bits: u32,
     mantissa_bits: u32,
     bias: i32,

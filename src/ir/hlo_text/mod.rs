@@ -20,7 +20,7 @@ mod attributes;
 mod compare;
 mod lexer;
 mod literal;
-mod minifloat;
+pub(crate) mod minifloat;
 mod ops;
 mod parser;
 mod printer;

@@ -1,0 +1,234 @@
+//! Conversion tests: small StableHLO programs run on the reference interpreter; the
+//! expected values are worked out by hand from the StableHLO spec.
+
+use crate::eval::{EvalOptions, evaluate};
+use crate::ir::stablehlo::parse_chunk;
+use crate::ir::verifier::verify;
+use crate::ir::{ArrayLiteral, Literal, Module, Op};
+
+fn convert(text: &str) -> Module {
+    let m = parse_chunk(text, "t.mlir", 0).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(errors) = verify(&m) {
+        panic!(
+            "verify: {:?}\n{m}",
+            errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+        );
+    }
+    m
+}
+
+fn run(text: &str, args: &[Literal]) -> Literal {
+    let m = convert(text);
+    evaluate(&m, args, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}\n{m}"))
+}
+
+fn i64s(l: &Literal) -> Vec<i64> {
+    l.as_array()
+        .and_then(|a| a.values::<i64>())
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default()
+}
+
+#[test]
+fn while_threads_captured_values_through_the_state() {
+    // sum = 0; for i in 0..step*3 by step: sum += step  ->  (9, 9) with step = 3
+    let text = "func.func @main(%step: tensor<i64>) -> (tensor<i64>, tensor<i64>) {
+      %c0 = stablehlo.constant dense<0> : tensor<i64>
+      %lim = stablehlo.multiply %step, %step : tensor<i64>
+      %r0, %r1 = stablehlo.while(%i = %c0, %s = %c0) : tensor<i64>, tensor<i64>
+      cond {
+        %c = stablehlo.compare LT, %i, %lim : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %i2 = stablehlo.add %i, %step : tensor<i64>
+        %s2 = stablehlo.add %s, %step : tensor<i64>
+        stablehlo.return %i2, %s2 : tensor<i64>, tensor<i64>
+      }
+      return %r0, %r1 : tensor<i64>, tensor<i64>
+    }";
+    let out = run(text, &[ArrayLiteral::scalar(3i64).into()]);
+    let t = out.as_tuple().unwrap();
+    assert_eq!((i64s(&t[0]), i64s(&t[1])), (vec![9], vec![9]));
+}
+
+#[test]
+fn case_branches_capture_and_out_of_range_picks_the_last() {
+    let text = "func.func @main(%index: tensor<i32>, %x: tensor<2xi64>) -> tensor<2xi64> {
+      %one = stablehlo.constant dense<1> : tensor<2xi64>
+      %r = \"stablehlo.case\"(%index) ({
+        stablehlo.return %x : tensor<2xi64>
+      }, {
+        %y = stablehlo.add %x, %one : tensor<2xi64>
+        stablehlo.return %y : tensor<2xi64>
+      }) : (tensor<i32>) -> tensor<2xi64>
+      return %r : tensor<2xi64>
+    }";
+    let x: Literal = ArrayLiteral::from_vec(&[2], vec![10i64, 20]).into();
+    for (index, want) in [
+        (0i32, vec![10, 20]),
+        (1, vec![11, 21]),
+        (-1, vec![11, 21]),
+        (7, vec![11, 21]),
+    ] {
+        let out = run(text, &[ArrayLiteral::scalar(index).into(), x.clone()]);
+        assert_eq!(i64s(&out), want, "index {index}");
+    }
+}
+
+#[test]
+fn reduce_forms_and_multiple_results() {
+    // argmax over [[1, 5], [7, 2]] along dimension 0 with the general reducer form, and a
+    // sum with the `applies` form.
+    let text = "func.func @main(%x: tensor<2x2xi64>) -> (tensor<2xi64>, tensor<2xi64>) {
+      %0 = stablehlo.iota dim = 0 : tensor<2x2xi64>
+      %m = stablehlo.constant dense<-100> : tensor<i64>
+      %z = stablehlo.constant dense<0> : tensor<i64>
+      %1:2 = stablehlo.reduce(%x init: %m), (%0 init: %z) across dimensions = [0] : (tensor<2x2xi64>, tensor<2x2xi64>, tensor<i64>, tensor<i64>) -> (tensor<2xi64>, tensor<2xi64>)
+       reducer(%a: tensor<i64>, %b: tensor<i64>) (%ai: tensor<i64>, %bi: tensor<i64>) {
+        %gt = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        %v = stablehlo.select %gt, %a, %b : tensor<i1>, tensor<i64>
+        %i = stablehlo.select %gt, %ai, %bi : tensor<i1>, tensor<i64>
+        stablehlo.return %v, %i : tensor<i64>, tensor<i64>
+      }
+      %2 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<2x2xi64>, tensor<i64>) -> tensor<2xi64>
+      return %1#1, %2 : tensor<2xi64>, tensor<2xi64>
+    }";
+    let x: Literal = ArrayLiteral::from_vec(&[2, 2], vec![1i64, 5, 7, 2]).into();
+    let out = run(text, &[x]);
+    let t = out.as_tuple().unwrap();
+    assert_eq!(i64s(&t[0]), vec![1, 0]);
+    assert_eq!(i64s(&t[1]), vec![6, 9]);
+}
+
+#[test]
+fn calls_slices_and_generic_form() {
+    // slice [1:5:2] of iota(6) is [1, 3]; @twice doubles; the generic add adds 100.
+    let text = "module @m {
+      func.func private @twice(%a: tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>) {
+        %0 = stablehlo.add %a, %a : tensor<2xi64>
+        func.return %0, %a : tensor<2xi64>, tensor<2xi64>
+      }
+      func.func @main() -> tensor<2xi64> {
+        %0 = stablehlo.iota dim = 0 : tensor<6xi64>
+        %1 = stablehlo.slice %0 [1:5:2] : (tensor<6xi64>) -> tensor<2xi64>
+        %2:2 = call @twice(%1) : (tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>)
+        %c = stablehlo.constant dense<100> : tensor<2xi64>
+        %3 = \"stablehlo.add\"(%2#0, %c) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+        return %3 : tensor<2xi64>
+      }
+    }";
+    assert_eq!(i64s(&run(text, &[])), vec![102, 106]);
+}
+
+#[test]
+fn broadcast_in_dim_stretches_size_one_dimensions() {
+    let text = "func.func @main(%x: tensor<2x1xi64>) -> tensor<2x3xi64> {
+      %0 = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<2x1xi64>) -> tensor<2x3xi64>
+      return %0 : tensor<2x3xi64>
+    }";
+    let x: Literal = ArrayLiteral::from_vec(&[2, 1], vec![4i64, 5]).into();
+    assert_eq!(i64s(&run(text, &[x])), vec![4, 4, 4, 5, 5, 5]);
+}
+
+#[test]
+fn check_ops_become_custom_calls() {
+    let text = "func.func @main() {
+      %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf64>
+      check.expect_almost_eq_const %0, dense<[1.0, 2.5]> : tensor<2xf64> {tolerance = 0.5 : f64}
+      check.expect_close %0, %0, max_ulp_difference = 3 : tensor<2xf64>, tensor<2xf64>
+      func.return
+    }";
+    let m = convert(text);
+    let comp = m.entry_computation();
+    let calls: Vec<_> = comp
+        .iter()
+        .filter_map(|(_, i)| match &i.op {
+            Op::CustomCall(cc) => Some((
+                cc.target.clone(),
+                cc.literal.is_some(),
+                i.backend_config.clone(),
+            )),
+            _ => None,
+        })
+        .collect();
+    use crate::ir::BackendConfig::Json;
+    assert_eq!(
+        calls,
+        vec![
+            (
+                "check.expect_almost_eq_const".to_string(),
+                true,
+                Some(Json("{\"tolerance\": 0.5}".into()))
+            ),
+            (
+                "check.expect_close".to_string(),
+                false,
+                Some(Json("{\"max_ulp_difference\": 3}".into()))
+            ),
+        ]
+    );
+}
+
+#[test]
+fn errors_carry_the_chunk_line_offset() {
+    let e = parse_chunk(
+        "func.func @main() {\n  %0 = stablehlo.nope : tensor<f32>\n  func.return\n}",
+        "f.mlir",
+        40,
+    )
+    .unwrap_err();
+    assert_eq!((e.line, e.col), (42, 3));
+    assert!(
+        e.message.contains("unknown op 'stablehlo.nope'"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn reducers_may_not_capture_non_constants() {
+    let text = "func.func @main(%x: tensor<2xi64>, %y: tensor<i64>) -> tensor<i64> {
+      %z = stablehlo.constant dense<0> : tensor<i64>
+      %0 = stablehlo.reduce(%x init: %z) across dimensions = [0] : (tensor<2xi64>, tensor<i64>) -> tensor<i64>
+       reducer(%a: tensor<i64>, %b: tensor<i64>) {
+        %s = stablehlo.add %a, %y : tensor<i64>
+        stablehlo.return %s : tensor<i64>
+      }
+      return %0 : tensor<i64>
+    }";
+    let e = parse_chunk(text, "t", 0).unwrap_err();
+    assert!(
+        e.message.contains("uses %y, defined outside it"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn every_prefix_and_single_deletion_fails_cleanly() {
+    // A program using most syntax classes; no cut or deleted character may panic.
+    let text = "module @m attributes {mhlo.num_replicas = 1 : i32} {
+      func.func @main(%x: tensor<2x2xi64> {jax.result_info = \"\"}) -> tensor<2xi64> {
+        %0 = stablehlo.iota dim = 0 : tensor<2x2xi64>
+        %z = stablehlo.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>
+        %s = stablehlo.constant dense<0> : tensor<i64>
+        %1 = \"stablehlo.add\"(%x, %z) : (tensor<2x2xi64>, tensor<2x2xi64>) -> tensor<2x2xi64>
+        %2 = stablehlo.reduce(%1 init: %s) applies stablehlo.add across dimensions = [1] : (tensor<2x2xi64>, tensor<i64>) -> tensor<2xi64>
+        %3:2 = stablehlo.while(%i = %s, %a = %2) : tensor<i64>, tensor<2xi64>
+        cond {
+          %c = stablehlo.compare LT, %i, %s, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+          stablehlo.return %c : tensor<i1>
+        } do {
+          stablehlo.return %i, %a : tensor<i64>, tensor<2xi64>
+        }
+        return %3#1 : tensor<2xi64>
+      }
+    }";
+    assert!(parse_chunk(text, "t", 0).is_ok());
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for &(i, ch) in &chars {
+        let _ = parse_chunk(&text[..i], "t", 0);
+        let deleted = format!("{}{}", &text[..i], &text[i + ch.len_utf8()..]);
+        let _ = parse_chunk(&deleted, "t", 0);
+    }
+}

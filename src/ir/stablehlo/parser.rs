@@ -1,0 +1,389 @@
+//! The structure of an MLIR file: `module @name attributes {...} { ... }` or bare
+//! `func.func`s, functions with argument and result attributes, regions and blocks, and
+//! operations in generic form (`"dialect.op"(%a) <{props}> ({regions}) {attrs} : (T) -> R`).
+//! Pretty op syntax is in `pretty.rs`. `loc(...)` and `#alias = ...` lines are skipped.
+//! MLIR: `mlir/lib/AsmParser/Parser.cpp` (`OperationParser`).
+
+use super::ast::{Block, Function, MlirModule, Operation, Region, ResultGroup, ValueRef};
+use super::attributes::{parse_attr, parse_dict};
+use super::lexer::{Cursor, Loc, PResult};
+use super::pretty::parse_pretty_op;
+use super::types::{Type, parse_type};
+
+/// Regions nest at most this deep (a guard against stack overflow on hostile input).
+const MAX_DEPTH: usize = 64;
+
+/// Parses one module (a whole file or one `// -----` chunk).
+pub fn parse_module_ast(c: &mut Cursor<'_>) -> PResult<MlirModule> {
+    skip_aliases(c)?;
+    let loc = c.loc();
+    let mut module = MlirModule {
+        name: None,
+        attributes: Vec::new(),
+        functions: Vec::new(),
+        loc,
+    };
+    if c.eat_word("module") {
+        if let Some(name) = c.sigil_name(b'@')? {
+            module.name = Some(name);
+        }
+        if c.eat_word("attributes") {
+            module.attributes = parse_dict(c)?;
+        }
+        c.expect("{")?;
+        parse_functions(c, &mut module, true)?;
+        skip_loc(c)?;
+    } else if c.looking_at("\"builtin.module\"") {
+        return Err(c.err(
+            "generic-form \"builtin.module\" is not supported; print the module in its pretty form",
+        ));
+    } else {
+        parse_functions(c, &mut module, false)?;
+    }
+    skip_aliases(c)?;
+    if !c.at_end() {
+        return Err(c.expected("end of input"));
+    }
+    if module.functions.is_empty() {
+        return Err(c.error_at(loc, "no func.func in this module"));
+    }
+    Ok(module)
+}
+
+/// Skips `#name = ...` alias definitions (`#loc1 = loc(...)`, `#map = affine_map<...>`).
+fn skip_aliases(c: &mut Cursor<'_>) -> PResult<()> {
+    while c.peek() == Some(b'#') {
+        c.sigil_name(b'#')?;
+        c.expect("=")?;
+        if c.looking_at_word("loc") {
+            skip_loc(c)?;
+        } else {
+            parse_attr(c)?;
+        }
+    }
+    Ok(())
+}
+
+/// Skips an optional `loc(...)`.
+pub fn skip_loc(c: &mut Cursor<'_>) -> PResult<()> {
+    if c.looking_at_word("loc") {
+        c.eat_word("loc");
+        if c.peek() != Some(b'(') {
+            return Err(c.expected("'(' after loc"));
+        }
+        c.balanced()?;
+    }
+    Ok(())
+}
+
+/// Parses functions until `}` (inside a module) or the end of input.
+fn parse_functions(c: &mut Cursor<'_>, module: &mut MlirModule, braced: bool) -> PResult<()> {
+    loop {
+        skip_aliases(c)?;
+        if braced && c.eat("}") {
+            return Ok(());
+        }
+        if c.at_end() {
+            if braced {
+                return Err(c.error_at(
+                    module.loc,
+                    "unbalanced braces: the module's '{' is never closed",
+                ));
+            }
+            return Ok(());
+        }
+        if c.looking_at_word("func.func") {
+            let f = parse_function(c)?;
+            module.functions.push(f);
+        } else {
+            return Err(c.expected("func.func"));
+        }
+    }
+}
+
+/// Parses `func.func [visibility] @name(args) [-> results] [attributes {...}] { body }`.
+fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
+    let loc = c.loc();
+    c.eat_word("func.func");
+    for vis in ["public", "private", "nested"] {
+        if c.eat_word(vis) {
+            break;
+        }
+    }
+    let name = c
+        .sigil_name(b'@')?
+        .ok_or_else(|| c.expected("a function name '@name'"))?;
+    c.expect("(")?;
+    let mut arguments = Vec::new();
+    if !c.eat(")") {
+        loop {
+            let arg = c
+                .sigil_name(b'%')?
+                .ok_or_else(|| c.expected("an argument '%name'"))?;
+            c.expect(":")?;
+            let ty = parse_type(c)?;
+            if c.peek() == Some(b'{') {
+                parse_dict(c)?;
+            }
+            skip_loc(c)?;
+            arguments.push((arg, ty));
+            if c.eat(")") {
+                break;
+            }
+            c.expect(",")?;
+        }
+    }
+    let mut results = Vec::new();
+    if c.eat("->") {
+        if c.eat("(") {
+            if !c.eat(")") {
+                loop {
+                    results.push(parse_type(c)?);
+                    if c.peek() == Some(b'{') {
+                        parse_dict(c)?;
+                    }
+                    if c.eat(")") {
+                        break;
+                    }
+                    c.expect(",")?;
+                }
+            }
+        } else {
+            results.push(parse_type(c)?);
+        }
+    }
+    if c.eat_word("attributes") {
+        parse_dict(c)?;
+    }
+    let body = parse_region(c, 0)?;
+    skip_loc(c)?;
+    Ok(Function {
+        name,
+        arguments,
+        results,
+        body,
+        loc,
+    })
+}
+
+/// Parses `{ [^bb0(%a: T, ...):] ops... }`.
+pub fn parse_region(c: &mut Cursor<'_>, depth: usize) -> PResult<Region> {
+    if depth > MAX_DEPTH {
+        return Err(c.err("regions nested too deeply"));
+    }
+    let loc = c.loc();
+    c.expect("{")?;
+    let mut block = Block::default();
+    if c.peek() == Some(b'^') {
+        c.sigil_name(b'^')?;
+        if c.eat("(") && !c.eat(")") {
+            loop {
+                let name = c
+                    .sigil_name(b'%')?
+                    .ok_or_else(|| c.expected("a block argument '%name'"))?;
+                c.expect(":")?;
+                let ty = parse_type(c)?;
+                skip_loc(c)?;
+                block.arguments.push((name, ty));
+                if c.eat(")") {
+                    break;
+                }
+                c.expect(",")?;
+            }
+        }
+        c.expect(":")?;
+    }
+    parse_block_ops(c, &mut block, loc, depth)?;
+    Ok(Region {
+        blocks: vec![block],
+        loc,
+    })
+}
+
+/// Parses operations until the region's closing `}`.
+fn parse_block_ops(c: &mut Cursor<'_>, block: &mut Block, open: Loc, depth: usize) -> PResult<()> {
+    loop {
+        if c.eat("}") {
+            return Ok(());
+        }
+        if c.at_end() {
+            return Err(c.error_at(open, "unbalanced braces: this '{' is never closed"));
+        }
+        if c.peek() == Some(b'^') {
+            return Err(c.err("regions with several blocks are not supported"));
+        }
+        let op = parse_operation(c, depth)?;
+        block.operations.push(op);
+    }
+}
+
+/// Parses one operation, with its results.
+pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
+    let loc = c.loc();
+    let mut results = Vec::new();
+    if c.peek() == Some(b'%') {
+        loop {
+            let name = c
+                .sigil_name(b'%')?
+                .ok_or_else(|| c.expected("a result name"))?;
+            let count = if c.peek_raw(0) == Some(b':')
+                && c.peek_raw(1).is_some_and(|b| b.is_ascii_digit())
+            {
+                c.pos += 1;
+                let n = c.int()?;
+                if !(1..=1 << 20).contains(&n) {
+                    return Err(c.error_at(loc, format!("bad result count {n}")));
+                }
+                n as usize
+            } else {
+                1
+            };
+            results.push(ResultGroup { name, count });
+            if !c.eat(",") {
+                break;
+            }
+        }
+        c.expect("=")?;
+    }
+    let mut op = if c.peek() == Some(b'"') {
+        parse_generic_op(c, depth)?
+    } else {
+        let name_loc = c.loc();
+        let name = c.expect_ident("an operation name")?;
+        let name = match name {
+            "return" => "func.return",
+            "call" => "func.call",
+            n => n,
+        };
+        parse_pretty_op(
+            c,
+            name,
+            results.iter().map(|r| r.count).sum(),
+            name_loc,
+            depth,
+        )?
+    };
+    skip_loc(c)?;
+    op.results = results;
+    op.loc = loc;
+    if op.result_types.len() != op.result_count() {
+        return Err(c.error_at(
+            loc,
+            format!(
+                "'{}' defines {} results but its type lists {}",
+                op.name,
+                op.result_count(),
+                op.result_types.len()
+            ),
+        ));
+    }
+    if op.operand_types.len() != op.operands.len() {
+        return Err(c.error_at(
+            loc,
+            format!(
+                "'{}' has {} operands but its type lists {}",
+                op.name,
+                op.operands.len(),
+                op.operand_types.len()
+            ),
+        ));
+    }
+    Ok(op)
+}
+
+/// Parses a value use `%name` or `%name#index`.
+pub fn parse_value_ref(c: &mut Cursor<'_>) -> PResult<ValueRef> {
+    let loc = c.loc();
+    let name = c
+        .sigil_name(b'%')?
+        .ok_or_else(|| c.expected("a value '%name'"))?;
+    let mut index = 0;
+    if c.peek_raw(0) == Some(b'#') {
+        c.pos += 1;
+        let i = c.int()?;
+        index = usize::try_from(i).map_err(|_| c.error_at(loc, "bad result index"))?;
+    }
+    Ok(ValueRef { name, index, loc })
+}
+
+/// Parses `(%a, %b#1, ...)` (the parentheses included).
+pub fn parse_operand_list(c: &mut Cursor<'_>) -> PResult<Vec<ValueRef>> {
+    c.expect("(")?;
+    let mut operands = Vec::new();
+    if c.eat(")") {
+        return Ok(operands);
+    }
+    loop {
+        operands.push(parse_value_ref(c)?);
+        if c.eat(")") {
+            return Ok(operands);
+        }
+        c.expect(",")?;
+    }
+}
+
+/// Parses the generic form after the results.
+fn parse_generic_op(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
+    let loc = c.loc();
+    let name = c.string()?;
+    let operands = parse_operand_list(c)?;
+    let mut attributes = Vec::new();
+    if c.eat("<") {
+        attributes.extend(parse_dict(c)?);
+        c.expect(">")?;
+    }
+    let mut regions = Vec::new();
+    if c.looking_at("(") {
+        c.expect("(")?;
+        loop {
+            regions.push(parse_region(c, depth + 1)?);
+            if c.eat(")") {
+                break;
+            }
+            c.expect(",")?;
+        }
+    }
+    if c.peek() == Some(b'{') {
+        attributes.extend(parse_dict(c)?);
+    }
+    c.expect(":")?;
+    let (operand_types, result_types) = parse_function_type(c)?;
+    Ok(Operation {
+        results: Vec::new(),
+        name,
+        operands,
+        attributes,
+        regions,
+        operand_types,
+        result_types,
+        loc,
+    })
+}
+
+/// Parses `(T, U) -> R` or `(T) -> (R, S)`.
+pub fn parse_function_type(c: &mut Cursor<'_>) -> PResult<(Vec<Type>, Vec<Type>)> {
+    let inputs = parse_type_list_parens(c)?;
+    c.expect("->")?;
+    let outputs = if c.peek() == Some(b'(') {
+        parse_type_list_parens(c)?
+    } else {
+        vec![parse_type(c)?]
+    };
+    Ok((inputs, outputs))
+}
+
+/// Parses `(T, U, ...)`.
+pub fn parse_type_list_parens(c: &mut Cursor<'_>) -> PResult<Vec<Type>> {
+    c.expect("(")?;
+    let mut types = Vec::new();
+    if c.eat(")") {
+        return Ok(types);
+    }
+    loop {
+        types.push(parse_type(c)?);
+        if c.eat(")") {
+            return Ok(types);
+        }
+        c.expect(",")?;
+    }
+}
