@@ -84,10 +84,9 @@ pub type Loader = fn(&str, &str, usize) -> Result<Module, LoadError>;
 ///     .map_err(|e| LoadError::from_message(e.to_string()))
 /// ```
 pub fn stablehlo(text: &str, file: &str, line_offset: usize) -> Result<Module, LoadError> {
-    let _ = (text, file, line_offset);
-    Err(LoadError::unsupported(
-        "StableHLO input is not supported yet (the converter is not merged)",
-    ))
+    let line_offset = u32::try_from(line_offset).unwrap_or(u32::MAX);
+    crate::ir::stablehlo::parse_chunk(text, file, line_offset)
+        .map_err(|e| LoadError::from_message(e.to_string()))
 }
 
 /// Reads a case written as an HLO text module. Lines are numbered as in the whole file.
