@@ -429,7 +429,7 @@ fn compile_writes_the_dump_folder_in_xla_names() {
         files,
         [
             "index.txt",
-            "module_0000.dead_code.0000.cpu-hlo-passes.after_dce.before_pipeline-end.txt",
+            "module_0000.dead_code.0000.simplification.after_dce.before_tuple-simplifier.txt",
             "module_0000.dead_code.before_optimizations.txt",
             "module_0000.dead_code.compile-times.txt",
             "module_0000.dead_code.cpu_after_optimizations.txt",

@@ -15,7 +15,7 @@
 use super::Status;
 use super::expectations::expect_eq;
 use super::loader::Loader;
-use crate::eval::{EvalOptions, evaluate};
+use crate::eval::evaluate;
 use crate::ir::Literal;
 
 /// What is special about a file.
@@ -158,7 +158,7 @@ fn load_literal(text: &str, loader: Loader, file: &str) -> Result<Literal, Statu
             Status::Error(why)
         }
     })?;
-    evaluate(&module, &[], &EvalOptions::default())
+    evaluate(&module, &[], &super::reference_semantics())
         .map_err(|e| Status::Error(format!("literal `{text}`: {e}")))
 }
 
