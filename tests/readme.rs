@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use xlac::compiler::{CompileOptions, optimize};
 use xlac::eval::{EvalOptions, evaluate, interprets};
 use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{
@@ -14,6 +15,8 @@ use xlac::ir::{
 
 const BEGIN: &str = "<!-- coverage -->";
 const END: &str = "<!-- /coverage -->";
+const PIPELINE_BEGIN: &str = "<!-- pipeline -->";
+const PIPELINE_END: &str = "<!-- /pipeline -->";
 
 /// Opcode → number of testdata programs whose `model.hlo` or `xla_opt.hlo` uses it.
 fn testdata_usage() -> BTreeMap<Opcode, usize> {
@@ -59,26 +62,85 @@ fn coverage_table() -> String {
     rows.join("\n")
 }
 
-#[test]
-fn readme_coverage_table_is_current() {
+/// Replaces the text between `begin` and `end` in README.md with `table`, or, without
+/// `XLAC_BLESS`, fails if it differs.
+fn check_readme_section(begin: &str, end: &str, table: &str, what: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
     let readme = std::fs::read_to_string(&path).unwrap();
-    let (start, end) = (
-        readme.find(BEGIN).unwrap() + BEGIN.len(),
-        readme.find(END).unwrap(),
-    );
-    let table = format!("\n{}\n", coverage_table());
-    if readme[start..end] != table {
+    let start = readme
+        .find(begin)
+        .unwrap_or_else(|| panic!("README.md lacks {begin}"))
+        + begin.len();
+    let stop = readme
+        .find(end)
+        .unwrap_or_else(|| panic!("README.md lacks {end}"));
+    let table = format!("\n{table}\n");
+    if readme[start..stop] != table {
         if std::env::var_os("XLAC_BLESS").is_some() {
             std::fs::write(
                 &path,
-                format!("{}{}{}", &readme[..start], table, &readme[end..]),
+                format!("{}{}{}", &readme[..start], table, &readme[stop..]),
             )
             .unwrap();
         } else {
-            panic!("README.md's op coverage table is stale; rerun with XLAC_BLESS=1");
+            panic!("README.md's {what} is stale; rerun with XLAC_BLESS=1");
         }
     }
+}
+
+#[test]
+fn readme_coverage_table_is_current() {
+    check_readme_section(BEGIN, END, &coverage_table(), "op coverage table");
+}
+
+/// Live instructions: in the entry computation, and in every computation of the module.
+fn instruction_counts(module: &Module) -> (usize, usize) {
+    let entry = module.entry_computation().order.len();
+    let total = module
+        .order
+        .iter()
+        .map(|&c| module.computations[c].order.len())
+        .sum();
+    (entry, total)
+}
+
+/// Per testdata model: instruction counts before and after xlac's CPU pipeline.
+fn pipeline_table() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut dirs: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    let mut rows = vec![
+        "| model | entry before | entry after | all computations before | after |".to_string(),
+        "|---|---|---|---|---|".to_string(),
+    ];
+    for dir in dirs {
+        let Ok(text) = std::fs::read_to_string(dir.join("model.hlo")) else {
+            continue;
+        };
+        let module = parse_module(&text, "model.hlo").unwrap().module;
+        let before = instruction_counts(&module);
+        let after =
+            instruction_counts(&optimize(module, &CompileOptions::default()).unwrap().module);
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        rows.push(format!(
+            "| {name} | {} | {} | {} | {} |",
+            before.0, after.0, before.1, after.1
+        ));
+    }
+    rows.join("\n")
+}
+
+#[test]
+fn readme_pipeline_table_is_current() {
+    check_readme_section(
+        PIPELINE_BEGIN,
+        PIPELINE_END,
+        &pipeline_table(),
+        "pipeline table",
+    );
 }
 
 /// A module that applies `opcode` elementwise to parameters of type `ty`.

@@ -192,7 +192,10 @@ pub struct Runner {
 /// The StableHLO reference interpreter's float environment, which the corpus's expected
 /// values come from: denormals are kept (`ceil(1e-40)` is 1 there, 0 on XLA:CPU).
 pub fn reference_semantics() -> EvalOptions {
-    EvalOptions { flush_denormals: false, ..EvalOptions::default() }
+    EvalOptions {
+        flush_denormals: false,
+        ..EvalOptions::default()
+    }
 }
 
 /// Stack of a case's thread: the interpreter recurses over nested computations.
