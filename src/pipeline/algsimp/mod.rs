@@ -3,9 +3,10 @@
 //! contracting dimensions => a multiply of broadcasts) and leaves the dead instructions
 //! to `dce`, which runs after it in the same fixed-point loop.
 //!
-//! What it is not: it runs before layout assignment (XLA's layout-*insensitive* mode), so
-//! it never turns a reshape or transpose into a `bitcast`, even where the row-major
-//! layouts make it one (XLA only does that when `is_layout_sensitive`). It does not fold
+//! Two modes, as in XLA: [`AlgebraicSimplifier::new`] runs before layout assignment
+//! (layout-*insensitive*) and never turns a reshape or transpose into a `bitcast`;
+//! [`AlgebraicSimplifier::layout_sensitive`] runs once layouts are fixed and does, where no
+//! byte moves ([`bitcast`]). It does not fold
 //! constants (`constant_folding` does) and it has none of XLA's fast-math rules, its
 //! reassociations, or its rewrites that trade one op for several (`A / B => A * (1 / B)`).
 //!
@@ -28,6 +29,7 @@
 //! min/max assumptions).
 
 mod arithmetic;
+mod bitcast;
 mod broadcast;
 mod compare;
 mod convert;
@@ -48,12 +50,22 @@ use crate::ir::{Computation, InstrId, Instruction, Module, Op, Opcode, Shape};
 #[derive(Default)]
 pub struct AlgebraicSimplifier {
     fired: BTreeMap<&'static str, usize>,
+    layout_sensitive: bool,
 }
 
 impl AlgebraicSimplifier {
     /// A simplifier with no rule fired yet.
     pub fn new() -> AlgebraicSimplifier {
         AlgebraicSimplifier::default()
+    }
+
+    /// The layout-sensitive simplifier (XLA's `is_layout_sensitive`): layouts are final, so
+    /// reshapes and transposes that move no byte become bitcasts.
+    pub fn layout_sensitive() -> AlgebraicSimplifier {
+        AlgebraicSimplifier {
+            layout_sensitive: true,
+            ..AlgebraicSimplifier::default()
+        }
     }
 
     /// How many times each rule has fired over every `run`, by the rule's algebra.
@@ -86,7 +98,11 @@ impl AlgebraicSimplifier {
             if !should_visit(comp, &users[id], id) {
                 continue;
             }
-            if let Some(rewrite) = simplify(comp, id) {
+            let rewrite = simplify(comp, id).or_else(|| match self.layout_sensitive {
+                true => simplify_layout_sensitive(comp, id),
+                false => None,
+            });
+            if let Some(rewrite) = rewrite {
                 apply(comp, id, rewrite.action);
                 *self.fired.entry(rewrite.rule).or_default() += 1;
                 changed = true;
@@ -131,6 +147,15 @@ fn simplify(comp: &Computation, id: InstrId) -> Option<Rewrite> {
         Convert => convert::simplify_convert(comp, id),
         Dot => dot::simplify_dot(comp, id),
         Reduce => reduce::simplify_reduce(comp, id),
+        _ => None,
+    }
+}
+
+/// The rules that need final layouts.
+fn simplify_layout_sensitive(comp: &Computation, id: InstrId) -> Option<Rewrite> {
+    match comp.instr(id).opcode() {
+        Opcode::Reshape => bitcast::reshape_to_bitcast(comp, id),
+        Opcode::Transpose => bitcast::transpose_to_bitcast(comp, id),
         _ => None,
     }
 }
