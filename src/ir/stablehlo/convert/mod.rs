@@ -235,7 +235,7 @@ impl<'a> Converter<'a> {
     }
 
     /// Binds a name in the innermost scope.
-    fn bind(&mut self, name: &str, vals: Vec<Val>) {
+    pub(crate) fn bind(&mut self, name: &str, vals: Vec<Val>) {
         if let Some(s) = self.scopes.last_mut() {
             s.values.insert(name.to_string(), vals);
         }
