@@ -137,10 +137,7 @@ impl<'a> Converter<'a> {
     /// The single result type of `op`, which must be a quantized tensor.
     fn quant_result(&self, op: &Operation) -> Result<TensorType, ParseError> {
         match op.result_types.as_slice() {
-            [t] if t.quant().is_some() => Ok(t.as_tensor().cloned().unwrap_or(TensorType {
-                dims: vec![],
-                elem: ElemType::Prim(PrimitiveType::F32),
-            })),
+            [Type::Tensor(t)] if matches!(t.elem, ElemType::Quant(_)) => Ok(t.clone()),
             _ => Err(self.err(
                 op.loc,
                 format!("'{}' must have one quantized tensor result", op.name),
@@ -289,5 +286,138 @@ fn with_elem(t: &Type, elem: PrimitiveType) -> Type {
             elem: ElemType::Prim(elem),
         }),
         other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Expected values are worked out by hand from the StableHLO spec's formulas.
+
+    use crate::eval::{EvalOptions, evaluate};
+    use crate::ir::Literal;
+    use crate::ir::stablehlo::parse_chunk;
+    use crate::ir::verifier::verify;
+
+    fn run(text: &str) -> Literal {
+        let m = parse_chunk(text, "t.mlir", 0).unwrap_or_else(|e| panic!("{e}"));
+        if let Err(errors) = verify(&m) {
+            panic!(
+                "verify: {:?}\n{m}",
+                errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+            );
+        }
+        evaluate(&m, &[], &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}\n{m}"))
+    }
+
+    fn i8s(l: &Literal) -> Vec<i8> {
+        l.as_array()
+            .and_then(|a| a.values::<i8>())
+            .map(<[i8]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    fn f32s(l: &Literal) -> Vec<f32> {
+        l.as_array()
+            .and_then(|a| a.values::<f32>())
+            .map(<[f32]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn quantize_rounds_half_to_even_then_clamps() {
+        // x / 0.5 + 1 = [1.5, 2.5, 201, -199, 3.5] -> even [2, 2, 201, -199, 4]
+        // -> clamp to [-128, 127].
+        let text = "func.func @main() -> tensor<5xi8> {
+          %x = stablehlo.constant dense<[0.25, 0.75, 100.0, -100.0, 1.25]> : tensor<5xf32>
+          %q = stablehlo.uniform_quantize %x : (tensor<5xf32>) -> tensor<5x!quant.uniform<i8:f32, 0.5:1>>
+          %b = stablehlo.bitcast_convert %q : (tensor<5x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<5xi8>
+          return %b : tensor<5xi8>
+        }";
+        assert_eq!(i8s(&run(text)), vec![2, 2, 127, -128, 4]);
+    }
+
+    #[test]
+    fn quantize_clamps_to_a_narrowed_storage_range() {
+        let text = "func.func @main() -> tensor<2xi8> {
+          %x = stablehlo.constant dense<[-100.0, -200.0]> : tensor<2xf32>
+          %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8<-127:127>:f32, 1.0>>
+          %b = stablehlo.bitcast_convert %q : (tensor<2x!quant.uniform<i8<-127:127>:f32, 1.0>>) -> tensor<2xi8>
+          return %b : tensor<2xi8>
+        }";
+        assert_eq!(i8s(&run(text)), vec![-100, -127]);
+    }
+
+    #[test]
+    fn dequantize_per_axis() {
+        // (10 - -30) * 0.1 = 4, (10 - -20) * 0.5 = 15.
+        let text = "func.func @main() -> tensor<2xf32> {
+          %s = stablehlo.constant dense<[10, 10]> : tensor<2xi8>
+          %q = stablehlo.bitcast_convert %s : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
+          %f = stablehlo.uniform_dequantize %q : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2xf32>
+          return %f : tensor<2xf32>
+        }";
+        let got = f32s(&run(text));
+        assert!(
+            (got[0] - 4.0).abs() < 1e-5 && (got[1] - 15.0).abs() < 1e-5,
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn per_axis_quantize_broadcasts_along_the_axis() {
+        // Axis 1 of a 2x2 tensor: column 0 uses 1.0:0, column 1 uses 2.0:10.
+        // [[1, 4], [-3, 8]] -> [[1, 4/2+10], [-3, 8/2+10]] = [[1, 12], [-3, 14]].
+        let text = "func.func @main() -> tensor<2x2xi8> {
+          %x = stablehlo.constant dense<[[1.0, 4.0], [-3.0, 8.0]]> : tensor<2x2xf32>
+          %q = stablehlo.uniform_quantize %x : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {1.0:0,2.0:10}>>
+          %b = stablehlo.bitcast_convert %q : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0:0,2.0:10}>>) -> tensor<2x2xi8>
+          return %b : tensor<2x2xi8>
+        }";
+        assert_eq!(i8s(&run(text)), vec![1, 12, -3, 14]);
+    }
+
+    #[test]
+    fn requantize_goes_through_the_expressed_value() {
+        // Values 4 and 15 (see dequantize_per_axis) -> 4 / 0.1 - 20 = 20, 15 / 0.2 - 30 = 45.
+        let text = "func.func @main() -> tensor<2xi8> {
+          %s = stablehlo.constant dense<[10, 10]> : tensor<2xi8>
+          %q = stablehlo.bitcast_convert %s : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
+          %r = stablehlo.uniform_quantize %q : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>
+          %b = stablehlo.bitcast_convert %r : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>) -> tensor<2xi8>
+          return %b : tensor<2xi8>
+        }";
+        assert_eq!(i8s(&run(text)), vec![20, 45]);
+    }
+
+    #[test]
+    fn add_dequantizes_adds_and_quantizes() {
+        // Operands hold [1, 2] and [3, 4]; the sum [4, 6] at 0.5:-20 is [-12, -8].
+        let text = "func.func @main() -> tensor<2xi8> {
+          %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+          %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+          %qa = stablehlo.uniform_quantize %a : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-30>>
+          %qb = stablehlo.uniform_quantize %b : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+          %s = stablehlo.add %qa, %qb : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+          %r = stablehlo.bitcast_convert %s : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2xi8>
+          return %r : tensor<2xi8>
+        }";
+        assert_eq!(i8s(&run(text)), vec![-12, -8]);
+    }
+
+    #[test]
+    fn ops_with_regions_on_quantized_values_are_refused() {
+        let text = "func.func @main(%x: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>> {
+          %r = \"stablehlo.sort\"(%x) ({
+          ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5>>, %b: tensor<!quant.uniform<i8:f32, 0.5>>):
+            %c = stablehlo.compare LT, %a, %b : (tensor<!quant.uniform<i8:f32, 0.5>>, tensor<!quant.uniform<i8:f32, 0.5>>) -> tensor<i1>
+            stablehlo.return %c : tensor<i1>
+          }) {dimension = 0 : i64} : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+          return %r : tensor<2x!quant.uniform<i8:f32, 0.5>>
+        }";
+        let err = parse_chunk(text, "t.mlir", 0)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("not supported"), "{err}");
     }
 }
