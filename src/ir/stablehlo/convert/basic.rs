@@ -74,7 +74,7 @@ impl<'a> Converter<'a> {
     /// Converts the ops of this file; `None` if `op` is not one of them.
     pub(crate) fn convert_basic(
         &mut self,
-        op: &'a Operation,
+        op: &Operation,
     ) -> Result<Option<Vec<InstrId>>, ParseError> {
         let Some(short) = op.name.strip_prefix("stablehlo.") else {
             return Ok(None);

@@ -11,7 +11,8 @@
 //!
 //! Files: `mod.rs` (scopes, functions, regions, checks), `basic.rs` (element-wise and data
 //! movement ops), `regions.rs` (ops with regions), `misc.rs` (calls, custom calls, check and
-//! interpreter ops, collectives, CHLO), `attrs.rs` (reading attributes).
+//! interpreter ops, collectives, CHLO), `quant.rs` (ops on `!quant.uniform` types, lowered
+//! to their storage integers), `attrs.rs` (reading attributes).
 //! XLA: `xla/hlo/translate/mhlo_to_hlo/mlir_hlo_to_hlo.cc`.
 
 mod attrs;
@@ -235,7 +236,7 @@ impl<'a> Converter<'a> {
     }
 
     /// Binds a name in the innermost scope.
-    fn bind(&mut self, name: &str, vals: Vec<Val>) {
+    pub(crate) fn bind(&mut self, name: &str, vals: Vec<Val>) {
         if let Some(s) = self.scopes.last_mut() {
             s.values.insert(name.to_string(), vals);
         }
