@@ -501,3 +501,40 @@ fn bisect_reports_that_all_passes_agree() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("agree"), "{}", out.stderr);
 }
+
+#[test]
+fn two_compiles_write_identical_dumps_apart_from_times() {
+    let dir = scratch("determinism");
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/transformer_block/model.hlo");
+    let mut dumps = Vec::new();
+    for run in 0..2 {
+        let dump = dir.join(format!("dump{run}"));
+        let _ = std::fs::remove_dir_all(&dump);
+        let out = xlac(&[
+            "compile",
+            &model.display().to_string(),
+            "--dump-to",
+            &dump.display().to_string(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let mut files: Vec<(String, String)> = std::fs::read_dir(&dump)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.to_string_lossy().ends_with("compile-times.txt"))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        dumps.push(files);
+    }
+    assert!(
+        dumps[0].len() > 4,
+        "expected per-pass files, got {:?}",
+        dumps[0].iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert_eq!(dumps[0], dumps[1]);
+}

@@ -1,6 +1,6 @@
 //! The CPU pass pipeline, in order; it reads like XLA's `cpu_compiler.cc`
 //! (`RunHloPassesThroughLayoutAssn`), keeping the passes that matter for xlac
-//! (../shared/notes/xla-cpu.md §3.5). Layout assignment and fusion come after this.
+//! (../shared/notes/xla-cpu.md §3.5). Layout assignment and fusion are still to come.
 
 use super::Pipeline;
 use super::algsimp::AlgebraicSimplifier;
@@ -31,6 +31,17 @@ pub fn cpu_pipeline() -> Pipeline {
         .pass(Dce)
         .pass(FlattenCallGraph)
         .pass(Dce)
+        .pipeline(post_layout_assignment())
+}
+
+/// Once layouts are final (today every array keeps the layout it was written with;
+/// layout assignment will run right before this), reshapes and transposes that move no
+/// byte become bitcasts.
+fn post_layout_assignment() -> Pipeline {
+    Pipeline::new("post-layout-assignment")
+        .pass(AlgebraicSimplifier::layout_sensitive())
+        .pass(Dce)
+        .until_fixed_point(MAX_ROUNDS)
 }
 
 /// Ops with no kernel of their own become plain HLO; JAX's nested `call`s are inlined;
