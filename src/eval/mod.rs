@@ -186,7 +186,25 @@ impl<'m> Evaluator<'m> {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| EvalError::new("operand used before it is defined"))
                     .map_err(|e| located(e, comp, instr))?;
-                if subbyte::shape_has_sub_byte(&instr.shape) {
+                if instr.opcode() == Opcode::CustomCall
+                    && instr
+                        .operands
+                        .iter()
+                        .any(|&o| subbyte::shape_has_sub_byte(&comp.instrs[o].shape))
+                {
+                    // Custom-call handlers see sub-byte values in their stored (`Raw`) form.
+                    let narrowed: Vec<Literal> = instr
+                        .operands
+                        .iter()
+                        .zip(&operands)
+                        .map(|(&o, &v)| subbyte::narrow(v.clone(), &comp.instrs[o].shape))
+                        .collect();
+                    let operands: Vec<&Literal> = narrowed.iter().collect();
+                    let value = self
+                        .eval_instruction(comp, instr, &operands, args)
+                        .map_err(|e| located(e, comp, instr))?;
+                    subbyte::normalize(value, &instr.shape, instr.opcode())
+                } else if subbyte::shape_has_sub_byte(&instr.shape) {
                     // Sub-byte integers run on s8/u8 (see `subbyte`): a copy of the
                     // instruction with a widened shape, then a wrap to the declared width.
                     let mut wide = instr.clone();
