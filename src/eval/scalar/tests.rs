@@ -204,6 +204,8 @@ fn complex_min_max_are_lexicographic() {
     assert_eq!(min(c(0.0, 1.5), c(-0.0, 2.5)), c(0.0, 1.5));
 }
 
+// The corpus's digits, verbatim.
+#[allow(clippy::excessive_precision)]
 #[test]
 fn complex_logistic_log1p_expm1() {
     // Expected values: logistic.mlir, log_plus_one.mlir, exponential_minus_one.mlir.
