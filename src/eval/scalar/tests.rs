@@ -205,7 +205,7 @@ fn complex_min_max_are_lexicographic() {
 }
 
 // The corpus's digits, verbatim.
-#[allow(clippy::excessive_precision)]
+#[allow(clippy::excessive_precision, clippy::approx_constant)]
 #[test]
 fn complex_logistic_log1p_expm1() {
     // Expected values: logistic.mlir, log_plus_one.mlir, exponential_minus_one.mlir.
