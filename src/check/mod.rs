@@ -303,7 +303,11 @@ impl Runner {
             return Status::Fail(failure);
         }
         match outcome {
-            Ok(result) => special.compare_outputs(&chunk.text, &result, self.loader, name),
+            Ok(result) => {
+                // Sub-byte integers leave the evaluator in their stored (`Raw`) form.
+                let result = crate::eval::subbyte::narrow(result, module.result_shape());
+                special.compare_outputs(&chunk.text, &result, self.loader, name)
+            }
             Err(e) if loader::is_unsupported_message(&e.message) => {
                 Status::Unsupported(e.to_string())
             }

@@ -17,12 +17,18 @@ use num_complex::Complex;
 use super::reduce::index::{check_dims, dims_usize, linear_offsets, row_major_strides};
 use super::reduce::scalar_fn::array;
 use super::{EvalError, EvalResult};
+
+mod narrow_float;
 use crate::ir::{
     ArrayData, ArrayLiteral, ArrayShape, DotDimensionNumbers, Literal, PrimitiveType, Shape,
 };
 
 /// `dot(lhs, rhs)`: result dims are batch, lhs free, rhs free.
 pub fn dot(shape: &Shape, lhs: &Literal, rhs: &Literal, dnums: &DotDimensionNumbers) -> EvalResult {
+    // f8/f6/f4 results: computed in f32 and rounded once (see `narrow_float`).
+    if let Some(result) = narrow_float::dot(shape, lhs, rhs, dnums) {
+        return result;
+    }
     let lhs = array(lhs, "dot lhs")?;
     let rhs = array(rhs, "dot rhs")?;
     let out = shape

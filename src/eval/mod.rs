@@ -21,6 +21,7 @@ mod data_movement;
 pub mod denormals;
 mod dot;
 mod elementwise;
+mod fft;
 mod gather_scatter;
 pub mod index;
 mod linalg;
@@ -28,6 +29,7 @@ mod reduce;
 mod rng;
 pub mod scalar;
 mod sort;
+pub mod subbyte;
 
 use std::fmt;
 use std::sync::Arc;
@@ -35,8 +37,7 @@ use std::sync::Arc;
 use cranelift_entity::EntityRef;
 
 use crate::ir::{
-    ArrayLiteral, Computation, ComputationId, CustomCall, InstrId, Instruction, Literal, Module,
-    Op, Opcode,
+    ArrayLiteral, Computation, ComputationId, CustomCall, Instruction, Literal, Module, Op, Opcode,
 };
 
 pub use collectives::{DeviceContext, ProcessGrid, ProcessId};
@@ -99,7 +100,9 @@ pub fn evaluate(module: &Module, args: &[Literal], options: &EvalOptions) -> Eva
     let mut ev = Evaluator::new(module, options.clone());
     let args: Vec<Literal> = args.iter().map(to_row_major).collect();
     let refs: Vec<&Literal> = args.iter().collect();
-    ev.call(module.entry, &refs)
+    let result = ev.call(module.entry, &refs)?;
+    let root_shape = &module.computations[module.entry].root_instr().shape;
+    Ok(subbyte::narrow(result, root_shape))
 }
 
 /// Converts every array leaf of a literal to row-major layout.
@@ -183,15 +186,49 @@ impl<'m> Evaluator<'m> {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| EvalError::new("operand used before it is defined"))
                     .map_err(|e| located(e, comp, instr))?;
-                if self.options.flush_denormals && denormals::flushes(instr.opcode()) {
+                if instr.opcode() == Opcode::CustomCall
+                    && instr
+                        .operands
+                        .iter()
+                        .any(|&o| subbyte::shape_has_sub_byte(&comp.instrs[o].shape))
+                {
+                    // Custom-call handlers see sub-byte values in their stored (`Raw`) form.
+                    let narrowed: Vec<Literal> = instr
+                        .operands
+                        .iter()
+                        .zip(&operands)
+                        .map(|(&o, &v)| subbyte::narrow(v.clone(), &comp.instrs[o].shape))
+                        .collect();
+                    let operands: Vec<&Literal> = narrowed.iter().collect();
+                    let value = self
+                        .eval_instruction(comp, instr, &operands, args)
+                        .map_err(|e| located(e, comp, instr))?;
+                    subbyte::normalize(value, &instr.shape, instr.opcode())
+                } else if subbyte::shape_has_sub_byte(&instr.shape) {
+                    // Sub-byte integers run on s8/u8 (see `subbyte`): a copy of the
+                    // instruction with a widened shape, then a wrap to the declared width.
+                    let mut wide = instr.clone();
+                    wide.shape = subbyte::widen_shape(&instr.shape);
+                    let types: Vec<_> = instr
+                        .operands
+                        .iter()
+                        .map(|&o| comp.instrs[o].shape.element_type())
+                        .collect();
+                    let prepared = subbyte::prepare_operands(instr.opcode(), &operands, &types);
+                    let operands: Vec<&Literal> = prepared.iter().map(|c| c.as_ref()).collect();
+                    let value = self
+                        .eval_instruction(comp, &wide, &operands, args)
+                        .map_err(|e| located(e, comp, instr))?;
+                    subbyte::normalize(value, &instr.shape, instr.opcode())
+                } else if self.options.flush_denormals && denormals::flushes(instr.opcode()) {
                     let flushed: Vec<_> = operands.iter().map(|o| denormals::flush(o)).collect();
                     let operands: Vec<&Literal> = flushed.iter().map(|c| c.as_ref()).collect();
                     let value = self
-                        .eval_instruction(comp, id, &operands, args)
+                        .eval_instruction(comp, instr, &operands, args)
                         .map_err(|e| located(e, comp, instr))?;
                     denormals::flush(&value).into_owned()
                 } else {
-                    self.eval_instruction(comp, id, &operands, args)
+                    self.eval_instruction(comp, instr, &operands, args)
                         .map_err(|e| located(e, comp, instr))?
                 }
             };
@@ -207,11 +244,10 @@ impl<'m> Evaluator<'m> {
     fn eval_instruction(
         &mut self,
         comp: &Computation,
-        id: InstrId,
+        instr: &Instruction,
         operands: &[&Literal],
         args: &[&Literal],
     ) -> EvalResult {
-        let instr = &comp.instrs[id];
         let shape = &instr.shape;
         match &instr.op {
             Op::Plain(opcode) => self.eval_plain(comp, instr, *opcode, operands),
@@ -332,13 +368,22 @@ impl<'m> Evaluator<'m> {
             Op::Unmodeled { opcode, called } if collectives::runs(*opcode) => {
                 collectives::collective(self, instr, *opcode, called, operands)
             }
-            Op::Fft { .. }
-            | Op::BatchNorm { .. }
-            | Op::DimensionSize { .. }
-            | Op::Unmodeled { .. } => Err(EvalError::new(format!(
-                "the interpreter does not run `{}`",
-                instr.opcode()
-            ))),
+            Op::Fft {
+                fft_type,
+                fft_length,
+            } => fft::fft(shape, operands[0], *fft_type, fft_length),
+            // Shapes are static, so the size is the operand's dimension.
+            Op::DimensionSize {
+                opcode: Opcode::GetDimensionSize,
+                dimension,
+            } => operands[0]
+                .as_array()
+                .and_then(|a| a.shape.dims.get(*dimension))
+                .map(|&d| Literal::Array(ArrayLiteral::scalar(d as i32)))
+                .ok_or_else(|| EvalError::new(format!("operand has no dimension {dimension}"))),
+            Op::BatchNorm { .. } | Op::DimensionSize { .. } | Op::Unmodeled { .. } => Err(
+                EvalError::new(format!("the interpreter does not run `{}`", instr.opcode())),
+            ),
         }
     }
 
@@ -402,14 +447,15 @@ pub fn interprets(opcode: Opcode) -> bool {
         | Atanh | Bitcast | BitcastConvert | Broadcast | Call | Cbrt | Ceil | Cholesky | Clamp
         | Compare | Complex | Concatenate | Conditional | Constant | Convert | Convolution
         | Copy | Cos | Cosh | Clz | CustomCall | Divide | Domain | Dot | DynamicSlice
-        | DynamicUpdateSlice | Erf | Exp | Expm1 | Floor | Fusion | Gather | GetTupleElement
-        | Imag | Iota | IsFinite | Log | Log1p | Logistic | Map | Maximum | Minimum | Multiply
-        | Negate | Not | OptimizationBarrier | Or | Pad | Parameter | PartitionId
-        | PopulationCount | Power | Real | Reduce | ReducePrecision | ReduceWindow | Remainder
-        | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator | RoundNearestAfz
-        | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter | ShiftLeft
-        | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sinh | Slice | Sort | Sqrt
-        | Subtract | Tan | Tanh | TopK | Transpose | TriangularSolve | Tuple | While | Xor => true,
+        | DynamicUpdateSlice | Erf | Exp | Expm1 | Fft | Floor | Fusion | Gather
+        | GetDimensionSize | GetTupleElement | Imag | Iota | IsFinite | Log | Log1p | Logistic
+        | Map | Maximum | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Pad
+        | Parameter | PartitionId | PopulationCount | Power | Real | Reduce | ReducePrecision
+        | ReduceWindow | Remainder | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator
+        | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter
+        | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sinh | Slice
+        | Sort | Sqrt | Subtract | Tan | Tanh | TopK | Transpose | TriangularSolve | Tuple
+        | While | Xor => true,
         // Collectives and async pairs need several devices or a scheduler; the rest are
         // not emitted by JAX on CPU and wait for a need.
         AllGather
@@ -432,8 +478,6 @@ pub fn interprets(opcode: Opcode) -> bool {
         | CopyDone
         | CopyStart
         | DynamicReshape
-        | Fft
-        | GetDimensionSize
         | Infeed
         | MulHi
         | Outfeed

@@ -482,6 +482,10 @@ macro_rules! complex_ops {
                 Tanh => |x: Cx| x.tanh(),
                 Sin => |x: Cx| x.sin(),
                 Cos => |x: Cx| x.cos(),
+                // The StableHLO reference: 1 / (1 + e^-x), log(1 + x), e^x - 1.
+                Logistic => |x: Cx| Cx::new(1.0, 0.0) / (Cx::new(1.0, 0.0) + (-x).exp()),
+                Log1p => |x: Cx| (x + Cx::new(1.0, 0.0)).ln(),
+                Expm1 => |x: Cx| x.exp() - Cx::new(1.0, 0.0),
                 Copy => |x: Cx| x,
                 _ => return None,
             })
@@ -496,6 +500,14 @@ macro_rules! complex_ops {
                 Subtract => |a: Cx, b: Cx| a - b,
                 Multiply => |a: Cx, b: Cx| a * b,
                 Divide => |a: Cx, b: Cx| a / b,
+                // Lexicographic on (re, im), as the StableHLO spec orders complex numbers;
+                // `a` on ties.
+                Maximum => |a: Cx, b: Cx| {
+                    if (a.re, a.im) < (b.re, b.im) { b } else { a }
+                },
+                Minimum => |a: Cx, b: Cx| {
+                    if (b.re, b.im) < (a.re, a.im) { b } else { a }
+                },
                 Power => |a: Cx, b: Cx| {
                     let one = Cx::new(1.0, 0.0);
                     let zero = Cx::new(0.0, 0.0);

@@ -187,7 +187,63 @@ fn complex_ops() {
     let sign = c64_unary(Opcode::Sign).unwrap();
     assert_eq!(sign(Complex::new(3.0, 4.0)), Complex::new(0.6, 0.8));
     assert_eq!(sign(Complex::new(0.0, 0.0)), Complex::new(0.0, 0.0));
-    assert!(c64_binary(Opcode::Maximum).is_none());
+    assert!(c64_binary(Opcode::Atan2).is_none());
+}
+
+#[test]
+fn complex_min_max_are_lexicographic() {
+    // maximum.mlir / minimum.mlir of the StableHLO interpreter tests.
+    let max = c64_binary(Opcode::Maximum).unwrap();
+    let min = c64_binary(Opcode::Minimum).unwrap();
+    let c = Complex::new;
+    assert_eq!(max(c(1.5, 2.5), c(7.5, 1.5)), c(7.5, 1.5));
+    assert_eq!(max(c(1.5, 7.5), c(1.5, 2.5)), c(1.5, 7.5));
+    assert_eq!(max(c(0.0, 1.5), c(-0.0, 2.5)), c(-0.0, 2.5));
+    assert_eq!(min(c(1.5, 2.5), c(7.5, 1.5)), c(1.5, 2.5));
+    assert_eq!(min(c(1.5, 7.5), c(1.5, 2.5)), c(1.5, 2.5));
+    assert_eq!(min(c(0.0, 1.5), c(-0.0, 2.5)), c(0.0, 1.5));
+}
+
+// The corpus's digits, verbatim.
+#[allow(clippy::excessive_precision, clippy::approx_constant)]
+#[test]
+fn complex_logistic_log1p_expm1() {
+    // Expected values: logistic.mlir, log_plus_one.mlir, exponential_minus_one.mlir.
+    let close = |a: Complex<f64>, re: f64, im: f64| {
+        assert!(
+            (a.re - re).abs() < 1e-12 && (a.im - im).abs() < 1e-12,
+            "{a} vs {re} {im}"
+        );
+    };
+    let logistic = c128_unary(Opcode::Logistic).unwrap();
+    close(
+        logistic(Complex::new(1.0, 2.0)),
+        1.02141536417218054,
+        0.40343870608154248,
+    );
+    let log1p = c128_unary(Opcode::Log1p).unwrap();
+    close(
+        log1p(Complex::new(1.0, 2.0)),
+        1.03972077083991,
+        0.78539816339744,
+    );
+    close(
+        log1p(Complex::new(2.0, 1.0)),
+        1.15129254649702,
+        0.32175055439664,
+    );
+    let expm1 = c128_unary(Opcode::Expm1).unwrap();
+    close(
+        expm1(Complex::new(1.0, 2.0)),
+        -2.13120438375681363,
+        2.47172667200481892,
+    );
+    close(
+        expm1(Complex::new(2.0, 1.0)),
+        2.99232404844127142,
+        6.21767631236796820,
+    );
+    close(expm1(Complex::new(0.0, 0.0)), 0.0, 0.0);
 }
 
 #[test]
