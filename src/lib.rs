@@ -13,3 +13,4 @@ pub mod eval;
 pub mod io;
 pub mod ir;
 pub mod pipeline;
+pub mod testdata;

@@ -4,7 +4,7 @@
 //! (in `cpu_compiler.cc`'s order), still verifies and matches XLA:CPU's `expected.npz`
 //! with the golden tolerances.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
@@ -19,17 +19,7 @@ use xlac::pipeline::rng_bit_generator_expander::RngBitGeneratorExpander;
 use xlac::pipeline::topk_decomposer::TopkDecomposer;
 use xlac::pipeline::triangular_solve_expander::TriangularSolveExpander;
 use xlac::pipeline::{Pipeline, PipelineContext};
-
-fn models() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("testdata/ is missing")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.npz").exists())
-        .collect();
-    dirs.sort();
-    dirs
-}
+use xlac::testdata::{check_against_expected, model_dirs};
 
 /// The passes under test, in `cpu_compiler.cc`'s order.
 fn pipeline() -> Pipeline {
@@ -55,39 +45,15 @@ fn check(dir: &Path) -> Vec<String> {
     if let Err(e) = pipeline().run(&mut module, &mut ctx) {
         return vec![format!("{name}: {e}")];
     }
-    let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
-    let args = match bind_arguments(&entry_parameters(&module), inputs, 0) {
-        Ok(a) => a,
-        Err(e) => return vec![format!("{name}: inputs: {e}")],
-    };
-    let result = match evaluate(&module, &args.literals, &EvalOptions::default()) {
-        Ok(r) => r,
-        Err(e) => return vec![format!("{name}: eval: {e}")],
-    };
-    let expected = read_npz(&dir.join("expected.npz")).unwrap();
-    let leaves = result.leaves();
-    if leaves.len() != expected.len() {
-        return vec![format!(
-            "{name}: {} outputs, expected {}",
-            leaves.len(),
-            expected.len()
-        )];
-    }
-    let mut problems = Vec::new();
-    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
-        let tol = Tolerance::for_output(&module, actual.element_type());
-        match compare_arrays(actual, &want.literal, tol) {
-            Ok(c) if c.ok() => {}
-            Ok(c) => problems.push(format!("{name}: output {i}: {c}")),
-            Err(e) => problems.push(format!("{name}: output {i}: {e}")),
-        }
-    }
-    problems
+    check_against_expected(&module, dir)
+        .into_iter()
+        .map(|p| format!("{name}: {p}"))
+        .collect()
 }
 
 #[test]
 fn corpus_matches_xla_after_expanders() {
-    let models = models();
+    let models = model_dirs();
     assert!(models.len() >= 40, "found only {} models", models.len());
     let problems: Vec<String> = models.iter().flat_map(|d| check(d)).collect();
     assert!(
@@ -104,7 +70,7 @@ fn corpus_matches_xla_after_expanders() {
 #[test]
 fn corpus_results_are_bit_equal_to_the_interpreter_before_the_passes() {
     let mut problems = Vec::new();
-    for dir in models() {
+    for dir in model_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
         let original = parse_module(&text, "model.hlo").unwrap().module;

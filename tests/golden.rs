@@ -5,27 +5,12 @@
 //! exactly, floats within the per-type tolerances of
 //! `xlac::eval::compare::Tolerance::for_output`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::eval::compare::{Tolerance, compare_arrays};
-use xlac::eval::{EvalOptions, evaluate};
-use xlac::io::arguments::{bind_arguments, entry_parameters};
-use xlac::io::npz::read_npz;
 use xlac::ir::hlo_text::parse_module;
 use xlac::ir::verifier::verify;
-
-/// The model folders under `testdata/`, sorted.
-fn models() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("testdata/ is missing")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.npz").exists())
-        .collect();
-    dirs.sort();
-    dirs
-}
+use xlac::testdata::{check_against_expected, model_dirs};
 
 /// Which module of a model folder runs.
 #[derive(Clone, Copy, PartialEq)]
@@ -69,43 +54,14 @@ fn check(dir: &Path, file: &str, stage: Stage) -> Vec<String> {
             }
         }
     };
-    let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
-    let n_inputs = inputs.len();
-    let args = match bind_arguments(&entry_parameters(&module), inputs, 0) {
-        Ok(a) if a.randomized.is_empty() => a,
-        Ok(_) => return vec![format!("{name}: inputs.npz has only {n_inputs} arrays")],
-        Err(e) => return vec![format!("{name}: inputs: {e}")],
-    };
-    let result = match evaluate(&module, &args.literals, &EvalOptions::default()) {
-        Ok(r) => r,
-        Err(e) => return vec![format!("{name}: eval: {e}")],
-    };
-    let expected = read_npz(&dir.join("expected.npz")).unwrap();
-    let leaves = result.leaves();
-    if leaves.len() != expected.len() {
-        return vec![format!(
-            "{name}: {} outputs, expected {}",
-            leaves.len(),
-            expected.len()
-        )];
-    }
-    let mut problems = Vec::new();
-    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
-        let tol = Tolerance::for_output(&module, actual.element_type());
-        match compare_arrays(actual, &want.literal, tol) {
-            Ok(c) if c.ok() => {}
-            Ok(c) => problems.push(format!(
-                "{name}: output {i} ({}): {c}",
-                actual.element_type()
-            )),
-            Err(e) => problems.push(format!("{name}: output {i}: {e}")),
-        }
-    }
-    problems
+    check_against_expected(&module, dir)
+        .into_iter()
+        .map(|p| format!("{name}: {p}"))
+        .collect()
 }
 
 fn run_all(file: &str, stage: Stage) {
-    let models = models();
+    let models = model_dirs();
     assert!(
         models.len() >= 40,
         "expected at least 40 testdata models, found {}",

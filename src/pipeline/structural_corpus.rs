@@ -4,7 +4,7 @@
 //! (with the golden tests' tolerances). Also prints instruction counts before and after
 //! for a few models (`cargo test --lib structural_corpus -- --nocapture`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::call_inliner::CallInliner;
 use super::conditional_simplifier::ConditionalSimplifier;
@@ -15,12 +15,9 @@ use super::flatten_call_graph::FlattenCallGraph;
 use super::tuple_simplifier::TupleSimplifier;
 use super::while_loop_simplifier::WhileLoopSimplifier;
 use super::{Pipeline, PipelineContext};
-use crate::eval::compare::{Tolerance, compare_arrays};
-use crate::eval::{EvalOptions, evaluate};
-use crate::io::arguments::{bind_arguments, entry_parameters};
-use crate::io::npz::read_npz;
 use crate::ir::Module;
 use crate::ir::hlo_text::parse_module;
+use crate::testdata::{check_against_expected, model_dirs};
 
 /// The structural passes in the order recommended for `cpu.rs`.
 fn structural_pipeline() -> Pipeline {
@@ -41,18 +38,6 @@ fn structural_pipeline() -> Pipeline {
         .pass(Dce)
         .pass(FlattenCallGraph)
         .pass(Dce)
-}
-
-/// The model folders under `testdata/`, sorted.
-fn models() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("testdata/ is missing")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.npz").exists())
-        .collect();
-    dirs.sort();
-    dirs
 }
 
 /// (entry instructions, live instructions of every live computation).
@@ -83,39 +68,14 @@ fn check(dir: &Path, file: &str, report: &mut Vec<String>) -> Vec<String> {
         "{name}: entry {} -> {}, all computations {} -> {}",
         before.0, after.0, before.1, after.1
     ));
-    let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
-    let args = match bind_arguments(&entry_parameters(&module), inputs, 0) {
-        Ok(a) if a.randomized.is_empty() => a,
-        Ok(_) => return vec![format!("{name}: inputs.npz is short")],
-        Err(e) => return vec![format!("{name}: inputs: {e}")],
-    };
-    let result = match evaluate(&module, &args.literals, &EvalOptions::default()) {
-        Ok(r) => r,
-        Err(e) => return vec![format!("{name}: eval: {e}")],
-    };
-    let expected = read_npz(&dir.join("expected.npz")).unwrap();
-    let leaves = result.leaves();
-    if leaves.len() != expected.len() {
-        return vec![format!(
-            "{name}: {} outputs, expected {}",
-            leaves.len(),
-            expected.len()
-        )];
-    }
-    let mut problems = Vec::new();
-    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
-        let tol = Tolerance::for_output(&module, actual.element_type());
-        match compare_arrays(actual, &want.literal, tol) {
-            Ok(c) if c.ok() => {}
-            Ok(c) => problems.push(format!("{name}: output {i}: {c}")),
-            Err(e) => problems.push(format!("{name}: output {i}: {e}")),
-        }
-    }
-    problems
+    check_against_expected(&module, dir)
+        .into_iter()
+        .map(|p| format!("{name}: {p}"))
+        .collect()
 }
 
 fn run_all(file: &str) {
-    let models = models();
+    let models = model_dirs();
     assert!(models.len() >= 40, "expected the testdata models");
     let mut report = Vec::new();
     let problems: Vec<String> = models

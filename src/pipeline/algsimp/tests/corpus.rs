@@ -4,30 +4,15 @@
 //! `--nocapture` to see instruction counts before and after and which rules fired.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::eval::compare::{Tolerance, compare_arrays};
-use crate::eval::{EvalOptions, evaluate};
-use crate::io::arguments::{bind_arguments, entry_parameters};
-use crate::io::npz::read_npz;
 use crate::ir::Module;
 use crate::ir::hlo_text::parse_module;
 use crate::ir::verifier::verify;
 use crate::pipeline::Pass;
 use crate::pipeline::algsimp::AlgebraicSimplifier;
 use crate::pipeline::dce::Dce;
-
-/// The model folders under `testdata/`, sorted.
-fn models() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("testdata/ is missing")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.npz").exists())
-        .collect();
-    dirs.sort();
-    dirs
-}
+use crate::testdata::{check_against_expected, model_dirs};
 
 /// Live instructions over every live computation.
 fn instruction_count(module: &Module) -> usize {
@@ -89,37 +74,10 @@ fn check(
         *fired.entry(rule).or_default() += n;
     }
     let after = instruction_count(&module);
-    let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
-    let args = match bind_arguments(&entry_parameters(&module), inputs, 0) {
-        Ok(a) => a,
-        Err(e) => return (vec![format!("{name}: inputs: {e}")], before, after),
-    };
-    let result = match evaluate(&module, &args.literals, &EvalOptions::default()) {
-        Ok(r) => r,
-        Err(e) => return (vec![format!("{name}: eval: {e}")], before, after),
-    };
-    let expected = read_npz(&dir.join("expected.npz")).unwrap();
-    let leaves = result.leaves();
-    if leaves.len() != expected.len() {
-        return (
-            vec![format!(
-                "{name}: {} outputs, expected {}",
-                leaves.len(),
-                expected.len()
-            )],
-            before,
-            after,
-        );
-    }
-    let mut problems = Vec::new();
-    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
-        let tol = Tolerance::for_output(&module, actual.element_type());
-        match compare_arrays(actual, &want.literal, tol) {
-            Ok(c) if c.ok() => {}
-            Ok(c) => problems.push(format!("{name}: output {i}: {c}")),
-            Err(e) => problems.push(format!("{name}: output {i}: {e}")),
-        }
-    }
+    let problems = check_against_expected(&module, dir)
+        .into_iter()
+        .map(|p| format!("{name}: {p}"))
+        .collect();
     (problems, before, after)
 }
 
@@ -128,7 +86,7 @@ fn corpus_still_matches_xla_after_algsimp_and_dce() {
     let mut problems = Vec::new();
     let mut fired = BTreeMap::new();
     let mut totals = [0usize; 4];
-    for dir in models() {
+    for dir in model_dirs() {
         let mut line = format!("{:<24}", dir.file_name().unwrap().to_string_lossy());
         for (k, file) in ["model.hlo", "xla_opt.hlo"].into_iter().enumerate() {
             let (p, before, after) = check(&dir, file, &mut fired);
