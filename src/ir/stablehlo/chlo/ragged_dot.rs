@@ -8,10 +8,11 @@
 //! The result is shaped like a plain dot of lhs with the rhs minus its group dimension:
 //! batch dims, lhs free dims, rhs free dims.
 //!
-//! XLA: openxla/stablehlo `ChloLegalizeToStablehlo.cpp` (`RaggedDotChloToStableHloConverter`)
-//! builds, for mode 1, a mask `[groups, m]` from `group_sizes` and a dot over the masked,
-//! group-broadcast lhs. This file does the same, and folds the sum over groups into the dot
-//! by contracting the group dimension together with the contracting dimensions:
+//! XLA: semantics from openxla/stablehlo `chlo_ops.td` (`RaggedDotOp`); XLA itself keeps
+//! a `ragged-dot` HLO op (and `ragged_dot_rewriter` expands it). This file masks the lhs per
+//! group (a `[groups, m]` mask built from the running sum of `group_sizes`) and does a
+//! single dot over the masked, group-broadcast lhs, folding the sum over groups into the
+//! dot by contracting the group dimension together with the contracting dimensions:
 //! `out = sum_k sum_c mask[k, i] * lhs[i, c] * rhs[k, c, n]`. Only one group is unmasked per
 //! row, so the extra terms are exact zeros. Not supported: the ragged dimension being a
 //! contracting or batch dimension (modes 2 and 3), and group sizes with batch dimensions.

@@ -5,10 +5,10 @@
 //! `i` along `d` (last to first when `is_reverse`), stacking each step's outputs along `d`
 //! and threading the carries. Results: the stacked outputs, then the final carries.
 //!
-//! XLA: openxla/stablehlo `ChloLegalizeToStablehlo.cpp` (`ConvertScanOp`) lowers it to a
-//! `stablehlo.while` whose state is the counter, the inputs, the carries and the output
-//! buffers; each step dynamic-slices the inputs, calls the body and writes the outputs
-//! with dynamic-update-slice. This file builds the same loop straight in HLO. The
+//! XLA: openxla/stablehlo `chlo_ops.td` (`ScanOp`) for the semantics; the lowering (as in
+//! `ChloLegalizeToStablehlo.cpp`, not checked line by line) is a while loop whose state is
+//! the counter, the inputs, the carries and the output buffers; each step dynamic-slices
+//! the inputs, calls the body and writes the outputs with dynamic-update-slice. The
 //! `is_associative` hint (which allows a parallel scan) is ignored: the sequential loop
 //! is always correct. The decomposition interface of [`crate::ir::stablehlo::chlo`] has no
 //! regions, which is why this op lives in the converter.
