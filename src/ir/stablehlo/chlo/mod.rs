@@ -19,8 +19,11 @@
 //! tan), `broadcast` (the `chlo.broadcast_*` ops), `misc` (is_inf, conj, square,
 //! next_after, top_k, constant_like, mulhi). `emit` is the instruction emitter they share.
 //!
-//! Not supported: `chlo.scan` (it has a region, which this interface does not carry),
-//! `chlo.ragged_dot`, `chlo.constant` (a plain constant: the converter handles it like
+//! `ragged_dot` (mode 1: a ragged non-contracting lhs dimension) has its own file.
+//! `chlo.scan` has a region, which this interface does not carry: the StableHLO converter
+//! lowers it itself (`convert/scan.rs`).
+//!
+//! Not supported: `chlo.constant` (a plain constant: the converter handles it like
 //! `stablehlo.constant`), the complex forms of asin/acos/acosh/asinh/atan/atanh, and
 //! dynamic shapes. Each gives an error naming the op.
 
@@ -28,6 +31,7 @@ mod broadcast;
 mod emit;
 mod gamma;
 mod misc;
+mod ragged_dot;
 mod special;
 mod trig;
 
@@ -174,10 +178,10 @@ fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<In
         "constant_like" => misc::constant_like(em, op)?,
         "top_k" => return misc::top_k(em, op),
         "scan" => return Err(
-            "chlo.scan is not supported: its region must be converted by the StableHLO converter"
+            "chlo.scan has a region: the StableHLO converter lowers it (convert/scan.rs)"
                 .into(),
         ),
-        "ragged_dot" => return Err("chlo.ragged_dot is not supported".into()),
+        "ragged_dot" => ragged_dot::ragged_dot(em, op)?,
         "constant" => {
             return Err(
                 "chlo.constant is a plain constant: convert it like stablehlo.constant".into(),

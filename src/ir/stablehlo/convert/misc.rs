@@ -56,6 +56,9 @@ impl<'a> Converter<'a> {
     ) -> Result<Option<Vec<InstrId>>, ParseError> {
         let name = op.name.as_str();
         let loc = op.loc;
+        if name == "chlo.scan" {
+            return self.convert_scan(op).map(Some);
+        }
         if name.starts_with("chlo.") {
             return self.convert_chlo(op).map(Some);
         }

@@ -20,6 +20,7 @@ mod basic;
 mod misc;
 mod quant;
 mod regions;
+mod scan;
 
 use std::collections::{HashMap, HashSet};
 

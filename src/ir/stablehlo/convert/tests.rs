@@ -232,3 +232,114 @@ fn every_prefix_and_single_deletion_fails_cleanly() {
         let _ = parse_chunk(&deleted, "t", 0);
     }
 }
+
+/// `chlo.scan` cumulative sums; expected values from the corpus file
+/// `stablehlo-interpret/chlo/scan.mlir` (`scan_cumsum_1d`, `scan_cumsum_reverse`, `scan_cumsum_dim1`).
+fn scan_sum(
+    input: &str,
+    ty: &str,
+    carry_ty: &str,
+    dim: usize,
+    reverse: bool,
+) -> (Vec<i64>, Vec<i64>) {
+    let attrs = if reverse {
+        " attributes {is_reverse = true}"
+    } else {
+        ""
+    };
+    let text = format!(
+        "func.func @main() -> ({ty}, {carry_ty}) {{
+      %input = stablehlo.constant dense<{input}> : {ty}
+      %init = stablehlo.constant dense<0> : {carry_ty}
+      %0:2 = chlo.scan(%input) inits(%init) dimension={dim}{attrs} {{
+      ^bb0(%a: {carry_ty}, %b: {carry_ty}):
+        %1 = stablehlo.add %a, %b : {carry_ty}
+        stablehlo.return %1, %1 : {carry_ty}, {carry_ty}
+      }} : ({ty}, {carry_ty}) -> ({ty}, {carry_ty})
+      return %0#0, %0#1 : {ty}, {carry_ty}
+    }}"
+    );
+    let out = run(&text, &[]);
+    let t = out.as_tuple().unwrap();
+    (i64s(&t[0]), i64s(&t[1]))
+}
+
+#[test]
+fn scan_prefix_sums_forward_reverse_and_along_dim1() {
+    let s = |v: &[i64]| v.to_vec();
+    let t = "tensor<4xi64>";
+    assert_eq!(
+        scan_sum("[1, 2, 3, 4]", t, "tensor<i64>", 0, false),
+        (s(&[1, 3, 6, 10]), s(&[10]))
+    );
+    assert_eq!(
+        scan_sum("[1, 2, 3, 4]", t, "tensor<i64>", 0, true),
+        (s(&[10, 9, 7, 4]), s(&[10]))
+    );
+    assert_eq!(
+        scan_sum(
+            "[[1, 2, 3], [4, 5, 6]]",
+            "tensor<2x3xi64>",
+            "tensor<2xi64>",
+            1,
+            false
+        ),
+        (s(&[1, 3, 6, 4, 9, 15]), s(&[6, 15]))
+    );
+}
+
+#[test]
+fn scan_with_two_inputs_and_two_carries() {
+    // Cumulative max with argmax (`scan_cummax` of the corpus file).
+    let text = "func.func @main() -> (tensor<5xi64>, tensor<5xi64>, tensor<i64>, tensor<i64>) {
+      %input = stablehlo.constant dense<[3, 1, 4, 1, 5]> : tensor<5xi64>
+      %iota = stablehlo.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
+      %vi = stablehlo.constant dense<-100> : tensor<i64>
+      %ii = stablehlo.constant dense<0> : tensor<i64>
+      %0:4 = chlo.scan(%input, %iota) inits(%vi, %ii) dimension=0 {
+      ^bb0(%cv: tensor<i64>, %ci: tensor<i64>, %rv: tensor<i64>, %ri: tensor<i64>):
+        %nv = stablehlo.maximum %rv, %cv : tensor<i64>
+        %gt = stablehlo.compare GT, %rv, %cv : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        %eq = stablehlo.compare EQ, %rv, %cv : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        %mi = stablehlo.maximum %ri, %ci : tensor<i64>
+        %t = stablehlo.select %eq, %mi, %ci : tensor<i1>, tensor<i64>
+        %ni = stablehlo.select %gt, %ri, %t : tensor<i1>, tensor<i64>
+        stablehlo.return %nv, %ni, %nv, %ni : tensor<i64>, tensor<i64>, tensor<i64>, tensor<i64>
+      } : (tensor<5xi64>, tensor<5xi64>, tensor<i64>, tensor<i64>)
+          -> (tensor<5xi64>, tensor<5xi64>, tensor<i64>, tensor<i64>)
+      return %0#0, %0#1, %0#2, %0#3 : tensor<5xi64>, tensor<5xi64>, tensor<i64>, tensor<i64>
+    }";
+    let out = run(text, &[]);
+    let t = out.as_tuple().unwrap();
+    let got: Vec<Vec<i64>> = t.iter().map(i64s).collect();
+    assert_eq!(
+        got,
+        vec![vec![3, 3, 4, 4, 5], vec![0, 0, 2, 2, 4], vec![5], vec![4]]
+    );
+}
+
+#[test]
+fn ragged_dot_multiplies_each_row_group_by_its_rhs() {
+    // lhs rows [1,2], [3,4], [5,6]; groups of sizes 2 and 1; rhs[0] = identity,
+    // rhs[1] = [[0,1],[1,0]] (swap). Rows 0-1 stay, row 2 is swapped: by hand.
+    let text = "func.func @main() -> tensor<3x2xf32> {
+      %lhs = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+      %rhs = stablehlo.constant dense<[[[1.0, 0.0], [0.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]]> : tensor<2x2x2xf32>
+      %gs = stablehlo.constant dense<[2, 1]> : tensor<2xi64>
+      %r = \"chlo.ragged_dot\"(%lhs, %rhs, %gs) {
+        ragged_dot_dimension_numbers = #chlo.ragged_dot<
+          lhs_batching_dimensions = [], rhs_batching_dimensions = [],
+          lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1],
+          lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>,
+        precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]
+      } : (tensor<3x2xf32>, tensor<2x2x2xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+      return %r : tensor<3x2xf32>
+    }";
+    let out = run(text, &[]);
+    let v = out
+        .as_array()
+        .and_then(|a| a.values::<f32>())
+        .unwrap()
+        .to_vec();
+    assert_eq!(v, vec![1.0, 2.0, 3.0, 4.0, 6.0, 5.0]);
+}
