@@ -10,6 +10,8 @@
 //! asking [`CheckHandler::failure`].
 
 use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::expectations::{
@@ -35,12 +37,61 @@ struct State {
 #[derive(Default)]
 pub struct CheckHandler {
     state: Mutex<State>,
+    /// Where `interpreter.probe` writes `.npy` files, if anywhere.
+    probe_output_dir: Option<PathBuf>,
 }
 
 impl CheckHandler {
     /// A handler with nothing recorded.
     pub fn new() -> CheckHandler {
         CheckHandler::default()
+    }
+
+    /// A handler whose probes also write `DIR/<probe_id>_<n>.npy` (n from 0, per probe) and
+    /// a line `probe_id,type,path` in `DIR/index.csv` per execution (the type in HLO
+    /// syntax, `s64[2]`; the reference writes the MLIR type).
+    pub fn with_probe_output_dir(dir: Option<PathBuf>) -> CheckHandler {
+        CheckHandler {
+            probe_output_dir: dir,
+            ..CheckHandler::default()
+        }
+    }
+
+    /// Writes the `n`-th value of probe `id` to the probe output directory (if any).
+    fn write_probe(&self, id: &str, n: usize, value: &Literal) -> EvalResult<()> {
+        let Some(dir) = &self.probe_output_dir else {
+            return Ok(());
+        };
+        let fail = |what: &str, e: &dyn std::fmt::Display| {
+            EvalError::new(format!("interpreter.probe \"{id}\": cannot {what}: {e}"))
+        };
+        let array = match to_row_major(value) {
+            Literal::Array(a) => a,
+            _ => {
+                return Err(EvalError::new(
+                    "interpreter.probe: only arrays can be written",
+                ));
+            }
+        };
+        let bytes = crate::io::npy::write_npy_bytes(&array).map_err(|e| fail("encode", &e))?;
+        std::fs::create_dir_all(dir).map_err(|e| fail("create the directory", &e))?;
+        // Probe ids may hold `/` (probe.mlir's `"probe/0"`): keep file names flat.
+        let stem: String = id
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '-' | '.' => c,
+                _ => '_',
+            })
+            .collect();
+        let path = dir.join(format!("{stem}_{n}.npy"));
+        std::fs::write(&path, bytes).map_err(|e| fail("write the file", &e))?;
+        let mut index = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("index.csv"))
+            .map_err(|e| fail("open index.csv", &e))?;
+        let shape = crate::ir::shape_inference::human_string(&value.shape());
+        writeln!(index, "{id},{shape},{}", path.display()).map_err(|e| fail("write index.csv", &e))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -82,11 +133,13 @@ impl CheckHandler {
             "interpreter.probe" => {
                 let id = config.string("probe_id")?;
                 let value = operand(0)?.clone();
-                self.lock()
-                    .probes
-                    .entry(id)
-                    .or_default()
-                    .push(value.clone());
+                // The lock is held while writing so that index.csv lines and file numbers
+                // stay in step across the processes of a grid.
+                let mut state = self.lock();
+                let values = state.probes.entry(id.clone()).or_default();
+                values.push(value.clone());
+                let n = values.len() - 1;
+                self.write_probe(&id, n, &value)?;
                 return Ok(value);
             }
             "interpreter.print" => {

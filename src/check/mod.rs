@@ -16,8 +16,8 @@
 //! Each case runs on its own thread under `catch_unwind` with a time limit, so a crash or a
 //! hang in one case never stops the run. The closing line of `xlac check` is
 //! `N passed, M failed, K skipped`: UNSUPPORTED counts as skipped and ERROR as failed.
-//! Not done: `interpreter.probe` does not write `.npy` files (values are kept in memory,
-//! which is all `check.expect_serialized_eq` needs).
+//! `interpreter.probe` keeps its values in memory (all `check.expect_serialized_eq` needs)
+//! and, with [`Runner::probe_output_dir`], also writes them as `.npy` files.
 
 pub mod elements;
 pub mod expectations;
@@ -27,7 +27,7 @@ mod special;
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -187,6 +187,10 @@ pub struct Runner {
     pub timeout: Duration,
     /// Interpreter settings.
     pub options: EvalOptions,
+    /// If set, `interpreter.probe` also writes each value it records to
+    /// `DIR/<probe_id>_<n>.npy` (`n` counts that probe's executions from 0) and appends
+    /// `probe_id,type,path` to `DIR/index.csv`, like the reference's `--probe-output-dir`.
+    pub probe_output_dir: Option<PathBuf>,
 }
 
 /// The StableHLO reference interpreter's float environment, which the corpus's expected
@@ -209,6 +213,7 @@ impl Runner {
             case_marker: "func.func",
             timeout: Duration::from_secs(60),
             options: reference_semantics(),
+            probe_output_dir: None,
         }
     }
 
@@ -293,7 +298,9 @@ impl Runner {
                 "the entry function takes {params} arguments; cases take none"
             ));
         }
-        let handler = Arc::new(CheckHandler::new());
+        let handler = Arc::new(CheckHandler::with_probe_output_dir(
+            self.probe_output_dir.clone(),
+        ));
         let mut ev = Evaluator::new(&module, self.options.clone());
         ev.custom_call_handler = Some(handler.clone());
         let args: Vec<Literal> = args.iter().map(to_row_major).collect();

@@ -258,3 +258,62 @@ fn loader_errors_name_file_lines() {
         results[1]
     );
 }
+
+#[test]
+fn probes_write_npy_files_and_an_index() {
+    // probe.mlir with a probe output directory; expected values are the file's sums,
+    // worked by hand.
+    let dir = std::env::temp_dir().join(format!("xlac-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let runner = Runner {
+        probe_output_dir: Some(dir.clone()),
+        ..Runner::stablehlo()
+    };
+    // The corpus, found as tests/conformance.rs finds it.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let corpora = std::env::var_os("XLAC_CONFORMANCE_DIR")
+        .map(std::path::PathBuf::from)
+        .into_iter()
+        .chain([
+            root.join("../shared/conformance"),
+            root.join("../../shared/conformance"),
+        ]);
+    let Some(file) = corpora
+        .map(|c| c.join("stablehlo-interpret/probe.mlir"))
+        .find(|f| f.exists())
+    else {
+        eprintln!("skipped: the conformance corpus is absent");
+        return;
+    };
+    let file = file.as_path();
+    let results = runner.check_file(file, "probe.mlir");
+    assert!(
+        results.iter().all(|r| r.status == Status::Pass),
+        "{results:?}"
+    );
+    let read = |name: &str| {
+        let arrays = crate::io::npz::read_arrays(&dir.join(name)).unwrap();
+        Literal::Array(arrays[0].literal.clone())
+    };
+    let s64 =
+        |dims: &[i64], v: Vec<i64>| Literal::Array(crate::ir::ArrayLiteral::from_vec(dims, v));
+    // [[-127], [126], [0]] + [[-1], [1], [1]]
+    assert_eq!(read("probe_si64_0.npy"), s64(&[3, 1], vec![-128, 127, 1]));
+    // [[1], [2], [3]] + [[4], [5], [6]], under the sanitized id `probe/0`.
+    assert_eq!(read("probe_0_0.npy"), s64(&[3, 1], vec![5, 7, 9]));
+    // [[32766, 0], [0, 0]] + [[1, 1], [2, 2]]
+    let ui64 = crate::ir::ArrayLiteral::from_vec(&[2, 2], vec![32767u64, 1, 2, 2]);
+    assert_eq!(read("probe_ui64_0.npy"), Literal::Array(ui64));
+    // The while body runs twice: sum 1, then 2.
+    assert_eq!(read("probe_iterations_0.npy"), s64(&[], vec![1]));
+    assert_eq!(read("probe_iterations_1.npy"), s64(&[], vec![2]));
+    let index = std::fs::read_to_string(dir.join("index.csv")).unwrap();
+    assert!(
+        index
+            .lines()
+            .any(|l| l.starts_with("probe_iterations,s64[],")
+                && l.ends_with("probe_iterations_1.npy")),
+        "{index}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,7 +12,11 @@ use crate::check::{Runner, Summary};
 /// Runs `xlac check`.
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     let stdout = std::io::stdout();
-    let summary = check_files(&Runner::stablehlo(), &args.files, &mut stdout.lock());
+    let runner = Runner {
+        probe_output_dir: args.probe_output_dir.clone(),
+        ..Runner::stablehlo()
+    };
+    let summary = check_files(&runner, &args.files, &mut stdout.lock());
     if summary.all_passed() {
         Ok(())
     } else {

@@ -157,6 +157,10 @@ pub struct CheckArgs {
     /// StableHLO test files with `check.*` ops.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Also write every `interpreter.probe` value to `DIR/<probe_id>_<n>.npy`, listed in
+    /// `DIR/index.csv`.
+    #[arg(long, value_name = "DIR")]
+    pub probe_output_dir: Option<PathBuf>,
 }
 
 /// Why a command failed: the lines to print after `error: ` and the exit code.

@@ -21,7 +21,7 @@ pub mod groups;
 pub use grid::{DeviceContext, ProcessGrid, ProcessId, run_parallel};
 
 use self::groups::{CollectiveAttributes, GroupMode, process_groups};
-use super::index::expect_array;
+use super::index::{expect_array, integer_at};
 use super::{EvalError, EvalResult, Evaluator, data_movement, elementwise};
 use crate::ir::{
     ArrayLiteral, ArrayShape, CalledComputations, ComputationId, Instruction, Literal, Op,
@@ -97,17 +97,7 @@ pub fn collective(
         }
         AllToAll => all_to_all(ev, instr, &attrs, operands),
         CollectivePermute => collective_permute(ev, instr, &attrs, operands),
-        CollectiveBroadcast => {
-            let me = ev.device.process;
-            let groups = grid_groups(ev, &attrs, opcode)?;
-            let Some(group) = groups.into_iter().find(|g| g.contains(&me)) else {
-                // Not in any group: zeros (StableHLO spec, collective_broadcast).
-                return Ok(zeros(&instr.shape));
-            };
-            let source = group[0];
-            let all = ev.device.exchange(opcode, group, owned(operands))?;
-            Ok(pack(instr, all[&source].clone()))
-        }
+        CollectiveBroadcast => collective_broadcast(ev, instr, &attrs, operands),
         Send => {
             let value = operands
                 .first()
@@ -442,6 +432,73 @@ fn result_shape(instr: &Instruction, j: usize, n: usize) -> EvalResult<ArrayShap
 }
 
 /// One value per operand as the op's result: a tuple when the shape is one.
+/// StableHLO `collective_broadcast`: every process of a group receives the source's
+/// operands. The source is the group's first process, or with `has_dynamic_root` the
+/// process at index `root[j]` of the group for data operand `j` (the root tensor is the last
+/// operand and is not part of the result). Processes in no group get zeros.
+fn collective_broadcast(
+    ev: &mut Evaluator<'_>,
+    instr: &Instruction,
+    attrs: &CollectiveAttributes,
+    operands: &[&Literal],
+) -> EvalResult {
+    let opcode = Opcode::CollectiveBroadcast;
+    let me = ev.device.process;
+    let (data, roots) = if attrs.has_dynamic_root {
+        let (root, data) = operands
+            .split_last()
+            .ok_or_else(|| EvalError::new("collective_broadcast needs a root operand"))?;
+        // The root is 1-D, so its physical order is its logical order.
+        let root = expect_array(root, "collective_broadcast's root")?;
+        let count: i64 = root.shape.dims.iter().product();
+        let roots = (0..count as usize)
+            .map(|i| integer_at(root, i))
+            .collect::<EvalResult<Vec<_>>>()?;
+        if roots.len() != data.len() {
+            return Err(EvalError::new(format!(
+                "collective_broadcast: root has {} elements for {} data operands",
+                roots.len(),
+                data.len()
+            )));
+        }
+        (data, Some(roots))
+    } else {
+        (operands, None)
+    };
+    let groups = grid_groups(ev, attrs, opcode)?;
+    let Some(group) = groups.into_iter().find(|g| g.contains(&me)) else {
+        // Not in any group: zeros (StableHLO spec, collective_broadcast).
+        return Ok(zeros(&instr.shape));
+    };
+    let source_of = |j: usize| -> EvalResult<_> {
+        let index = roots.as_ref().map_or(0, |r| r[j]);
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| group.get(i).copied())
+            .ok_or_else(|| {
+                EvalError::new(format!(
+                    "collective_broadcast: root {index} is outside a group of {}",
+                    group.len()
+                ))
+            })
+    };
+    let sources = (0..data.len())
+        .map(source_of)
+        .collect::<EvalResult<Vec<_>>>()?;
+    let all = ev.device.exchange(opcode, group, owned(data))?;
+    let values = sources
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            all[s]
+                .get(j)
+                .cloned()
+                .ok_or_else(|| EvalError::new("collective_broadcast: missing operand"))
+        })
+        .collect::<EvalResult<_>>()?;
+    Ok(pack(instr, values))
+}
+
 fn pack(instr: &Instruction, mut values: Vec<Literal>) -> Literal {
     if instr.shape.is_tuple() || values.len() != 1 {
         Literal::Tuple(values)

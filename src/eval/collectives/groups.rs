@@ -50,6 +50,9 @@ pub struct CollectiveAttributes {
     pub split_dimension: Option<i64>,
     /// See `split_dimension`.
     pub concat_dimension: Option<i64>,
+    /// `has_dynamic_root=true` (StableHLO collective_broadcast, written by the converter):
+    /// the last operand holds, per data operand, the index in the group of its source.
+    pub has_dynamic_root: bool,
 }
 
 impl CollectiveAttributes {
@@ -70,6 +73,7 @@ impl CollectiveAttributes {
                 "replica_groups" => a.replica_groups = parse_groups(v).ok_or_else(bad)?,
                 "channel_id" => a.channel_id = Some(v.parse().map_err(|_| bad())?),
                 "use_global_device_ids" => a.use_global_device_ids = v == "true",
+                "has_dynamic_root" => a.has_dynamic_root = v == "true",
                 "dimensions" => {
                     a.dimensions = parse_list(
                         v.strip_prefix('{')

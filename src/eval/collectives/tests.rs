@@ -272,6 +272,25 @@ fn collective_broadcast_outside_the_group_gives_zeros() {
 }
 
 #[test]
+fn collective_broadcast_dynamic_root_picks_a_source_per_operand() {
+    // collective_broadcast.mlir @has_dynamic_root_variadic: root [0, 1] takes data0 from
+    // process 0 and data1 from process 1; the root operand is not a result.
+    let program = "program {\n  a = s64[1,2] parameter(0)\n  b = s64[1,2] parameter(1)\n  r = s32[2] parameter(2)\n  ROOT t = (s64[1,2], s64[1,2]) collective-broadcast(a, b, r), replica_groups={{0,1}}, has_dynamic_root=true\n}\n";
+    let entry = "  a0 = s64[1,2] constant({{1, 2}})\n  b0 = s64[1,2] constant({{5, 6}})\n  a1 = s64[1,2] constant({{3, 4}})\n  b1 = s64[1,2] constant({{7, 8}})\n  r = s32[2] constant({0, 1})\n";
+    let text = grid_module(
+        program,
+        entry,
+        "a0, b0, r, a1, b1, r",
+        "(s64[1,2], s64[1,2], s64[1,2], s64[1,2])",
+        "program, program",
+        2,
+        1,
+    );
+    let (a, b) = (s64(&[1, 2], &[1, 2]), s64(&[1, 2], &[7, 8]));
+    assert_eq!(run(&text).unwrap(), vec![a.clone(), b.clone(), a, b]);
+}
+
+#[test]
 fn replica_and_partition_ids_on_a_2x2_grid() {
     // replica_id.mlir / partition_id.mlir, on a 2x2 grid: process i is (i / 2, i % 2).
     let program = "program {\n  r = u32[] replica-id()\n  p = u32[] partition-id()\n  ROOT t = (u32[], u32[]) tuple(r, p)\n}\n";

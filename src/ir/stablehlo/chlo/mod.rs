@@ -177,10 +177,12 @@ fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<In
         }
         "constant_like" => misc::constant_like(em, op)?,
         "top_k" => return misc::top_k(em, op),
-        "scan" => return Err(
-            "chlo.scan has a region: the StableHLO converter lowers it (convert/scan.rs)"
-                .into(),
-        ),
+        "scan" => {
+            return Err(
+                "chlo.scan has a region: the StableHLO converter lowers it (convert/scan.rs)"
+                    .into(),
+            );
+        }
         "ragged_dot" => ragged_dot::ragged_dot(em, op)?,
         "constant" => {
             return Err(

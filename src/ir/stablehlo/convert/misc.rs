@@ -426,6 +426,11 @@ impl<'a> Converter<'a> {
         {
             push("use_global_device_ids", "true".into());
         }
+        // collective_broadcast: the last operand is then the root tensor (one index into the
+        // process group per data operand). Not XLA syntax; the interpreter reads it.
+        if short == "collective_broadcast" && op.attr("has_dynamic_root").is_some() {
+            push("has_dynamic_root", "true".into());
+        }
         if let Some(Attr::Str(s)) = op.attr("infeed_config").or(op.attr("outfeed_config")) {
             let key = if short == "infeed" {
                 "infeed_config"
