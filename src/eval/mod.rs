@@ -76,6 +76,8 @@ impl std::error::Error for EvalError {}
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
+pub use rng::SplitMix64;
+
 /// Settings of one evaluation.
 #[derive(Clone, Debug)]
 pub struct EvalOptions {

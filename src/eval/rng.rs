@@ -328,7 +328,7 @@ pub fn rng(
             let hi = b.values::<$t>().unwrap()[0] as i128;
             let range = (hi - lo).max(1) as u128;
             let v: Vec<$t> = (0..n)
-                .map(|_| (lo + (u128::from(source.next()) % range) as i128) as $t)
+                .map(|_| (lo + (u128::from(source.next_u64()) % range) as i128) as $t)
                 .collect();
             <$t as crate::ir::NativeType>::wrap(v)
         }};
@@ -355,11 +355,20 @@ pub fn rng(
     .into())
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small, well-mixed 64-bit generator.
-struct SplitMix64(u64);
+/// SplitMix64 (Steele, Lea, Flood 2014, as in `java.util.SplittableRandom`): a small,
+/// well-mixed 64-bit generator whose output is fixed by its definition. The `rng` op and
+/// `xlac run`'s random inputs both draw from it.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    /// A generator starting at `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -368,21 +377,21 @@ impl SplitMix64 {
     }
 
     /// Uniform in [0, 1) with 53 random bits.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     fn sample_float(&mut self, distribution: RandomDistribution, a: f64, b: f64) -> f64 {
         match distribution {
             RandomDistribution::Uniform => {
-                let x = a + (b - a) * self.unit();
+                let x = a + (b - a) * self.next_f64();
                 // Rounding can land on b; keep the interval half-open.
                 if x >= b && b > a { a } else { x }
             }
             RandomDistribution::Normal => {
                 // Box-Muller; 1 - unit() is in (0, 1], so the log is finite.
-                let u1 = 1.0 - self.unit();
-                let u2 = self.unit();
+                let u1 = 1.0 - self.next_f64();
+                let u2 = self.next_f64();
                 a + b * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
             }
         }

@@ -14,6 +14,7 @@
 use half::{bf16, f16};
 use num_complex::Complex;
 
+pub use crate::eval::SplitMix64;
 use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Layout, Literal, PrimitiveType, Shape};
 
 /// Lowest random float.
@@ -23,39 +24,14 @@ pub const FLOAT_MAX: f64 = 0.2;
 /// Random integers are in `[0, INT_BOUND)`.
 pub const INT_BOUND: u64 = 4;
 
-/// SplitMix64 (Steele, Lea, Flood 2014), as in `java.util.SplittableRandom`.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
+/// A float in `[FLOAT_MIN, FLOAT_MAX)`.
+fn random_float(rng: &mut SplitMix64) -> f64 {
+    FLOAT_MIN + (FLOAT_MAX - FLOAT_MIN) * rng.next_f64()
 }
 
-impl SplitMix64 {
-    /// A generator starting at `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1), with 53 random bits.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    fn float(&mut self) -> f64 {
-        FLOAT_MIN + (FLOAT_MAX - FLOAT_MIN) * self.next_f64()
-    }
-
-    fn int(&mut self) -> u64 {
-        self.next_u64() % INT_BOUND
-    }
+/// An integer in `[0, INT_BOUND)`.
+fn random_int(rng: &mut SplitMix64) -> u64 {
+    rng.next_u64() % INT_BOUND
 }
 
 /// A random value of `shape` for entry parameter `parameter`, determined by `seed`.
@@ -89,20 +65,23 @@ fn random_array(shape: &ArrayShape, rng: &mut SplitMix64) -> ArrayLiteral {
     }
     let data = match shape.element_type {
         P::Pred => fill!(Pred, rng.next_u64() & 1 == 1),
-        P::S8 => fill!(S8, rng.int() as i8),
-        P::S16 => fill!(S16, rng.int() as i16),
-        P::S32 => fill!(S32, rng.int() as i32),
-        P::S64 => fill!(S64, rng.int() as i64),
-        P::U8 => fill!(U8, rng.int() as u8),
-        P::U16 => fill!(U16, rng.int() as u16),
-        P::U32 => fill!(U32, rng.int() as u32),
-        P::U64 => fill!(U64, rng.int()),
-        P::F16 => fill!(F16, f16::from_f64(rng.float())),
-        P::BF16 => fill!(BF16, bf16::from_f64(rng.float())),
-        P::F32 => fill!(F32, rng.float() as f32),
-        P::F64 => fill!(F64, rng.float()),
-        P::C64 => fill!(C64, Complex::new(rng.float() as f32, rng.float() as f32)),
-        P::C128 => fill!(C128, Complex::new(rng.float(), rng.float())),
+        P::S8 => fill!(S8, random_int(rng) as i8),
+        P::S16 => fill!(S16, random_int(rng) as i16),
+        P::S32 => fill!(S32, random_int(rng) as i32),
+        P::S64 => fill!(S64, random_int(rng) as i64),
+        P::U8 => fill!(U8, random_int(rng) as u8),
+        P::U16 => fill!(U16, random_int(rng) as u16),
+        P::U32 => fill!(U32, random_int(rng) as u32),
+        P::U64 => fill!(U64, random_int(rng)),
+        P::F16 => fill!(F16, f16::from_f64(random_float(rng))),
+        P::BF16 => fill!(BF16, bf16::from_f64(random_float(rng))),
+        P::F32 => fill!(F32, random_float(rng) as f32),
+        P::F64 => fill!(F64, random_float(rng)),
+        P::C64 => fill!(
+            C64,
+            Complex::new(random_float(rng) as f32, random_float(rng) as f32)
+        ),
+        P::C128 => fill!(C128, Complex::new(random_float(rng), random_float(rng))),
         // Types xlac does not execute (f8, s4, ...): zero bit patterns.
         other => ArrayData::zeros(other, n),
     };
