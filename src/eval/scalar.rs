@@ -486,6 +486,8 @@ macro_rules! complex_ops {
                 Logistic => |x: Cx| Cx::new(1.0, 0.0) / (Cx::new(1.0, 0.0) + (-x).exp()),
                 Log1p => |x: Cx| (x + Cx::new(1.0, 0.0)).ln(),
                 Expm1 => |x: Cx| x.exp() - Cx::new(1.0, 0.0),
+                // The principal cube root, as the StableHLO spec defines it.
+                Cbrt => |x: Cx| x.cbrt(),
                 Copy => |x: Cx| x,
                 _ => return None,
             })
@@ -500,6 +502,11 @@ macro_rules! complex_ops {
                 Subtract => |a: Cx, b: Cx| a - b,
                 Multiply => |a: Cx, b: Cx| a * b,
                 Divide => |a: Cx, b: Cx| a / b,
+                // The StableHLO spec: atan2(y, x) = -i * log((x + i*y) / sqrt(x^2 + y^2)).
+                Atan2 => |y: Cx, x: Cx| {
+                    let i = Cx::new(0.0, 1.0);
+                    -i * ((x + i * y) / (x * x + y * y).sqrt()).ln()
+                },
                 // Lexicographic on (re, im), as the StableHLO spec orders complex numbers;
                 // `a` on ties.
                 Maximum => |a: Cx, b: Cx| {

@@ -187,7 +187,8 @@ fn complex_ops() {
     let sign = c64_unary(Opcode::Sign).unwrap();
     assert_eq!(sign(Complex::new(3.0, 4.0)), Complex::new(0.6, 0.8));
     assert_eq!(sign(Complex::new(0.0, 0.0)), Complex::new(0.0, 0.0));
-    assert!(c64_binary(Opcode::Atan2).is_none());
+    // Complex remainder is not defined (the StableHLO spec excludes it).
+    assert!(c64_binary(Opcode::Remainder).is_none());
 }
 
 #[test]
@@ -284,4 +285,27 @@ fn narrow_float_rounding_ties_to_even() {
     assert_eq!(to_f16(1.0 + 2f32.powi(-11)).to_f32(), 1.0);
     assert_eq!(to_f16(65520.0).to_f32(), f32::INFINITY);
     assert_eq!(to_f16(f32::NAN).to_bits(), 0x7e00);
+}
+
+#[test]
+fn complex_cbrt_and_atan2_follow_the_stablehlo_spec() {
+    // Expected values from ../shared/conformance/stablehlo-interpret/cbrt.mlir and atan2.mlir.
+    let cbrt = c128_unary(Opcode::Cbrt).unwrap();
+    let r = cbrt(Complex::new(3.0, 4.0));
+    assert!(
+        (r.re - 1.6289371459221759).abs() < 1e-12 && (r.im - 0.5201745023045458).abs() < 1e-12,
+        "{r}"
+    );
+    let atan2 = c128_binary(Opcode::Atan2).unwrap();
+    let zero = Complex::new(0.0, 0.0);
+    let up = atan2(Complex::new(1.0, 0.0), zero);
+    let down = atan2(Complex::new(-1.0, 0.0), zero);
+    assert!(
+        (up.re - std::f64::consts::FRAC_PI_2).abs() < 1e-12 && up.im == 0.0,
+        "{up}"
+    );
+    assert!(
+        (down.re + std::f64::consts::FRAC_PI_2).abs() < 1e-12 && down.im == 0.0,
+        "{down}"
+    );
 }
