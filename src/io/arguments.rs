@@ -141,15 +141,7 @@ pub fn array_type_string(element_type: PrimitiveType, dims: &[i64]) -> String {
 
 /// A shape as HLO spells it, without layouts: `f32[2]`, `(s32[], f32[4])`, `token[]`.
 pub fn shape_string(shape: &Shape) -> String {
-    match shape {
-        Shape::Array(a) => array_type_string(a.element_type, &a.dims),
-        Shape::Tuple(t) => format!(
-            "({})",
-            t.iter().map(shape_string).collect::<Vec<_>>().join(", ")
-        ),
-        Shape::Token => "token[]".into(),
-        Shape::Opaque => "opaque[]".into(),
-    }
+    shape.to_string()
 }
 
 #[cfg(test)]

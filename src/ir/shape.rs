@@ -4,6 +4,8 @@
 //! A layout's `minor_to_major` lists dimensions from fastest- to slowest-varying in memory:
 //! `{1,0}` is row-major for rank 2, `{0,1}` column-major.
 
+use std::fmt;
+
 use super::PrimitiveType;
 
 /// Where every element of an array sits in memory.
@@ -212,12 +214,56 @@ impl Shape {
     }
 }
 
+/// XLA's `ShapeUtil::HumanString`: the shape without layouts, as error messages print it
+/// (`f32[4,8]`, `(f32[4], s32[])`, `f32[<=10]`). HLO text with layouts is printed by
+/// `ir::hlo_text`.
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shape::Array(a) => {
+                write!(f, "{}[", a.element_type)?;
+                for (i, d) in a.dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    if a.dynamic_dims.get(i).copied().unwrap_or(false) {
+                        f.write_str("<=")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                f.write_str("]")
+            }
+            Shape::Tuple(elements) => {
+                f.write_str("(")?;
+                for (i, e) in elements.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                f.write_str(")")
+            }
+            Shape::Token => f.write_str("token[]"),
+            Shape::Opaque => f.write_str("opaque[]"),
+        }
+    }
+}
+
 /// A path into a tuple shape: `{}` is the whole value, `{1,0}` element 0 of element 1.
 pub type ShapeIndex = Vec<usize>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn displays_as_xla_human_string() {
+        let t = Shape::Tuple(vec![
+            Shape::array(PrimitiveType::F32, &[4, 8]),
+            Shape::scalar(PrimitiveType::S32),
+        ]);
+        assert_eq!(t.to_string(), "(f32[4,8], s32[])");
+    }
 
     #[test]
     fn strides_follow_layout() {

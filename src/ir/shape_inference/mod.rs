@@ -32,8 +32,6 @@ mod reduction;
 #[cfg(test)]
 mod tests;
 
-use std::fmt::Write as _;
-
 use super::{
     Arity, ArrayShape, Computation, ComputationId, InstrId, Layout, Module, Op, Opcode,
     PrimitiveType, ProgramShape, Shape, TypeKind,
@@ -260,39 +258,7 @@ pub fn signature(module: &Module, id: ComputationId) -> Result<ProgramShape, Str
 /// Prints a shape without its layout, as XLA's `ShapeUtil::HumanString` does:
 /// `f32[4,<=8]`, `(f32[4], s32[])`, `token[]`.
 pub fn human_string(shape: &Shape) -> String {
-    let mut out = String::new();
-    write_human(shape, &mut out);
-    out
-}
-
-fn write_human(shape: &Shape, out: &mut String) {
-    match shape {
-        Shape::Array(a) => {
-            let _ = write!(out, "{}[", a.element_type);
-            for (i, d) in a.dims.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                if a.dynamic_dims.get(i).copied().unwrap_or(false) {
-                    out.push_str("<=");
-                }
-                let _ = write!(out, "{d}");
-            }
-            out.push(']');
-        }
-        Shape::Tuple(elements) => {
-            out.push('(');
-            for (i, e) in elements.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_human(e, out);
-            }
-            out.push(')');
-        }
-        Shape::Token => out.push_str("token[]"),
-        Shape::Opaque => out.push_str("opaque[]"),
-    }
+    shape.to_string()
 }
 
 /// Prints a computation signature: `(f32[], f32[]) -> f32[]`.
