@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod codegen;
 pub mod compiler;
 pub mod eval;
 pub mod io;
