@@ -1,17 +1,28 @@
-//! The one function that strings the stages together: `optimize` runs the pass pipeline
-//! and hands each stage's printable result to the dump writer. Stages never write files.
-//! (Layout, fusion, buffer assignment and codegen join here as they are built.)
+//! The one function that strings the stages together. `optimize` runs every HLO-to-HLO
+//! stage (the pass pipeline with layout assignment, fusion, copy insertion, scheduling);
+//! `compile` goes on to buffer assignment, codegen and the runtime's executable. Each stage
+//! returns a printable value and this file hands it to the dump writer; stages never write
+//! files themselves.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::rc::Rc;
 
-use crate::ir::Module;
+use crate::codegen::{CodegenOptions, KernelSet, compile_kernels};
+use crate::fusion::decisions::decisions_text;
+use crate::fusion::{DecisionLog, FusionDecision, fusion_pipeline};
+use crate::ir::{Layout, Module};
+use crate::layout::BufferAssignment;
+use crate::layout::copy_insertion::CopyInsertion;
+use crate::layout::layout_assignment::LayoutAssignment;
+use crate::layout::scheduler::HloMemoryScheduler;
 use crate::pipeline::bisect::Snapshot;
 use crate::pipeline::cpu::cpu_pipeline;
-use crate::pipeline::{Artifact, DumpWriter, PassRecord, PipelineContext, PipelineError};
+use crate::pipeline::{Artifact, DumpWriter, PassRecord, Pipeline, PipelineContext, PipelineError};
+use crate::runtime::Executable;
 
-/// What `optimize` should do besides optimizing.
+/// What a compile should do besides compiling.
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
     /// Passes (or pipelines) to skip, by name (`--disable-passes`).
@@ -24,64 +35,244 @@ pub struct CompileOptions {
     pub stablehlo_source: Option<String>,
     /// Keep a copy of the module after every pass that changed it (for `--bisect`).
     pub keep_snapshots: bool,
+    /// Entry parameter layouts forced by the user (`--layout param0={0,1}`).
+    pub forced_parameter_layouts: Vec<(usize, Layout)>,
 }
 
-/// The optimized module and how each pass went.
+/// The module after every HLO-to-HLO stage, and how each pass went.
 #[derive(Clone, Debug)]
 pub struct Optimized {
-    /// The module after the whole pipeline.
+    /// The final module: laid out, fused, scheduled.
     pub module: Module,
     /// Every pass run, in order, with its time.
     pub passes: Vec<PassRecord>,
     /// The module after each pass that changed it, when `keep_snapshots` was set.
     pub snapshots: Vec<Snapshot>,
+    /// Every producer–consumer pair the fusion passes considered.
+    pub fusion_decisions: Vec<FusionDecision>,
 }
 
-/// Runs the CPU pipeline on `module`, dumping as `options` say.
-pub fn optimize(mut module: Module, options: &CompileOptions) -> Result<Optimized, PipelineError> {
-    let mut dump = match &options.dump_to {
-        Some(dir) => Some(
-            DumpWriter::new(dir, &module.name, options.dump_pass_re.clone())
-                .map_err(PipelineError::Dump)?,
-        ),
-        None => None,
-    };
-    if let Some(d) = dump.as_mut() {
-        if let Some(source) = &options.stablehlo_source {
-            d.write(Artifact::StableHlo, source)
-                .map_err(PipelineError::Dump)?;
+/// A compiled module: the optimized module's record, and the executable.
+pub struct Compiled {
+    /// Every pass run, in order, with its time.
+    pub passes: Vec<PassRecord>,
+    /// Every producer–consumer pair the fusion passes considered.
+    pub fusion_decisions: Vec<FusionDecision>,
+    /// The thing that runs; it owns the final module, the buffer plan and the kernels.
+    pub executable: Executable,
+    /// Milliseconds from the start of `compile` to a ready executable.
+    pub compile_ms: f64,
+}
+
+/// Why a compile failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileError {
+    /// A pass failed or broke the module.
+    Pipeline(PipelineError),
+    /// Buffer assignment failed.
+    BufferAssignment(String),
+    /// A kernel could not be generated.
+    Codegen(crate::codegen::CodegenError),
+    /// The executable could not be built.
+    Runtime(crate::runtime::RuntimeError),
+    /// The dump folder could not be written.
+    Dump(String),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Pipeline(e) => write!(f, "{e}"),
+            CompileError::BufferAssignment(e) => write!(f, "buffer assignment: {e}"),
+            CompileError::Codegen(e) => write!(f, "{e}"),
+            CompileError::Runtime(e) => write!(f, "{e}"),
+            CompileError::Dump(e) => write!(f, "cannot write the dump: {e}"),
         }
-        d.write(Artifact::BeforeOptimizations, &module.to_string())
-            .map_err(PipelineError::Dump)?;
     }
+}
+
+impl std::error::Error for CompileError {}
+
+impl From<PipelineError> for CompileError {
+    fn from(e: PipelineError) -> CompileError {
+        CompileError::Pipeline(e)
+    }
+}
+
+/// Runs every HLO-to-HLO stage on `module`, dumping as `options` say.
+pub fn optimize(module: Module, options: &CompileOptions) -> Result<Optimized, CompileError> {
+    let mut dump = open_dump(&module, options)?;
+    let optimized = optimize_with(module, options, dump.as_mut())?;
+    if let Some(mut d) = dump {
+        write(
+            &mut d,
+            Artifact::CpuAfterOptimizations,
+            &optimized.module.to_string(),
+        )?;
+        write(
+            &mut d,
+            Artifact::FusionDecisions,
+            &decisions_text(&optimized.fusion_decisions),
+        )?;
+        write(
+            &mut d,
+            Artifact::CompileTimes,
+            &compile_times(&optimized.passes, None),
+        )?;
+        d.finish().map_err(CompileError::Dump)?;
+    }
+    Ok(optimized)
+}
+
+/// Compiles `module` into an executable: `optimize`, then buffer assignment, codegen and
+/// the runtime's thunk sequence, dumping every stage as `options` say.
+pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, CompileError> {
+    let start = std::time::Instant::now();
+    let mut dump = open_dump(&module, options)?;
+    let optimized = optimize_with(module, options, dump.as_mut())?;
+    let module = optimized.module;
+    if let Some(d) = dump.as_mut() {
+        write(d, Artifact::CpuAfterOptimizations, &module.to_string())?;
+        write(
+            d,
+            Artifact::FusionDecisions,
+            &decisions_text(&optimized.fusion_decisions),
+        )?;
+    }
+    let buffers = BufferAssignment::run(&module).map_err(CompileError::BufferAssignment)?;
+    if let Some(d) = dump.as_mut() {
+        write(d, Artifact::BufferAssignment, &buffers.to_text(&module))?;
+        write(d, Artifact::LiveRange, &buffers.live_range_text(&module))?;
+        write(
+            d,
+            Artifact::MemoryUsageReport,
+            &buffers.memory_usage_report(&module),
+        )?;
+    }
+    let codegen_options = CodegenOptions {
+        keep_artifacts: dump.is_some(),
+    };
+    let kernels = compile_kernels(&module, &codegen_options).map_err(CompileError::Codegen)?;
+    if let Some(d) = dump.as_mut() {
+        write_kernel_artifacts(d, &kernels)?;
+    }
+    let executable = Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
+    let compile_ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Some(mut d) = dump {
+        write(
+            &mut d,
+            Artifact::ThunkSequence,
+            &executable.thunk_sequence_text(),
+        )?;
+        write(
+            &mut d,
+            Artifact::CompileTimes,
+            &compile_times(&optimized.passes, Some(&executable.kernels)),
+        )?;
+        d.finish().map_err(CompileError::Dump)?;
+    }
+    Ok(Compiled {
+        passes: optimized.passes,
+        fusion_decisions: optimized.fusion_decisions,
+        executable,
+        compile_ms,
+    })
+}
+
+fn open_dump(
+    module: &Module,
+    options: &CompileOptions,
+) -> Result<Option<DumpWriter>, CompileError> {
+    let Some(dir) = &options.dump_to else {
+        return Ok(None);
+    };
+    let mut d = DumpWriter::new(dir, &module.name, options.dump_pass_re.clone())
+        .map_err(CompileError::Dump)?;
+    if let Some(source) = &options.stablehlo_source {
+        write(&mut d, Artifact::StableHlo, source)?;
+    }
+    write(&mut d, Artifact::BeforeOptimizations, &module.to_string())?;
+    Ok(Some(d))
+}
+
+fn write(d: &mut DumpWriter, what: Artifact<'_>, text: &str) -> Result<(), CompileError> {
+    d.write(what, text).map_err(CompileError::Dump)
+}
+
+/// The HLO stages: the CPU pass pipeline (with layout assignment), fusion, copy insertion
+/// and scheduling, in one pipeline so every changed pass gets its numbered dump.
+fn optimize_with(
+    mut module: Module,
+    options: &CompileOptions,
+    dump: Option<&mut DumpWriter>,
+) -> Result<Optimized, CompileError> {
+    let log: DecisionLog = Rc::default();
+    let layout = LayoutAssignment {
+        forced_parameter_layouts: options.forced_parameter_layouts.clone(),
+    };
+    let mut pipeline = Pipeline::new("cpu-compiler")
+        .pipeline(cpu_pipeline(layout))
+        .pipeline(fusion_pipeline(&log))
+        .pipeline(
+            Pipeline::new("scheduling")
+                .pass(CopyInsertion)
+                .pass(HloMemoryScheduler),
+        );
     let mut ctx = PipelineContext::new();
     ctx.disabled = options
         .disabled_passes
         .iter()
         .cloned()
         .collect::<HashSet<_>>();
-    ctx.dump = dump.as_mut();
+    ctx.dump = dump;
     ctx.snapshots = options.keep_snapshots.then(Vec::new);
-    cpu_pipeline().run(&mut module, &mut ctx)?;
+    pipeline.run(&mut module, &mut ctx)?;
     let passes = std::mem::take(&mut ctx.record);
     let snapshots = ctx.snapshots.take().unwrap_or_default();
     drop(ctx);
-    if let Some(mut d) = dump {
-        d.write(Artifact::CpuAfterOptimizations, &module.to_string())
-            .map_err(PipelineError::Dump)?;
-        d.write(Artifact::CompileTimes, &compile_times(&passes))
-            .map_err(PipelineError::Dump)?;
-        d.finish().map_err(PipelineError::Dump)?;
-    }
+    let fusion_decisions = log.borrow().clone();
     Ok(Optimized {
         module,
         passes,
         snapshots,
+        fusion_decisions,
     })
 }
 
-/// `compile-times.txt`: one line per pass run, `pipeline/pass  ms  changed`, then the total.
-fn compile_times(passes: &[PassRecord]) -> String {
+fn write_kernel_artifacts(d: &mut DumpWriter, kernels: &KernelSet) -> Result<(), CompileError> {
+    for k in &kernels.kernels {
+        let a = &k.artifacts;
+        write(
+            d,
+            Artifact::KernelClif {
+                kernel: &k.name,
+                optimized: false,
+            },
+            &a.clif_no_opt,
+        )?;
+        write(
+            d,
+            Artifact::KernelClif {
+                kernel: &k.name,
+                optimized: true,
+            },
+            &a.clif_with_opt,
+        )?;
+        write(
+            d,
+            Artifact::KernelAsm {
+                kernel: &k.name,
+                isa: None,
+            },
+            &a.asm,
+        )?;
+    }
+    Ok(())
+}
+
+/// `compile-times.txt`: one line per pass run, `pipeline/pass  ms  changed`, then one line
+/// per kernel, then the total.
+fn compile_times(passes: &[PassRecord], kernels: Option<&KernelSet>) -> String {
     let mut out = String::new();
     let mut total = 0.0;
     for p in passes {
@@ -93,6 +284,11 @@ fn compile_times(passes: &[PassRecord]) -> String {
             "{:<48} {ms:>9.3} ms  {changed}",
             format!("{}/{}", p.pipeline, p.pass)
         );
+    }
+    for k in kernels.map(|k| k.kernels.as_slice()).unwrap_or_default() {
+        let ms = k.artifacts.compile_ms;
+        total += ms;
+        let _ = writeln!(out, "{:<48} {ms:>9.3} ms", format!("kernel/{}", k.name));
     }
     let _ = writeln!(out, "{:<48} {total:>9.3} ms", "total");
     out

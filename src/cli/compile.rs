@@ -39,6 +39,7 @@ pub fn compile_options(
         dump_pass_re,
         stablehlo_source: None,
         keep_snapshots,
+        forced_parameter_layouts: Vec::new(),
     })
 }
 

@@ -1,8 +1,9 @@
 //! The CPU pass pipeline, in order; it reads like XLA's `cpu_compiler.cc`
 //! (`RunHloPassesThroughLayoutAssn`), keeping the passes that matter for xlac
-//! (../shared/notes/xla-cpu.md §3.5). Layout assignment and fusion are still to come.
+//! (../shared/notes/xla-cpu.md §3.5). The layout-assignment pass itself lives in
+//! `crate::layout` and is handed in by `compiler.rs`; fusion and scheduling follow this
+//! pipeline there.
 
-use super::Pipeline;
 use super::algsimp::AlgebraicSimplifier;
 use super::call_inliner::CallInliner;
 use super::cholesky_expander::CholeskyExpander;
@@ -18,12 +19,14 @@ use super::topk_decomposer::TopkDecomposer;
 use super::triangular_solve_expander::TriangularSolveExpander;
 use super::tuple_simplifier::TupleSimplifier;
 use super::while_loop_simplifier::WhileLoopSimplifier;
+use super::{Pass, Pipeline};
 
 /// XLA's limit on fixed-point rounds (`HloPassFix`).
 const MAX_ROUNDS: usize = 25;
 
-/// The HLO optimization pipeline `xlac run` and `xlac compile` apply before execution.
-pub fn cpu_pipeline() -> Pipeline {
+/// The HLO optimization pipeline `xlac run` and `xlac compile` apply before fusion;
+/// `layout_assignment` runs after the simplifications, as in XLA.
+pub fn cpu_pipeline(layout_assignment: impl Pass + 'static) -> Pipeline {
     Pipeline::new("cpu-hlo-passes")
         .pipeline(expansion())
         .pipeline(simplification())
@@ -31,12 +34,12 @@ pub fn cpu_pipeline() -> Pipeline {
         .pass(Dce)
         .pass(FlattenCallGraph)
         .pass(Dce)
+        .pass(layout_assignment)
         .pipeline(post_layout_assignment())
 }
 
-/// Once layouts are final (today every array keeps the layout it was written with;
-/// layout assignment will run right before this), reshapes and transposes that move no
-/// byte become bitcasts.
+/// Once layouts are final, reshapes and transposes that move no byte become bitcasts, and
+/// copies that layout assignment made redundant go.
 fn post_layout_assignment() -> Pipeline {
     Pipeline::new("post-layout-assignment")
         .pass(AlgebraicSimplifier::layout_sensitive())

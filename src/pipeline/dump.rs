@@ -22,8 +22,32 @@ pub enum Artifact<'a> {
     },
     /// The final HLO.
     CpuAfterOptimizations,
-    /// Milliseconds per pass (and later per kernel).
+    /// Milliseconds per pass and per kernel.
     CompileTimes,
+    /// Every producer–consumer pair the fusion passes considered, and the rule that decided.
+    FusionDecisions,
+    /// The buffer plan: allocations and the values in them (XLA's format).
+    BufferAssignment,
+    /// Schedule positions where each value is defined and last used.
+    LiveRange,
+    /// Allocations by size, per memory space.
+    MemoryUsageReport,
+    /// The thunk sequence the runtime executes.
+    ThunkSequence,
+    /// One kernel's Cranelift IR, before (`optimized: false`) or after Cranelift's optimizer.
+    KernelClif {
+        /// The kernel (its fusion instruction's name).
+        kernel: &'a str,
+        /// After the optimizer.
+        optimized: bool,
+    },
+    /// One kernel's machine code, disassembled; `isa` is `None` for the host.
+    KernelAsm {
+        /// The kernel.
+        kernel: &'a str,
+        /// Another ISA's name (`aarch64`), or `None` for the host.
+        isa: Option<&'a str>,
+    },
 }
 
 /// Writes dump files into one folder and keeps the index.
@@ -95,8 +119,51 @@ impl DumpWriter {
             ),
             Artifact::CompileTimes => (
                 "compile-times.txt".to_string(),
-                "milliseconds per pass".to_string(),
+                "milliseconds per pass and per kernel".to_string(),
             ),
+            Artifact::FusionDecisions => (
+                "fusion-decisions.txt".to_string(),
+                "every producer-consumer pair fusion considered, and the rule that decided"
+                    .to_string(),
+            ),
+            Artifact::BufferAssignment => (
+                "cpu_after_optimizations-buffer-assignment.txt".to_string(),
+                "the buffer plan: allocations, offsets and the values in them".to_string(),
+            ),
+            Artifact::LiveRange => (
+                "cpu_after_optimizations-live-range.txt".to_string(),
+                "where in the schedule each value is defined and last used".to_string(),
+            ),
+            Artifact::MemoryUsageReport => (
+                "cpu_after_optimizations-memory-usage-report.txt".to_string(),
+                "allocations by size".to_string(),
+            ),
+            Artifact::ThunkSequence => (
+                "thunk-sequence.txt".to_string(),
+                "what the runtime executes, in order: kernels, library calls, control flow"
+                    .to_string(),
+            ),
+            Artifact::KernelClif { kernel, optimized } => {
+                let (suffix, when) = if optimized {
+                    ("ir-with-opt.clif", "after")
+                } else {
+                    ("ir-no-opt.clif", "before")
+                };
+                (
+                    format!("{}.{suffix}", sanitize_file_name(kernel)),
+                    format!("kernel {kernel}: Cranelift IR {when} Cranelift's optimizer"),
+                )
+            }
+            Artifact::KernelAsm { kernel, isa } => match isa {
+                None => (
+                    format!("{}.asm", sanitize_file_name(kernel)),
+                    format!("kernel {kernel}: host machine code, disassembled"),
+                ),
+                Some(isa) => (
+                    format!("{}.{isa}.asm", sanitize_file_name(kernel)),
+                    format!("kernel {kernel}: {isa} machine code, disassembled"),
+                ),
+            },
         };
         let name = dump_file_name(self.module_id, &self.module_name, &suffix);
         let path = self.dir.join(&name);

@@ -1,0 +1,13 @@
+//! Where every number sits in memory: layout assignment (the physical `minor_to_major` of
+//! every array), copy insertion (copies only where sharing a buffer would be wrong), the
+//! sequential schedule, and buffer assignment (which allocation and offset each value
+//! lives at, packed by liveness). XLA: `xla/service/layout_assignment.cc`,
+//! `cpu/cpu_layout_assignment.cc`, `copy_insertion.cc`, `hlo_memory_scheduler.cc`,
+//! `buffer_assignment.cc`. See ../shared/notes/xla-cpu.md §5, §6.
+
+pub mod buffer_assignment;
+pub mod copy_insertion;
+pub mod layout_assignment;
+pub mod scheduler;
+
+pub use buffer_assignment::{AllocationKind, BufferAllocation, BufferAssignment, Slice};
