@@ -17,9 +17,8 @@ from the programs.
 This is not a golden test: nothing in `cargo test` reads testdata/bench/. The programs
 are the ones issue #7 names, at exactly its sizes, all f32.
 
-Deterministic like generate.py: the stack-frame tables in xla_opt.hlo carry line numbers
-of this file and of generate.py, so they change when either is edited above the
-programs' lines.
+Deterministic like generate.py. The stack-frame tables in xla_opt.hlo carry line numbers
+of this file and of generate.py, so rerun this script after editing either.
 """
 
 import json
@@ -240,6 +239,13 @@ times XLA:CPU (through jax) and `xlac bench` on them, and compares the outputs.
 python3 testdata/generate_bench.py                        # rewrite this folder
 python3 scripts/bench_vs_xla.py --xlac target/release/xlac   # the timing table
 ```
+
+The script times both sides in one run on the same inputs (medians of >= 30 warm runs),
+measures the machine's bandwidth with a STREAM-style triad on arrays far larger than the
+caches, and reports memory-bound programs' bytes of inputs + outputs per second against
+it. Each program's arrays (at most 48 MiB) may fit in a large last-level cache, so such a
+program can beat the triad. On a machine shared with other work, compare medians with
+minimums before trusting a ratio.
 
 ## Programs
 
