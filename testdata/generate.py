@@ -4,8 +4,9 @@
 Run from the repository root with the pinned versions of testdata/requirements.txt:
 
     pip install -r testdata/requirements.txt
-    python3 testdata/generate.py            # regenerate every program
-    python3 testdata/generate.py mlp sort   # only the named programs
+    python3 testdata/generate.py              # regenerate every program
+    python3 testdata/generate.py mlp sort     # only the named programs
+    python3 testdata/generate.py --meta-only  # only meta.json; warns about stale files
 
 Every program is written to testdata/<name>/:
 
@@ -14,16 +15,15 @@ Every program is written to testdata/<name>/:
     xla_opt.hlo    XLA:CPU's optimized HLO (fusions, layouts, schedule), all constants printed
     inputs.npz     the entry parameters in order (arr_0, arr_1, ...); bf16 stored as float32
     expected.npz   XLA:CPU's outputs, the flattened result leaves; bf16 stored as float32
-    meta.json      name, description, x64, input and output dtypes/shapes (XLA spellings)
+    meta.json      name, description, x64, XLA:CPU's figures (xla_*), input/output types
 
-Afterwards testdata/README.md and testdata/opcodes.txt are rewritten from all the
-program folders on disk.
-
-The script is deterministic: inputs come from numpy generators seeded by the program's
-name, .npz files are written with fixed zip timestamps, and source locations in the
-optimized HLO's metadata are reduced to the file's base name.
+Then testdata/README.md and testdata/opcodes.txt are rewritten from all program folders.
+It is deterministic: inputs come from numpy generators seeded by the program's name, .npz files
+have fixed zip timestamps, and source locations in xla_opt.hlo's metadata are reduced to
+the base name and LINE NUMBERS of this file (see generate()).
 """
 
+import io
 import json
 import os
 import re
@@ -1175,20 +1175,20 @@ def xla_dtype(dtype):
 
 def to_storable(a):
     a = np.asarray(a)
-    if a.dtype == ml_dtypes.bfloat16:
-        return a.astype(np.float32)
-    return a
+    return a.astype(np.float32) if a.dtype == ml_dtypes.bfloat16 else a
 
 
-def savez_deterministic(path, arrays):
-    """Same layout as numpy.savez(path, *arrays), with fixed zip timestamps."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as zf:
+def npz_bytes(arrays):
+    """The bytes of numpy.savez(path, *arrays), with fixed zip timestamps."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
         for i, a in enumerate(arrays):
             info = zipfile.ZipInfo(f"arr_{i}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
             with zf.open(info, "w", force_zip64=True) as fh:
                 np.lib.format.write_array(fh, np.ascontiguousarray(a).reshape(np.shape(a)), allow_pickle=False)
+    return buf.getvalue()
 
 
 SHAPE_RE = re.compile(r"\b(pred|s8|s16|s32|s64|u8|u16|u32|u64|f16|bf16|f32|f64|c64|c128)"
@@ -1251,49 +1251,49 @@ def instruction_opcodes(text):
     return ops
 
 
-def custom_call_targets(text):
-    return re.findall(r'custom_call_target="([^"]+)"', text)
-
-
-def fusion_kinds(text):
-    return re.findall(r"\bkind=(k\w+)", text)
-
-
 def hlo_text(module, default_options):
-    if default_options:
-        opts = hlo_lib.HloPrintOptions()
-    else:
-        opts = hlo_lib.HloPrintOptions.short_parsable()
+    opts = hlo_lib.HloPrintOptions() if default_options else hlo_lib.HloPrintOptions.short_parsable()
+    if not default_options:
         opts.print_metadata = False
     opts.print_large_constants = True
     return module.to_string(opts)
 
 
 def format_meta(meta):
-    """meta.json with one line per input/output."""
-    lines = ["{"]
-    for key in ("name", "description", "x64"):
-        lines.append(f"  {json.dumps(key)}: {json.dumps(meta[key])},")
-    for key in ("inputs", "outputs"):
-        items = [f"    {json.dumps(v, separators=(', ', ': '))}" for v in meta[key]]
-        body = ",\n".join(items)
-        sep = "," if key == "inputs" else ""
-        lines.append(f"  {json.dumps(key)}: [\n{body}\n  ]{sep}" if items
-                     else f"  {json.dumps(key)}: []{sep}")
-    lines.append("}")
-    text = "\n".join(lines) + "\n"
+    """meta.json in key order: one line per scalar and per input/output."""
+    lines = []
+    for key, value in meta.items():
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"    {json.dumps(v, separators=(', ', ': '))}" for v in value)
+            lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    text = "{\n" + ",\n".join(lines) + "\n}\n"
     assert json.loads(text) == meta
     return text
 
 
-def generate(name):
-    spec = PROGRAMS[name]
+KEEP = set()  # files generate() does not write (it warns if they are stale); see main()
+NOT_KERNELS = ("parameter", "constant", "tuple", "get-tuple-element", "bitcast")
+
+
+def xla_stats(compiled, opt_hlo):
+    """meta.json's XLA:CPU figures: memory_analysis() sizes, ENTRY ops not in NOT_KERNELS."""
+    mem = compiled.memory_analysis()
+    stats = {f"xla_{k}_size_in_bytes": getattr(mem, f"{k}_size_in_bytes")
+             for k in ("argument", "output", "alias", "temp")}
+    ops = instruction_opcodes(entry_block(opt_hlo))
+    return {**stats, "xla_kernel_count": sum(op not in NOT_KERNELS for op in ops)}
+
+
+def generate(name, programs=None, root=HERE, keep=KEEP):
+    spec = (programs or PROGRAMS)[name]
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     with jax.enable_x64(spec["x64"]):
         fn, args = spec["make"](rng)
         args = [np.asarray(a) for a in args]
         jitted = jax.jit(fn, keep_unused=True)
-        lowered = jitted.lower(*args)
+        lowered = jitted.lower(*args)  # line 1296: in xla_opt.hlo's stack frames
         model_hlo = hlo_text(lowered._lowering.hlo().as_hlo_module(), default_options=False)
         plain = lowered.as_text(dialect="hlo")
         if "{...}" not in plain:
@@ -1321,23 +1321,23 @@ def generate(name):
     if spec["x64"]:
         assert any(d in ("f64", "s64", "u64") for d, _ in want_params + want_outs), name
 
-    out_dir = os.path.join(HERE, name)
-    os.makedirs(out_dir, exist_ok=True)
-    for fname, text in (("model.hlo", model_hlo), ("model.mlir", model_mlir),
-                        ("xla_opt.hlo", opt_hlo)):
-        with open(os.path.join(out_dir, fname), "w") as fh:
-            fh.write(text if text.endswith("\n") else text + "\n")
-    savez_deterministic(os.path.join(out_dir, "inputs.npz"), [to_storable(a) for a in args])
-    savez_deterministic(os.path.join(out_dir, "expected.npz"), [to_storable(o) for o in outputs])
-    meta = {
-        "name": name,
-        "description": spec["description"],
-        "x64": spec["x64"],
-        "inputs": [{"dtype": d, "shape": s} for d, s in want_params],
-        "outputs": [{"dtype": d, "shape": s} for d, s in want_outs],
-    }
-    with open(os.path.join(out_dir, "meta.json"), "w") as fh:
-        fh.write(format_meta(meta))
+    meta = dict(name=name, description=spec["description"], x64=spec["x64"],
+                **spec.get("meta", {}), **xla_stats(compiled, opt_hlo),
+                inputs=[{"dtype": d, "shape": s} for d, s in want_params],
+                outputs=[{"dtype": d, "shape": s} for d, s in want_outs])
+    files = {"model.hlo": model_hlo, "model.mlir": model_mlir, "xla_opt.hlo": opt_hlo}
+    files = {f: (t if t.endswith("\n") else t + "\n").encode() for f, t in files.items()}
+    files["inputs.npz"] = npz_bytes([to_storable(a) for a in args])
+    files["expected.npz"] = npz_bytes([to_storable(o) for o in outputs])
+    files["meta.json"] = format_meta(meta).encode()
+    os.makedirs(os.path.join(root, name), exist_ok=True)
+    for fname, data in files.items():
+        path = os.path.join(root, name, fname)
+        if fname not in keep:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        elif os.path.exists(path) and read(path, "rb") != data:
+            print(f"warning: {name}/{fname} is stale: a full run would rewrite it")
     print(f"{name}: {len(args)} inputs, {len(outputs)} outputs", flush=True)
 
 
@@ -1346,8 +1346,8 @@ def generate(name):
 # --------------------------------------------------------------------------------------
 
 
-def read(path):
-    with open(path) as fh:
+def read(path, mode="r"):
+    with open(path, mode) as fh:
         return fh.read()
 
 
@@ -1365,20 +1365,16 @@ def write_indexes():
         for op in sorted(set(instruction_opcodes(opt))):
             opt_ops.setdefault(op, []).append(n)
         for where, text in (("model.hlo", model), ("xla_opt.hlo", opt)):
-            for t in sorted(set(custom_call_targets(text))):
+            for t in sorted(set(re.findall(r'custom_call_target="([^"]+)"', text))):
                 targets.setdefault((t, where), []).append(n)
-        for k in sorted(set(fusion_kinds(opt))):
+        for k in sorted(set(re.findall(r"\bkind=(k\w+)", opt))):
             kinds.setdefault(k, []).append(n)
         rows.append(f"| `{n}` | {meta['description']} | {', '.join(mops)} |")
 
     all_ops = sorted(set(model_ops) | set(opt_ops))
-    lines = [
-        "# Opcodes used by the golden programs (generated by testdata/generate.py)",
-        "#",
-        "# opcode  programs-using-it-in-model.hlo  programs-using-it-in-xla_opt.hlo"
-        "  programs-using-it-anywhere",
-        "",
-    ]
+    lines = ["# Opcodes used by the golden programs (generated by testdata/generate.py)", "#",
+             "# opcode  programs-using-it-in-model.hlo  programs-using-it-in-xla_opt.hlo"
+             "  programs-using-it-anywhere", ""]
     width = max(len(o) for o in all_ops)
     for op in all_ops:
         anywhere = set(model_ops.get(op, [])) | set(opt_ops.get(op, []))
@@ -1395,9 +1391,9 @@ def write_indexes():
 
     readme = f"""# testdata: golden JAX programs
 
-Real JAX programs lowered and run by XLA:CPU, for xlac's golden tests. Everything in
-this folder except `generate.py` and `requirements.txt` is written by `generate.py`;
-do not edit the generated files by hand.
+Real JAX programs lowered and run by XLA:CPU, for xlac's golden tests. Everything here but
+`generate.py`, `generate_bench.py`, `requirements.txt` and `bench/` (the benchmark programs,
+written by `generate_bench.py`) is written by `generate.py`; do not edit generated files.
 
 ## Regenerating
 
@@ -1407,12 +1403,14 @@ From the repository root, with Python 3.11:
 pip install -r testdata/requirements.txt      # jax=={PINNED['jax']}, jaxlib=={PINNED['jaxlib']}
 python3 testdata/generate.py                  # all programs, then README.md and opcodes.txt
 python3 testdata/generate.py mlp sort         # only these programs (indexes are rewritten)
+python3 testdata/generate.py --meta-only      # only meta.json; warns about other stale files
+python3 testdata/generate_bench.py            # testdata/bench/ (see bench/README.md)
 ```
 
 The output is deterministic: inputs come from `numpy.random.default_rng` seeded with the
 CRC-32 of the program's name, and the `.npz` files carry fixed zip timestamps.
 `xla_opt.hlo` carries metadata (op names and a stack-frame table with line numbers of
-`generate.py`), so it changes when the script is edited.
+`generate.py`): keep the three lines marked "in xla_opt.hlo's stack frames" where they are.
 
 ## Files of one program `testdata/<name>/`
 
@@ -1423,7 +1421,7 @@ CRC-32 of the program's name, and the `.npz` files carry fixed zip timestamps.
 | `xla_opt.hlo` | XLA:CPU's optimized module (what `--xla_dump_to` writes as `*.cpu_after_optimizations.txt`), printed with default options plus all constants: fusions (XLA:CPU here makes only `kLoop` fusions, plus `kCustom` fusions with `backend_config={{..."fusion_config":{{"kind":"__ynn_fusion"}}}}` around dots), layouts, `is_scheduled=true`, metadata and the `FileNames`/`FunctionNames`/`FileLocations`/`StackFrames` tables |
 | `inputs.npz` | the ENTRY parameters in order as `arr_0`, `arr_1`, ... (layout of `numpy.savez(path, *args)`); bf16 parameters are stored as float32 (exactly representable in bf16) |
 | `expected.npz` | XLA:CPU's results: the result tuple flattened depth-first as `arr_0`, ...; bf16 leaves as float32 |
-| `meta.json` | `name`, `description`, `x64`, and `inputs`/`outputs` as `{{"dtype", "shape"}}` in XLA spellings (`pred`, `s8`..`s64`, `u8`..`u64`, `f16`, `bf16`, `f32`, `f64`) |
+| `meta.json` | `name`, `description`, `x64`; XLA:CPU's figures for the program: `xla_argument_size_in_bytes`, `xla_output_size_in_bytes`, `xla_alias_size_in_bytes` and `xla_temp_size_in_bytes` (from `jax.jit(f).lower(*args).compile().memory_analysis()`; temp = the preallocated temp buffer), and `xla_kernel_count` (the ENTRY instructions of `xla_opt.hlo` that launch work: all but `parameter`, `constant`, `tuple`, `get-tuple-element`, `bitcast`; a fusion, custom-call, call or while counts as one); then `inputs`/`outputs` as `{{"dtype", "shape"}}` in XLA spellings (`pred`, `s8`..`s64`, `u8`..`u64`, `f16`, `bf16`, `f32`, `f64`) |
 
 `opcodes.txt` counts, for each opcode, the programs whose `model.hlo` / `xla_opt.hlo`
 use it, and lists every `custom_call_target` and fusion kind seen.
@@ -1468,14 +1466,16 @@ The opcodes column lists the HLO opcodes in `model.hlo`.
 
 
 def main(argv):
-    names = argv or sorted(PROGRAMS)
+    if "--meta-only" in argv:
+        KEEP.update(("model.hlo", "model.mlir", "xla_opt.hlo", "inputs.npz", "expected.npz"))
+    names = [a for a in argv if a != "--meta-only"] or sorted(PROGRAMS)
     unknown = [n for n in names if n not in PROGRAMS]
     if unknown:
         sys.exit(f"unknown program(s): {' '.join(unknown)}; known: {' '.join(sorted(PROGRAMS))}")
     for n in names:
-        generate(n)
+        generate(n)  # line 1476: in xla_opt.hlo's stack frames, like 1296
     write_indexes()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1:])  # line 1481: in xla_opt.hlo's stack frames, like 1296
