@@ -16,31 +16,29 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
-use super::exp_log::{clamp, exp_clamped, log_reduce};
+use super::exp_log::{clamp, exp_clamped, log, log_reduce};
 use super::{copysign, with_f64, Kind, MathOptions};
 
 const LN2_HI: f64 = 6.93147180369123816490e-01;
 const LN2_LO: f64 = 1.90821492927058770002e-10;
-const FDLIBM_LOG_LG: [f64; 7] = [
-    1.479819860511658591e-01,
-    1.531383769920937332e-01,
-    1.818357216161805012e-01,
-    2.222219843214978396e-01,
-    2.857142874366239149e-01,
-    3.999999999940941908e-01,
-    6.666666666666735130e-01,
-];
 
 /// `x^y` with C99 special cases.
 pub fn pow(b: &mut FunctionBuilder, o: &MathOptions, x: Value, y: Value) -> Value {
     let o = *o;
-    with_f64(b, &[x, y], &move |b, a| pow_f64(b, &o, a[0], a[1]))
+    // f32 results only need log|x| to ~2^-45: the plain f64 log is enough.
+    let precise = Kind::of(b, x).is_f64;
+    with_f64(b, &[x, y], &move |b, a| pow_f64(b, &o, a[0], a[1], precise))
 }
 
-fn pow_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value, y: Value) -> Value {
+fn pow_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value, y: Value, precise: bool) -> Value {
     let k = Kind::of(b, x);
     let ax = b.ins().fabs(x);
-    let (h, l) = log_dd(b, o, k, ax);
+    let (h, l) = if precise {
+        log_dd(b, o, k, ax)
+    } else {
+        let zero = k.f(b, 0.0);
+        (log(b, o, ax), zero)
+    };
     // y·(H + L) = P + p
     let (pp, pl) = two_prod(b, o, k, y, h);
     let yl = b.ins().fmul(y, l);
@@ -98,40 +96,49 @@ fn pow_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value, y: Value) -> Valu
     k.select(b, unit, one, r)
 }
 
-/// log(ax) as an unevaluated sum `H + L` with |L| ≤ ulp(H), good to ~2^-60 relative, for
-/// ax ≥ 0; log(0) = −inf, log(inf) = inf, NaN stays NaN (L is 0 there).
+/// log(ax) as an unevaluated sum `H + L`, good to ~2^-64 relative (what `pow` needs: the error
+/// is multiplied by |y·log x| ≤ 745), for ax ≥ 0; log(0) = −inf, log(inf) = inf, NaN → NaN.
+///
+/// With `ax = 2^e·(1 + f)` and `s = f/(2 + f)` (|s| ≤ 0.1716):
+/// `log(1 + f) = 2s + (2/3)s³ + s·z²·Q(z)`, z = s², Q the atanh series from 2/5 on. The first
+/// two terms are ≥ 1% of the result and are carried in double-double; the tail is ≤ 2^-12 of it.
 fn log_dd(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, ax: Value) -> (Value, Value) {
     let (e, f) = log_reduce(b, k, ax);
-    // log(1+f) = f − f²/2 + s·(f²/2 + R), s = f/(2+f): the f²/2 term is kept exactly.
+    // s = f/(2 + f) as s_hi + s_lo: the residual f − s_hi·(2 + f) is computed exactly.
     let two = k.f(b, 2.0);
-    let den = b.ins().fadd(two, f);
-    let s = b.ins().fdiv(f, den);
-    let z = b.ins().fmul(s, s);
-    let p = k.poly(b, o, z, &FDLIBM_LOG_LG);
-    let r = b.ins().fmul(z, p);
-    let half = k.f(b, 0.5);
-    let hf = b.ins().fmul(f, half);
-    let (q_hi, q_lo) = two_prod(b, o, k, f, hf); // f²/2 exactly
-    let t = b.ins().fadd(q_hi, r);
-    let c = b.ins().fmul(s, t); // small: rounding here is far below an ulp of the result
-    // (a_hi, a_lo) = f − q_hi exactly (|f| ≥ |q_hi|: fast two-sum).
-    let a_hi = b.ins().fsub(f, q_hi);
-    let d = b.ins().fsub(f, a_hi);
-    let a_lo = b.ins().fsub(d, q_hi);
-    let c_q = b.ins().fsub(c, q_lo);
-    let a_lo = b.ins().fadd(a_lo, c_q);
-    // + e·ln2: e·LN2_HI is exact; a general two-sum with a_hi.
+    let (d_hi, d_lo) = fast_two_sum(b, two, f);
+    let s_hi = b.ins().fdiv(f, d_hi);
+    let (p, pe) = two_prod(b, o, k, s_hi, d_hi);
+    let rr = b.ins().fsub(f, p);
+    let rr = b.ins().fsub(rr, pe);
+    let sd = b.ins().fmul(s_hi, d_lo);
+    let rr = b.ins().fsub(rr, sd);
+    let s_lo = b.ins().fdiv(rr, d_hi);
+    // z = s² and s³ in double-double.
+    let (z_hi, z_lo) = two_prod(b, o, k, s_hi, s_hi);
+    let cross = b.ins().fmul(s_hi, s_lo);
+    let cross = b.ins().fadd(cross, cross);
+    let z_lo = b.ins().fadd(z_lo, cross);
+    let (c_hi, c_lo) = dd_mul(b, o, k, (s_hi, s_lo), (z_hi, z_lo));
+    let tt_hi = k.f(b, TWO_THIRDS_HI);
+    let tt_lo = k.f(b, TWO_THIRDS_LO);
+    let (q_hi, q_lo) = dd_mul(b, o, k, (c_hi, c_lo), (tt_hi, tt_lo));
+    // tail = s·z²·Q(z)
+    let qz = k.poly(b, o, z_hi, &ATANH_Q);
+    let zz = b.ins().fmul(z_hi, z_hi);
+    let tail = b.ins().fmul(zz, qz);
+    let tail = b.ins().fmul(tail, s_hi);
+    // 2s + (2/3)s³ + tail
+    let s2_hi = b.ins().fadd(s_hi, s_hi);
+    let s2_lo = b.ins().fadd(s_lo, s_lo);
+    let (a_hi, a_lo) = dd_add(b, (s2_hi, s2_lo), (q_hi, q_lo));
+    let a_lo = b.ins().fadd(a_lo, tail);
+    // + e·ln2, with e·LN2_HI exact.
     let ln2_hi = k.f(b, LN2_HI);
     let kh = b.ins().fmul(e, ln2_hi);
-    let (h, l2) = two_sum(b, kh, a_hi);
     let ln2_lo = k.f(b, LN2_LO);
-    let klo = b.ins().fmul(e, ln2_lo);
-    let lo = b.ins().fadd(a_lo, klo);
-    let l = b.ins().fadd(l2, lo);
-    // Renormalize so that |L| ≤ ulp(H)/2.
-    let hh = b.ins().fadd(h, l);
-    let dh = b.ins().fsub(hh, h);
-    let ll = b.ins().fsub(l, dh);
+    let kl = b.ins().fmul(e, ln2_lo);
+    let (hh, ll) = dd_add(b, (kh, kl), (a_hi, a_lo));
     // Specials: 0 → −inf, inf → inf, NaN → NaN, with L = 0.
     let zero = k.f(b, 0.0);
     let is_zero = k.fcmp(b, FloatCC::Equal, ax, 0.0);
@@ -145,6 +152,50 @@ fn log_dd(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, ax: Value) -> (Valu
     let special = b.ins().bor(special, is_nan);
     let ll = k.select(b, special, zero, ll);
     (hh, ll)
+}
+
+/// 2/3 = TWO_THIRDS_HI + TWO_THIRDS_LO.
+const TWO_THIRDS_HI: f64 = 0.6666666666666666;
+const TWO_THIRDS_LO: f64 = 3.700743415417188e-17;
+/// atanh series 2/(2k+1) for k = 11 down to 2 (highest first): the truncation error is
+/// below 2^-64 of log(1+f) for |s| ≤ 0.1716.
+const ATANH_Q: [f64; 10] = [
+    2.0 / 23.0,
+    2.0 / 21.0,
+    2.0 / 19.0,
+    2.0 / 17.0,
+    2.0 / 15.0,
+    2.0 / 13.0,
+    2.0 / 11.0,
+    2.0 / 9.0,
+    2.0 / 7.0,
+    2.0 / 5.0,
+];
+
+/// Exact sum when |x| ≥ |y|: x + y = s + e (Dekker's fast two-sum).
+fn fast_two_sum(b: &mut FunctionBuilder, x: Value, y: Value) -> (Value, Value) {
+    let s = b.ins().fadd(x, y);
+    let z = b.ins().fsub(s, x);
+    let e = b.ins().fsub(y, z);
+    (s, e)
+}
+
+/// Double-double sum, renormalized.
+fn dd_add(b: &mut FunctionBuilder, x: (Value, Value), y: (Value, Value)) -> (Value, Value) {
+    let (s, e) = two_sum(b, x.0, y.0);
+    let lo = b.ins().fadd(x.1, y.1);
+    let e = b.ins().fadd(e, lo);
+    fast_two_sum(b, s, e)
+}
+
+/// Double-double product, renormalized (the lo·lo term is below 2^-100 and dropped).
+fn dd_mul(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, x: (Value, Value), y: (Value, Value)) -> (Value, Value) {
+    let (p, e) = two_prod(b, o, k, x.0, y.0);
+    let a = b.ins().fmul(x.0, y.1);
+    let c = b.ins().fmul(x.1, y.0);
+    let ac = b.ins().fadd(a, c);
+    let e = b.ins().fadd(e, ac);
+    fast_two_sum(b, p, e)
 }
 
 /// Exact sum: a + b = s + e (Knuth's two-sum, no ordering needed).
