@@ -47,7 +47,11 @@ const FDLIBM_EXP_P: [f64; 5] = [
 pub fn exp(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
     let k = Kind::of(b, x);
     // Past these bounds the result is 0 or +inf anyway; the clamp keeps n in range for ldexp.
-    let (lo, hi) = if k.is_f64 { (-746.0, 710.0) } else { (-104.0, 89.0) };
+    let (lo, hi) = if k.is_f64 {
+        (-746.0, 710.0)
+    } else {
+        (-104.0, 89.0)
+    };
     let xc = clamp(b, k, x, lo, hi);
     let zero = k.f(b, 0.0);
     exp_clamped(b, o, k, xc, zero)
@@ -55,7 +59,13 @@ pub fn exp(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
 
 /// e^(x + extra) for x already clamped to the exp range, where `extra` is a tiny correction
 /// (the low part of a double-double argument, used by `pow`; 0 for `exp`).
-pub(super) fn exp_clamped(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, x: Value, extra: Value) -> Value {
+pub(super) fn exp_clamped(
+    b: &mut FunctionBuilder,
+    o: &MathOptions,
+    k: Kind,
+    x: Value,
+    extra: Value,
+) -> Value {
     let log2e = k.f(b, LOG2_E);
     let t = b.ins().fmul(x, log2e);
     let (n, _) = k.round_magic(b, t);
@@ -114,12 +124,20 @@ const EXPM1F_LN2_LO: f64 = 9.0580006145e-06;
 pub fn expm1(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
     let k = Kind::of(b, x);
     // Below lo the result rounds to −1; above hi it overflows.
-    let (lo, hi) = if k.is_f64 { (-40.0, 710.0) } else { (-18.0, 89.0) };
+    let (lo, hi) = if k.is_f64 {
+        (-40.0, 710.0)
+    } else {
+        (-18.0, 89.0)
+    };
     let xc = clamp(b, k, x, lo, hi);
     let log2e = k.f(b, LOG2_E);
     let t = b.ins().fmul(xc, log2e);
     let (n, _) = k.round_magic(b, t);
-    let (ln2_hi, ln2_lo) = if k.is_f64 { (LN2_HI, LN2_LO) } else { (EXPM1F_LN2_HI, EXPM1F_LN2_LO) };
+    let (ln2_hi, ln2_lo) = if k.is_f64 {
+        (LN2_HI, LN2_LO)
+    } else {
+        (EXPM1F_LN2_HI, EXPM1F_LN2_LO)
+    };
     let c_hi = k.f(b, -ln2_hi);
     let hi_part = k.mul_add(b, o, n, c_hi, xc);
     let c_lo = k.f(b, ln2_lo);
@@ -196,7 +214,11 @@ const FDLIBM_LOG_LG: [f64; 7] = [
 /// `x = 2^e · (1 + f)` with 1 + f in [√½, √2): returns `(e as float, f)`. Denormal inputs are
 /// scaled up first so their exponent is right. Only meaningful for finite x > 0.
 pub(super) fn log_reduce(b: &mut FunctionBuilder, k: Kind, x: Value) -> (Value, Value) {
-    let (min_normal, up_bits) = if k.is_f64 { (f64::MIN_POSITIVE, 54.0) } else { (F32_MIN_NORMAL, 25.0) };
+    let (min_normal, up_bits) = if k.is_f64 {
+        (f64::MIN_POSITIVE, 54.0)
+    } else {
+        (F32_MIN_NORMAL, 25.0)
+    };
     let den = k.fcmp(b, FloatCC::LessThan, x, min_normal);
     let up = k.f(b, f64::exp2(up_bits));
     let xs = b.ins().fmul(x, up);
@@ -211,10 +233,14 @@ pub(super) fn log_reduce(b: &mut FunctionBuilder, k: Kind, x: Value) -> (Value, 
     let biased = b.ins().ushr(bits, sh);
     // e0 = biased − (bias − 1); as a float through the magic add (no int→float convert).
     let magic_f = 1.5 * k.two_pow_mantissa();
-    let magic_bits = if k.is_f64 { magic_f.to_bits() as i64 } else { (magic_f as f32).to_bits() as i64 };
+    let magic_bits = if k.is_f64 {
+        magic_f.to_bits() as i64
+    } else {
+        (magic_f as f32).to_bits() as i64
+    };
     let off = k.i(b, magic_bits - (k.bias() - 1));
     let e_bits = b.ins().iadd(biased, off);
-    let e_f = k.from_bits(b, e_bits);
+    let e_f = k.bits_to_float(b, e_bits);
     let magic = k.f(b, magic_f);
     let e0 = b.ins().fsub(e_f, magic);
     let e0 = b.ins().fadd(e0, e_adj);
@@ -222,7 +248,7 @@ pub(super) fn log_reduce(b: &mut FunctionBuilder, k: Kind, x: Value) -> (Value, 
     let half_bits = k.i(b, (k.bias() - 1) << mb);
     let m = b.ins().band(bits, mant_mask);
     let m = b.ins().bor(m, half_bits);
-    let m = k.from_bits(b, m);
+    let m = k.bits_to_float(b, m);
     // m < √½: use 2m and e − 1 so that m lands in [√½, √2).
     let small = k.fcmp(b, FloatCC::LessThan, m, std::f64::consts::FRAC_1_SQRT_2);
     let m2 = b.ins().fadd(m, m);

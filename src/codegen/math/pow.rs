@@ -13,11 +13,11 @@
 //! 0xAAAAAAAB and a shift, since there is no vector integer division.
 
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{InstBuilder, Value, types};
 use cranelift_frontend::FunctionBuilder;
 
 use super::exp_log::{clamp, exp_clamped, log, log_reduce};
-use super::{copysign, with_f64, Kind, MathOptions};
+use super::{Kind, MathOptions, copysign, with_f64};
 
 const LN2_HI: f64 = 6.93147180369123816490e-01;
 const LN2_LO: f64 = 1.90821492927058770002e-10;
@@ -189,7 +189,13 @@ fn dd_add(b: &mut FunctionBuilder, x: (Value, Value), y: (Value, Value)) -> (Val
 }
 
 /// Double-double product, renormalized (the lo·lo term is below 2^-100 and dropped).
-fn dd_mul(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, x: (Value, Value), y: (Value, Value)) -> (Value, Value) {
+fn dd_mul(
+    b: &mut FunctionBuilder,
+    o: &MathOptions,
+    k: Kind,
+    x: (Value, Value),
+    y: (Value, Value),
+) -> (Value, Value) {
     let (p, e) = two_prod(b, o, k, x.0, y.0);
     let a = b.ins().fmul(x.0, y.1);
     let c = b.ins().fmul(x.1, y.0);
@@ -210,7 +216,13 @@ fn two_sum(b: &mut FunctionBuilder, x: Value, y: Value) -> (Value, Value) {
 }
 
 /// Exact product: x·y = p + e. With FMA `e = fma(x, y, −p)`; without, Dekker's split.
-fn two_prod(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, x: Value, y: Value) -> (Value, Value) {
+fn two_prod(
+    b: &mut FunctionBuilder,
+    o: &MathOptions,
+    k: Kind,
+    x: Value,
+    y: Value,
+) -> (Value, Value) {
     let p = b.ins().fmul(x, y);
     if o.has_fma {
         let np = b.ins().fneg(p);
@@ -278,7 +290,7 @@ fn cbrt_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
     let bias = k.select(b, den, b2, b1);
     let hx3 = b.ins().iadd(q, bias);
     let tb = b.ins().ishl(hx3, sh32);
-    let t = k.from_bits(b, tb);
+    let t = k.bits_to_float(b, tb);
     // Polynomial step to ~23 bits: t·P(r), r = t³/x.
     let tt = b.ins().fmul(t, t);
     let tx = b.ins().fdiv(t, ax);
@@ -295,7 +307,7 @@ fn cbrt_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
     let tb = b.ins().iadd(tb, rnd);
     let mask = k.i(b, 0xffff_ffff_c000_0000u64 as i64);
     let tb = b.ins().band(tb, mask);
-    let t = k.from_bits(b, tb);
+    let t = k.bits_to_float(b, tb);
     // One Newton step: t += t·(x/t² − t)/(2t + x/t²).
     let s = b.ins().fmul(t, t);
     let r = b.ins().fdiv(ax, s);

@@ -15,7 +15,7 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
 use super::exp_log::{clamp, exp, expm1};
-use super::{copysign, with_f64, Kind, MathOptions};
+use super::{Kind, MathOptions, copysign, with_f64};
 
 /// Hyperbolic tangent; tanh(±0) = ±0, tanh(±inf) = ±1, NaN → NaN.
 pub fn tanh(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
@@ -152,7 +152,7 @@ fn erf_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
     let bits = k.to_bits(b, ac);
     let hi_mask = k.i(b, -1i64 << 32);
     let zb = b.ins().band(bits, hi_mask);
-    let zz = k.from_bits(b, zb);
+    let zz = k.bits_to_float(b, zb);
     let zsq = b.ins().fmul(zz, zz);
     let d1 = b.ins().fsub(zz, ac);
     let d2 = b.ins().fadd(zz, ac);
@@ -176,7 +176,15 @@ fn erf_f64(b: &mut FunctionBuilder, o: &MathOptions, x: Value) -> Value {
 }
 
 /// Horner with per-lane coefficients: `cond ? ca : cb` picked for each term.
-fn select_poly(b: &mut FunctionBuilder, o: &MathOptions, k: Kind, x: Value, cond: Value, ca: &[f64], cb: &[f64]) -> Value {
+fn select_poly(
+    b: &mut FunctionBuilder,
+    o: &MathOptions,
+    k: Kind,
+    x: Value,
+    cond: Value,
+    ca: &[f64],
+    cb: &[f64],
+) -> Value {
     let coeff = |b: &mut FunctionBuilder, i: usize| {
         let va = k.f(b, ca[i]);
         let vb = k.f(b, cb[i]);

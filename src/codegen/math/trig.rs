@@ -16,12 +16,12 @@
 //! follow C99 `atan2`.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{InstBuilder, Value, types};
 use cranelift_frontend::FunctionBuilder;
 
-use super::{copysign, with_f64, Kind, MathOptions};
+use super::{Kind, MathOptions, copysign, with_f64};
 
-const INV_PIO2: f64 = 6.36619772367581382433e-01;
+const INV_PIO2: f64 = std::f64::consts::FRAC_2_PI;
 const PIO2_1: f64 = 1.57079632673412561417e+00;
 const PIO2_2: f64 = 6.07710050630396597660e-11;
 const PIO2_3: f64 = 2.02226624871116645580e-21;
@@ -137,7 +137,7 @@ fn sin_cos_tan(b: &mut FunctionBuilder, o: &MathOptions, x: Value, which: Which)
             let sign = b.ins().ishl(neg, sh);
             let vb = k.to_bits(b, v);
             let vb = b.ins().bxor(vb, sign);
-            let v = k.from_bits(b, vb);
+            let v = k.bits_to_float(b, vb);
             // Keep |result| ≤ 1 even for inputs the reduction cannot handle.
             let lo = k.f(b, -1.0);
             let hi = k.f(b, 1.0);
@@ -172,11 +172,12 @@ const AT_ODD: [f64; 5] = [
     -1.11111104054623557880e-01,
     -1.99999999998764832476e-01,
 ];
-const PIO4_HI: f64 = 7.85398163397448278999e-01;
+// fdlibm's hi parts are the doubles nearest π/4, π/2, π: Rust's constants.
+const PIO4_HI: f64 = std::f64::consts::FRAC_PI_4;
 const PIO4_LO: f64 = 3.06161699786838301793e-17;
-const PIO2_HI: f64 = 1.57079632679489655800e+00;
+const PIO2_HI: f64 = std::f64::consts::FRAC_PI_2;
 const PIO2_LO: f64 = 6.12323399573676603587e-17;
-const PI_HI: f64 = 3.14159265358979311600e+00;
+const PI_HI: f64 = std::f64::consts::PI;
 const PI_LO: f64 = 1.2246467991473532e-16;
 const TAN_PI_8: f64 = 0.41421356237309503;
 
@@ -231,10 +232,22 @@ fn atan2_f64(b: &mut FunctionBuilder, o: &MathOptions, y: Value, x: Value) -> Va
 }
 
 /// `cond ? (hi + lo) ± a : a`, computed as `hi + (lo ± a)` to keep the low bits.
-fn add_hi_lo(b: &mut FunctionBuilder, k: Kind, a: Value, hi: f64, lo: f64, cond: Value, subtract: bool) -> Value {
+fn add_hi_lo(
+    b: &mut FunctionBuilder,
+    k: Kind,
+    a: Value,
+    hi: f64,
+    lo: f64,
+    cond: Value,
+    subtract: bool,
+) -> Value {
     let hi_v = k.f(b, hi);
     let lo_v = k.f(b, lo);
-    let inner = if subtract { b.ins().fsub(lo_v, a) } else { b.ins().fadd(lo_v, a) };
+    let inner = if subtract {
+        b.ins().fsub(lo_v, a)
+    } else {
+        b.ins().fadd(lo_v, a)
+    };
     let v = b.ins().fadd(hi_v, inner);
     k.select(b, cond, v, a)
 }
