@@ -130,3 +130,51 @@ fn no_libcalls_or_traps_on_other_isas() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Rough throughput of the f32x4 and f64x2 code on this host (ns per element), for the report.
+/// Ignored by default: timings are not assertions. `cargo test --lib math::tests::isa::throughput
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    let n = 1 << 16;
+    let xs32: Vec<f32> = (0..n)
+        .map(|i| (i as f32 / n as f32) * 20.0 - 10.0)
+        .collect();
+    let xs64: Vec<f64> = xs32.iter().map(|&x| x as f64).collect();
+    let out32 = vec![0f32; n];
+    let out64 = vec![0f64; n];
+    let ops = all_unary()
+        .into_iter()
+        .map(|(n, f)| (n, Op::Unary(f)))
+        .chain(all_binary().into_iter().map(|(n, f)| (n, Op::Binary(f))));
+    for (name, op) in ops {
+        let (_m32, f32k) = compile(types::F32X4, fma_settings().contains(&true), op);
+        let (_m64, f64k) = compile(types::F64X2, fma_settings().contains(&true), op);
+        let time = |f: &dyn Fn()| {
+            f();
+            let t = std::time::Instant::now();
+            for _ in 0..20 {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e9 / (20.0 * n as f64)
+        };
+        let t32 = time(&|| unsafe {
+            f32k(
+                xs32.as_ptr() as _,
+                xs32.as_ptr() as _,
+                out32.as_ptr() as *mut u8,
+                n as i64,
+            )
+        });
+        let t64 = time(&|| unsafe {
+            f64k(
+                xs64.as_ptr() as _,
+                xs64.as_ptr() as _,
+                out64.as_ptr() as *mut u8,
+                n as i64,
+            )
+        });
+        println!("throughput {name:>17}: f32x4 {t32:.2} ns/elem, f64x2 {t64:.2} ns/elem");
+    }
+}
