@@ -433,6 +433,7 @@ fn compile_writes_the_dump_folder_in_xla_names() {
             "module_0000.dead_code.before_optimizations.txt",
             "module_0000.dead_code.compile-times.txt",
             "module_0000.dead_code.cpu_after_optimizations.txt",
+            "module_0000.dead_code.fusion-decisions.txt",
         ]
     );
     let after =
@@ -440,7 +441,7 @@ fn compile_writes_the_dump_folder_in_xla_names() {
             .unwrap();
     assert!(!after.contains("unused.2"), "{after}");
     let index = std::fs::read_to_string(dump.join("index.txt")).unwrap();
-    assert_eq!(index.lines().count(), 4, "{index}");
+    assert_eq!(index.lines().count(), files.len() - 1, "{index}");
     // The final dump is HLO that xlac runs again.
     let run = xlac(&[
         "run",
