@@ -74,14 +74,13 @@ pub fn literal_bytes(a: &ArrayLiteral) -> &[u8] {
 /// `dst` must be valid for `shape.byte_size()` bytes of writes.
 pub unsafe fn write_array(dst: *mut u8, value: &ArrayLiteral, shape: &ArrayShape) {
     let owned;
-    let value = if value.shape.layout.minor_to_major != shape.layout.minor_to_major
-        && shape.rank() > 1
-    {
-        owned = value.with_layout(&shape.layout);
-        &owned
-    } else {
-        value
-    };
+    let value =
+        if value.shape.layout.minor_to_major != shape.layout.minor_to_major && shape.rank() > 1 {
+            owned = value.with_layout(&shape.layout);
+            &owned
+        } else {
+            value
+        };
     let bytes = literal_bytes(value);
     let n = bytes.len().min(shape.byte_size());
     // SAFETY: the caller guarantees room for the shape's bytes.

@@ -45,11 +45,17 @@ fn unravel(mut linear: usize, dims: &[usize], index: &mut [usize]) {
     }
 }
 
-unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) -> Result<(), String> {
+unsafe fn convolve<T: Compute + GemmT>(
+    c: &ConvolutionThunk,
+    memory: &Memory,
+) -> Result<(), String> {
     let (ls, rs, os) = (&c.lhs.shape, &c.rhs.shape, &c.out.shape);
     let dn = &c.dimension_numbers;
     let nsp = dn.input_spatial_dimensions.len();
-    if ls.rank() != nsp + 2 || rs.rank() != nsp + 2 || os.rank() != nsp + 2 || c.window.dimensions.len() != nsp
+    if ls.rank() != nsp + 2
+        || rs.rank() != nsp + 2
+        || os.rank() != nsp + 2
+        || c.window.dimensions.len() != nsp
     {
         return Err("convolution ranks, window and dim_labels do not agree".into());
     }
@@ -64,8 +70,16 @@ unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) ->
         return Err("convolution group counts do not divide the feature sizes".into());
     }
     let og = out_features / groups;
-    let out_sp: Vec<usize> = dn.output_spatial_dimensions.iter().map(|&d| dim(os, d)).collect();
-    let win: Vec<usize> = dn.kernel_spatial_dimensions.iter().map(|&d| dim(rs, d)).collect();
+    let out_sp: Vec<usize> = dn
+        .output_spatial_dimensions
+        .iter()
+        .map(|&d| dim(os, d))
+        .collect();
+    let win: Vec<usize> = dn
+        .kernel_spatial_dimensions
+        .iter()
+        .map(|&d| dim(rs, d))
+        .collect();
     let s_total: usize = out_sp.iter().product();
     let w_total: usize = win.iter().product();
 
@@ -74,7 +88,11 @@ unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) ->
     for k in 0..nsp {
         let wd = &c.window.dimensions[k];
         let size = dim(ls, dn.input_spatial_dimensions[k]) as i64;
-        let (stride, wdil, bdil) = (wd.stride.max(1), wd.window_dilation.max(1), wd.base_dilation.max(1));
+        let (stride, wdil, bdil) = (
+            wd.stride.max(1),
+            wd.window_dilation.max(1),
+            wd.base_dilation.max(1),
+        );
         positions.push(
             (0..out_sp[k] as i64)
                 .map(|o| {
@@ -96,7 +114,11 @@ unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) ->
     // SAFETY: the slices hold their shapes.
     let lhs: Vec<T> = unsafe { load(memory.ptr(c.lhs.slice), ls.element_type, ls.element_count()) };
     let rhs: Vec<T> = unsafe { load(memory.ptr(c.rhs.slice), rs.element_type, rs.element_count()) };
-    let (lst, rst, ost) = (ls.physical_strides(), rs.physical_strides(), os.physical_strides());
+    let (lst, rst, ost) = (
+        ls.physical_strides(),
+        rs.physical_strides(),
+        os.physical_strides(),
+    );
     let mut out = vec![T::default(); os.element_count()];
 
     let rows = nout * s_total;
@@ -140,7 +162,11 @@ unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) ->
             unravel(w, &win, &mut widx);
             let mut base = 0;
             for k in 0..nsp {
-                let x = if c.window.dimensions[k].window_reversal { win[k] - 1 - widx[k] } else { widx[k] };
+                let x = if c.window.dimensions[k].window_reversal {
+                    win[k] - 1 - widx[k]
+                } else {
+                    widx[k]
+                };
                 base += x * rst[dn.kernel_spatial_dimensions[k]];
             }
             for ci in 0..cg {
@@ -155,10 +181,22 @@ unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) ->
             if depth == 0 {
                 result.fill(T::default());
             } else {
-                let parallelism = if rows * og * depth >= 1 << 18 { Parallelism::Rayon(0) } else { Parallelism::None };
+                let parallelism = if rows * og * depth >= 1 << 18 {
+                    Parallelism::Rayon(0)
+                } else {
+                    Parallelism::None
+                };
                 // SAFETY: row-major matrices of the sizes given.
                 unsafe {
-                    T::gemm_rm(rows, og, depth, result.as_mut_ptr(), patches.as_ptr(), kernel.as_ptr(), parallelism)
+                    T::gemm_rm(
+                        rows,
+                        og,
+                        depth,
+                        result.as_mut_ptr(),
+                        patches.as_ptr(),
+                        kernel.as_ptr(),
+                        parallelism,
+                    )
                 };
             }
         }
@@ -186,18 +224,34 @@ unsafe fn convolve<T: Compute + GemmT>(c: &ConvolutionThunk, memory: &Memory) ->
 pub trait GemmT: Sized {
     /// # Safety
     /// Pointers must hold matrices of the given sizes.
-    unsafe fn gemm_rm(m: usize, n: usize, k: usize, dst: *mut Self, a: *const Self, b: *const Self, p: Parallelism);
+    unsafe fn gemm_rm(
+        m: usize,
+        n: usize,
+        k: usize,
+        dst: *mut Self,
+        a: *const Self,
+        b: *const Self,
+        p: Parallelism,
+    );
 }
 
 macro_rules! impl_gemm_rm {
     ($t:ty) => {
         impl GemmT for $t {
-            unsafe fn gemm_rm(m: usize, n: usize, k: usize, dst: *mut $t, a: *const $t, b: *const $t, p: Parallelism) {
+            unsafe fn gemm_rm(
+                m: usize,
+                n: usize,
+                k: usize,
+                dst: *mut $t,
+                a: *const $t,
+                b: *const $t,
+                p: Parallelism,
+            ) {
                 // SAFETY: forwarded. Row-major: column stride 1, row stride = row length.
                 unsafe {
                     gemm::gemm(
-                        m, n, k, dst, 1, n as isize, false, a, 1, k as isize, b, 1, n as isize, 0.0, 1.0,
-                        false, false, false, p,
+                        m, n, k, dst, 1, n as isize, false, a, 1, k as isize, b, 1, n as isize,
+                        0.0, 1.0, false, false, false, p,
                     )
                 }
             }

@@ -72,8 +72,16 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     (lhs, ls, rhs, rs, out, os): DotArgs<'_>,
     dn: &DotDimensionNumbers,
 ) -> Result<(), String> {
-    let lhs_free = free_dims(ls.rank(), &dn.lhs_batch_dimensions, &dn.lhs_contracting_dimensions);
-    let rhs_free = free_dims(rs.rank(), &dn.rhs_batch_dimensions, &dn.rhs_contracting_dimensions);
+    let lhs_free = free_dims(
+        ls.rank(),
+        &dn.lhs_batch_dimensions,
+        &dn.lhs_contracting_dimensions,
+    );
+    let rhs_free = free_dims(
+        rs.rank(),
+        &dn.rhs_batch_dimensions,
+        &dn.rhs_contracting_dimensions,
+    );
     let nb = dn.lhs_batch_dimensions.len();
     if os.rank() != nb + lhs_free.len() + rhs_free.len()
         || dn.rhs_batch_dimensions.len() != nb
@@ -81,16 +89,29 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     {
         return Err("dot dimension numbers do not match the shapes".into());
     }
-    let size = |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&d| s.dims[d] as usize).product::<usize>();
+    let size =
+        |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&d| s.dims[d] as usize).product::<usize>();
     let m = size(ls, &lhs_free);
     let n = size(rs, &rhs_free);
     let k = size(ls, &dn.lhs_contracting_dimensions);
     // SAFETY (both views): the caller's pointers hold the shapes.
     let l = unsafe {
-        view::<T>(lhs, ls, &dn.lhs_batch_dimensions, &lhs_free, &dn.lhs_contracting_dimensions)
+        view::<T>(
+            lhs,
+            ls,
+            &dn.lhs_batch_dimensions,
+            &lhs_free,
+            &dn.lhs_contracting_dimensions,
+        )
     };
     let r = unsafe {
-        view::<T>(rhs, rs, &dn.rhs_batch_dimensions, &dn.rhs_contracting_dimensions, &rhs_free)
+        view::<T>(
+            rhs,
+            rs,
+            &dn.rhs_batch_dimensions,
+            &dn.rhs_contracting_dimensions,
+            &rhs_free,
+        )
     };
     // The output's groups are its dims [0, nb), [nb, nb + |lhs free|), the rest.
     let out_batch: Vec<usize> = (0..nb).collect();
@@ -106,12 +127,24 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     if !direct {
         temp_shape.layout = Layout::row_major(os.rank());
     }
-    let mut temp: Vec<T> = if direct { Vec::new() } else { vec![T::default(); os.element_count()] };
-    let dst: *mut T = if direct { out as *mut T } else { temp.as_mut_ptr() };
+    let mut temp: Vec<T> = if direct {
+        Vec::new()
+    } else {
+        vec![T::default(); os.element_count()]
+    };
+    let dst: *mut T = if direct {
+        out as *mut T
+    } else {
+        temp.as_mut_ptr()
+    };
     let strides = temp_shape.physical_strides();
     let ostr = |g: &[usize]| group_stride(&temp_shape, g).unwrap_or(1);
     let (dst_rs, dst_cs) = (ostr(&out_rows), ostr(&out_cols));
-    let batch_dims: Vec<usize> = dn.lhs_batch_dimensions.iter().map(|&d| ls.dims[d] as usize).collect();
+    let batch_dims: Vec<usize> = dn
+        .lhs_batch_dimensions
+        .iter()
+        .map(|&d| ls.dims[d] as usize)
+        .collect();
     let batches: usize = batch_dims.iter().product();
     let parallelism = if m * n * k >= PARALLEL_FLOPS {
         Parallelism::Rayon(0)
@@ -120,8 +153,17 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     };
     let mut index = vec![0usize; nb];
     for _ in 0..batches {
-        let off = |s: &[isize]| index.iter().zip(s).map(|(&i, &s)| i as isize * s).sum::<isize>();
-        let o: isize = out_batch.iter().map(|&d| index[d] as isize * strides[d] as isize).sum();
+        let off = |s: &[isize]| {
+            index
+                .iter()
+                .zip(s)
+                .map(|(&i, &s)| i as isize * s)
+                .sum::<isize>()
+        };
+        let o: isize = out_batch
+            .iter()
+            .map(|&d| index[d] as isize * strides[d] as isize)
+            .sum();
         // SAFETY: offsets stay inside the arrays (indices within their dimensions).
         unsafe {
             let dst = dst.offset(o);
@@ -209,7 +251,8 @@ unsafe fn view<T: Compute>(
     first: &[usize],
     second: &[usize],
 ) -> View<T> {
-    let fits = |s: &ArrayShape| group_stride(s, first).is_some() && group_stride(s, second).is_some();
+    let fits =
+        |s: &ArrayShape| group_stride(s, first).is_some() && group_stride(s, second).is_some();
     let mut s = shape.clone();
     let mut owned: Option<Vec<T>> = None;
     if shape.element_type != T::TYPE {
@@ -225,14 +268,20 @@ unsafe fn view<T: Compute>(
             extra: None,
         };
         let mut data = vec![T::default(); s.element_count()];
-        let src = owned.as_ref().map(|v| v.as_ptr() as *const u8).unwrap_or(ptr);
+        let src = owned
+            .as_ref()
+            .map(|v| v.as_ptr() as *const u8)
+            .unwrap_or(ptr);
         // SAFETY: both buffers hold the shape's elements.
         unsafe { copy_array(src, &s, data.as_mut_ptr() as *mut u8, &packed) };
         owned = Some(data);
         s = packed;
     }
     let strides = s.physical_strides();
-    let p = owned.as_ref().map(|v| v.as_ptr()).unwrap_or(ptr as *const T);
+    let p = owned
+        .as_ref()
+        .map(|v| v.as_ptr())
+        .unwrap_or(ptr as *const T);
     View {
         ptr: p,
         batch_strides: batch.iter().map(|&d| strides[d] as isize).collect(),
@@ -290,8 +339,25 @@ mod gemm_type {
                     // SAFETY: forwarded from the caller.
                     unsafe {
                         gemm::gemm(
-                            m, n, k, dst, dst_cs, dst_rs, false, lhs, lhs_cs, lhs_rs, rhs, rhs_cs,
-                            rhs_rs, 0.0, 1.0, false, false, false, parallelism,
+                            m,
+                            n,
+                            k,
+                            dst,
+                            dst_cs,
+                            dst_rs,
+                            false,
+                            lhs,
+                            lhs_cs,
+                            lhs_rs,
+                            rhs,
+                            rhs_cs,
+                            rhs_rs,
+                            0.0,
+                            1.0,
+                            false,
+                            false,
+                            false,
+                            parallelism,
                         )
                     }
                 }

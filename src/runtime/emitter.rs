@@ -10,8 +10,8 @@ use crate::codegen::KernelSet;
 use crate::eval::interprets;
 use crate::fusion::kernel_ops::kernel_type;
 use crate::ir::{
-    ArrayLiteral, ComputationId, FusionKind, InstrId, Literal, Module, Op, Opcode,
-    PrimitiveType, Shape, ShapeIndex,
+    ArrayLiteral, ComputationId, FusionKind, InstrId, Literal, Module, Op, Opcode, PrimitiveType,
+    Shape, ShapeIndex,
 };
 
 use super::RuntimeError;
@@ -247,7 +247,11 @@ impl<'a> ThunkEmitter<'a> {
             return Ok(());
         }
         let Some(kernel) = self.kernels.get(comp, id) else {
-            return Err(self.error(comp, id, &format!("no kernel was generated for this {kind} fusion")));
+            return Err(self.error(
+                comp,
+                id,
+                &format!("no kernel was generated for this {kind} fusion"),
+            ));
         };
         let mut operand_leaves = Vec::new();
         for &o in &instr.operands {
@@ -349,7 +353,11 @@ impl<'a> ThunkEmitter<'a> {
                 shape: dot_shape.clone(),
             })
             .ok_or_else(|| {
-                self.error(comp, id, "the dot result does not fit the fusion's output buffer")
+                self.error(
+                    comp,
+                    id,
+                    "the dot result does not fit the fusion's output buffer",
+                )
             })?;
         Ok(DotThunk {
             name: dot.name.clone(),
@@ -369,7 +377,10 @@ impl<'a> ThunkEmitter<'a> {
             s.element_type().is_some_and(|t| {
                 matches!(
                     t,
-                    PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::F32 | PrimitiveType::F64
+                    PrimitiveType::F16
+                        | PrimitiveType::BF16
+                        | PrimitiveType::F32
+                        | PrimitiveType::F64
                 )
             })
         };
@@ -411,7 +422,11 @@ impl<'a> ThunkEmitter<'a> {
                 continue;
             };
             let slice = self.plan.slice(comp, id, &index).ok_or_else(|| {
-                self.error(comp, id, &format!("the buffer plan has no slice for leaf {index:?}"))
+                self.error(
+                    comp,
+                    id,
+                    &format!("the buffer plan has no slice for leaf {index:?}"),
+                )
             })?;
             out.push((
                 index,
@@ -451,7 +466,10 @@ impl<'a> ThunkEmitter<'a> {
     /// The single array leaf of an array-shaped instruction.
     fn array_leaf(&self, comp: ComputationId, id: InstrId) -> Result<BufferRef, RuntimeError> {
         let leaves = self.leaves(comp, id)?;
-        match (leaves.len(), &self.module.computations[comp].instrs[id].shape) {
+        match (
+            leaves.len(),
+            &self.module.computations[comp].instrs[id].shape,
+        ) {
             (1, Shape::Array(_)) => Ok(leaves.into_iter().next().expect("one leaf")),
             _ => Err(self.error(comp, id, "expected an array value")),
         }

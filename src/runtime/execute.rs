@@ -10,7 +10,9 @@ use crate::layout::Slice;
 
 use super::RuntimeError;
 use super::buffers::{copy_array, read_array, read_value, write_array};
-use super::thunk::{BufferRef, KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence};
+use super::thunk::{
+    BufferRef, KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence,
+};
 use super::{convolution, dot};
 
 /// Base address of every allocation for one run.

@@ -219,8 +219,8 @@ impl Executable {
             }
             let info = &self.plan.allocations[p.slice.allocation];
             let whole = p.slice.offset == 0 && p.slice.size == info.size;
-            let same_layout =
-                p.shape.rank() <= 1 || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
+            let same_layout = p.shape.rank() <= 1
+                || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
             let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
             if whole && same_layout && !owned {
                 // Bound in place: kernels only read parameter allocations.

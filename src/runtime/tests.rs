@@ -34,7 +34,11 @@ fn check_with(hlo: &str, seed: u64, tol: Tolerance) -> String {
         let (g, w) = (got.leaves(), want.leaves());
         assert_eq!(g.len(), w.len());
         for (a, e) in g.iter().zip(&w) {
-            let t = if a.element_type().is_float() { tol } else { Tolerance::EXACT };
+            let t = if a.element_type().is_float() {
+                tol
+            } else {
+                Tolerance::EXACT
+            };
             let c = compare_arrays(a, e, t).expect("comparable");
             assert!(c.ok(), "{c}\nthunks:\n{}", exe.thunk_sequence_text());
         }
@@ -119,7 +123,10 @@ ENTRY main {
   ROOT d = s32[3,2]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }",
     );
-    assert!(text.contains("library dot d (reference implementation)"), "{text}");
+    assert!(
+        text.contains("library dot d (reference implementation)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -173,7 +180,10 @@ ENTRY main {
   ROOT s = f32[3,10]{1,0} sort(x), dimensions={1}, to_apply=lt
 }",
     );
-    assert!(text.contains("library sort s (reference implementation)"), "{text}");
+    assert!(
+        text.contains("library sort s (reference implementation)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -206,7 +216,10 @@ ENTRY main {
 }",
     );
     assert!(text.contains("while w"), "{text}");
-    assert!(text.contains("library add j (reference implementation)"), "{text}");
+    assert!(
+        text.contains("library add j (reference implementation)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -265,7 +278,10 @@ ENTRY main {
     .module;
     let plan = Plan::one_buffer_per_value(&module);
     let kernels = compile_kernels(&module, &CodegenOptions::default()).unwrap();
-    if kernels.get(module.entry, module.entry_computation().root).is_some() {
+    if kernels
+        .get(module.entry, module.entry_computation().root)
+        .is_some()
+    {
         return; // codegen made one: nothing to check here
     }
     let e = Executable::with_plan(module, BufferAssignment::default(), plan, kernels)

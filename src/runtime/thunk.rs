@@ -274,7 +274,10 @@ impl Thunk {
             Thunk::Dot(d) => writeln!(
                 out,
                 "{pad}dot {} (gemm, {} x {} -> {})",
-                d.name, d.lhs.shape.element_type, d.rhs.shape.element_type, d.out.shape.element_type
+                d.name,
+                d.lhs.shape.element_type,
+                d.rhs.shape.element_type,
+                d.out.shape.element_type
             ),
             Thunk::Convolution(c) => writeln!(
                 out,
