@@ -252,7 +252,7 @@ impl<'m> Evaluator<'m> {
                 .iter()
                 .map(|&o| comp.instrs[o].shape.element_type())
                 .collect();
-            let prepared = subbyte::prepare_operands(instr.opcode(), &operands, &types);
+            let prepared = subbyte::prepare_operands(instr.opcode(), operands, &types);
             let operands: Vec<&Literal> = prepared.iter().map(|c| c.as_ref()).collect();
             let value = self
                 .eval_instruction(comp, &wide, &operands, args)
@@ -266,7 +266,7 @@ impl<'m> Evaluator<'m> {
                 .map_err(|e| located(e, comp, instr))?;
             denormals::flush(&value).into_owned()
         } else {
-            self.eval_instruction(comp, instr, &operands, args)
+            self.eval_instruction(comp, instr, operands, args)
                 .map_err(|e| located(e, comp, instr))?
         };
         Ok(value)

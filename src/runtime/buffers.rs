@@ -63,7 +63,7 @@ pub fn literal_bytes(a: &ArrayLiteral) -> &[u8] {
     with_array_data!(&a.data, v => {
         let len = std::mem::size_of_val(v.as_slice());
         // SAFETY: every element type is plain data (bool is one byte, 0 or 1).
-        unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, len) }
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), len) }
     })
 }
 
@@ -106,7 +106,7 @@ pub unsafe fn read_array(src: *const u8, shape: &ArrayShape) -> ArrayLiteral {
         data => with_array_data!(data, v => {
             let len = std::mem::size_of_val(v.as_slice());
             // SAFETY: the vector holds `len` bytes of plain data; `src` has as many.
-            unsafe { std::ptr::copy_nonoverlapping(src, v.as_mut_ptr() as *mut u8, len) }
+            unsafe { std::ptr::copy_nonoverlapping(src, v.as_mut_ptr().cast::<u8>(), len) }
         }),
     }
     out

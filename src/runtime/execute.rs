@@ -144,7 +144,7 @@ fn run_kernel(k: &KernelThunk, memory: &Memory) {
     let entry = k.entry;
     if !k.parallel {
         // SAFETY: the table points at the fusion's operand and result buffers.
-        unsafe { entry(table.0.as_ptr() as *const *mut u8, 0, k.work_units) };
+        unsafe { entry(table.0.as_ptr(), 0, k.work_units) };
         return;
     }
     let tasks = (rayon::current_num_threads() as u64 * 4).max(1);
@@ -155,7 +155,7 @@ fn run_kernel(k: &KernelThunk, memory: &Memory) {
         let begin = c * chunk;
         let end = (begin + chunk).min(k.work_units);
         // SAFETY: as above; each task writes the output elements of its own range.
-        unsafe { entry(table.0.as_ptr() as *const *mut u8, begin, end) };
+        unsafe { entry(table.0.as_ptr(), begin, end) };
     });
 }
 
