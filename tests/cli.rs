@@ -324,8 +324,6 @@ fn not_yet_available_features_exit_2() {
     let path = write(&dir, "model.hlo", ADD_MODEL);
     let dump = dir.join("dump").display().to_string();
     for args in [
-        vec!["run", path.as_str(), "--backend", "compiled"],
-        vec!["run", path.as_str(), "--compare-to", "interpreter"],
         vec![
             "compile",
             path.as_str(),
@@ -334,7 +332,6 @@ fn not_yet_available_features_exit_2() {
             "--isa",
             "aarch64",
         ],
-        vec!["bench", path.as_str()],
     ] {
         let out = xlac(&args);
         let msg = one_error(&out);

@@ -11,9 +11,11 @@
 //! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
 //! per finding) and exits non-zero: 2 when the command line asks for something xlac cannot
 //! do (a usage error, or a feature that is not built yet), 1 for everything else. Nothing
-//! here computes: loading is [`model`], arrays are [`crate::io`], running is [`crate::eval`].
+//! here computes: loading is [`model`], arrays are [`crate::io`], running is
+//! [`crate::runtime`] (compiled) or [`crate::eval`] (interpreter).
 //! XLA counterpart: `xla/tools/run_hlo_module_main.cc`.
 
+mod bench;
 mod check;
 mod compile;
 mod model;
@@ -42,7 +44,7 @@ pub enum Command {
     Run(RunArgs),
     /// Compile a model (no execution) and write every stage to a dump folder.
     Compile(CompileArgs),
-    /// Time the compiled model (not implemented yet).
+    /// Time the compiled model: compile once, then steady-state runs.
     Bench(BenchArgs),
     /// Run self-checking StableHLO test files (`check.*` ops, `// -----` cases).
     Check(CheckArgs),
@@ -51,7 +53,7 @@ pub enum Command {
 /// Which engine runs the module.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
-    /// Native code generated with Cranelift (not built yet).
+    /// Native code generated with Cranelift, run by the runtime's thunks (the default).
     Compiled,
     /// The reference interpreter.
     Interpreter,
@@ -80,7 +82,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub dump_to: Option<PathBuf>,
     /// Which engine runs the module.
-    #[arg(long, value_enum, default_value_t = Backend::Interpreter)]
+    #[arg(long, value_enum, default_value_t = Backend::Compiled)]
     pub backend: Backend,
     /// Seed of the random inputs and of the `rng` op.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -88,20 +90,21 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
-    /// Also run this reference and compare the results (not available yet).
+    /// Also run this reference on the module as loaded and report, per output, the largest
+    /// absolute and relative error (an element fails only if both bounds are exceeded).
     #[arg(long, value_enum, value_name = "REFERENCE")]
     pub compare_to: Option<Reference>,
     /// Pipeline settings.
     #[command(flatten)]
     pub passes: PassFlags,
     /// Run the interpreter before the pipeline and after each pass that changed the module,
-    /// and name the first pass whose outputs differ.
+    /// and name the first pass whose outputs differ (runs the interpreter backend).
     #[arg(long)]
     pub bisect: bool,
-    /// Relative tolerance of --compare-to.
+    /// Relative tolerance of --compare-to (default 1e-3, as run_hlo_module).
     #[arg(long, value_name = "R", requires = "compare_to")]
     pub rtol: Option<f64>,
-    /// Absolute tolerance of --compare-to.
+    /// Absolute tolerance of --compare-to (default 1e-3, as run_hlo_module).
     #[arg(long, value_name = "A", requires = "compare_to")]
     pub atol: Option<f64>,
 }
@@ -147,7 +150,7 @@ pub struct BenchArgs {
     /// Inputs, as for `xlac run`.
     #[arg(long = "input", value_name = "FILE")]
     pub inputs: Vec<PathBuf>,
-    /// Timed iterations.
+    /// Timed iterations (default 30, after 3 untimed warm-up runs).
     #[arg(long, value_name = "N")]
     pub iters: Option<u64>,
     /// Print one JSON line.
@@ -284,7 +287,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
     match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Compile(args) => compile::compile(args),
-        Command::Bench(_) => Err(Failure::usage("'xlac bench' is not implemented yet")),
+        Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
     }
 }
@@ -365,10 +368,7 @@ mod tests {
             r.inputs,
             vec![PathBuf::from("a.npy"), PathBuf::from("b.npy")]
         );
-        assert_eq!(
-            (r.seed, r.quiet, r.backend),
-            (7, true, Backend::Interpreter)
-        );
+        assert_eq!((r.seed, r.quiet, r.backend), (7, true, Backend::Compiled));
         assert_eq!(r.dump_to, Some(PathBuf::from("d")));
     }
 

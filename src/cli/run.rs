@@ -1,47 +1,61 @@
-//! `xlac run MODEL`: load, bind inputs, evaluate, print and save the result.
-//! XLA counterpart: `xla/tools/run_hlo_module.cc` (`RunAndCompare`), without the reference run.
+//! `xlac run MODEL`: load, bind inputs, run on the compiled backend (default) or the
+//! interpreter, print and save the result; with `--compare-to interpreter`, also run the
+//! interpreter on the module as loaded and report, per output leaf, the largest absolute
+//! and relative error and whether it is within `--rtol`/`--atol`.
+//! XLA counterpart: `xla/tools/run_hlo_module.cc` (`RunAndCompare`).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use super::compile::{compile_options, optimize_loaded};
 use super::{Backend, Failure, RunArgs, model};
+use crate::compiler::{CompileOptions, Compiled, compile};
+use crate::eval::compare::{Tolerance, compare_arrays};
 use crate::eval::{EvalOptions, evaluate};
-use crate::io::arguments::{bind_arguments, entry_parameters};
+use crate::io::arguments::{Arguments, ParameterInfo, bind_arguments, entry_parameters};
 use crate::io::npz::{NamedArray, read_arrays, write_npz};
+use crate::ir::Literal;
 use crate::pipeline::bisect::bisect;
+
+/// `--rtol` and `--atol` when not given: run_hlo_module's defaults.
+pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
+    rtol: 1e-3,
+    atol: 1e-3,
+};
 
 /// Runs `xlac run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
-    if args.backend == Backend::Compiled {
-        return Err(Failure::usage(
-            "the compiled backend is not built yet; use --backend interpreter (the default)",
-        ));
-    }
-    if args.compare_to.is_some() {
-        return Err(Failure::usage(
-            "--compare-to is not available yet: it checks the compiled backend against the interpreter, \
-             and the compiled backend is not built yet",
-        ));
-    }
     let loaded = model::load(&args.model, args.quiet)?;
-    execute(loaded, args)
+    // --bisect is about the pass pipeline: it runs the interpreter over every snapshot.
+    if args.backend == Backend::Interpreter || args.bisect {
+        return execute(loaded, args);
+    }
+    execute_compiled(loaded, args)
 }
 
-/// Runs a loaded module as `args` say: optimize (and dump), bind inputs, evaluate, print,
-/// save. The interpreter runs the optimized module, as the compiled backend will.
-fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
+/// Compiles a loaded module; a failure becomes one `error:` line naming the model file.
+pub fn compile_loaded(
+    loaded: model::LoadedModel,
+    options: &CompileOptions,
+) -> Result<Compiled, Failure> {
     let file = loaded.file.clone();
-    let original = args.bisect.then(|| loaded.module.clone());
-    let options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
-    let optimized = optimize_loaded(loaded, &options)?;
-    let module = &optimized.module;
+    let mut options = options.clone();
+    options.stablehlo_source = loaded.stablehlo;
+    compile(loaded.module, &options).map_err(|e| Failure::error(format!("{file}: {e}")))
+}
 
-    let params = entry_parameters(module);
-    let inputs = read_inputs(&args.inputs)?;
+/// Binds `--input` files (random data from `seed` for the rest) to `params`, warning
+/// about parameters that got random values when some inputs were given.
+pub fn bind_inputs(
+    params: &[ParameterInfo],
+    paths: &[PathBuf],
+    seed: u64,
+    quiet: bool,
+) -> Result<Arguments, Failure> {
+    let inputs = read_inputs(paths)?;
     let given = inputs.len();
-    let arguments = bind_arguments(&params, inputs, args.seed)?;
-    if given > 0 && !arguments.randomized.is_empty() && !args.quiet {
+    let arguments = bind_arguments(params, inputs, seed)?;
+    if given > 0 && !arguments.randomized.is_empty() && !quiet {
         let names: Vec<String> = arguments
             .randomized
             .iter()
@@ -52,27 +66,107 @@ fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
             given,
             params.len(),
             names.join(", "),
-            args.seed
+            seed
         );
     }
+    Ok(arguments)
+}
 
+/// The compiled backend: compile (and dump), bind, execute, optionally compare.
+fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
+    let file = loaded.file.clone();
+    let reference = args.compare_to.map(|_| loaded.module.clone());
+    // Inputs are checked before compiling: the pipeline keeps the entry signature.
+    let params = entry_parameters(&loaded.module);
+    let arguments = bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
+    let options = compile_options(&args.passes, args.dump_to.clone(), false)?;
+    let mut compiled = compile_loaded(loaded, &options)?;
+    let exe = &mut compiled.executable;
+    exe.seed = args.seed;
+    let result = exe
+        .execute(&arguments.literals)
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    print_and_save(&result, args)?;
+    if let Some(module) = &reference {
+        compare_with_interpreter(&result, module, &arguments.literals, args, &file)?;
+    }
+    Ok(())
+}
+
+/// `--compare-to interpreter`: runs the interpreter on `reference` (the module as loaded),
+/// prints the per-leaf report (unless `--quiet`) and fails when a leaf is out of bounds.
+fn compare_with_interpreter(
+    result: &Literal,
+    reference: &crate::ir::Module,
+    arguments: &[Literal],
+    args: &RunArgs,
+    file: &str,
+) -> Result<(), Failure> {
     let options = EvalOptions {
         seed: args.seed,
         ..EvalOptions::default()
     };
-    if let Some(original) = &original {
-        let report = bisect(
-            original,
-            &optimized.snapshots,
-            &arguments.literals,
-            &options,
-        )
-        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-        eprintln!("{report}");
+    let want = evaluate(reference, arguments, &options)
+        .map_err(|e| Failure::error(format!("{file}: interpreter: {e}")))?;
+    let tol = Tolerance {
+        rtol: args.rtol.unwrap_or(DEFAULT_TOLERANCE.rtol),
+        atol: args.atol.unwrap_or(DEFAULT_TOLERANCE.atol),
+    };
+    let (report, failed) = comparison_report(result, &want, tol)?;
+    if !args.quiet {
+        print!("{report}");
     }
-    let result = evaluate(module, &arguments.literals, &options)
-        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    if failed > 0 {
+        return Err(Failure::error(format!(
+            "{file}: {failed} output(s) differ from the interpreter beyond rtol {} / atol {}",
+            tol.rtol, tol.atol
+        )));
+    }
+    Ok(())
+}
 
+/// One line per output leaf: `output N TYPE: max abs error A, max rel error R: ok` (or
+/// `MISMATCH (...)`), after a header naming the tolerances. Returns the text and the number
+/// of leaves that failed.
+pub fn comparison_report(
+    got: &Literal,
+    want: &Literal,
+    tol: Tolerance,
+) -> Result<(String, usize), Failure> {
+    let (g, w) = (got.leaves(), want.leaves());
+    if g.len() != w.len() {
+        return Err(Failure::error(format!(
+            "the compiled result has {} outputs, the interpreter's {}",
+            g.len(),
+            w.len()
+        )));
+    }
+    let mut out = format!(
+        "compare to interpreter (rtol {}, atol {}):\n",
+        tol.rtol, tol.atol
+    );
+    let mut failed = 0;
+    for (i, (a, e)) in g.iter().zip(&w).enumerate() {
+        let c =
+            compare_arrays(a, e, tol).map_err(|m| Failure::error(format!("output {i}: {m}")))?;
+        let verdict = if c.ok() {
+            "ok".to_string()
+        } else {
+            failed += 1;
+            format!("MISMATCH ({c})")
+        };
+        out.push_str(&format!(
+            "  output {i} {}: max abs error {:.3e}, max rel error {:.3e}: {verdict}\n",
+            crate::ir::Shape::Array(a.shape.clone()),
+            c.max_abs_error,
+            c.max_rel_error
+        ));
+    }
+    Ok((out, failed))
+}
+
+/// Prints the result (unless `--quiet`) and writes `--output`.
+fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
         if let Err(e) = writeln!(stdout, "{result}").and_then(|_| stdout.flush()) {
@@ -84,6 +178,41 @@ fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     }
     if let Some(out) = &args.output {
         write_npz(out, &result.leaves())?;
+    }
+    Ok(())
+}
+
+/// The interpreter backend: optimize (and dump), bind inputs, evaluate, print, save.
+/// The interpreter runs the optimized module, as the compiled backend does.
+fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
+    let file = loaded.file.clone();
+    let original = (args.bisect || args.compare_to.is_some()).then(|| loaded.module.clone());
+    let options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
+    let optimized = optimize_loaded(loaded, &options)?;
+    let module = &optimized.module;
+
+    let params = entry_parameters(module);
+    let arguments = bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
+    let options = EvalOptions {
+        seed: args.seed,
+        ..EvalOptions::default()
+    };
+    if let (true, Some(original)) = (args.bisect, &original) {
+        let report = bisect(
+            original,
+            &optimized.snapshots,
+            &arguments.literals,
+            &options,
+        )
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+        eprintln!("{report}");
+    }
+    let result = evaluate(module, &arguments.literals, &options)
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    print_and_save(&result, args)?;
+    if let (Some(_), Some(original)) = (args.compare_to, &original) {
+        // The optimized module against the module as loaded: checks the pipeline.
+        compare_with_interpreter(&result, original, &arguments.literals, args, &file)?;
     }
     Ok(())
 }
@@ -164,6 +293,40 @@ mod tests {
             file: "m.hlo".into(),
             stablehlo: None,
         }
+    }
+
+    #[test]
+    fn comparison_fails_only_where_both_bounds_are_exceeded() {
+        let want = Literal::Tuple(vec![
+            ArrayLiteral::from_vec(&[3], vec![1.0f32, 100.0, 0.0]).into(),
+            ArrayLiteral::from_vec(&[2], vec![1i32, 2]).into(),
+        ]);
+        // 100 -> 100.05: abs 0.05 > atol but rel 5e-4 < rtol, so within bounds.
+        let close = Literal::Tuple(vec![
+            ArrayLiteral::from_vec(&[3], vec![1.0005f32, 100.05, 0.0005]).into(),
+            ArrayLiteral::from_vec(&[2], vec![1i32, 2]).into(),
+        ]);
+        let (text, failed) = comparison_report(&close, &want, DEFAULT_TOLERANCE).unwrap();
+        assert_eq!(failed, 0, "{text}");
+        assert!(text.starts_with("compare to interpreter (rtol 0.001, atol 0.001):\n"));
+        assert!(
+            text.contains("  output 0 f32[3]: max abs error 5.000e-2, max rel error"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  output 1 s32[2]: max abs error 0.000e0, max rel error 0.000e0: ok"),
+            "{text}"
+        );
+        let far = Literal::Tuple(vec![
+            ArrayLiteral::from_vec(&[3], vec![1.0f32, 100.0, 0.5]).into(),
+            ArrayLiteral::from_vec(&[2], vec![1i32, 3]).into(),
+        ]);
+        let (text, failed) = comparison_report(&far, &want, DEFAULT_TOLERANCE).unwrap();
+        assert_eq!(failed, 2, "{text}");
+        assert!(
+            text.contains(": MISMATCH (1 of 3 elements differ"),
+            "{text}"
+        );
     }
 
     #[test]

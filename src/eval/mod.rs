@@ -188,51 +188,7 @@ impl<'m> Evaluator<'m> {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| EvalError::new("operand used before it is defined"))
                     .map_err(|e| located(e, comp, instr))?;
-                if instr.opcode() == Opcode::CustomCall
-                    && instr
-                        .operands
-                        .iter()
-                        .any(|&o| subbyte::shape_has_sub_byte(&comp.instrs[o].shape))
-                {
-                    // Custom-call handlers see sub-byte values in their stored (`Raw`) form.
-                    let narrowed: Vec<Literal> = instr
-                        .operands
-                        .iter()
-                        .zip(&operands)
-                        .map(|(&o, &v)| subbyte::narrow(v.clone(), &comp.instrs[o].shape))
-                        .collect();
-                    let operands: Vec<&Literal> = narrowed.iter().collect();
-                    let value = self
-                        .eval_instruction(comp, instr, &operands, args)
-                        .map_err(|e| located(e, comp, instr))?;
-                    subbyte::normalize(value, &instr.shape, instr.opcode())
-                } else if subbyte::shape_has_sub_byte(&instr.shape) {
-                    // Sub-byte integers run on s8/u8 (see `subbyte`): a copy of the
-                    // instruction with a widened shape, then a wrap to the declared width.
-                    let mut wide = instr.clone();
-                    wide.shape = subbyte::widen_shape(&instr.shape);
-                    let types: Vec<_> = instr
-                        .operands
-                        .iter()
-                        .map(|&o| comp.instrs[o].shape.element_type())
-                        .collect();
-                    let prepared = subbyte::prepare_operands(instr.opcode(), &operands, &types);
-                    let operands: Vec<&Literal> = prepared.iter().map(|c| c.as_ref()).collect();
-                    let value = self
-                        .eval_instruction(comp, &wide, &operands, args)
-                        .map_err(|e| located(e, comp, instr))?;
-                    subbyte::normalize(value, &instr.shape, instr.opcode())
-                } else if self.options.flush_denormals && denormals::flushes(instr.opcode()) {
-                    let flushed: Vec<_> = operands.iter().map(|o| denormals::flush(o)).collect();
-                    let operands: Vec<&Literal> = flushed.iter().map(|c| c.as_ref()).collect();
-                    let value = self
-                        .eval_instruction(comp, instr, &operands, args)
-                        .map_err(|e| located(e, comp, instr))?;
-                    denormals::flush(&value).into_owned()
-                } else {
-                    self.eval_instruction(comp, instr, &operands, args)
-                        .map_err(|e| located(e, comp, instr))?
-                }
+                self.eval_in_call(comp, instr, &operands, args)?
             };
             values[id.index()] = Some(value);
         }
@@ -240,6 +196,80 @@ impl<'m> Evaluator<'m> {
             location: comp.name.clone(),
             message: "root was not evaluated".into(),
         })
+    }
+
+    /// Evaluates one instruction of computation `id` on its operand values (any layouts),
+    /// with the same handling as inside [`Evaluator::call`] (sub-byte types, denormal
+    /// flushing), and returns the row-major result. The compiled runtime's library thunks
+    /// use this for ops it has no native routine for; `parameter` cannot be evaluated alone.
+    pub fn evaluate_instruction(
+        &mut self,
+        id: ComputationId,
+        instr: crate::ir::InstrId,
+        operands: &[Literal],
+    ) -> EvalResult {
+        let comp = &self.module.computations[id];
+        let instr = &comp.instrs[instr];
+        let operands: Vec<Literal> = operands.iter().map(to_row_major).collect();
+        let refs: Vec<&Literal> = operands.iter().collect();
+        self.eval_in_call(comp, instr, &refs, &[])
+    }
+
+    /// One instruction of a computation being called: dispatch plus the per-instruction
+    /// handling of sub-byte types and denormals; errors carry `computation/instruction`.
+    fn eval_in_call(
+        &mut self,
+        comp: &Computation,
+        instr: &Instruction,
+        operands: &[&Literal],
+        args: &[&Literal],
+    ) -> EvalResult {
+        let value = if instr.opcode() == Opcode::CustomCall
+            && instr
+                .operands
+                .iter()
+                .any(|&o| subbyte::shape_has_sub_byte(&comp.instrs[o].shape))
+        {
+            // Custom-call handlers see sub-byte values in their stored (`Raw`) form.
+            let narrowed: Vec<Literal> = instr
+                .operands
+                .iter()
+                .zip(operands)
+                .map(|(&o, &v)| subbyte::narrow(v.clone(), &comp.instrs[o].shape))
+                .collect();
+            let operands: Vec<&Literal> = narrowed.iter().collect();
+            let value = self
+                .eval_instruction(comp, instr, &operands, args)
+                .map_err(|e| located(e, comp, instr))?;
+            subbyte::normalize(value, &instr.shape, instr.opcode())
+        } else if subbyte::shape_has_sub_byte(&instr.shape) {
+            // Sub-byte integers run on s8/u8 (see `subbyte`): a copy of the
+            // instruction with a widened shape, then a wrap to the declared width.
+            let mut wide = instr.clone();
+            wide.shape = subbyte::widen_shape(&instr.shape);
+            let types: Vec<_> = instr
+                .operands
+                .iter()
+                .map(|&o| comp.instrs[o].shape.element_type())
+                .collect();
+            let prepared = subbyte::prepare_operands(instr.opcode(), operands, &types);
+            let operands: Vec<&Literal> = prepared.iter().map(|c| c.as_ref()).collect();
+            let value = self
+                .eval_instruction(comp, &wide, &operands, args)
+                .map_err(|e| located(e, comp, instr))?;
+            subbyte::normalize(value, &instr.shape, instr.opcode())
+        } else if self.options.flush_denormals && denormals::flushes(instr.opcode()) {
+            let flushed: Vec<_> = operands.iter().map(|o| denormals::flush(o)).collect();
+            let operands: Vec<&Literal> = flushed.iter().map(|c| c.as_ref()).collect();
+            let value = self
+                .eval_instruction(comp, instr, &operands, args)
+                .map_err(|e| located(e, comp, instr))?;
+            denormals::flush(&value).into_owned()
+        } else {
+            self.eval_instruction(comp, instr, operands, args)
+                .map_err(|e| located(e, comp, instr))?
+        };
+        Ok(value)
     }
 
     /// Evaluates one instruction given its (row-major) operand values.

@@ -1,14 +1,44 @@
 //! The runtime: an [`Executable`] is a thunk sequence over the buffer plan (kernel calls,
-//! library calls for dot, convolution, sort, ..., copies, while, conditional, call, custom
-//! calls), with buffers allocated once and reused across runs. Large kernels split their
-//! range over a rayon pool. XLA: `xla/backends/cpu/runtime/` (thunks, `ThunkExecutor`),
+//! library calls for dot, convolution, ..., copies, while, conditional, call), with buffers
+//! allocated once and reused across runs. Large kernels split their range over a rayon
+//! pool. XLA: `xla/backends/cpu/runtime/` (thunks, `ThunkExecutor`),
 //! `xla/service/cpu/thunk_emitter.cc`; ../shared/notes/xla-cpu.md §10.1.
+//!
+//! How a run goes: every non-parameter allocation of the plan exists once (64-byte
+//! aligned; constants filled when the executable is built). `execute` binds each entry
+//! parameter leaf to the caller's literal storage when its physical layout matches the
+//! parameter's (else relays it out into a scratch buffer), runs the entry sequence, and
+//! copies the result leaves into fresh literals in the entry result's layouts.
+//!
+//! Files: [`plan`] (the slices the runtime reads from buffer assignment), [`emitter`]
+//! (instructions to thunks), [`thunk`] (the thunk kinds and `thunk-sequence.txt`),
+//! [`execute`] (running them), [`buffers`] (memory and literal I/O), [`dot`] and
+//! [`convolution`] (GEMM-backed library routines), [`elements`] (their type conversions).
+
+pub mod buffers;
+pub mod convolution;
+pub mod dot;
+pub mod elements;
+pub mod emitter;
+pub mod execute;
+pub mod plan;
+pub mod thunk;
+
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 
 use crate::codegen::KernelSet;
-use crate::ir::{Literal, Module};
-use crate::layout::BufferAssignment;
+use crate::eval::{EvalOptions, Evaluator};
+use crate::ir::{ArrayShape, Literal, Module, Shape, ShapeIndex};
+use crate::layout::{AllocationKind, BufferAssignment, Slice};
+
+use buffers::{AlignedBuffer, literal_bytes, literal_leaf, read_array, read_value, write_array};
+use emitter::ThunkEmitter;
+use execute::{Context, Memory, run_sequence};
+use plan::{Plan, leaf_indices};
+use thunk::ThunkSequence;
 
 /// Why building or running an executable failed; names the instruction where there is one.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +64,14 @@ impl fmt::Display for RuntimeError {
 
 impl std::error::Error for RuntimeError {}
 
+/// One entry parameter leaf: where the caller's data goes.
+struct ParameterLeaf {
+    number: usize,
+    index: ShapeIndex,
+    slice: Slice,
+    shape: ArrayShape,
+}
+
 /// A compiled module ready to run: the final module, its buffer plan and kernels.
 pub struct Executable {
     /// The final (fused, laid-out, scheduled) module.
@@ -42,6 +80,16 @@ pub struct Executable {
     pub buffers: BufferAssignment,
     /// The generated code.
     pub kernels: KernelSet,
+    /// Seed of the `rng` op (reset at every run, as the interpreter's).
+    pub seed: u64,
+    plan: Plan,
+    entry: ThunkSequence,
+    /// Owned memory per allocation (`None` for parameter allocations bound per run).
+    memory: Vec<Option<AlignedBuffer>>,
+    /// Scratch for parameters that cannot be bound in place, by allocation.
+    parameter_scratch: Vec<Option<AlignedBuffer>>,
+    parameters: Vec<ParameterLeaf>,
+    result: Vec<(ShapeIndex, thunk::BufferRef)>,
 }
 
 impl Executable {
@@ -52,21 +100,168 @@ impl Executable {
         buffers: BufferAssignment,
         kernels: KernelSet,
     ) -> Result<Executable, RuntimeError> {
+        let plan = Plan::from_assignment(&module, &buffers);
+        Executable::with_plan(module, buffers, plan, kernels)
+    }
+
+    /// Builds an executable over an explicit [`Plan`] (tests use
+    /// [`Plan::one_buffer_per_value`] to run the thunks without buffer assignment).
+    pub fn with_plan(
+        module: Module,
+        buffers: BufferAssignment,
+        plan: Plan,
+        kernels: KernelSet,
+    ) -> Result<Executable, RuntimeError> {
+        let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
+        let entry = emitter.emit_computation(module.entry)?;
+        let constants = std::mem::take(&mut emitter.constants);
+        let memory: Vec<Option<AlignedBuffer>> = plan
+            .allocations
+            .iter()
+            .map(|a| match a.kind {
+                AllocationKind::Parameter { .. } => None,
+                _ => Some(AlignedBuffer::new(a.size)),
+            })
+            .collect();
+        for (value, dst) in &constants {
+            let Some(Some(buf)) = memory.get(dst.slice.allocation) else {
+                return Err(RuntimeError::new("a constant slice is outside the plan"));
+            };
+            // SAFETY: the slice lies inside its allocation and holds the constant's shape.
+            unsafe { write_array(buf.ptr().add(dst.slice.offset), value, &dst.shape) };
+        }
+        let entry_comp = module.entry_computation();
+        let mut parameters = Vec::new();
+        for &p in &entry_comp.parameters() {
+            let instr = &entry_comp.instrs[p];
+            let crate::ir::Op::Parameter { number } = instr.op else {
+                continue;
+            };
+            for index in leaf_indices(&instr.shape) {
+                let Some(Shape::Array(shape)) = instr.shape.subshape(&index) else {
+                    continue;
+                };
+                let slice = plan.slice(module.entry, p, &index).ok_or_else(|| {
+                    RuntimeError::new(format!("parameter {number}: no buffer for leaf {index:?}"))
+                })?;
+                parameters.push(ParameterLeaf {
+                    number,
+                    index,
+                    slice,
+                    shape: shape.clone(),
+                });
+            }
+        }
+        let root = entry_comp.root;
+        let root_shape = &entry_comp.instrs[root].shape;
+        let mut result = Vec::new();
+        for index in leaf_indices(root_shape) {
+            let Some(Shape::Array(shape)) = root_shape.subshape(&index) else {
+                continue;
+            };
+            let slice = plan.slice(module.entry, root, &index).ok_or_else(|| {
+                RuntimeError::new(format!("the entry result has no buffer for leaf {index:?}"))
+            })?;
+            result.push((
+                index,
+                thunk::BufferRef {
+                    slice,
+                    shape: shape.clone(),
+                },
+            ));
+        }
+        let parameter_scratch = (0..plan.allocations.len()).map(|_| None).collect();
         Ok(Executable {
             module,
             buffers,
             kernels,
+            seed: 0,
+            plan,
+            entry,
+            memory,
+            parameter_scratch,
+            parameters,
+            result,
         })
     }
 
-    /// Runs on `args` (the entry parameters, in the layouts of the entry computation) and
-    /// returns the entry result.
-    pub fn execute(&mut self, _args: &[Literal]) -> Result<Literal, RuntimeError> {
-        Err(RuntimeError::new("the runtime is not built yet"))
+    /// Runs on `args` (the entry parameters, in any layouts) and returns the entry result
+    /// in the layouts of the entry computation's root. Callable any number of times.
+    pub fn execute(&mut self, args: &[Literal]) -> Result<Literal, RuntimeError> {
+        let count = self.module.entry_computation().parameters().len();
+        if args.len() != count {
+            return Err(RuntimeError::new(format!(
+                "the module takes {count} arguments, got {}",
+                args.len()
+            )));
+        }
+        let mut bases: Vec<*mut u8> = self
+            .memory
+            .iter()
+            .map(|m| m.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr()))
+            .collect();
+        for p in &self.parameters {
+            let leaf = literal_leaf(&args[p.number], &p.index).ok_or_else(|| {
+                RuntimeError::new(format!(
+                    "argument {} has no array at {:?}; the parameter is {}",
+                    p.number,
+                    p.index,
+                    Shape::Array(p.shape.clone())
+                ))
+            })?;
+            if !leaf.shape.compatible(&p.shape) {
+                return Err(RuntimeError::new(format!(
+                    "argument {} is {}, the parameter is {}",
+                    p.number,
+                    Shape::Array(leaf.shape.clone()),
+                    Shape::Array(p.shape.clone())
+                )));
+            }
+            let info = &self.plan.allocations[p.slice.allocation];
+            let whole = p.slice.offset == 0 && p.slice.size == info.size;
+            let same_layout = p.shape.rank() <= 1
+                || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
+            let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
+            if whole && same_layout && !owned {
+                // Bound in place: kernels only read parameter allocations.
+                bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
+                continue;
+            }
+            let base = if owned {
+                bases[p.slice.allocation]
+            } else {
+                let scratch = self.parameter_scratch[p.slice.allocation]
+                    .get_or_insert_with(|| AlignedBuffer::new(info.size));
+                bases[p.slice.allocation] = scratch.ptr();
+                scratch.ptr()
+            };
+            // SAFETY: the slice lies inside the allocation and holds the parameter's shape.
+            unsafe { write_array(base.add(p.slice.offset), leaf, &p.shape) };
+        }
+        let mut ctx = Context {
+            memory: Memory { bases },
+            evaluator: Evaluator::new(
+                &self.module,
+                EvalOptions {
+                    seed: self.seed,
+                    ..EvalOptions::default()
+                },
+            ),
+        };
+        run_sequence(&self.entry, &mut ctx)?;
+        let root_shape = self.module.result_shape().clone();
+        let result = &self.result;
+        let memory = &ctx.memory;
+        read_value(&root_shape, &mut |index, _| {
+            let (_, b) = result.iter().find(|(i, _)| i == index)?;
+            // SAFETY: the slice holds the leaf's shape.
+            Some(unsafe { read_array(memory.ptr(b.slice), &b.shape) })
+        })
+        .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
 
     /// `thunk-sequence.txt`: one line per thunk, nested for control flow.
     pub fn thunk_sequence_text(&self) -> String {
-        String::new()
+        self.entry.to_string()
     }
 }

@@ -1,0 +1,114 @@
+//! `xlac bench MODEL [--input FILE]... [--iters N] [--json]`: compiles the model once, then
+//! times steady-state `execute` calls on the same inputs (after warm-up runs that touch
+//! every buffer and page in the code). Parsing and compilation are not in the run times;
+//! `compile_ms` is `compiler::compile` alone. Timings are printed, never asserted.
+//! XLA counterpart: `xla/tools/run_hlo_module.cc --iterations`, `jax.jit(f)` timed warm.
+
+use std::time::Instant;
+
+use super::run::{bind_inputs, compile_loaded};
+use super::{BenchArgs, Failure, model};
+use crate::io::arguments::entry_parameters;
+
+/// Timed iterations when `--iters` is not given.
+pub const DEFAULT_ITERS: u64 = 30;
+
+/// Untimed runs before timing.
+const WARMUP_RUNS: u64 = 3;
+
+/// The numbers `xlac bench` reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchResult {
+    /// Milliseconds from the parsed module to a ready executable.
+    pub compile_ms: f64,
+    /// Median run time in milliseconds.
+    pub run_ms_median: f64,
+    /// Fastest run in milliseconds.
+    pub run_ms_min: f64,
+    /// Timed runs.
+    pub iters: u64,
+}
+
+impl BenchResult {
+    /// The `--json` line: `{"compile_ms":…,"run_ms_median":…,"run_ms_min":…,"iters":…}`.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "compile_ms": self.compile_ms,
+            "run_ms_median": self.run_ms_median,
+            "run_ms_min": self.run_ms_min,
+            "iters": self.iters,
+        })
+        .to_string()
+    }
+}
+
+/// Runs `xlac bench`.
+pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
+    let iters = args.iters.unwrap_or(DEFAULT_ITERS);
+    if iters == 0 {
+        return Err(Failure::usage("--iters must be at least 1"));
+    }
+    let loaded = model::load(&args.model, args.json)?;
+    let file = loaded.file.clone();
+    let params = entry_parameters(&loaded.module);
+    let arguments = bind_inputs(&params, &args.inputs, 0, args.json)?;
+    let options = super::compile::compile_options(&Default::default(), None, false)?;
+    let mut compiled = compile_loaded(loaded, &options)?;
+    let exe = &mut compiled.executable;
+    let run = |exe: &mut crate::runtime::Executable| {
+        exe.execute(&arguments.literals)
+            .map(drop)
+            .map_err(|e| Failure::error(format!("{file}: {e}")))
+    };
+    for _ in 0..WARMUP_RUNS {
+        run(exe)?;
+    }
+    let mut times = Vec::with_capacity(iters as usize);
+    for _ in 0..iters {
+        let start = Instant::now();
+        run(exe)?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2.0
+    };
+    let result = BenchResult {
+        compile_ms: compiled.compile_ms,
+        run_ms_median: median,
+        run_ms_min: times[0],
+        iters,
+    };
+    if args.json {
+        println!("{}", result.to_json());
+    } else {
+        println!("compile_ms     {:.3}", result.compile_ms);
+        println!("run_ms_median  {:.3}", result.run_ms_median);
+        println!("run_ms_min     {:.3}", result.run_ms_min);
+        println!("iters          {}", result.iters);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_has_the_four_keys() {
+        let r = BenchResult {
+            compile_ms: 1.5,
+            run_ms_median: 0.25,
+            run_ms_min: 0.125,
+            iters: 30,
+        };
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["compile_ms"], 1.5);
+        assert_eq!(v["run_ms_median"], 0.25);
+        assert_eq!(v["run_ms_min"], 0.125);
+        assert_eq!(v["iters"], 30);
+    }
+}

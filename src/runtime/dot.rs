@@ -1,0 +1,369 @@
+//! `dot` through the `gemm` crate: batch dimensions loop, the free and contracting
+//! dimensions of each operand become the rows/columns of one GEMM per batch element, read
+//! in place through their strides whenever the operand's layout lets a group of
+//! dimensions collapse into one stride (a transposed operand costs nothing). Otherwise the
+//! operand is first copied into a layout where it does. f16/bf16 (and mixed types) compute
+//! in f32, f64 in f64. XLA: `xla/backends/cpu/runtime/dot_thunk.cc`, `dot_lib.h`.
+
+use gemm::Parallelism;
+
+use crate::ir::{ArrayShape, DotDimensionNumbers, Layout, PrimitiveType};
+
+use super::RuntimeError;
+use super::buffers::copy_array;
+use super::elements::{Compute, load, store};
+use super::execute::Memory;
+use super::thunk::DotThunk;
+
+/// GEMMs with fewer multiply-adds than this run on the calling thread.
+const PARALLEL_FLOPS: usize = 1 << 18;
+
+/// Runs a dot thunk.
+pub fn run(d: &DotThunk, memory: &Memory) -> Result<(), RuntimeError> {
+    let f64_compute = [&d.lhs, &d.rhs, &d.out]
+        .iter()
+        .any(|b| b.shape.element_type == PrimitiveType::F64);
+    let args = (
+        memory.ptr(d.lhs.slice) as *const u8,
+        &d.lhs.shape,
+        memory.ptr(d.rhs.slice) as *const u8,
+        &d.rhs.shape,
+        memory.ptr(d.out.slice),
+        &d.out.shape,
+    );
+    // SAFETY: the slices hold their shapes.
+    unsafe {
+        if f64_compute {
+            dot::<f64>(args, &d.dimension_numbers)
+        } else {
+            dot::<f32>(args, &d.dimension_numbers)
+        }
+    }
+    .map_err(|m| RuntimeError::new(format!("{}: {m}", d.name)))
+}
+
+type DotArgs<'a> = (
+    *const u8,
+    &'a ArrayShape,
+    *const u8,
+    &'a ArrayShape,
+    *mut u8,
+    &'a ArrayShape,
+);
+
+/// One operand viewed as `[batch..., rows, cols]` with one stride per group.
+struct View<T> {
+    /// Owned data when the operand had to be converted or relaid out.
+    _owned: Option<Vec<T>>,
+    ptr: *const T,
+    /// Element strides of the batch dimensions (in dnums order).
+    batch_strides: Vec<isize>,
+    /// Stride of the first matrix dimension group (lhs: free, rhs: contracting).
+    first: isize,
+    /// Stride of the second group (lhs: contracting, rhs: free).
+    second: isize,
+}
+
+/// A dot of two arrays into a third, computing in `T`.
+///
+/// # Safety
+/// The pointers must hold arrays of the given shapes.
+unsafe fn dot<T: Compute + gemm_type::Gemm>(
+    (lhs, ls, rhs, rs, out, os): DotArgs<'_>,
+    dn: &DotDimensionNumbers,
+) -> Result<(), String> {
+    let lhs_free = free_dims(
+        ls.rank(),
+        &dn.lhs_batch_dimensions,
+        &dn.lhs_contracting_dimensions,
+    );
+    let rhs_free = free_dims(
+        rs.rank(),
+        &dn.rhs_batch_dimensions,
+        &dn.rhs_contracting_dimensions,
+    );
+    let nb = dn.lhs_batch_dimensions.len();
+    if os.rank() != nb + lhs_free.len() + rhs_free.len()
+        || dn.rhs_batch_dimensions.len() != nb
+        || dn.lhs_contracting_dimensions.len() != dn.rhs_contracting_dimensions.len()
+    {
+        return Err("dot dimension numbers do not match the shapes".into());
+    }
+    let size =
+        |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&d| s.dims[d] as usize).product::<usize>();
+    let m = size(ls, &lhs_free);
+    let n = size(rs, &rhs_free);
+    let k = size(ls, &dn.lhs_contracting_dimensions);
+    // SAFETY (both views): the caller's pointers hold the shapes.
+    let l = unsafe {
+        view::<T>(
+            lhs,
+            ls,
+            &dn.lhs_batch_dimensions,
+            &lhs_free,
+            &dn.lhs_contracting_dimensions,
+        )
+    };
+    let r = unsafe {
+        view::<T>(
+            rhs,
+            rs,
+            &dn.rhs_batch_dimensions,
+            &dn.rhs_contracting_dimensions,
+            &rhs_free,
+        )
+    };
+    // The output's groups are its dims [0, nb), [nb, nb + |lhs free|), the rest.
+    let out_batch: Vec<usize> = (0..nb).collect();
+    let out_rows: Vec<usize> = (nb..nb + lhs_free.len()).collect();
+    let out_cols: Vec<usize> = (nb + lhs_free.len()..os.rank()).collect();
+    let direct = os.element_type == T::TYPE
+        && group_stride(os, &out_rows).is_some()
+        && group_stride(os, &out_cols).is_some();
+    // Without a direct view, compute into a row-major temporary (whose groups always
+    // collapse) and copy/convert it into the output afterwards.
+    let mut temp_shape = os.clone();
+    temp_shape.element_type = T::TYPE;
+    if !direct {
+        temp_shape.layout = Layout::row_major(os.rank());
+    }
+    let mut temp: Vec<T> = if direct {
+        Vec::new()
+    } else {
+        vec![T::default(); os.element_count()]
+    };
+    let dst: *mut T = if direct {
+        out as *mut T
+    } else {
+        temp.as_mut_ptr()
+    };
+    let strides = temp_shape.physical_strides();
+    let ostr = |g: &[usize]| group_stride(&temp_shape, g).unwrap_or(1);
+    let (dst_rs, dst_cs) = (ostr(&out_rows), ostr(&out_cols));
+    let batch_dims: Vec<usize> = dn
+        .lhs_batch_dimensions
+        .iter()
+        .map(|&d| ls.dims[d] as usize)
+        .collect();
+    let batches: usize = batch_dims.iter().product();
+    let parallelism = if m * n * k >= PARALLEL_FLOPS {
+        Parallelism::Rayon(0)
+    } else {
+        Parallelism::None
+    };
+    let mut index = vec![0usize; nb];
+    for _ in 0..batches {
+        let off = |s: &[isize]| {
+            index
+                .iter()
+                .zip(s)
+                .map(|(&i, &s)| i as isize * s)
+                .sum::<isize>()
+        };
+        let o: isize = out_batch
+            .iter()
+            .map(|&d| index[d] as isize * strides[d] as isize)
+            .sum();
+        // SAFETY: offsets stay inside the arrays (indices within their dimensions).
+        unsafe {
+            let dst = dst.offset(o);
+            if k == 0 {
+                for i in 0..m {
+                    for j in 0..n {
+                        *dst.offset(i as isize * dst_rs + j as isize * dst_cs) = T::default();
+                    }
+                }
+            } else if m > 0 && n > 0 {
+                T::gemm(
+                    m,
+                    n,
+                    k,
+                    dst,
+                    dst_cs,
+                    dst_rs,
+                    l.ptr.offset(off(&l.batch_strides)),
+                    l.second,
+                    l.first,
+                    r.ptr.offset(off(&r.batch_strides)),
+                    r.second,
+                    r.first,
+                    parallelism,
+                );
+            }
+        }
+        for d in (0..nb).rev() {
+            index[d] += 1;
+            if index[d] < batch_dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    if !direct {
+        // SAFETY: `temp` holds the result in `temp_shape`; convert then relayout.
+        unsafe {
+            if os.element_type == T::TYPE {
+                copy_array(temp.as_ptr() as *const u8, &temp_shape, out, os);
+            } else {
+                let mut converted = vec![0u8; os.byte_size()];
+                store(converted.as_mut_ptr(), os.element_type, &temp);
+                let mut from = temp_shape.clone();
+                from.element_type = os.element_type;
+                copy_array(converted.as_ptr(), &from, out, os);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Dimensions that are neither batch nor contracting, in increasing order (the order
+/// they take in the result).
+fn free_dims(rank: usize, batch: &[usize], contracting: &[usize]) -> Vec<usize> {
+    (0..rank)
+        .filter(|d| !batch.contains(d) && !contracting.contains(d))
+        .collect()
+}
+
+/// The one element stride that walks dimensions `group` as a single flattened (row-major
+/// within the group) dimension, if the layout allows it. Dimensions of size 1 do not
+/// matter; an empty group (or all size 1) has stride 1.
+fn group_stride(s: &ArrayShape, group: &[usize]) -> Option<isize> {
+    let strides = s.physical_strides();
+    let live: Vec<usize> = group.iter().copied().filter(|&d| s.dims[d] != 1).collect();
+    for w in live.windows(2) {
+        if strides[w[0]] != strides[w[1]] * s.dims[w[1]] as usize {
+            return None;
+        }
+    }
+    Some(live.last().map(|&d| strides[d] as isize).unwrap_or(1))
+}
+
+/// An operand as `T` elements whose `first` and `second` groups each collapse to a single
+/// stride: in place when possible, else converted and/or relaid out into an owned copy
+/// with the layout `[batch..., first..., second...]` row-major.
+///
+/// # Safety
+/// `ptr` must hold an array of `shape`.
+unsafe fn view<T: Compute>(
+    ptr: *const u8,
+    shape: &ArrayShape,
+    batch: &[usize],
+    first: &[usize],
+    second: &[usize],
+) -> View<T> {
+    let fits =
+        |s: &ArrayShape| group_stride(s, first).is_some() && group_stride(s, second).is_some();
+    let mut s = shape.clone();
+    let mut owned: Option<Vec<T>> = None;
+    if shape.element_type != T::TYPE {
+        // SAFETY: the caller's pointer holds the shape.
+        owned = Some(unsafe { load::<T>(ptr, shape.element_type, shape.element_count()) });
+        s.element_type = T::TYPE;
+    }
+    if !fits(&s) {
+        let order: Vec<usize> = batch.iter().chain(first).chain(second).copied().collect();
+        let mut packed = s.clone();
+        packed.layout = Layout {
+            minor_to_major: order.iter().rev().copied().collect(),
+            extra: None,
+        };
+        let mut data = vec![T::default(); s.element_count()];
+        let src = owned
+            .as_ref()
+            .map(|v| v.as_ptr() as *const u8)
+            .unwrap_or(ptr);
+        // SAFETY: both buffers hold the shape's elements.
+        unsafe { copy_array(src, &s, data.as_mut_ptr() as *mut u8, &packed) };
+        owned = Some(data);
+        s = packed;
+    }
+    let strides = s.physical_strides();
+    let p = owned
+        .as_ref()
+        .map(|v| v.as_ptr())
+        .unwrap_or(ptr as *const T);
+    View {
+        ptr: p,
+        batch_strides: batch.iter().map(|&d| strides[d] as isize).collect(),
+        first: group_stride(&s, first).unwrap_or(1),
+        second: group_stride(&s, second).unwrap_or(1),
+        _owned: owned,
+    }
+}
+
+/// The typed entry points of the `gemm` crate.
+mod gemm_type {
+    use gemm::Parallelism;
+
+    /// `dst[m x n] = lhs[m x k] * rhs[k x n]` with element strides (column stride first,
+    /// as `gemm::gemm` takes them).
+    pub trait Gemm: Sized {
+        /// # Safety
+        /// The pointers and strides must describe valid matrices.
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn gemm(
+            m: usize,
+            n: usize,
+            k: usize,
+            dst: *mut Self,
+            dst_cs: isize,
+            dst_rs: isize,
+            lhs: *const Self,
+            lhs_cs: isize,
+            lhs_rs: isize,
+            rhs: *const Self,
+            rhs_cs: isize,
+            rhs_rs: isize,
+            parallelism: Parallelism,
+        );
+    }
+
+    macro_rules! impl_gemm {
+        ($t:ty) => {
+            impl Gemm for $t {
+                unsafe fn gemm(
+                    m: usize,
+                    n: usize,
+                    k: usize,
+                    dst: *mut $t,
+                    dst_cs: isize,
+                    dst_rs: isize,
+                    lhs: *const $t,
+                    lhs_cs: isize,
+                    lhs_rs: isize,
+                    rhs: *const $t,
+                    rhs_cs: isize,
+                    rhs_rs: isize,
+                    parallelism: Parallelism,
+                ) {
+                    // SAFETY: forwarded from the caller.
+                    unsafe {
+                        gemm::gemm(
+                            m,
+                            n,
+                            k,
+                            dst,
+                            dst_cs,
+                            dst_rs,
+                            false,
+                            lhs,
+                            lhs_cs,
+                            lhs_rs,
+                            rhs,
+                            rhs_cs,
+                            rhs_rs,
+                            0.0,
+                            1.0,
+                            false,
+                            false,
+                            false,
+                            parallelism,
+                        )
+                    }
+                }
+            }
+        };
+    }
+    impl_gemm!(f32);
+    impl_gemm!(f64);
+}

@@ -1,0 +1,213 @@
+//! Running thunk sequences: resolve slices to addresses, call kernels (split over the
+//! rayon pool when large), library routines and nested sequences.
+//! XLA: `xla/backends/cpu/runtime/thunk_executor.cc` (here strictly sequential: thunks run
+//! in schedule order; parallelism is inside kernels and the GEMM).
+
+use rayon::prelude::*;
+
+use crate::eval::Evaluator;
+use crate::layout::Slice;
+
+use super::RuntimeError;
+use super::buffers::{copy_array, read_array, read_value, write_array};
+use super::thunk::{
+    BufferRef, KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence,
+};
+use super::{convolution, dot};
+
+/// Base address of every allocation for one run.
+pub struct Memory {
+    /// By allocation index.
+    pub bases: Vec<*mut u8>,
+}
+
+impl Memory {
+    /// The address of a slice.
+    pub fn ptr(&self, s: Slice) -> *mut u8 {
+        // SAFETY: slices come from the plan, inside their allocation.
+        unsafe { self.bases[s.allocation].add(s.offset) }
+    }
+}
+
+/// The buffer table of a kernel call, shared by the tasks of a split call.
+struct Table(Vec<*mut u8>);
+// The kernels write disjoint output ranges per work unit; the table itself is read-only.
+unsafe impl Sync for Table {}
+unsafe impl Send for Table {}
+
+/// What a run needs besides the thunks.
+pub struct Context<'m> {
+    /// Addresses.
+    pub memory: Memory,
+    /// The reference implementation, for library thunks that use it (and its rng state).
+    pub evaluator: Evaluator<'m>,
+}
+
+/// Runs a sequence.
+pub fn run_sequence(seq: &ThunkSequence, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
+    for t in &seq.thunks {
+        run_thunk(t, ctx)?;
+    }
+    Ok(())
+}
+
+fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
+    match t {
+        Thunk::Kernel(k) => run_kernel(k, &ctx.memory),
+        Thunk::OutputFusion { dot, epilogue } => {
+            dot::run(dot, &ctx.memory)?;
+            run_kernel(epilogue, &ctx.memory);
+        }
+        Thunk::Copy { copy, .. } | Thunk::AliasCopy { copy, .. } => {
+            parallel_copy(copy, &ctx.memory)
+        }
+        Thunk::Constant { leaves, .. } => {
+            for (value, dst) in leaves {
+                // SAFETY: the slice holds the constant's shape.
+                unsafe { write_array(ctx.memory.ptr(dst.slice), value, &dst.shape) };
+            }
+        }
+        Thunk::Dot(d) => dot::run(d, &ctx.memory)?,
+        Thunk::Convolution(c) => convolution::run(c, &ctx.memory)?,
+        Thunk::Reference(r) => run_reference(r, ctx)?,
+        Thunk::While {
+            name,
+            init,
+            state,
+            condition,
+            body,
+        } => {
+            parallel_copy(init, &ctx.memory);
+            loop {
+                enter(condition, std::slice::from_ref(&state.to_vec()), ctx);
+                run_sequence(&condition.sequence, ctx)?;
+                let pred = condition.root.first().ok_or_else(|| {
+                    RuntimeError::new(format!("{name}: the condition has no pred result"))
+                })?;
+                // SAFETY: a pred[] slice holds one byte.
+                if unsafe { *ctx.memory.ptr(pred.slice) } == 0 {
+                    break;
+                }
+                enter(body, std::slice::from_ref(&state.to_vec()), ctx);
+                run_sequence(&body.sequence, ctx)?;
+                parallel_copy(&ParallelCopy::new(&body.root, state), &ctx.memory);
+            }
+        }
+        Thunk::Conditional {
+            selector,
+            branches,
+            result,
+            ..
+        } => {
+            let p = ctx.memory.ptr(selector.slice);
+            // SAFETY: the selector is a pred[] (1 byte) or s32[] (4 bytes).
+            let raw = unsafe {
+                if selector.shape.element_type == crate::ir::PrimitiveType::Pred {
+                    // pred: true runs branch 0 (true_computation), false branch 1.
+                    if *p != 0 { 0 } else { 1 }
+                } else {
+                    (p as *const i32).read_unaligned() as i64
+                }
+            };
+            // An out-of-range index runs the last branch.
+            let last = branches.len() as i64 - 1;
+            let b = if raw < 0 || raw > last { last } else { raw } as usize;
+            let (operand, region) = &branches[b];
+            enter(region, std::slice::from_ref(operand), ctx);
+            run_sequence(&region.sequence, ctx)?;
+            parallel_copy(&ParallelCopy::new(&region.root, result), &ctx.memory);
+        }
+        Thunk::Call {
+            operands,
+            callee,
+            result,
+            ..
+        } => {
+            enter(callee, operands, ctx);
+            run_sequence(&callee.sequence, ctx)?;
+            parallel_copy(&ParallelCopy::new(&callee.root, result), &ctx.memory);
+        }
+    }
+    Ok(())
+}
+
+/// Copies the arguments' leaves into a region's parameters (where the plan did not share).
+fn enter(region: &Region, args: &[Vec<BufferRef>], ctx: &Context<'_>) {
+    let from: Vec<BufferRef> = args.iter().flatten().cloned().collect();
+    let to: Vec<BufferRef> = region.params.iter().flatten().cloned().collect();
+    parallel_copy(&ParallelCopy::new(&from, &to), &ctx.memory);
+}
+
+/// Calls a kernel on the whole range, split into tasks when it is marked parallel.
+fn run_kernel(k: &KernelThunk, memory: &Memory) {
+    let table = Table(k.buffers.iter().map(|&s| memory.ptr(s)).collect());
+    let entry = k.entry;
+    if !k.parallel {
+        // SAFETY: the table points at the fusion's operand and result buffers.
+        unsafe { entry(table.0.as_ptr(), 0, k.work_units) };
+        return;
+    }
+    let tasks = (rayon::current_num_threads() as u64 * 4).max(1);
+    let chunk = k.work_units.div_ceil(tasks).max(k.min_units_per_task);
+    let chunks = k.work_units.div_ceil(chunk);
+    let table = &table;
+    (0..chunks).into_par_iter().for_each(|c| {
+        let begin = c * chunk;
+        let end = (begin + chunk).min(k.work_units);
+        // SAFETY: as above; each task writes the output elements of its own range.
+        unsafe { entry(table.0.as_ptr(), begin, end) };
+    });
+}
+
+/// Performs the copies of a [`ParallelCopy`], through temporaries when they overlap.
+pub fn parallel_copy(copy: &ParallelCopy, memory: &Memory) {
+    if !copy.staged {
+        for (s, d) in &copy.pairs {
+            // SAFETY: disjoint slices of the plan, sized for their shapes.
+            unsafe { copy_array(memory.ptr(s.slice), &s.shape, memory.ptr(d.slice), &d.shape) };
+        }
+        return;
+    }
+    let staged: Vec<Vec<u8>> = copy
+        .pairs
+        .iter()
+        .map(|(s, _)| {
+            let mut v = vec![0u8; s.slice.size];
+            // SAFETY: the source slice holds `size` bytes.
+            unsafe { std::ptr::copy(memory.ptr(s.slice), v.as_mut_ptr(), s.slice.size) };
+            v
+        })
+        .collect();
+    for ((s, d), bytes) in copy.pairs.iter().zip(&staged) {
+        // SAFETY: the temporary holds the source's bytes; the destination its shape.
+        unsafe { copy_array(bytes.as_ptr(), &s.shape, memory.ptr(d.slice), &d.shape) };
+    }
+}
+
+/// Reads the operands into literals, runs the reference implementation of the op, writes
+/// the result leaves back.
+fn run_reference(r: &ReferenceThunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
+    let memory = &ctx.memory;
+    let mut operands = Vec::with_capacity(r.operands.len());
+    for (shape, leaves) in &r.operands {
+        let value = read_value(shape, &mut |index, _| {
+            let b = leaves.iter().find(|(i, _)| i == index).map(|(_, b)| b)?;
+            // SAFETY: the slice holds the leaf's shape.
+            Some(unsafe { read_array(memory.ptr(b.slice), &b.shape) })
+        })
+        .ok_or_else(|| RuntimeError::new(format!("{}: an operand has no buffer", r.name)))?;
+        operands.push(value);
+    }
+    let value = ctx
+        .evaluator
+        .evaluate_instruction(r.computation, r.instruction, &operands)
+        .map_err(|e| RuntimeError::new(e.to_string()))?;
+    for (index, dst) in &r.result {
+        let leaf = super::buffers::literal_leaf(&value, index).ok_or_else(|| {
+            RuntimeError::new(format!("{}: the result has no leaf {index:?}", r.name))
+        })?;
+        // SAFETY: the slice holds the leaf's shape; the literal is relaid out if needed.
+        unsafe { write_array(ctx.memory.ptr(dst.slice), leaf, &dst.shape) };
+    }
+    Ok(())
+}

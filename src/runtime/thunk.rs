@@ -1,0 +1,342 @@
+//! Thunks: the runtime's instructions. Each one does one thing to buffers (run a kernel,
+//! call a library routine, copy, loop over nested sequences); a computation becomes a
+//! [`ThunkSequence`] run in schedule order. `thunk-sequence.txt` is their `Display`.
+//! XLA: `xla/backends/cpu/runtime/thunk.h`, `kernel_thunk.h`, `copy_thunk.h`,
+//! `dot_thunk.h`, `while_thunk.h`, `conditional_thunk.h`, `call_thunk.h`.
+
+use std::fmt::{self, Write as _};
+
+use crate::codegen::KernelFn;
+use crate::ir::{
+    ArrayLiteral, ArrayShape, ComputationId, ConvolutionDimensionNumbers, DotDimensionNumbers,
+    InstrId, ShapeIndex, Window,
+};
+use crate::layout::Slice;
+
+/// An array in a buffer: where it lives and how it is laid out there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferRef {
+    /// The bytes.
+    pub slice: Slice,
+    /// Dimensions, element type and physical layout.
+    pub shape: ArrayShape,
+}
+
+/// A list of copies that happen "at once": when some source overlaps some other copy's
+/// destination (a loop body that swaps two state elements), all sources are staged through
+/// a temporary first. Sources equal to their destination were dropped when it was built.
+#[derive(Clone, Debug, Default)]
+pub struct ParallelCopy {
+    /// (source, destination) pairs.
+    pub pairs: Vec<(BufferRef, BufferRef)>,
+    /// Some source overlaps another pair's destination: stage through temporaries.
+    pub staged: bool,
+}
+
+impl ParallelCopy {
+    /// The copies needed to move `from` (leaf by leaf) into `to`, skipping leaves that the
+    /// plan already put in the same place.
+    pub fn new(from: &[BufferRef], to: &[BufferRef]) -> ParallelCopy {
+        let pairs: Vec<(BufferRef, BufferRef)> = from
+            .iter()
+            .zip(to)
+            .filter(|(s, d)| s.slice != d.slice || s.shape.layout != d.shape.layout)
+            .map(|(s, d)| (s.clone(), d.clone()))
+            .collect();
+        let overlaps = |a: &Slice, b: &Slice| {
+            a.allocation == b.allocation
+                && a.offset < b.offset + b.size
+                && b.offset < a.offset + a.size
+        };
+        let staged = pairs.iter().enumerate().any(|(i, (s, _))| {
+            pairs
+                .iter()
+                .enumerate()
+                .any(|(j, (_, d))| overlaps(&s.slice, &d.slice) && (i != j || s.slice != d.slice))
+        });
+        ParallelCopy { pairs, staged }
+    }
+
+    /// True when nothing needs copying.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+}
+
+/// One generated kernel call.
+#[derive(Clone, Debug)]
+pub struct KernelThunk {
+    /// The fusion instruction.
+    pub name: String,
+    /// The code.
+    pub entry: KernelFn,
+    /// Operand slices then result slices: the kernel's buffer table.
+    pub buffers: Vec<Slice>,
+    /// `0..work_units` is the whole output.
+    pub work_units: u64,
+    /// Smallest range worth a task of its own.
+    pub min_units_per_task: u64,
+    /// Split the range over the rayon pool (the output is big enough).
+    pub parallel: bool,
+}
+
+/// A dot on buffers (see `dot.rs`).
+#[derive(Clone, Debug)]
+pub struct DotThunk {
+    /// The dot instruction.
+    pub name: String,
+    /// Left operand.
+    pub lhs: BufferRef,
+    /// Right operand.
+    pub rhs: BufferRef,
+    /// Result.
+    pub out: BufferRef,
+    /// Batch and contracting dimensions.
+    pub dimension_numbers: DotDimensionNumbers,
+}
+
+/// A convolution on buffers (see `convolution.rs`).
+#[derive(Clone, Debug)]
+pub struct ConvolutionThunk {
+    /// The convolution instruction.
+    pub name: String,
+    /// Input.
+    pub lhs: BufferRef,
+    /// Kernel.
+    pub rhs: BufferRef,
+    /// Result.
+    pub out: BufferRef,
+    /// Strides, padding, dilations, reversal.
+    pub window: Window,
+    /// Which dimension is which.
+    pub dimension_numbers: ConvolutionDimensionNumbers,
+    /// `feature_group_count`.
+    pub feature_group_count: usize,
+    /// `batch_group_count`.
+    pub batch_group_count: usize,
+}
+
+/// One op run by the reference interpreter's implementation of that op: operands are read
+/// out of their buffers into literals, the result written back. Named as such in
+/// `thunk-sequence.txt`.
+#[derive(Clone, Debug)]
+pub struct ReferenceThunk {
+    /// The instruction's name.
+    pub name: String,
+    /// Its opcode as HLO prints it.
+    pub opcode: String,
+    /// Where it lives.
+    pub computation: ComputationId,
+    /// The instruction.
+    pub instruction: InstrId,
+    /// Per operand: its shape and the buffers of its array leaves (by shape index).
+    pub operands: Vec<(crate::ir::Shape, Vec<(ShapeIndex, BufferRef)>)>,
+    /// The result's array leaves.
+    pub result: Vec<(ShapeIndex, BufferRef)>,
+}
+
+/// A nested sequence with the copies into its parameters and out of its root.
+#[derive(Debug)]
+pub struct Region {
+    /// The computation's thunks.
+    pub sequence: ThunkSequence,
+    /// The computation's parameter leaves, parameter by parameter, depth-first.
+    pub params: Vec<Vec<BufferRef>>,
+    /// The root's array leaves.
+    pub root: Vec<BufferRef>,
+}
+
+/// One runtime step.
+#[derive(Debug)]
+pub enum Thunk {
+    /// A generated kernel (`kLoop`/`kInput` fusion).
+    Kernel(KernelThunk),
+    /// A `kOutput` fusion: the dot into the output buffer, then the epilogue kernel.
+    OutputFusion {
+        /// The dot, writing into the fusion's output (or `scratch`).
+        dot: DotThunk,
+        /// The epilogue, reading the dot result.
+        epilogue: KernelThunk,
+    },
+    /// A `copy` (relayout when the layouts differ).
+    Copy {
+        /// The copy instruction.
+        name: String,
+        /// From, to.
+        copy: ParallelCopy,
+    },
+    /// Copies that stand in for buffer sharing the plan did not do (tuple, get-tuple-element,
+    /// bitcast, in-place update operands).
+    AliasCopy {
+        /// The instruction the alias belongs to.
+        name: String,
+        /// The copies.
+        copy: ParallelCopy,
+    },
+    /// A constant outside a constant allocation, written on every run.
+    Constant {
+        /// The constant instruction.
+        name: String,
+        /// Its array leaves and where they go.
+        leaves: Vec<(ArrayLiteral, BufferRef)>,
+    },
+    /// `dot` through the GEMM.
+    Dot(DotThunk),
+    /// `convolution` through im2col and the GEMM.
+    Convolution(ConvolutionThunk),
+    /// An op run by the reference implementation.
+    Reference(ReferenceThunk),
+    /// `while`: the state lives in the while's result buffers.
+    While {
+        /// The while instruction.
+        name: String,
+        /// Init operand leaves to state.
+        init: ParallelCopy,
+        /// The state (the while's result leaves).
+        state: Vec<BufferRef>,
+        /// The condition computation; its root is a `pred[]`.
+        condition: Box<Region>,
+        /// The body computation.
+        body: Box<Region>,
+    },
+    /// `conditional`: selector, then one branch.
+    Conditional {
+        /// The conditional instruction.
+        name: String,
+        /// The `pred[]` or `s32[]` selector.
+        selector: BufferRef,
+        /// Per branch: its operand's leaves and the branch.
+        branches: Vec<(Vec<BufferRef>, Region)>,
+        /// The result leaves.
+        result: Vec<BufferRef>,
+    },
+    /// `call`: operands in, callee, root out.
+    Call {
+        /// The call instruction.
+        name: String,
+        /// The operands' leaves, operand by operand.
+        operands: Vec<Vec<BufferRef>>,
+        /// The callee.
+        callee: Box<Region>,
+        /// The result leaves.
+        result: Vec<BufferRef>,
+    },
+}
+
+/// The thunks of one computation, in schedule order.
+#[derive(Debug, Default)]
+pub struct ThunkSequence {
+    /// The computation's name.
+    pub computation: String,
+    /// The steps.
+    pub thunks: Vec<Thunk>,
+}
+
+impl ThunkSequence {
+    /// Writes the sequence, indented by `depth` levels.
+    pub fn write(&self, out: &mut String, depth: usize) {
+        let pad = "  ".repeat(depth);
+        let _ = writeln!(out, "{pad}sequence {}:", self.computation);
+        for t in &self.thunks {
+            t.write(out, depth + 1);
+        }
+    }
+}
+
+impl Thunk {
+    /// One line per thunk (more for nested sequences).
+    fn write(&self, out: &mut String, depth: usize) {
+        let pad = "  ".repeat(depth);
+        let _ = match self {
+            Thunk::Kernel(k) => writeln!(out, "{pad}{}", kernel_line(k)),
+            Thunk::OutputFusion { dot, epilogue } => writeln!(
+                out,
+                "{pad}output-fusion {}: gemm {} then {}",
+                epilogue.name,
+                dot.out.shape.element_type,
+                kernel_line(epilogue)
+            ),
+            Thunk::Copy { name, copy } => {
+                let relayout = copy
+                    .pairs
+                    .iter()
+                    .any(|(s, d)| s.shape.layout != d.shape.layout && s.shape.rank() > 1);
+                let what = if relayout { "relayout" } else { "memcpy" };
+                writeln!(out, "{pad}copy {name} ({what})")
+            }
+            Thunk::AliasCopy { name, copy } => writeln!(
+                out,
+                "{pad}copy {name} ({} leaf copies where the plan did not share a buffer{})",
+                copy.pairs.len(),
+                if copy.staged { ", staged" } else { "" }
+            ),
+            Thunk::Constant { name, .. } => writeln!(out, "{pad}constant {name} (written per run)"),
+            Thunk::Dot(d) => writeln!(
+                out,
+                "{pad}dot {} (gemm, {} x {} -> {})",
+                d.name,
+                d.lhs.shape.element_type,
+                d.rhs.shape.element_type,
+                d.out.shape.element_type
+            ),
+            Thunk::Convolution(c) => writeln!(
+                out,
+                "{pad}convolution {} (im2col + gemm, feature_group_count={}, batch_group_count={})",
+                c.name, c.feature_group_count, c.batch_group_count
+            ),
+            Thunk::Reference(r) => writeln!(
+                out,
+                "{pad}library {} {} (reference implementation)",
+                r.opcode, r.name
+            ),
+            Thunk::While {
+                name,
+                condition,
+                body,
+                ..
+            } => {
+                let _ = writeln!(out, "{pad}while {name}");
+                let _ = writeln!(out, "{pad}  condition:");
+                condition.sequence.write(out, depth + 2);
+                let _ = writeln!(out, "{pad}  body:");
+                body.sequence.write(out, depth + 2);
+                Ok(())
+            }
+            Thunk::Conditional { name, branches, .. } => {
+                let _ = writeln!(out, "{pad}conditional {name}");
+                for (i, (_, b)) in branches.iter().enumerate() {
+                    let _ = writeln!(out, "{pad}  branch {i}:");
+                    b.sequence.write(out, depth + 2);
+                }
+                Ok(())
+            }
+            Thunk::Call { name, callee, .. } => {
+                let _ = writeln!(out, "{pad}call {name}");
+                callee.sequence.write(out, depth + 1);
+                Ok(())
+            }
+        };
+    }
+}
+
+fn kernel_line(k: &KernelThunk) -> String {
+    let split = if k.parallel {
+        format!(", split in tasks of >= {} units", k.min_units_per_task)
+    } else {
+        String::new()
+    };
+    format!(
+        "kernel {} ({} buffers, {} work units{split})",
+        k.name,
+        k.buffers.len(),
+        k.work_units
+    )
+}
+
+impl fmt::Display for ThunkSequence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write(&mut s, 0);
+        f.write_str(&s)
+    }
+}

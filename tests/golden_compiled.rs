@@ -1,0 +1,129 @@
+//! Golden tests of the compiled backend: every `testdata/` model, from `model.hlo`,
+//! `model.mlir` and `xla_opt.hlo`, goes through `compiler::compile` (pipeline, buffer
+//! assignment, codegen, runtime) and runs on the model's `inputs.npz`; every output leaf
+//! must match XLA:CPU's `expected.npz` (integers and booleans exactly, floats within
+//! `Tolerance::for_output`, as the interpreter's golden tests). Each test prints how many
+//! models pass, so a partial result is visible in the test output.
+
+use std::path::Path;
+
+use xlac::compiler::{CompileOptions, compile};
+use xlac::eval::compare::{Tolerance, compare_arrays};
+use xlac::io::arguments::{bind_arguments, entry_parameters};
+use xlac::io::npz::read_npz;
+use xlac::ir::verifier::verify;
+use xlac::ir::{Module, hlo_text, stablehlo};
+use xlac::testdata::model_dirs;
+
+/// Loads and verifies one model file.
+fn load(path: &Path) -> Result<Module, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let shown = path.display().to_string();
+    let module = if shown.ends_with(".mlir") {
+        stablehlo::parse_module(&text, &shown)
+            .map_err(|e| format!("parse: {e}"))?
+            .module
+    } else {
+        hlo_text::parse_module(&text, &shown)
+            .map_err(|e| format!("parse: {e}"))?
+            .module
+    };
+    verify(&module).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        format!("verify: {}", lines.join("; "))
+    })?;
+    Ok(module)
+}
+
+/// Compiles and runs one model file; one line per problem.
+fn check(dir: &Path, file: &str) -> Vec<String> {
+    let module = match load(&dir.join(file)) {
+        Ok(m) => m,
+        Err(e) => return vec![e],
+    };
+    // Tolerances are judged on the module as written (bf16 anywhere loosens them).
+    let tolerance_module = module.clone();
+    let mut compiled = match compile(module, &CompileOptions::default()) {
+        Ok(c) => c,
+        Err(e) => return vec![format!("compile: {e}")],
+    };
+    let exe = &mut compiled.executable;
+    let inputs = match read_npz(&dir.join("inputs.npz")) {
+        Ok(i) => i,
+        Err(e) => return vec![format!("inputs: {}", e.message)],
+    };
+    let args = match bind_arguments(&entry_parameters(&exe.module), inputs, 0) {
+        Ok(a) if a.randomized.is_empty() => a,
+        Ok(_) => return vec!["inputs.npz has too few arrays".into()],
+        Err(e) => return vec![format!("inputs: {}", e.message)],
+    };
+    let result = match exe.execute(&args.literals) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("execute: {e}")],
+    };
+    let expected = match read_npz(&dir.join("expected.npz")) {
+        Ok(e) => e,
+        Err(e) => return vec![format!("expected: {}", e.message)],
+    };
+    let leaves = result.leaves();
+    if leaves.len() != expected.len() {
+        return vec![format!(
+            "{} outputs, expected {}",
+            leaves.len(),
+            expected.len()
+        )];
+    }
+    let mut problems = Vec::new();
+    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
+        let tol = Tolerance::for_output(&tolerance_module, actual.element_type());
+        match compare_arrays(actual, &want.literal, tol) {
+            Ok(c) if c.ok() => {}
+            Ok(c) => problems.push(format!("output {i} ({}): {c}", actual.element_type())),
+            Err(e) => problems.push(format!("output {i}: {e}")),
+        }
+    }
+    problems
+}
+
+fn run_all(file: &str) {
+    let models: Vec<_> = model_dirs()
+        .into_iter()
+        .filter(|d| d.join(file).exists())
+        .collect();
+    assert!(
+        models.len() >= 40,
+        "expected at least 40 models with {file}"
+    );
+    let mut problems = Vec::new();
+    let mut passed = 0;
+    for dir in &models {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let p = check(dir, file);
+        if p.is_empty() {
+            passed += 1;
+        }
+        problems.extend(p.into_iter().map(|p| format!("{name}/{file}: {p}")));
+    }
+    println!("compiled {file}: {passed} of {} models match", models.len());
+    assert!(
+        problems.is_empty(),
+        "compiled {file}: {passed} of {} models match; problems:\n{}",
+        models.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn model_hlo_compiled_matches_xla() {
+    run_all("model.hlo");
+}
+
+#[test]
+fn model_mlir_compiled_matches_xla() {
+    run_all("model.mlir");
+}
+
+#[test]
+fn xla_opt_hlo_compiled_matches_xla() {
+    run_all("xla_opt.hlo");
+}
