@@ -220,10 +220,10 @@ pub fn fuse_producer(
     // Renumber the parameters after k and drop operand k.
     fusion_operands.remove(k);
     for &p in &fused.order {
-        if let Op::Parameter { number } = &mut fused.instrs[p].op {
-            if *number > k {
-                *number -= 1;
-            }
+        if let Op::Parameter { number } = &mut fused.instrs[p].op
+            && *number > k
+        {
+            *number -= 1;
         }
     }
     normalize_order(fused);
