@@ -111,6 +111,12 @@ pub fn should_fuse(
         .count();
     if other_users > 0 {
         if is_expensive(comp, p) && !always_duplicable(comp, p) {
+            if body.body.root_instr().opcode() == Opcode::Reduce {
+                return Err(FusionRule::ReductionWouldDuplicate {
+                    producer: p.opcode(),
+                    other_users,
+                });
+            }
             return Err(FusionRule::ExpensiveDuplicated {
                 producer: p.opcode(),
                 other_users,

@@ -136,6 +136,14 @@ pub enum FusionRule {
         /// Its other users.
         other_users: usize,
     },
+    /// An expensive producer with other users, feeding a reduction: the reduction and the
+    /// other users both need it.
+    ReductionWouldDuplicate {
+        /// The producer's opcode.
+        producer: Opcode,
+        /// Its other users.
+        other_users: usize,
+    },
     /// A producer that reads more than it writes, from two or more full inputs, with other
     /// users: duplicating it multiplies its memory traffic.
     NotEffectivelyUnary {
@@ -275,6 +283,13 @@ impl fmt::Display for FusionRule {
             } => write!(
                 f,
                 "{producer} is expensive and has {other_users} other user(s); fusing would compute it twice"
+            ),
+            ReductionWouldDuplicate {
+                producer,
+                other_users,
+            } => write!(
+                f,
+                "{producer} is expensive and {other_users} other user(s) need it too; fusing it into the reduction would compute it twice (a multi-output fusion that writes it and reduces it in the same loop is not implemented)"
             ),
             NotEffectivelyUnary {
                 producer,

@@ -182,7 +182,7 @@ pub fn fuse_producer(
         .collect();
 
     let fused = &mut module.computations[calls];
-    let params = fused.parameters();
+    let mut params = fused.parameters();
     let replaced = params[k];
     // The producer's operands, as parameters of the fused computation.
     let mut new_operands = Vec::new();
@@ -193,12 +193,14 @@ pub fn fuse_producer(
                 let number = fusion_operands.len();
                 fusion_operands.push(*o);
                 let name = namer.fresh(&format!("param_{number}"));
-                fused.push(Instruction::new(
+                let p = fused.push(Instruction::new(
                     name,
                     shape,
                     Op::Parameter { number },
                     vec![],
-                ))
+                ));
+                params.push(p);
+                p
             }
         };
         new_operands.push(p);
@@ -218,10 +220,10 @@ pub fn fuse_producer(
     // Renumber the parameters after k and drop operand k.
     fusion_operands.remove(k);
     for &p in &fused.order {
-        if let Op::Parameter { number } = &mut fused.instrs[p].op {
-            if *number > k {
-                *number -= 1;
-            }
+        if let Op::Parameter { number } = &mut fused.instrs[p].op
+            && *number > k
+        {
+            *number -= 1;
         }
     }
     normalize_order(fused);
@@ -334,7 +336,7 @@ pub fn merge_sibling_fusions(
         namer.release(&instr.name);
     }
     let fused = &mut module.computations[cb];
-    let params = fused.parameters();
+    let mut params = fused.parameters();
     let mut map: HashMap<InstrId, InstrId> = HashMap::new();
     for (id, instr) in a_body.iter() {
         if let Op::Parameter { number } = instr.op {
@@ -345,12 +347,14 @@ pub fn merge_sibling_fusions(
                     let number = operands.len();
                     operands.push(outer);
                     let name = namer.fresh(&format!("param_{number}"));
-                    fused.push(Instruction::new(
+                    let p = fused.push(Instruction::new(
                         name,
                         instr.shape.clone(),
                         Op::Parameter { number },
                         vec![],
-                    ))
+                    ));
+                    params.push(p);
+                    p
                 }
             };
             map.insert(id, p);

@@ -638,3 +638,31 @@ fn at_most_five_reductions_per_fusion() {
     let original = crate::pipeline::testing::parse_verified(&hlo);
     crate::pipeline::testing::assert_same_results(&original, &module);
 }
+
+#[test]
+fn softmax_exp_feeding_a_sum_and_a_divide_is_not_duplicated_into_the_sum() {
+    let (pass, log) = fusion();
+    check_unchanged(
+        pass,
+        "HloModule m
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,8]{1,0} parameter(0)
+  e = f32[4,8]{1,0} exponential(x)
+  c = f32[] parameter(1)
+  r = f32[4]{0} reduce(e, c), dimensions={1}, to_apply=sum
+  ROOT t = (f32[4]{0}, f32[4,8]{1,0}) tuple(r, e)
+}",
+    );
+    assert_eq!(
+        rules(&log, "e", "r"),
+        [FusionRule::ReductionWouldDuplicate {
+            producer: Opcode::Exp,
+            other_users: 1
+        }]
+    );
+}
