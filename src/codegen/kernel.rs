@@ -8,7 +8,9 @@
 //! XLA: `xla/backends/cpu/codegen/kernel_api_ir_builder.cc` (the kernel prototype),
 //! `xla/codegen/emitters/` (loop and in-place DUS fusion emitters).
 
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value, types};
+use cranelift_codegen::ir::{
+    AbiParam, InstBuilder, MemFlagsData, Signature, SourceLoc, Value, types,
+};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 
@@ -118,6 +120,9 @@ pub fn emit_kernel<'m>(
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
+    // Source location i names HLO instruction `names[i]`; location 0 ("no instruction")
+    // comes first so it is the function's base location.
+    b.set_srcloc(SourceLoc::new(0));
     let params = b.block_params(entry).to_vec();
     let (table, begin, end) = (params[0], params[1], params[2]);
     let pointer_flags = MemFlagsData::trusted().with_readonly();

@@ -187,7 +187,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
         let result = self.emit_uncached(frame, id, instr, index);
         self.locs.pop();
         self.b
-            .set_srcloc(self.locs.last().copied().unwrap_or_default());
+            .set_srcloc(self.locs.last().copied().unwrap_or(SourceLoc::new(0)));
         let values = result?;
         if let Some(scope) = self.cache.last_mut() {
             scope.insert(key, values.clone());

@@ -1,7 +1,7 @@
 //! Whole fusions as the fusion pass makes them: chains with shared operands, reductions as
 //! producers (softmax), multi-output loops, array constants, and kOutput dot epilogues.
 
-use super::harness::check_hlo;
+use super::harness::{check_hlo, check_hlo_reduction};
 
 #[test]
 fn softmax_with_reductions_as_producers() {
@@ -38,7 +38,7 @@ ENTRY main {
 }
 ";
     for seed in 0..3 {
-        check_hlo(text, 4000 + seed);
+        check_hlo_reduction(text, 4000 + seed);
     }
 }
 

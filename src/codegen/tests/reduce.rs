@@ -1,7 +1,7 @@
 //! Reductions inside fusions: row, column and full reduces, variadic reduces (argmax),
 //! narrow float accumulation, reduce-window with padding, strides and dilations, and map.
 
-use super::harness::check_hlo;
+use super::harness::{check_hlo, check_hlo_reduction};
 use super::{add_reducer, wrap_with};
 
 fn s(x: &str) -> String {
@@ -28,7 +28,7 @@ fn row_column_and_full_reductions() {
             &format!("reduce(p0, p1), dimensions={dims}, to_apply=add_{t}"),
             "kInput",
         );
-        check_hlo(&text, 3000 + k as u64);
+        check_hlo_reduction(&text, 3000 + k as u64);
     }
 }
 
