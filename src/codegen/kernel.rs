@@ -17,7 +17,7 @@ use cranelift_frontend::FunctionBuilder;
 use super::CodegenError;
 use super::elemental::{Buffer, Emitter, Frame, KernelEnv, Params, error};
 use super::loop_emitter::IterationSpace;
-use crate::ir::{ArrayShape, Instruction, Module, Op, Opcode, FusionKind};
+use crate::ir::{ArrayShape, FusionKind, Instruction, Module, Op, Opcode};
 
 /// What the driver needs to know about an emitted kernel.
 pub struct KernelLayout {
@@ -58,14 +58,20 @@ pub fn emit_kernel<'m>(
     let Op::Fusion { kind, calls } = &fusion.op else {
         return Err(error(fusion, "not a fusion"));
     };
-    if !matches!(kind, FusionKind::Loop | FusionKind::Input | FusionKind::Output) {
+    if !matches!(
+        kind,
+        FusionKind::Loop | FusionKind::Input | FusionKind::Output
+    ) {
         return Err(error(fusion, format!("{kind} fusions are library work")));
     }
     let fused = module.computation(*calls);
     let mut operand_shapes = Vec::with_capacity(fusion.operands.len());
     for &o in &fusion.operands {
         let shape = outer.instr(o).shape.as_array().ok_or_else(|| {
-            error(fusion, "tuple-shaped fusion operands are not supported by kernels")
+            error(
+                fusion,
+                "tuple-shaped fusion operands are not supported by kernels",
+            )
         })?;
         operand_shapes.push(shape.clone());
     }
@@ -129,7 +135,10 @@ pub fn emit_kernel<'m>(
     let n_in = operand_shapes.len() + usize::from(library_result.is_some());
     let mut pointers: Vec<Value> = Vec::with_capacity(n_in + outputs.len());
     for k in 0..n_in + outputs.len() {
-        pointers.push(b.ins().load(types::I64, pointer_flags, table, (8 * k) as i32));
+        pointers.push(
+            b.ins()
+                .load(types::I64, pointer_flags, table, (8 * k) as i32),
+        );
     }
     let buffers: Vec<Buffer> = operand_shapes
         .iter()
@@ -157,12 +166,24 @@ pub fn emit_kernel<'m>(
 
     let mut emitter = Emitter::new(b, module, env);
     if in_place_dus {
-        emit_in_place_dus(&mut emitter, &frame, root, &outputs[0], out_pointers[0], &space, begin, end)?;
+        emit_in_place_dus(
+            &mut emitter,
+            &frame,
+            root,
+            &outputs[0],
+            out_pointers[0],
+            &space,
+            begin,
+            end,
+        )?;
     } else {
         emitter.work_unit_loops(&space, begin, end, &mut |this, index| {
             let values = this.emit(&frame, fused.root, index)?;
             if values.len() != outputs.len() {
-                return Err(error(fusion, "root leaves do not match the fusion's outputs"));
+                return Err(error(
+                    fusion,
+                    "root leaves do not match the fusion's outputs",
+                ));
             }
             for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
                 let offset = this.physical_offset(shape, index);
@@ -179,7 +200,12 @@ pub fn emit_kernel<'m>(
         .filter_map(|(_, i)| match &i.op {
             Op::Reduce { dimensions, .. } => {
                 let dims = fused.instr(i.operands[0]).shape.dims().to_vec();
-                Some(dimensions.iter().map(|&d| dims.get(d).copied().unwrap_or(1).max(1)).product())
+                Some(
+                    dimensions
+                        .iter()
+                        .map(|&d| dims.get(d).copied().unwrap_or(1).max(1))
+                        .product(),
+                )
             }
             Op::ReduceWindow { window, .. } => {
                 Some(window.dimensions.iter().map(|w| w.size.max(1)).product())
@@ -219,7 +245,12 @@ fn emit_in_place_dus<'m>(
                 .operands
                 .get(2 + d)
                 .ok_or_else(|| error(root, "missing start index"))?;
-            let t = frame.comp.instr(start_id).shape.element_type().unwrap_or(crate::ir::PrimitiveType::S32);
+            let t = frame
+                .comp
+                .instr(start_id)
+                .shape
+                .element_type()
+                .unwrap_or(crate::ir::PrimitiveType::S32);
             let s = this.emit1(frame, start_id, &[])?;
             let s = if t.is_signed_integral() {
                 this.sign_extend_to(s, types::I64)

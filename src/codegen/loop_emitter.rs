@@ -19,6 +19,9 @@ use crate::ir::ArrayShape;
 
 type R<T> = Result<T, CodegenError>;
 
+/// A loop body: gets the induction variable and the carried values, returns the next ones.
+pub type LoopBody<'a, E> = dyn FnMut(&mut E, Value, Vec<Value>) -> R<Vec<Value>> + 'a;
+
 /// Minor dimensions up to this size are one work unit per row; longer ones are cut into
 /// chunks of this many elements so a 1-D kernel still splits across threads.
 pub const MAX_CHUNK: i64 = 2048;
@@ -81,7 +84,7 @@ impl Emitter<'_, '_, '_> {
         &mut self,
         trip: i64,
         accs: Vec<Value>,
-        body: &mut dyn FnMut(&mut Self, Value, Vec<Value>) -> R<Vec<Value>>,
+        body: &mut LoopBody<'_, Self>,
     ) -> R<Vec<Value>> {
         if trip <= 0 {
             return Ok(accs);
@@ -98,9 +101,12 @@ impl Emitter<'_, '_, '_> {
         end: Value,
         guard: bool,
         accs: Vec<Value>,
-        body: &mut dyn FnMut(&mut Self, Value, Vec<Value>) -> R<Vec<Value>>,
+        body: &mut LoopBody<'_, Self>,
     ) -> R<Vec<Value>> {
-        let types: Vec<_> = accs.iter().map(|&v| self.b.func.dfg.value_type(v)).collect();
+        let types: Vec<_> = accs
+            .iter()
+            .map(|&v| self.b.func.dfg.value_type(v))
+            .collect();
         let body_block = self.b.create_block();
         let exit = self.b.create_block();
         self.b.append_block_param(body_block, types::I64);

@@ -168,7 +168,10 @@ pub fn compile_kernels(
             let Op::Fusion { kind, .. } = &instr.op else {
                 continue;
             };
-            if !matches!(kind, FusionKind::Loop | FusionKind::Input | FusionKind::Output) {
+            if !matches!(
+                kind,
+                FusionKind::Loop | FusionKind::Input | FusionKind::Output
+            ) {
                 continue;
             }
             let start = Instant::now();

@@ -26,7 +26,7 @@ pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64, specials: bool) 
     let n = shape.element_count();
     let mut row_major = shape.clone();
     row_major.layout = crate::ir::Layout::row_major(shape.rank());
-    let special = |rng: &mut SplitMix64| specials && rng.next_u64() % 8 == 0;
+    let special = |rng: &mut SplitMix64| specials && rng.next_u64().is_multiple_of(8);
     let float = |rng: &mut SplitMix64| -> f64 {
         if special(rng) {
             let s = [
@@ -53,7 +53,8 @@ pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64, specials: bool) 
     let int = |rng: &mut SplitMix64| -> u64 {
         match rng.next_u64() % 4 {
             0 => rng.next_u64(),
-            1 => [0u64, 1, u64::MAX, 1 << 63, (1 << 31), 1 << 15, 1 << 7, 255][(rng.next_u64() % 8) as usize],
+            1 => [0u64, 1, u64::MAX, 1 << 63, (1 << 31), 1 << 15, 1 << 7, 255]
+                [(rng.next_u64() % 8) as usize],
             _ => (rng.next_u64() % 14).wrapping_sub(3),
         }
     };
@@ -90,7 +91,10 @@ pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64, specials: bool) 
 fn literal_from_bytes(shape: &ArrayShape, bytes: &[u8]) -> ArrayLiteral {
     macro_rules! read {
         ($n:expr, $f:expr) => {
-            bytes.chunks_exact($n).map(|c| $f(c.try_into().unwrap())).collect()
+            bytes
+                .chunks_exact($n)
+                .map(|c| $f(c.try_into().unwrap()))
+                .collect()
         };
     }
     use PrimitiveType as P;
@@ -172,8 +176,13 @@ fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol:
         .collect();
     let expected = evaluate(&module, &args, &EvalOptions::default())
         .unwrap_or_else(|e| panic!("interpreter failed: {e:?}\n{text}"));
-    let kernels = compile_kernels(&module, &CodegenOptions { keep_artifacts: true })
-        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let kernels = compile_kernels(
+        &module,
+        &CodegenOptions {
+            keep_artifacts: true,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}\n{text}"));
     let (fusion_id, fusion) = entry
         .iter()
         .find(|(_, i)| i.opcode() == Opcode::Fusion)
@@ -197,12 +206,21 @@ fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol:
         unreachable!()
     };
     if *kind == FusionKind::Output {
-        inputs.push(library_result(&module, *calls, &args, &fusion.operands, entry));
+        inputs.push(library_result(
+            &module,
+            *calls,
+            &args,
+            &fusion.operands,
+            entry,
+        ));
     }
     let outputs: Vec<ArrayShape> = fusion.shape.leaves().into_iter().cloned().collect();
     let fused = module.computation(*calls);
     let in_place = fused.root_instr().opcode() == Opcode::DynamicUpdateSlice
-        && matches!(fused.instr(fused.root_instr().operands[0]).op, Op::Parameter { .. });
+        && matches!(
+            fused.instr(fused.root_instr().operands[0]).op,
+            Op::Parameter { .. }
+        );
     let fresh_outputs = || -> Vec<Vec<u64>> {
         outputs
             .iter()
@@ -277,7 +295,12 @@ fn library_result(
         })
         .collect();
     let value = evaluate(&m, &fusion_args, &EvalOptions::default()).expect("dot evaluates");
-    let shape = m.computations[fused].instr(dot).shape.as_array().unwrap().clone();
+    let shape = m.computations[fused]
+        .instr(dot)
+        .shape
+        .as_array()
+        .unwrap()
+        .clone();
     let lit = value.as_array().unwrap().with_layout(&shape.layout);
     buffer_of(&literal_bytes(&lit).unwrap())
 }
@@ -299,7 +322,11 @@ fn compare(got: &ArrayLiteral, want: &ArrayLiteral, rtol: Option<f64>) -> Option
         let (x, y) = (u64::from_le_bytes(ra), u64::from_le_bytes(rb));
         let ok = if let (Some(rtol), true) = (rtol, t.is_float()) {
             let (a, b) = (value(t, x), value(t, y));
-            let rtol = if t.byte_size() == 2 { rtol.max(3e-2) } else { rtol };
+            let rtol = if t.byte_size() == 2 {
+                rtol.max(3e-2)
+            } else {
+                rtol
+            };
             (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rtol * (1.0 + b.abs())
         } else if t.is_float() {
             float_close(t, x, y)
