@@ -16,7 +16,7 @@ use cranelift_frontend::FunctionBuilder;
 
 use super::CodegenError;
 use super::elemental::{Buffer, Emitter, Frame, KernelEnv, Params, error};
-use super::loop_emitter::IterationSpace;
+use super::loop_emitter::{IterationSpace, VectorPlan};
 use crate::ir::{ArrayShape, FusionKind, Instruction, Module, Op, Opcode};
 
 /// What the driver needs to know about an emitted kernel.
@@ -177,20 +177,41 @@ pub fn emit_kernel<'m>(
             end,
         )?;
     } else {
-        emitter.work_unit_loops(&space, begin, end, &mut |this, index| {
-            let values = this.emit(&frame, fused.root, index)?;
-            if values.len() != outputs.len() {
-                return Err(error(
-                    fusion,
-                    "root leaves do not match the fusion's outputs",
-                ));
-            }
-            for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
-                let offset = this.physical_offset(shape, index);
-                this.store_element(base, offset, shape.element_type, *v);
-            }
-            Ok(())
-        })?;
+        // Elementwise float fusions over contiguous buffers get a vector inner loop.
+        let vty = if outputs.len() == 1 && library_result.is_none() {
+            super::vectorize::vector_type(fused, &outputs[0])
+        } else {
+            None
+        };
+        let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
+        let plan = vty.map(|vty| VectorPlan {
+            frame: &frame,
+            root: fused.root,
+            vty,
+            out: out_pointers[0],
+            shape: &outputs[0],
+        });
+        emitter.work_unit_loops_vectorized(
+            &space,
+            begin,
+            end,
+            lanes,
+            plan.as_ref(),
+            &mut |this, index| {
+                let values = this.emit(&frame, fused.root, index)?;
+                if values.len() != outputs.len() {
+                    return Err(error(
+                        fusion,
+                        "root leaves do not match the fusion's outputs",
+                    ));
+                }
+                for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
+                    let offset = this.physical_offset(shape, index);
+                    this.store_element(base, offset, shape.element_type, *v);
+                }
+                Ok(())
+            },
+        )?;
     }
     emitter.b.ins().return_(&[]);
     let names = std::mem::take(&mut emitter.names);

@@ -15,6 +15,7 @@ pub mod kernel;
 pub mod libcalls;
 pub mod loop_emitter;
 pub mod math;
+pub mod vectorize;
 #[cfg(test)]
 mod tests;
 

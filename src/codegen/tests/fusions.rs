@@ -145,6 +145,7 @@ ENTRY main {
 /// assertion; run with `--ignored --nocapture` in release mode to see the figure).
 #[test]
 #[ignore]
+#[allow(clippy::useless_format)]
 fn measure_elementwise_add() {
     let n = 4096 * 1024;
     let text = format!(
@@ -177,4 +178,28 @@ fn measure_elementwise_add() {
         (3 * 4 * n) as f64 / best / 1e9,
         k.artifacts.compile_ms
     );
+}
+
+#[test]
+fn elementwise_chains_are_vectorized_with_a_scalar_tail() {
+    for (t, lanes, n) in [("f32", "f32x4", 4103), ("f64", "f64x2", 9)] {
+        let text = format!(
+            "HloModule m\n\nfused {{\n  p0 = {t}[3,{n}]{{1,0}} parameter(0)\n  p1 = {t}[3,{n}]{{1,0}} parameter(1)\n  p2 = {t}[] parameter(2)\n  b = {t}[3,{n}]{{1,0}} broadcast(p2), dimensions={{}}\n  m = {t}[3,{n}]{{1,0}} multiply(p0, b)\n  x = {t}[3,{n}]{{1,0}} maximum(m, p1)\n  ROOT r = {t}[3,{n}]{{1,0}} subtract(x, p0)\n}}\n\nENTRY main {{\n  a0 = {t}[3,{n}]{{1,0}} parameter(0)\n  a1 = {t}[3,{n}]{{1,0}} parameter(1)\n  a2 = {t}[] parameter(2)\n  ROOT f = {t}[3,{n}]{{1,0}} fusion(a0, a1, a2), kind=kLoop, calls=fused\n}}\n"
+        );
+        for seed in 0..3 {
+            check_hlo(&text, 4400 + seed);
+        }
+        let module = crate::ir::hlo_text::parse_module(&text, "t")
+            .unwrap()
+            .module;
+        let set = crate::codegen::compile_kernels(
+            &module,
+            &crate::codegen::CodegenOptions {
+                keep_artifacts: true,
+            },
+        )
+        .unwrap();
+        let clif = &set.kernels[0].artifacts.clif_no_opt;
+        assert!(clif.contains(&format!("load.{lanes}")), "{clif}");
+    }
 }
