@@ -41,7 +41,9 @@ impl FuncWriter for HloAnnotated<'_> {
         let name = if loc.is_default() {
             None
         } else {
-            self.names.get(loc.bits() as usize).filter(|n| !n.is_empty())
+            self.names
+                .get(loc.bits() as usize)
+                .filter(|n| !n.is_empty())
         };
         match name {
             Some(name) => {

@@ -11,7 +11,8 @@ use cranelift_codegen::settings::{self, Configurable};
 pub fn host_isa(verify: bool) -> Result<OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
-        f.set(k, v).map_err(|e| format!("cranelift flag {k}={v}: {e}"))
+        f.set(k, v)
+            .map_err(|e| format!("cranelift flag {k}={v}: {e}"))
     };
     set(&mut flags, "opt_level", "speed")?;
     set(

@@ -12,10 +12,11 @@ use cranelift_module::{FuncId, Linkage, Module};
 use super::isa::host_isa;
 use super::libcalls::all_symbols;
 
-/// A fresh JIT module for the host and the libcalls declared in it (name → id, signature).
-pub fn new_jit(
-    verify: bool,
-) -> Result<(JITModule, HashMap<&'static str, (FuncId, Signature)>), String> {
+/// The libcalls declared in a JIT module: symbol name → id and signature.
+pub type DeclaredLibcalls = HashMap<&'static str, (FuncId, Signature)>;
+
+/// A fresh JIT module for the host and the libcalls declared in it.
+pub fn new_jit(verify: bool) -> Result<(JITModule, DeclaredLibcalls), String> {
     let isa = host_isa(verify)?;
     let call_conv = isa.default_call_conv();
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());

@@ -8,14 +8,16 @@
 //! XLA: `xla/backends/cpu/codegen/kernel_api_ir_builder.cc` (the kernel prototype),
 //! `xla/codegen/emitters/` (loop and in-place DUS fusion emitters).
 
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value, types};
+use cranelift_codegen::ir::{
+    AbiParam, InstBuilder, MemFlagsData, Signature, SourceLoc, Value, types,
+};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 
 use super::CodegenError;
 use super::elemental::{Buffer, Emitter, Frame, KernelEnv, Params, error};
-use super::loop_emitter::IterationSpace;
-use crate::ir::{ArrayShape, Instruction, Module, Op, Opcode, FusionKind};
+use super::loop_emitter::{IterationSpace, VectorPlan};
+use crate::ir::{ArrayShape, FusionKind, Instruction, Module, Op, Opcode};
 
 /// What the driver needs to know about an emitted kernel.
 pub struct KernelLayout {
@@ -56,14 +58,20 @@ pub fn emit_kernel<'m>(
     let Op::Fusion { kind, calls } = &fusion.op else {
         return Err(error(fusion, "not a fusion"));
     };
-    if !matches!(kind, FusionKind::Loop | FusionKind::Input | FusionKind::Output) {
+    if !matches!(
+        kind,
+        FusionKind::Loop | FusionKind::Input | FusionKind::Output
+    ) {
         return Err(error(fusion, format!("{kind} fusions are library work")));
     }
     let fused = module.computation(*calls);
     let mut operand_shapes = Vec::with_capacity(fusion.operands.len());
     for &o in &fusion.operands {
         let shape = outer.instr(o).shape.as_array().ok_or_else(|| {
-            error(fusion, "tuple-shaped fusion operands are not supported by kernels")
+            error(
+                fusion,
+                "tuple-shaped fusion operands are not supported by kernels",
+            )
         })?;
         operand_shapes.push(shape.clone());
     }
@@ -118,13 +126,19 @@ pub fn emit_kernel<'m>(
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
+    // Source location i names HLO instruction `names[i]`; location 0 ("no instruction")
+    // comes first so it is the function's base location.
+    b.set_srcloc(SourceLoc::new(0));
     let params = b.block_params(entry).to_vec();
     let (table, begin, end) = (params[0], params[1], params[2]);
     let pointer_flags = MemFlagsData::trusted().with_readonly();
     let n_in = operand_shapes.len() + usize::from(library_result.is_some());
     let mut pointers: Vec<Value> = Vec::with_capacity(n_in + outputs.len());
     for k in 0..n_in + outputs.len() {
-        pointers.push(b.ins().load(types::I64, pointer_flags, table, (8 * k) as i32));
+        pointers.push(
+            b.ins()
+                .load(types::I64, pointer_flags, table, (8 * k) as i32),
+        );
     }
     let buffers: Vec<Buffer> = operand_shapes
         .iter()
@@ -152,19 +166,52 @@ pub fn emit_kernel<'m>(
 
     let mut emitter = Emitter::new(b, module, env);
     if in_place_dus {
-        emit_in_place_dus(&mut emitter, &frame, root, &outputs[0], out_pointers[0], &space, begin, end)?;
+        emit_in_place_dus(
+            &mut emitter,
+            &frame,
+            root,
+            &outputs[0],
+            out_pointers[0],
+            &space,
+            begin,
+            end,
+        )?;
     } else {
-        emitter.work_unit_loops(&space, begin, end, &mut |this, index| {
-            let values = this.emit(&frame, fused.root, index)?;
-            if values.len() != outputs.len() {
-                return Err(error(fusion, "root leaves do not match the fusion's outputs"));
-            }
-            for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
-                let offset = this.physical_offset(shape, index);
-                this.store_element(base, offset, shape.element_type, *v);
-            }
-            Ok(())
-        })?;
+        // Elementwise float fusions over contiguous buffers get a vector inner loop.
+        let vty = if outputs.len() == 1 && library_result.is_none() {
+            super::vectorize::vector_type(fused, &outputs[0])
+        } else {
+            None
+        };
+        let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
+        let plan = vty.map(|vty| VectorPlan {
+            frame: &frame,
+            root: fused.root,
+            vty,
+            out: out_pointers[0],
+            shape: &outputs[0],
+        });
+        emitter.work_unit_loops_vectorized(
+            &space,
+            begin,
+            end,
+            lanes,
+            plan.as_ref(),
+            &mut |this, index| {
+                let values = this.emit(&frame, fused.root, index)?;
+                if values.len() != outputs.len() {
+                    return Err(error(
+                        fusion,
+                        "root leaves do not match the fusion's outputs",
+                    ));
+                }
+                for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
+                    let offset = this.physical_offset(shape, index);
+                    this.store_element(base, offset, shape.element_type, *v);
+                }
+                Ok(())
+            },
+        )?;
     }
     emitter.b.ins().return_(&[]);
     let names = std::mem::take(&mut emitter.names);
@@ -174,7 +221,12 @@ pub fn emit_kernel<'m>(
         .filter_map(|(_, i)| match &i.op {
             Op::Reduce { dimensions, .. } => {
                 let dims = fused.instr(i.operands[0]).shape.dims().to_vec();
-                Some(dimensions.iter().map(|&d| dims.get(d).copied().unwrap_or(1).max(1)).product())
+                Some(
+                    dimensions
+                        .iter()
+                        .map(|&d| dims.get(d).copied().unwrap_or(1).max(1))
+                        .product(),
+                )
             }
             Op::ReduceWindow { window, .. } => {
                 Some(window.dimensions.iter().map(|w| w.size.max(1)).product())
@@ -214,7 +266,12 @@ fn emit_in_place_dus<'m>(
                 .operands
                 .get(2 + d)
                 .ok_or_else(|| error(root, "missing start index"))?;
-            let t = frame.comp.instr(start_id).shape.element_type().unwrap_or(crate::ir::PrimitiveType::S32);
+            let t = frame
+                .comp
+                .instr(start_id)
+                .shape
+                .element_type()
+                .unwrap_or(crate::ir::PrimitiveType::S32);
             let s = this.emit1(frame, start_id, &[])?;
             let s = if t.is_signed_integral() {
                 this.sign_extend_to(s, types::I64)

@@ -11,17 +11,34 @@
 //! XLA: `llvm_ir::LoopEmitter` (`xla/service/llvm_ir/loop_emitter.cc`).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value, types};
+use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
 use super::CodegenError;
-use super::elemental::{Emitter, block_args};
-use crate::ir::ArrayShape;
+use super::elemental::{Emitter, Frame, block_args};
+use crate::ir::{ArrayShape, InstrId};
 
 type R<T> = Result<T, CodegenError>;
+
+/// A loop body: gets the induction variable and the carried values, returns the next ones.
+pub type LoopBody<'a, E> = dyn FnMut(&mut E, Value, Vec<Value>) -> R<Vec<Value>> + 'a;
 
 /// Minor dimensions up to this size are one work unit per row; longer ones are cut into
 /// chunks of this many elements so a 1-D kernel still splits across threads.
 pub const MAX_CHUNK: i64 = 2048;
+
+/// What the vector inner loop computes: the fusion root as `vty` vectors, stored to `out`.
+pub struct VectorPlan<'a, 'm> {
+    /// The fused computation's frame.
+    pub frame: &'a Frame<'m>,
+    /// Its root.
+    pub root: InstrId,
+    /// `f32x4` or `f64x2`.
+    pub vty: Type,
+    /// The output buffer.
+    pub out: Value,
+    /// The output's shape and layout.
+    pub shape: &'a ArrayShape,
+}
 
 /// How a kernel's output index space maps onto work units.
 #[derive(Clone, Debug)]
@@ -74,14 +91,14 @@ impl IterationSpace {
     }
 }
 
-impl Emitter<'_, '_, '_> {
+impl<'m> Emitter<'m, '_, '_> {
     /// A loop over `0..trip` (a compile-time count) carrying `accs`; `body` returns the next
     /// accumulators. Emits nothing for `trip <= 0`.
     pub fn counted_loop(
         &mut self,
         trip: i64,
         accs: Vec<Value>,
-        body: &mut dyn FnMut(&mut Self, Value, Vec<Value>) -> R<Vec<Value>>,
+        body: &mut LoopBody<'_, Self>,
     ) -> R<Vec<Value>> {
         if trip <= 0 {
             return Ok(accs);
@@ -98,9 +115,25 @@ impl Emitter<'_, '_, '_> {
         end: Value,
         guard: bool,
         accs: Vec<Value>,
-        body: &mut dyn FnMut(&mut Self, Value, Vec<Value>) -> R<Vec<Value>>,
+        body: &mut LoopBody<'_, Self>,
     ) -> R<Vec<Value>> {
-        let types: Vec<_> = accs.iter().map(|&v| self.b.func.dfg.value_type(v)).collect();
+        self.stepped_loop(start, end, 1, guard, accs, body)
+    }
+
+    /// [`Self::rotated_loop`] advancing by `step`; `end - start` must be a multiple of it.
+    pub fn stepped_loop(
+        &mut self,
+        start: Value,
+        end: Value,
+        step: i64,
+        guard: bool,
+        accs: Vec<Value>,
+        body: &mut LoopBody<'_, Self>,
+    ) -> R<Vec<Value>> {
+        let types: Vec<_> = accs
+            .iter()
+            .map(|&v| self.b.func.dfg.value_type(v))
+            .collect();
         let body_block = self.b.create_block();
         let exit = self.b.create_block();
         self.b.append_block_param(body_block, types::I64);
@@ -129,7 +162,7 @@ impl Emitter<'_, '_, '_> {
         let next = body(self, iv, params[1..].to_vec());
         self.pop_scope();
         let next = next?;
-        let iv_next = self.b.ins().iadd_imm_s(iv, 1);
+        let iv_next = self.b.ins().iadd_imm_s(iv, step);
         let more = self.b.ins().icmp(IntCC::SignedLessThan, iv_next, end);
         let mut loop_args = vec![iv_next];
         loop_args.extend(&next);
@@ -151,6 +184,21 @@ impl Emitter<'_, '_, '_> {
         space: &IterationSpace,
         begin: Value,
         end: Value,
+        element: &mut dyn FnMut(&mut Self, &[Value]) -> R<()>,
+    ) -> R<()> {
+        self.work_unit_loops_vectorized(space, begin, end, 1, None, element)
+    }
+
+    /// [`Self::work_unit_loops`] with a vector body: with `lanes > 1`, the inner loop runs
+    /// `vector_element` on `lanes` consecutive minor-dimension elements (its index names the
+    /// first) and `element` on the scalar tail.
+    pub fn work_unit_loops_vectorized(
+        &mut self,
+        space: &IterationSpace,
+        begin: Value,
+        end: Value,
+        lanes: i64,
+        vector: Option<&VectorPlan<'_, 'm>>,
         element: &mut dyn FnMut(&mut Self, &[Value]) -> R<()>,
     ) -> R<()> {
         let rank = space.shape.rank();
@@ -187,13 +235,32 @@ impl Emitter<'_, '_, '_> {
                     row = this.b.ins().udiv_imm_s(row, dims[d]);
                 }
             }
+            let mut scalar_start = lo;
+            let mut tail_guard = false;
+            if let (Some(plan), true) = (vector, lanes > 1) {
+                // Vector part: lo .. lo + (hi - lo) rounded down to a multiple of lanes.
+                let len = this.b.ins().isub(hi, lo);
+                let whole = this.b.ins().band_imm_s(len, -lanes);
+                let vend = this.b.ins().iadd(lo, whole);
+                let mut vbody = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                    let mut index = index.clone();
+                    index[minor] = i;
+                    let mut memo = std::collections::HashMap::new();
+                    let v = this.emit_vector(plan.frame, plan.root, &index, plan.vty, &mut memo)?;
+                    this.store_vector(plan.out, plan.shape, &index, v);
+                    Ok(accs)
+                };
+                this.stepped_loop(lo, vend, lanes, true, Vec::new(), &mut vbody)?;
+                scalar_start = vend;
+                tail_guard = true;
+            }
             let mut inner = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                 let mut index = index.clone();
                 index[minor] = i;
                 element(this, &index)?;
                 Ok(accs)
             };
-            this.rotated_loop(lo, hi, false, Vec::new(), &mut inner)?;
+            this.rotated_loop(scalar_start, hi, tail_guard, Vec::new(), &mut inner)?;
             Ok(accs)
         };
         self.rotated_loop(begin, end, true, Vec::new(), &mut unit_body)?;

@@ -15,6 +15,7 @@ pub mod kernel;
 pub mod libcalls;
 pub mod loop_emitter;
 pub mod math;
+pub mod vectorize;
 #[cfg(test)]
 mod tests;
 
@@ -168,7 +169,10 @@ pub fn compile_kernels(
             let Op::Fusion { kind, .. } = &instr.op else {
                 continue;
             };
-            if !matches!(kind, FusionKind::Loop | FusionKind::Input | FusionKind::Output) {
+            if !matches!(
+                kind,
+                FusionKind::Loop | FusionKind::Input | FusionKind::Output
+            ) {
                 continue;
             }
             let start = Instant::now();

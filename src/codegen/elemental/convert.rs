@@ -149,7 +149,10 @@ impl<'m> Emitter<'m, '_, '_> {
             let (outer, j) = index.split_at(index.len().saturating_sub(1));
             let x = self.emit1(frame, instr.operands[0], outer)?;
             let raw = self.to_bits(from, x);
-            let j = j.first().copied().ok_or_else(|| error(instr, "missing sub-element dim"))?;
+            let j = j
+                .first()
+                .copied()
+                .ok_or_else(|| error(instr, "missing sub-element dim"))?;
             let shift = self.b.ins().imul_imm_s(j, i64::from(tw));
             let shifted = self.b.ins().ushr(raw, shift);
             let ty = int_of_width(tw);
@@ -254,7 +257,10 @@ impl<'m> Emitter<'m, '_, '_> {
         let lsb = self.b.ins().band_imm_s(lsb, 1);
         let biased = self.b.ins().iadd_imm_s(bits, 0x7fff);
         let biased = self.b.ins().iadd(biased, lsb);
-        let rounded = self.b.ins().band_imm_s(biased, 0xffff_0000u32 as i32 as i64);
+        let rounded = self
+            .b
+            .ins()
+            .band_imm_s(biased, 0xffff_0000u32 as i32 as i64);
         let sign = self.b.ins().band_imm_s(bits, 0x8000_0000u32 as i32 as i64);
         let quiet_nan = self.b.ins().bor_imm_s(sign, 0x7fc0_0000);
         let is_nan = self.b.ins().fcmp(FloatCC::Unordered, v, v);

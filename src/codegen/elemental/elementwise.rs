@@ -108,8 +108,8 @@ impl<'m> Emitter<'m, '_, '_> {
                 let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
                 self.b.ins().select(is_nan, x, signed)
             }
-            Exp | Expm1 | Log | Log1p | Logistic | Tanh | Sin | Cos | Tan | Asin | Acos
-            | Sinh | Cosh | Asinh | Acosh | Atanh | Erf | Cbrt => self.math_op(op, t, &[x]),
+            Exp | Expm1 | Log | Log1p | Logistic | Tanh | Sin | Cos | Tan | Asin | Acos | Sinh
+            | Cosh | Asinh | Acosh | Atanh | Erf | Cbrt => self.math_op(op, t, &[x]),
             _ => return Err(error(instr, format!("{op} is not defined on {t}"))),
         })
     }

@@ -13,8 +13,7 @@ use cranelift_codegen::ir::{InstBuilder, Value, types};
 use super::{Emitter, Frame, array_shape, block_args, element_type, error, value_type};
 use crate::codegen::CodegenError;
 use crate::ir::{
-    GatherDimensionNumbers, InstrId, Instruction, PaddingDimension, PrimitiveType,
-    SliceDimension,
+    GatherDimensionNumbers, InstrId, Instruction, PaddingDimension, PrimitiveType, SliceDimension,
 };
 
 impl<'m> Emitter<'m, '_, '_> {
@@ -141,7 +140,9 @@ impl<'m> Emitter<'m, '_, '_> {
         sizes: &[i64],
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
-        let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?.dims.clone();
+        let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?
+            .dims
+            .clone();
         let mut operand_index = Vec::with_capacity(index.len());
         for (d, &i) in index.iter().enumerate() {
             let start_operand = *instr
@@ -164,7 +165,9 @@ impl<'m> Emitter<'m, '_, '_> {
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
         let dims = array_shape(instr)?.dims.clone();
-        let update_dims = array_shape(frame.comp.instr(instr.operands[1]))?.dims.clone();
+        let update_dims = array_shape(frame.comp.instr(instr.operands[1]))?
+            .dims
+            .clone();
         let base = self.emit1(frame, instr.operands[0], index)?;
         if update_dims.contains(&0) {
             return Ok(vec![base]);
@@ -200,7 +203,9 @@ impl<'m> Emitter<'m, '_, '_> {
         padding: &[PaddingDimension],
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
-        let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?.dims.clone();
+        let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?
+            .dims
+            .clone();
         let pad_value = self.emit1(frame, instr.operands[1], &[])?;
         if operand_dims.contains(&0) {
             return Ok(vec![pad_value]);
@@ -268,7 +273,10 @@ impl<'m> Emitter<'m, '_, '_> {
         self.b.append_block_param(merge, ty);
         for &(o, start, size) in &parts[..parts.len() - 1] {
             let limit = self.i64c(start + size);
-            let here = self.b.ins().icmp(IntCC::SignedLessThan, index[dimension], limit);
+            let here = self
+                .b
+                .ins()
+                .icmp(IntCC::SignedLessThan, index[dimension], limit);
             let then_block = self.b.create_block();
             let else_block = self.b.create_block();
             self.b.ins().brif(here, then_block, &[], else_block, &[]);
@@ -315,9 +323,8 @@ impl<'m> Emitter<'m, '_, '_> {
             return self.emit(frame, instr.operands[0], index);
         }
         // Adding or removing size-1 dimensions keeps every other index (logical order).
-        let non_unit = |dims: &[i64]| -> Vec<usize> {
-            (0..dims.len()).filter(|&d| dims[d] != 1).collect()
-        };
+        let non_unit =
+            |dims: &[i64]| -> Vec<usize> { (0..dims.len()).filter(|&d| dims[d] != 1).collect() };
         let (out_nu, op_nu) = (non_unit(&out.dims), non_unit(&operand.dims));
         let squeeze = out_nu.len() == op_nu.len()
             && out_nu
@@ -381,7 +388,9 @@ impl<'m> Emitter<'m, '_, '_> {
         slice_sizes: &[i64],
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
-        let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?.dims.clone();
+        let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?
+            .dims
+            .clone();
         let indices = frame.comp.instr(instr.operands[1]);
         let indices_rank = array_shape(indices)?.rank();
         let index_type = element_type(indices)?;

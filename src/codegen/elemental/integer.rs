@@ -101,9 +101,15 @@ impl Emitter<'_, '_, '_> {
             ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => self.shift(op, ty, a, b),
             Power => {
                 let (wa, wb) = if signed {
-                    (self.sign_extend_to(a, types::I64), self.sign_extend_to(b, types::I64))
+                    (
+                        self.sign_extend_to(a, types::I64),
+                        self.sign_extend_to(b, types::I64),
+                    )
                 } else {
-                    (self.zero_extend_to(a, types::I64), self.zero_extend_to(b, types::I64))
+                    (
+                        self.zero_extend_to(a, types::I64),
+                        self.zero_extend_to(b, types::I64),
+                    )
                 };
                 let name = if signed {
                     "xlac_ipow_signed"
@@ -119,7 +125,14 @@ impl Emitter<'_, '_, '_> {
 
     /// `a / b` or `a % b` without traps: divide by 1 where `b == 0` or `a == MIN, b == -1`,
     /// then select XLA's answers (`-1` / all ones, and `a`, for division by zero).
-    fn guarded_divide(&mut self, op: Opcode, ty: types::Type, signed: bool, a: Value, b: Value) -> Value {
+    fn guarded_divide(
+        &mut self,
+        op: Opcode,
+        ty: types::Type,
+        signed: bool,
+        a: Value,
+        b: Value,
+    ) -> Value {
         let zero = self.b.ins().iconst(ty, 0);
         let one = self.b.ins().iconst(ty, 1);
         let by_zero = self.b.ins().icmp(IntCC::Equal, b, zero);
@@ -157,7 +170,10 @@ impl Emitter<'_, '_, '_> {
     /// `shift-right-arithmetic`). Cranelift masks the amount, so clamp it first.
     fn shift(&mut self, op: Opcode, ty: types::Type, a: Value, b: Value) -> Value {
         let width = self.b.ins().iconst(ty, ty.bits() as i64);
-        let too_far = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, b, width);
+        let too_far = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, b, width);
         match op {
             Opcode::ShiftRightArithmetic => {
                 let max = self.b.ins().iconst(ty, ty.bits() as i64 - 1);
@@ -186,9 +202,15 @@ impl Emitter<'_, '_, '_> {
             };
         }
         let (wa, wb) = if signed {
-            (self.sign_extend_to(a, types::I64), self.sign_extend_to(b, types::I64))
+            (
+                self.sign_extend_to(a, types::I64),
+                self.sign_extend_to(b, types::I64),
+            )
         } else {
-            (self.zero_extend_to(a, types::I64), self.zero_extend_to(b, types::I64))
+            (
+                self.zero_extend_to(a, types::I64),
+                self.zero_extend_to(b, types::I64),
+            )
         };
         let p = self.b.ins().imul(wa, wb);
         let hi = self.b.ins().sshr_imm_s(p, ty.bits() as i64);
@@ -285,4 +307,3 @@ fn min_of(ty: types::Type) -> i64 {
         -(1i64 << (ty.bits() - 1))
     }
 }
-

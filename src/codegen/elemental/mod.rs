@@ -132,11 +132,7 @@ pub fn data_flags() -> MemFlagsData {
 
 impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
     /// An emitter writing into `b`.
-    pub fn new(
-        b: &'f mut FunctionBuilder<'b>,
-        module: &'m Module,
-        env: &'f mut KernelEnv,
-    ) -> Self {
+    pub fn new(b: &'f mut FunctionBuilder<'b>, module: &'m Module, env: &'f mut KernelEnv) -> Self {
         Emitter {
             b,
             module,
@@ -187,7 +183,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
         let result = self.emit_uncached(frame, id, instr, index);
         self.locs.pop();
         self.b
-            .set_srcloc(self.locs.last().copied().unwrap_or_default());
+            .set_srcloc(self.locs.last().copied().unwrap_or(SourceLoc::new(0)));
         let values = result?;
         if let Some(scope) = self.cache.last_mut() {
             scope.insert(key, values.clone());
@@ -289,10 +285,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             Convert => Ok(vec![self.convert_op(frame, instr, index)?]),
             BitcastConvert => Ok(vec![self.bitcast_convert(frame, instr, index)?]),
             _ if op.is_elementwise() => Ok(vec![self.elementwise(frame, instr, op, index)?]),
-            _ => Err(error(
-                instr,
-                format!("{op} is not emitted inside kernels"),
-            )),
+            _ => Err(error(instr, format!("{op} is not emitted inside kernels"))),
         }
     }
 
@@ -336,10 +329,9 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
     pub fn physical_offset(&mut self, shape: &ArrayShape, index: &[Value]) -> Value {
         let strides = shape.physical_strides();
         let mut offset: Option<Value> = None;
-        for (&i, &s) in index.iter().zip(&strides) {
-            if shape.dims.iter().any(|&d| d == 0) {
-                break;
-            }
+        // A buffer with no elements is never read; any offset will do.
+        let empty = shape.dims.contains(&0);
+        for (&i, &s) in index.iter().zip(&strides).take_while(|_| !empty) {
             let term = if s == 1 {
                 i
             } else {
@@ -377,7 +369,10 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             }
             _ => {
                 let ty = value_type(t).ok_or_else(|| {
-                    error(instr, format!("element type {t} is not computed by kernels"))
+                    error(
+                        instr,
+                        format!("element type {t} is not computed by kernels"),
+                    )
                 })?;
                 self.b.ins().load(ty, flags, addr, 0)
             }
@@ -385,20 +380,17 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
     }
 
     /// Stores `v` (computed in `value_type(t)`) as element number `offset` of `base`.
-    pub fn store_element(
-        &mut self,
-        base: Value,
-        offset: Value,
-        t: PrimitiveType,
-        v: Value,
-    ) {
+    pub fn store_element(&mut self, base: Value, offset: Value, t: PrimitiveType, v: Value) {
         let size = t.byte_size() as i64;
         let addr = self.element_address(base, offset, size);
         let flags = data_flags();
         let v = match t {
             PrimitiveType::BF16 => {
                 let rounded = self.round_to_bf16(v);
-                let bits = self.b.ins().bitcast(types::I32, MemFlagsData::new(), rounded);
+                let bits = self
+                    .b
+                    .ins()
+                    .bitcast(types::I32, MemFlagsData::new(), rounded);
                 let bits = self.b.ins().ushr_imm_s(bits, 16);
                 self.b.ins().ireduce(types::I16, bits)
             }
@@ -415,7 +407,9 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
         let bytes = if size == 1 {
             offset
         } else {
-            self.b.ins().ishl_imm_s(offset, size.trailing_zeros() as i64)
+            self.b
+                .ins()
+                .ishl_imm_s(offset, size.trailing_zeros() as i64)
         };
         self.b.ins().iadd(base, bytes)
     }

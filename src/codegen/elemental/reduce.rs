@@ -18,7 +18,11 @@ type R<T> = Result<T, CodegenError>;
 impl<'m> Emitter<'m, '_, '_> {
     /// Emits `comp` inline on scalar arguments (one value per parameter leaf) and returns
     /// its root's leaves.
-    pub fn inline_computation(&mut self, comp: ComputationId, args: Vec<Vec<Value>>) -> R<Vec<Value>> {
+    pub fn inline_computation(
+        &mut self,
+        comp: ComputationId,
+        args: Vec<Vec<Value>>,
+    ) -> R<Vec<Value>> {
         let module = self.module;
         let computation = module.computation(comp);
         let frame = Frame {
@@ -48,7 +52,10 @@ impl<'m> Emitter<'m, '_, '_> {
         let mut reduced: Vec<usize> = dimensions.to_vec();
         reduced.sort_unstable();
         if input_dims.len() != index.len() + reduced.len() {
-            return Err(error(instr, "reduce result rank does not match its operand"));
+            return Err(error(
+                instr,
+                "reduce result rank does not match its operand",
+            ));
         }
         let sizes: Vec<i64> = reduced.iter().map(|&d| input_dims[d]).collect();
         let mut body = |this: &mut Self, ivs: &[Value], accs: Vec<Value>| -> R<Vec<Value>> {

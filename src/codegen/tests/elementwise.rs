@@ -43,10 +43,36 @@ fn binary(ops: &[&str], types: &[&str]) {
 fn float_unary_ops() {
     unary(
         &[
-            "abs", "negate", "sign", "floor", "ceil", "round-nearest-afz",
-            "round-nearest-even", "sqrt", "rsqrt", "cbrt", "exponential",
-            "exponential-minus-one", "log", "log-plus-one", "logistic", "tanh", "sine",
-            "cosine", "tan", "erf", "copy", "real", "imag",
+            "abs",
+            "negate",
+            "sign",
+            "floor",
+            "ceil",
+            "round-nearest-afz",
+            "round-nearest-even",
+            "sqrt",
+            "rsqrt",
+            "cbrt",
+            "exponential",
+            "exponential-minus-one",
+            "log",
+            "log-plus-one",
+            "logistic",
+            "tanh",
+            "sine",
+            "cosine",
+            "tan",
+            "erf",
+            "copy",
+            "real",
+            "imag",
+            "asin",
+            "acos",
+            "atanh",
+            "sinh",
+            "cosh",
+            "asinh",
+            "acosh",
         ],
         FLOATS,
         None,
@@ -62,8 +88,15 @@ fn float_is_finite() {
 fn float_binary_ops() {
     binary(
         &[
-            "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
-            "power", "atan2",
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "remainder",
+            "maximum",
+            "minimum",
+            "power",
+            "atan2",
         ],
         FLOATS,
     );
@@ -72,7 +105,15 @@ fn float_binary_ops() {
 #[test]
 fn integer_unary_ops() {
     unary(
-        &["abs", "negate", "sign", "not", "popcnt", "count-leading-zeros", "copy"],
+        &[
+            "abs",
+            "negate",
+            "sign",
+            "not",
+            "popcnt",
+            "count-leading-zeros",
+            "copy",
+        ],
         INTS,
         None,
     );
@@ -82,8 +123,19 @@ fn integer_unary_ops() {
 fn integer_binary_ops() {
     binary(
         &[
-            "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
-            "power", "and", "or", "xor", "shift-left", "shift-right-logical",
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "remainder",
+            "maximum",
+            "minimum",
+            "power",
+            "and",
+            "or",
+            "xor",
+            "shift-left",
+            "shift-right-logical",
             "shift-right-arithmetic",
         ],
         INTS,
@@ -149,7 +201,12 @@ fn select_and_clamp() {
 
 #[test]
 fn convert_between_every_pair() {
-    let all: Vec<&str> = FLOATS.iter().chain(INTS).chain(&["pred"]).copied().collect();
+    let all: Vec<&str> = FLOATS
+        .iter()
+        .chain(INTS)
+        .chain(&["pred"])
+        .copied()
+        .collect();
     let mut seed = 900;
     for from in &all {
         for to in &all {
@@ -164,8 +221,16 @@ fn convert_between_every_pair() {
 #[test]
 fn bitcast_convert_same_and_changed_width() {
     let pairs = [
-        ("f32", "s32"), ("s32", "f32"), ("f32", "u32"), ("f64", "s64"), ("u64", "f64"),
-        ("bf16", "s16"), ("u16", "bf16"), ("f16", "u16"), ("s16", "f16"), ("s8", "u8"),
+        ("f32", "s32"),
+        ("s32", "f32"),
+        ("f32", "u32"),
+        ("f64", "s64"),
+        ("u64", "f64"),
+        ("bf16", "s16"),
+        ("u16", "bf16"),
+        ("f16", "u16"),
+        ("s16", "f16"),
+        ("s8", "u8"),
     ];
     for (k, (from, to)) in pairs.iter().enumerate() {
         let s = SHAPES[k % SHAPES.len()];
@@ -173,9 +238,17 @@ fn bitcast_convert_same_and_changed_width() {
         check_hlo(&text, 1000 + k as u64);
     }
     // Width changes: a minor dimension of sub-elements appears or disappears.
-    let text = wrap(&["f32[3,5]{1,0}".into()], "u8[3,5,4]{2,1,0}", "bitcast-convert(p0)");
+    let text = wrap(
+        &["f32[3,5]{1,0}".into()],
+        "u8[3,5,4]{2,1,0}",
+        "bitcast-convert(p0)",
+    );
     check_hlo(&text, 1100);
-    let text = wrap(&["u16[7,2]{1,0}".into()], "f32[7]{0}", "bitcast-convert(p0)");
+    let text = wrap(
+        &["u16[7,2]{1,0}".into()],
+        "f32[7]{0}",
+        "bitcast-convert(p0)",
+    );
     check_hlo(&text, 1101);
     let text = wrap(&["s8[4,8]{1,0}".into()], "f64[4]{0}", "bitcast-convert(p0)");
     check_hlo(&text, 1102);

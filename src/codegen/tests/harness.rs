@@ -22,11 +22,11 @@ pub const ULP_BOUND: u64 = 2;
 
 /// A random literal of `shape` (row-major values, then stored in `shape`'s layout): normal
 /// values, with special values (NaN, ±inf, ±0, denormals, extremes) mixed in.
-pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64) -> ArrayLiteral {
+pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64, specials: bool) -> ArrayLiteral {
     let n = shape.element_count();
     let mut row_major = shape.clone();
     row_major.layout = crate::ir::Layout::row_major(shape.rank());
-    let special = |rng: &mut SplitMix64| rng.next_u64() % 8 == 0;
+    let special = |rng: &mut SplitMix64| specials && rng.next_u64().is_multiple_of(8);
     let float = |rng: &mut SplitMix64| -> f64 {
         if special(rng) {
             let s = [
@@ -53,7 +53,8 @@ pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64) -> ArrayLiteral 
     let int = |rng: &mut SplitMix64| -> u64 {
         match rng.next_u64() % 4 {
             0 => rng.next_u64(),
-            1 => [0u64, 1, u64::MAX, 1 << 63, (1 << 31), 1 << 15, 1 << 7, 255][(rng.next_u64() % 8) as usize],
+            1 => [0u64, 1, u64::MAX, 1 << 63, (1 << 31), 1 << 15, 1 << 7, 255]
+                [(rng.next_u64() % 8) as usize],
             _ => (rng.next_u64() % 14).wrapping_sub(3),
         }
     };
@@ -90,7 +91,10 @@ pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64) -> ArrayLiteral 
 fn literal_from_bytes(shape: &ArrayShape, bytes: &[u8]) -> ArrayLiteral {
     macro_rules! read {
         ($n:expr, $f:expr) => {
-            bytes.chunks_exact($n).map(|c| $f(c.try_into().unwrap())).collect()
+            bytes
+                .chunks_exact($n)
+                .map(|c| $f(c.try_into().unwrap()))
+                .collect()
         };
     }
     use PrimitiveType as P;
@@ -140,6 +144,18 @@ pub fn check_hlo(text: &str, seed: u64) {
 
 /// As [`check_hlo`], with some parameters given explicitly (`None`: random).
 pub fn check_hlo_with(text: &str, seed: u64, given: &[Option<Literal>]) {
+    check(text, seed, given, true, None);
+}
+
+/// For float reductions: no special values, and a relative tolerance instead of ULPs. The
+/// interpreter sums single-input float `add` reductions in f64 (HloEvaluator's
+/// `use_fast_add`) while kernels accumulate in the element type as XLA:CPU does, so the
+/// results differ by accumulated rounding (`rtol` 1e-4, or 3e-2 for bf16/f16).
+pub fn check_hlo_reduction(text: &str, seed: u64) {
+    check(text, seed, &[], false, Some(1e-4));
+}
+
+fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol: Option<f64>) {
     let module = crate::ir::hlo_text::parse_module(text, "test")
         .unwrap_or_else(|e| panic!("parse error: {e:?}\n{text}"))
         .module;
@@ -154,13 +170,19 @@ pub fn check_hlo_with(text: &str, seed: u64, given: &[Option<Literal>]) {
             None => Literal::Array(random_literal(
                 s.as_array().expect("array parameter"),
                 &mut rng,
+                specials,
             )),
         })
         .collect();
     let expected = evaluate(&module, &args, &EvalOptions::default())
         .unwrap_or_else(|e| panic!("interpreter failed: {e:?}\n{text}"));
-    let kernels = compile_kernels(&module, &CodegenOptions { keep_artifacts: true })
-        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let kernels = compile_kernels(
+        &module,
+        &CodegenOptions {
+            keep_artifacts: true,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}\n{text}"));
     let (fusion_id, fusion) = entry
         .iter()
         .find(|(_, i)| i.opcode() == Opcode::Fusion)
@@ -184,12 +206,21 @@ pub fn check_hlo_with(text: &str, seed: u64, given: &[Option<Literal>]) {
         unreachable!()
     };
     if *kind == FusionKind::Output {
-        inputs.push(library_result(&module, *calls, &args, &fusion.operands, entry));
+        inputs.push(library_result(
+            &module,
+            *calls,
+            &args,
+            &fusion.operands,
+            entry,
+        ));
     }
     let outputs: Vec<ArrayShape> = fusion.shape.leaves().into_iter().cloned().collect();
     let fused = module.computation(*calls);
     let in_place = fused.root_instr().opcode() == Opcode::DynamicUpdateSlice
-        && matches!(fused.instr(fused.root_instr().operands[0]).op, Op::Parameter { .. });
+        && matches!(
+            fused.instr(fused.root_instr().operands[0]).op,
+            Op::Parameter { .. }
+        );
     let fresh_outputs = || -> Vec<Vec<u64>> {
         outputs
             .iter()
@@ -225,13 +256,16 @@ pub fn check_hlo_with(text: &str, seed: u64, given: &[Option<Literal>]) {
     let expected_leaves: Vec<&ArrayLiteral> = expected.leaves();
     assert_eq!(expected_leaves.len(), whole.len());
     for (k, ((got, again), want)) in whole.iter().zip(&split).zip(&expected_leaves).enumerate() {
-        if let Some(msg) = compare(got, want) {
+        if let Some(msg) = compare(got, want, rtol) {
             panic!(
                 "output {k} differs from the interpreter: {msg}\n{text}\n{}",
                 kernel.artifacts.clif_no_opt
             );
         }
-        assert_eq!(got.data, again.data, "split ranges gave a different result\n{text}");
+        assert!(
+            literal_bytes(got) == literal_bytes(again),
+            "split ranges gave a different result\n{text}"
+        );
     }
 }
 
@@ -261,13 +295,18 @@ fn library_result(
         })
         .collect();
     let value = evaluate(&m, &fusion_args, &EvalOptions::default()).expect("dot evaluates");
-    let shape = m.computations[fused].instr(dot).shape.as_array().unwrap().clone();
+    let shape = m.computations[fused]
+        .instr(dot)
+        .shape
+        .as_array()
+        .unwrap()
+        .clone();
     let lit = value.as_array().unwrap().with_layout(&shape.layout);
     buffer_of(&literal_bytes(&lit).unwrap())
 }
 
 /// `None` if equal under the harness's rules, else a description of the first difference.
-fn compare(got: &ArrayLiteral, want: &ArrayLiteral) -> Option<String> {
+fn compare(got: &ArrayLiteral, want: &ArrayLiteral, rtol: Option<f64>) -> Option<String> {
     if got.shape.dims != want.shape.dims || got.element_type() != want.element_type() {
         return Some(format!("shape {:?} vs {:?}", got.shape, want.shape));
     }
@@ -281,7 +320,15 @@ fn compare(got: &ArrayLiteral, want: &ArrayLiteral) -> Option<String> {
         ra[..w].copy_from_slice(a);
         rb[..w].copy_from_slice(b);
         let (x, y) = (u64::from_le_bytes(ra), u64::from_le_bytes(rb));
-        let ok = if t.is_float() {
+        let ok = if let (Some(rtol), true) = (rtol, t.is_float()) {
+            let (a, b) = (value(t, x), value(t, y));
+            let rtol = if t.byte_size() == 2 {
+                rtol.max(3e-2)
+            } else {
+                rtol
+            };
+            (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rtol * (1.0 + b.abs())
+        } else if t.is_float() {
             float_close(t, x, y)
         } else {
             x == y
@@ -295,6 +342,15 @@ fn compare(got: &ArrayLiteral, want: &ArrayLiteral) -> Option<String> {
         }
     }
     None
+}
+
+fn value(t: PrimitiveType, bits: u64) -> f64 {
+    match t {
+        PrimitiveType::F32 => f64::from(f32::from_bits(bits as u32)),
+        PrimitiveType::F64 => f64::from_bits(bits),
+        PrimitiveType::F16 => f16::from_bits(bits as u16).to_f64(),
+        _ => bf16::from_bits(bits as u16).to_f64(),
+    }
 }
 
 fn show(t: PrimitiveType, bits: u64) -> String {

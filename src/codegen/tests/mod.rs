@@ -50,5 +50,7 @@ pub fn wrap(params: &[String], result: &str, body: &str) -> String {
 
 /// The scalar `add` reducer of type `t`, named `add_t`.
 pub fn add_reducer(t: &str) -> String {
-    format!("add_{t} {{\n  x = {t}[] parameter(0)\n  y = {t}[] parameter(1)\n  ROOT s = {t}[] add(x, y)\n}}\n")
+    format!(
+        "add_{t} {{\n  x = {t}[] parameter(0)\n  y = {t}[] parameter(1)\n  ROOT s = {t}[] add(x, y)\n}}\n"
+    )
 }

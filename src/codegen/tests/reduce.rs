@@ -1,7 +1,7 @@
 //! Reductions inside fusions: row, column and full reduces, variadic reduces (argmax),
 //! narrow float accumulation, reduce-window with padding, strides and dilations, and map.
 
-use super::harness::check_hlo;
+use super::harness::{check_hlo, check_hlo_reduction};
 use super::{add_reducer, wrap_with};
 
 fn s(x: &str) -> String {
@@ -28,7 +28,7 @@ fn row_column_and_full_reductions() {
             &format!("reduce(p0, p1), dimensions={dims}, to_apply=add_{t}"),
             "kInput",
         );
-        check_hlo(&text, 3000 + k as u64);
+        check_hlo_reduction(&text, 3000 + k as u64);
     }
 }
 
@@ -74,13 +74,28 @@ fn reduce_window_pools() {
     let max = "max_f32 {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT m = f32[] maximum(x, y)\n}\n";
     let cases = [
         // 3x3 max pool, stride 2, padding 1.
-        ("f32[1,7,9,2]{3,2,1,0}", "f32[1,4,5,2]{3,2,1,0}",
-         "window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}"),
+        (
+            "f32[1,7,9,2]{3,2,1,0}",
+            "f32[1,4,5,2]{3,2,1,0}",
+            "window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}",
+        ),
         // Window dilation and base dilation.
-        ("f32[6,5]{0,1}", "f32[4,4]{1,0}", "window={size=2x2 rhs_dilate=2x1}"),
-        ("f32[4,3]{1,0}", "f32[6,4]{1,0}", "window={size=2x2 lhs_dilate=2x2 pad=0_0x1_0}"),
+        (
+            "f32[6,5]{0,1}",
+            "f32[4,4]{1,0}",
+            "window={size=2x2 rhs_dilate=2x1}",
+        ),
+        (
+            "f32[4,3]{1,0}",
+            "f32[6,4]{1,0}",
+            "window={size=2x2 lhs_dilate=2x2 pad=0_0x1_0}",
+        ),
         // Negative padding trims the input.
-        ("f32[8]{0}", "f32[2]{0}", "window={size=3 stride=2 pad=-1_-1}"),
+        (
+            "f32[8]{0}",
+            "f32[2]{0}",
+            "window={size=3 stride=2 pad=-1_-1}",
+        ),
     ];
     for (k, (input, result, window)) in cases.iter().enumerate() {
         let text = wrap_with(
