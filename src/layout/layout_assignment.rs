@@ -474,8 +474,12 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
         return;
     }
     let root_instr = module.computations[c].instrs[root].clone();
+    if root_instr.opcode() != Opcode::Tuple && produce_in_place(module, c, root, &want) {
+        return;
+    }
     if root_instr.opcode() == Opcode::Tuple {
         // Per leaf: copy the operands whose layout differs.
+        let users = module.computations[c].users();
         for (k, &x) in root_instr.operands.iter().enumerate() {
             let (Some(w), h) = (
                 want.subshape(&[k]),
@@ -483,7 +487,8 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
             ) else {
                 continue;
             };
-            if *w != h {
+            let only_here = users[x].len() == 1;
+            if *w != h && !(only_here && produce_in_place(module, c, x, w)) {
                 let copy = relayout_copy(module, c, x, w, root);
                 module.computations[c].instrs[root].operands[k] = copy;
             }
@@ -499,6 +504,20 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
         comp.order.push(copy);
         comp.root = copy;
     }
+}
+
+/// A transpose or copy that only feeds the entry result can produce the requested layout
+/// itself (it reads its operand in any layout): no copy after it, and a transpose whose
+/// requested layout renames its operand's bytes becomes a bitcast later. Returns true if
+/// it did.
+fn produce_in_place(module: &mut Module, c: ComputationId, x: InstrId, want: &Shape) -> bool {
+    let instr = &mut module.computations[c].instrs[x];
+    let relayouts = matches!(instr.op, Op::Transpose { .. } | Op::Plain(Opcode::Copy));
+    if relayouts && want.is_array() && instr.shape.compatible(want) {
+        instr.shape = want.clone();
+        return true;
+    }
+    false
 }
 
 #[cfg(test)]
