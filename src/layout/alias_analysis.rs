@@ -58,8 +58,10 @@ pub struct AliasAnalysis {
 impl AliasAnalysis {
     /// Collects the positions of `module` and merges those that must share a buffer.
     pub fn run(module: &Module) -> Result<AliasAnalysis, String> {
-        let mut a = AliasAnalysis::default();
-        a.computations = global_computations(module);
+        let mut a = AliasAnalysis {
+            computations: global_computations(module),
+            ..AliasAnalysis::default()
+        };
         for &(c, _) in &a.computations {
             for (id, instr) in module.computations[c].iter() {
                 for (index, size) in array_leaves(&instr.shape) {

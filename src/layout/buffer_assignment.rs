@@ -463,7 +463,10 @@ fn merge_input_output_aliases(
 
 /// In-place updates: a dynamic-update-slice (or single-operand scatter, or a kLoop fusion
 /// whose root is a dynamic-update-slice of a fused parameter read nowhere else) writes
-/// into operand 0's buffer when that buffer dies at the update and both are ordinary
+/// into operand 0's buffer when that buffer dies at the update; an elementwise op (or a
+/// kLoop fusion that reads a parameter only elementwise) writes into an operand of the
+/// same shape that dies there (XLA's `CanShareOperandBufferWithUser`: element `i` is read
+/// before element `i` is written, and by nobody else). Both buffers must be ordinary
 /// temporaries or entry results (never a parameter, constant or while state, whose bytes
 /// others still own).
 fn merge_in_place_updates(
@@ -474,41 +477,104 @@ fn merge_in_place_updates(
 ) {
     for (t, &(c, id)) in schedule.sequence.iter().enumerate() {
         let instr = &module.computations[c].instrs[id];
-        let Some(k) = in_place_operand(module, c, id) else {
-            continue;
+        let candidates: Vec<usize> = match in_place_operand(module, c, id) {
+            Some(k) => vec![k],
+            None => elementwise_shareable_operands(module, c, id),
         };
-        let x = instr.operands[k];
-        let (Some(p0), Some(pr)) = (alias.position(c, x, &[]), alias.position(c, id, &[])) else {
-            continue;
-        };
-        if alias.positions[p0].size != alias.positions[pr].size {
-            continue;
+        for k in candidates {
+            let x = instr.operands[k];
+            let (Some(p0), Some(pr)) = (alias.position(c, x, &[]), alias.position(c, id, &[]))
+            else {
+                continue;
+            };
+            if alias.positions[p0].size != alias.positions[pr].size {
+                continue;
+            }
+            let (b0, br) = (alias.buffer_of(p0), alias.buffer_of(pr));
+            if b0 == br || ranges[&b0].end != t {
+                continue;
+            }
+            // No other operand may read the buffer being overwritten.
+            let read_elsewhere = instr.operands.iter().enumerate().any(|(j, &o)| {
+                j != k
+                    && array_leaves(&module.computations[c].instrs[o].shape)
+                        .iter()
+                        .filter_map(|(index, _)| alias.position(c, o, index))
+                        .any(|q| alias.buffer_of(q) == b0)
+            });
+            if read_elsewhere {
+                continue;
+            }
+            let ordinary = |b: usize| {
+                let ps: Vec<usize> = (0..alias.positions.len())
+                    .filter(|&q| alias.buffer_of(q) == b)
+                    .collect();
+                let f = buffer_facts(module, alias, &ps);
+                f.parameters.is_empty() && !f.constant && !f.while_state && !f.crosses_computations
+            };
+            if ordinary(b0) && ordinary(br) {
+                union_buffers(alias, ranges, p0, pr);
+                break;
+            }
         }
-        let (b0, br) = (alias.buffer_of(p0), alias.buffer_of(pr));
-        if b0 == br || ranges[&b0].end != t {
-            continue;
+    }
+}
+
+/// Operands an elementwise instruction may overwrite with its result: those with exactly
+/// its shape (type, dimensions, layout). For a kLoop fusion with an array result: the
+/// operands whose fused parameter reaches the root only through elementwise ops of the
+/// same dimensions. Not `copy` (copy insertion wants distinct bytes) nor ops with
+/// side effects.
+pub fn elementwise_shareable_operands(
+    module: &Module,
+    c: ComputationId,
+    id: InstrId,
+) -> Vec<usize> {
+    let comp = &module.computations[c];
+    let instr = &comp.instrs[id];
+    let same_shape = |x: InstrId| comp.instrs[x].shape == instr.shape;
+    match &instr.op {
+        Op::Plain(Opcode::Copy) => Vec::new(),
+        Op::Fusion {
+            kind: FusionKind::Loop,
+            calls,
+        } if instr.shape.is_array() => {
+            let fused = &module.computations[*calls];
+            let users = fused.users();
+            let params = fused.parameters();
+            (0..instr.operands.len())
+                .filter(|&k| same_shape(instr.operands[k]))
+                .filter(|&k| {
+                    let Some(&p) = params.get(k) else {
+                        return false;
+                    };
+                    // Every transitive user elementwise with the parameter's dimensions.
+                    let dims = fused.instrs[p].shape.dims().to_vec();
+                    let mut stack = vec![p];
+                    let mut seen = std::collections::HashSet::new();
+                    while let Some(x) = stack.pop() {
+                        if !seen.insert(x) {
+                            continue;
+                        }
+                        for &u in &users[x] {
+                            let ui = &fused.instrs[u];
+                            if !ui.opcode().is_elementwise()
+                                || ui.op.has_side_effect()
+                                || ui.shape.dims() != dims.as_slice()
+                            {
+                                return false;
+                            }
+                            stack.push(u);
+                        }
+                    }
+                    true
+                })
+                .collect()
         }
-        // No other operand may read the buffer being overwritten.
-        let read_elsewhere = instr.operands.iter().enumerate().any(|(j, &o)| {
-            j != k
-                && array_leaves(&module.computations[c].instrs[o].shape)
-                    .iter()
-                    .filter_map(|(index, _)| alias.position(c, o, index))
-                    .any(|q| alias.buffer_of(q) == b0)
-        });
-        if read_elsewhere {
-            continue;
-        }
-        let ordinary = |b: usize| {
-            let ps: Vec<usize> = (0..alias.positions.len())
-                .filter(|&q| alias.buffer_of(q) == b)
-                .collect();
-            let f = buffer_facts(module, alias, &ps);
-            f.parameters.is_empty() && !f.constant && !f.while_state && !f.crosses_computations
-        };
-        if ordinary(b0) && ordinary(br) {
-            union_buffers(alias, ranges, p0, pr);
-        }
+        op if op.opcode().is_elementwise() && !op.has_side_effect() => (0..instr.operands.len())
+            .filter(|&k| same_shape(instr.operands[k]))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -36,7 +36,7 @@
 //! Results never depend on layouts: the interpreter computes on logical values, and every
 //! copy inserted here is a pure relayout.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
     ComputationId, InstrId, Instruction, Layout, Literal, Module, Op, Opcode, ProgramShape, Shape,
@@ -191,20 +191,23 @@ fn assign_computation(
 ) -> Result<(), PassError> {
     let gemv_constants = gemv_constants(module, c);
     let dot_transposes = dot_transposes(module, c);
+    let written: HashMap<InstrId, Shape> = module.computations[c]
+        .iter()
+        .map(|(id, i)| (id, i.shape.clone()))
+        .collect();
     for id in module.computations[c].order.clone() {
         let instr = module.computations[c].instrs[id].clone();
         // Rule 5 first: operands get the layout this instruction reads.
         for (j, &x) in instr.operands.iter().enumerate() {
             let have = module.computations[c].instrs[x].shape.clone();
-            let Some(want) = required_operand_shape(
-                module,
-                c,
-                &instr,
-                j,
-                &have,
-                &gemv_constants,
-                &dot_transposes,
-            ) else {
+            let reader = Reader {
+                instr: &instr,
+                is_entry_root: is_entry && id == module.computations[c].root,
+                written: &written,
+            };
+            let Some(want) =
+                required_operand_shape(&reader, j, &have, &gemv_constants, &dot_transposes)
+            else {
                 continue;
             };
             if want != have {
@@ -292,25 +295,37 @@ fn set_shape(module: &mut Module, c: ComputationId, id: InstrId, shape: Shape) {
     if instr.shape == shape {
         return;
     }
-    if let (Op::Constant { literal }, Some(a)) = (&mut instr.op, shape.as_array()) {
-        if let Literal::Array(lit) = literal {
-            *lit = lit.with_layout(&a.layout);
-        }
+    if let (
+        Op::Constant {
+            literal: Literal::Array(lit),
+        },
+        Some(a),
+    ) = (&mut instr.op, shape.as_array())
+    {
+        *lit = lit.with_layout(&a.layout);
     }
     instr.shape = shape;
 }
 
-/// Rule 5: the shape (with layout) instruction `instr` reads its operand `j` in, or `None`
-/// when any layout will do.
+/// The instruction whose operand layouts are being decided.
+struct Reader<'a> {
+    instr: &'a Instruction,
+    /// It is the entry root (its result layout is fixed by `fix_entry_result`).
+    is_entry_root: bool,
+    /// The shapes as written before this pass, by instruction.
+    written: &'a HashMap<InstrId, Shape>,
+}
+
+/// Rule 5: the shape (with layout) the reader reads its operand `j` in, or `None` when
+/// any layout will do.
 fn required_operand_shape(
-    module: &Module,
-    c: ComputationId,
-    instr: &Instruction,
+    reader: &Reader<'_>,
     j: usize,
     have: &Shape,
     gemv_constants: &[(InstrId, Layout)],
     dot_transposes: &HashSet<InstrId>,
 ) -> Option<Shape> {
+    let instr = reader.instr;
     let x = instr.operands[j];
     match &instr.op {
         Op::CustomCall(cc) => match &cc.operand_layout_constraints {
@@ -320,12 +335,9 @@ fn required_operand_shape(
         Op::Plain(Opcode::Copy) | Op::Transpose { .. } => None,
         op if forwards_layout(op) && instr.opcode() != Opcode::Tuple => None,
         // The entry root tuple: fixed by `fix_entry_result`.
-        Op::Plain(Opcode::Tuple)
-            if module.entry == c && module.computations[c].root == instr_id(module, c, instr) =>
-        {
-            None
-        }
-        Op::Plain(Opcode::Bitcast) => None,
+        Op::Plain(Opcode::Tuple) if reader.is_entry_root => None,
+        // A bitcast reinterprets the bytes as they were written.
+        Op::Plain(Opcode::Bitcast) => reader.written.get(&x).cloned(),
         Op::Dot { .. }
             if dot_transposes.contains(&x) || gemv_constants.iter().any(|(k, _)| *k == x) =>
         {
@@ -333,13 +345,6 @@ fn required_operand_shape(
         }
         _ => Some(row_major(have)),
     }
-}
-
-/// The id of an instruction given by reference (by name; names are unique).
-fn instr_id(module: &Module, c: ComputationId, instr: &Instruction) -> InstrId {
-    module.computations[c]
-        .find(&instr.name)
-        .unwrap_or(module.computations[c].root)
 }
 
 /// Inserts `copy(x)` with shape `want` before `before` (for tuples: a tuple of per-leaf
@@ -469,8 +474,12 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
         return;
     }
     let root_instr = module.computations[c].instrs[root].clone();
+    if root_instr.opcode() != Opcode::Tuple && produce_in_place(module, c, root, &want) {
+        return;
+    }
     if root_instr.opcode() == Opcode::Tuple {
         // Per leaf: copy the operands whose layout differs.
+        let users = module.computations[c].users();
         for (k, &x) in root_instr.operands.iter().enumerate() {
             let (Some(w), h) = (
                 want.subshape(&[k]),
@@ -478,7 +487,8 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
             ) else {
                 continue;
             };
-            if *w != h {
+            let only_here = users[x].len() == 1;
+            if *w != h && !(only_here && produce_in_place(module, c, x, w)) {
                 let copy = relayout_copy(module, c, x, w, root);
                 module.computations[c].instrs[root].operands[k] = copy;
             }
@@ -494,6 +504,20 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
         comp.order.push(copy);
         comp.root = copy;
     }
+}
+
+/// A transpose or copy that only feeds the entry result can produce the requested layout
+/// itself (it reads its operand in any layout): no copy after it, and a transpose whose
+/// requested layout renames its operand's bytes becomes a bitcast later. Returns true if
+/// it did.
+fn produce_in_place(module: &mut Module, c: ComputationId, x: InstrId, want: &Shape) -> bool {
+    let instr = &mut module.computations[c].instrs[x];
+    let relayouts = matches!(instr.op, Op::Transpose { .. } | Op::Plain(Opcode::Copy));
+    if relayouts && want.is_array() && instr.shape.compatible(want) {
+        instr.shape = want.clone();
+        return true;
+    }
+    false
 }
 
 #[cfg(test)]

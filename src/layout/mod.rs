@@ -15,6 +15,7 @@ pub mod copy_insertion;
 pub mod heap_simulator;
 pub mod layout_assignment;
 pub mod live_range;
+pub mod memory_table;
 pub mod scheduler;
 
 pub use buffer_assignment::{AllocationKind, BufferAllocation, BufferAssignment, Slice};

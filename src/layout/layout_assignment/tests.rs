@@ -208,3 +208,23 @@ ENTRY main {
     assign(&mut m, vec![]);
     assert_eq!(m2m(&m, "t"), vec![1, 0]);
 }
+
+#[test]
+fn transpose_into_a_requested_result_layout_produces_it_directly() {
+    // JAX asks for the result layout under which the transpose moves no byte.
+    let mut m = parse(
+        r#"HloModule t, entry_computation_layout={(f32[2,3]{1,0})->(f32[3,2]{0,1}, f32[2,3]{1,0})}
+ENTRY main {
+  x = f32[2,3]{1,0} parameter(0)
+  t = f32[3,2]{1,0} transpose(x), dimensions={1,0}
+  n = f32[2,3]{1,0} negate(x)
+  ROOT r = (f32[3,2]{1,0}, f32[2,3]{1,0}) tuple(t, n)
+}
+"#,
+    );
+    assign(&mut m, vec![]);
+    assert_eq!(m2m(&m, "t"), vec![0, 1]);
+    let comp = m.entry_computation();
+    assert_eq!(comp.instr(comp.root_instr().operands[0]).name, "t");
+    assert!(!comp.contains_opcode(Opcode::Copy));
+}
