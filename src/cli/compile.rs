@@ -39,8 +39,48 @@ pub fn compile_options(
         dump_pass_re,
         stablehlo_source: None,
         keep_snapshots,
-        forced_parameter_layouts: Vec::new(),
+        forced_parameter_layouts: flags
+            .layouts
+            .iter()
+            .map(|s| parse_layout_flag(s))
+            .collect::<Result<_, _>>()?,
     })
+}
+
+/// `param0={0,1}` → (0, layout `{0,1}`); anything else is a usage error naming the flag.
+fn parse_layout_flag(s: &str) -> Result<(usize, crate::ir::Layout), Failure> {
+    let bad = || {
+        Failure::usage(format!(
+            "--layout {s}: expected paramN={{d,...}} (minor-to-major dimensions, e.g. param0={{0,1}})"
+        ))
+    };
+    let (param, layout) = s.split_once('=').ok_or_else(bad)?;
+    let number: usize = param
+        .trim()
+        .strip_prefix("param")
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(bad)?;
+    let inner = layout
+        .trim()
+        .strip_prefix('{')
+        .and_then(|l| l.strip_suffix('}'))
+        .ok_or_else(bad)?;
+    let minor_to_major = if inner.trim().is_empty() {
+        Vec::new()
+    } else {
+        inner
+            .split(',')
+            .map(|d| d.trim().parse::<usize>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad())?
+    };
+    Ok((
+        number,
+        crate::ir::Layout {
+            minor_to_major,
+            extra: None,
+        },
+    ))
 }
 
 /// Runs the pipeline on a loaded model; a pipeline failure becomes one `error:` line naming

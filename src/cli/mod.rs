@@ -136,6 +136,10 @@ pub struct PassFlags {
     /// --xla_dump_hlo_pass_re.
     #[arg(long, value_name = "REGEX")]
     pub dump_pass_re: Option<String>,
+    /// Force an entry parameter's layout, minor-to-major as HLO prints it
+    /// (`--layout param0={0,1}` is column-major); repeatable.
+    #[arg(long = "layout", value_name = "paramN={...}")]
+    pub layouts: Vec<String>,
 }
 
 /// `xlac bench`.

@@ -4,23 +4,36 @@
 //! XLA: `xla/service/instruction_fusion.cc`, `xla/service/cpu/cpu_instruction_fusion.cc`,
 //! `xla/service/cpu/fusion_wrapper.cc`, `multi_output_fusion.cc`. See
 //! ../shared/notes/xla-cpu.md §4.
+//!
+//! Files: the passes in pipeline order (`custom_fusion_inliner.rs`, `instruction_fusion.rs`,
+//! `multi_output_fusion.rs`, `fusion_wrapper.rs`); the policy (`cpu_fusion_policy.rs`,
+//! `output_fusion.rs` for the dot epilogue, `indexing.rs` for reuse and duplication
+//! counts); the mechanics of building fusions (`fusion_instruction.rs`); the log
+//! (`decisions.rs`); the contract with codegen (`kernel_ops.rs`).
 
+pub mod cpu_fusion_policy;
+pub mod custom_fusion_inliner;
 pub mod decisions;
+pub mod fusion_instruction;
 pub mod fusion_wrapper;
+pub mod indexing;
 pub mod instruction_fusion;
 pub mod kernel_ops;
 pub mod multi_output_fusion;
+pub mod output_fusion;
 
-pub use decisions::{DecisionLog, FusionDecision};
+pub use decisions::{DecisionLog, FusionDecision, FusionRule};
 
 use crate::pipeline::Pipeline;
 use crate::pipeline::dce::Dce;
 
-/// The fusion stage, run after layout assignment: producer–consumer fusion, sibling
-/// multi-output fusion, then every leftover op that becomes a kernel is wrapped into a
-/// one-op `wrapped_<op>` fusion. Decisions go to `log`.
+/// The fusion stage, run after layout assignment: library (`kCustom`) fusions put back as
+/// plain instructions, producer–consumer fusion, sibling multi-output fusion, then every
+/// leftover op that becomes a kernel is wrapped into a one-op `wrapped_<op>` fusion.
+/// Decisions go to `log`.
 pub fn fusion_pipeline(log: &DecisionLog) -> Pipeline {
     Pipeline::new("fusion")
+        .pass(custom_fusion_inliner::CustomFusionInliner::new(log.clone()))
         .pass(instruction_fusion::CpuInstructionFusion::new(log.clone()))
         .pass(multi_output_fusion::MultiOutputFusion::new(log.clone()))
         .pass(fusion_wrapper::FusionWrapper)

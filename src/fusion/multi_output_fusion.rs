@@ -1,7 +1,31 @@
-//! `multi_output_fusion`: Sibling multi-output fusion: two consumers that read the same large input become one loop with a tuple root, so the input is read once. XLA: `xla/service/multi_output_fusion.cc`.
+//! `multi_output_fusion`: sibling multi-output fusion. Two kernels that read the same
+//! large input, neither reading the other's result, whose loops run over the same index
+//! space, become one fusion with a tuple root, so the shared input is read once and one
+//! kernel launches instead of two. Candidates are `kLoop`/`kInput` fusions and standalone
+//! ops that would become kernels (wrapped on the spot). XLA:CPU has this only behind
+//! `xla_cpu_use_multi_output_fusion`; xlac runs it by default.
+//! XLA: `xla/service/multi_output_fusion.cc`, `xla/service/gpu/multi_output_fusion.cc`
+//! (sibling part).
+//!
+//! # The contract with codegen
+//!
+//! A multi-output fusion's root is a `tuple` of its outputs and the fusion's shape is the
+//! tuple of their shapes. Every output has the same dims and layout (the "index space"),
+//! and reduce outputs reduce operands of the same dims over the same dimensions, so one
+//! loop nest over the index space computes every output element; the buffer table lists
+//! the outputs in tuple order after the operands. Users read the outputs through
+//! `get-tuple-element`.
+
+use std::collections::HashSet;
 
 use super::DecisionLog;
-use crate::ir::Module;
+use super::cpu_fusion_policy::distinct;
+use super::decisions::{FusionDecision, FusionRule, MAX_REDUCTIONS_PER_FUSION};
+use super::fusion_instruction::{
+    Namer, fused_outputs, merge_sibling_fusions, non_fused_computations, wrap_instruction,
+};
+use super::kernel_ops::{is_free, is_kernel_instruction};
+use crate::ir::{Computation, ComputationId, FusionKind, InstrId, Module, Op, Opcode};
 use crate::pipeline::{Pass, PassError};
 
 /// The `multi_output_fusion` pass; its decisions go to the shared log.
@@ -21,8 +45,227 @@ impl Pass for MultiOutputFusion {
         "multi_output_fusion"
     }
 
-    fn run(&mut self, _module: &mut Module) -> Result<bool, PassError> {
-        let _ = &self.log;
-        Ok(false)
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
+        let mut namer = Namer::new(module);
+        let mut changed = false;
+        for comp_id in non_fused_computations(module) {
+            let mut logged: HashSet<(String, String, String)> = HashSet::new();
+            while let Some((a, b, shared)) = self.find_pair(module, comp_id, &mut logged) {
+                let a = as_fusion(module, comp_id, a, &mut namer);
+                let b = as_fusion(module, comp_id, b, &mut namer);
+                let comp = &module.computations[comp_id];
+                let (a_name, b_name) = (comp.instr(a).name.clone(), comp.instr(b).name.clone());
+                // The one with a single output goes into the other.
+                let (from, into) = if comp.instr(a).shape.is_tuple() {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                let merged = merge_sibling_fusions(module, comp_id, from, into, &mut namer)?;
+                let comp = &module.computations[comp_id];
+                self.log.borrow_mut().push(FusionDecision {
+                    pass: "multi_output_fusion",
+                    computation: comp.name.clone(),
+                    producer: a_name,
+                    consumer: b_name,
+                    fused: true,
+                    rule: FusionRule::SiblingMultiOutput { shared },
+                    result: Some(comp.instr(merged).name.clone()),
+                });
+                changed = true;
+            }
+        }
+        Ok(changed)
     }
 }
+
+impl MultiOutputFusion {
+    /// The first pair of siblings that may be merged, with the name of the input they
+    /// share; logs the refused pairs it passes over (once each).
+    fn find_pair(
+        &self,
+        module: &Module,
+        comp_id: ComputationId,
+        logged: &mut HashSet<(String, String, String)>,
+    ) -> Option<(InstrId, InstrId, String)> {
+        let comp = &module.computations[comp_id];
+        let users = comp.users();
+        for &shared in &comp.order {
+            let candidates: Vec<InstrId> = distinct(&users[shared])
+                .into_iter()
+                .filter(|&u| is_candidate(comp, u))
+                .collect();
+            if candidates.len() < 2 {
+                continue;
+            }
+            let x = comp.instr(shared);
+            let small = x
+                .shape
+                .leaves()
+                .iter()
+                .map(|l| l.element_count())
+                .sum::<usize>()
+                <= 1
+                || x.opcode() == Opcode::Constant;
+            for (i, &a) in candidates.iter().enumerate() {
+                for &b in &candidates[i + 1..] {
+                    let verdict = if small {
+                        Err(FusionRule::SiblingInputTooSmall)
+                    } else {
+                        check_siblings(module, comp, a, b)
+                    };
+                    match verdict {
+                        Ok(()) => return Some((a, b, x.name.clone())),
+                        Err(rule) => {
+                            let key = (
+                                comp.instr(a).name.clone(),
+                                comp.instr(b).name.clone(),
+                                rule.to_string(),
+                            );
+                            if logged.insert(key) && !small {
+                                self.log.borrow_mut().push(FusionDecision {
+                                    pass: "multi_output_fusion",
+                                    computation: comp.name.clone(),
+                                    producer: comp.instr(a).name.clone(),
+                                    consumer: comp.instr(b).name.clone(),
+                                    fused: false,
+                                    rule,
+                                    result: None,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Fusions of kind loop or input, and standalone ops that will become kernels.
+fn is_candidate(comp: &Computation, id: InstrId) -> bool {
+    let instr = comp.instr(id);
+    match instr.op {
+        Op::Fusion { kind, .. } => matches!(kind, FusionKind::Loop | FusionKind::Input),
+        _ => {
+            !is_free(instr.opcode())
+                && instr.shape.is_array()
+                && instr.opcode() != Opcode::DynamicUpdateSlice
+                && !instr.op.has_side_effect()
+                && is_kernel_instruction(comp, id)
+        }
+    }
+}
+
+/// Why `a` and `b` (both users of one input, `a` first in order) cannot share a loop.
+fn check_siblings(
+    module: &Module,
+    comp: &Computation,
+    a: InstrId,
+    b: InstrId,
+) -> Result<(), FusionRule> {
+    if comp.instr(a).shape.is_tuple() && comp.instr(b).shape.is_tuple() {
+        return Err(FusionRule::SiblingsIterateDifferently {
+            a: "several outputs".into(),
+            b: "several outputs".into(),
+        });
+    }
+    let (ka, kb) = (index_space(module, comp, a), index_space(module, comp, b));
+    match (&ka, &kb) {
+        (Some(x), Some(y)) if x == y => {}
+        _ => {
+            return Err(FusionRule::SiblingsIterateDifferently {
+                a: ka.unwrap_or_else(|| "mixed".into()),
+                b: kb.unwrap_or_else(|| "mixed".into()),
+            });
+        }
+    }
+    if reaches(comp, b, a) || reaches(comp, a, b) {
+        return Err(FusionRule::SiblingsDependent);
+    }
+    let count = reductions(module, comp, a) + reductions(module, comp, b);
+    if count > MAX_REDUCTIONS_PER_FUSION {
+        return Err(FusionRule::SiblingTooManyReductions { count });
+    }
+    Ok(())
+}
+
+/// The index space a kernel's loop runs over, as text: the outputs' dims and layout, and
+/// for reductions the reduced operand's dims and the reduced dimensions. `None` if its
+/// outputs disagree.
+fn index_space(module: &Module, comp: &Computation, id: InstrId) -> Option<String> {
+    let (body, outputs) = match comp.instr(id).op {
+        Op::Fusion { calls, .. } => {
+            let body = module.computation(calls);
+            (body, fused_outputs(body))
+        }
+        _ => (comp, vec![id]),
+    };
+    let keys: Vec<String> = outputs
+        .iter()
+        .map(|&o| {
+            let instr = body.instr(o);
+            let mut key = match instr.shape.as_array() {
+                Some(a) => format!("{:?}{{{:?}}}", a.dims, a.layout.minor_to_major),
+                None => "tuple".into(),
+            };
+            if let Op::Reduce { dimensions, .. } = &instr.op {
+                let input = body.instr(instr.operands[0]).shape.dims().to_vec();
+                key.push_str(&format!(" reducing {input:?} over {dimensions:?}"));
+            }
+            key
+        })
+        .collect();
+    let first = keys.first()?.clone();
+    keys.iter().all(|k| *k == first).then_some(first)
+}
+
+/// True if `from` reads `target`, directly or through other instructions.
+fn reaches(comp: &Computation, from: InstrId, target: InstrId) -> bool {
+    let mut stack = comp.instr(from).operands.clone();
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        if v == target {
+            return true;
+        }
+        if seen.insert(v) {
+            stack.extend(comp.instr(v).operands.iter().copied());
+        }
+    }
+    false
+}
+
+fn reductions(module: &Module, comp: &Computation, id: InstrId) -> usize {
+    match comp.instr(id).op {
+        Op::Fusion { calls, .. } => module
+            .computation(calls)
+            .iter()
+            .filter(|(_, i)| i.opcode() == Opcode::Reduce)
+            .count(),
+        _ => usize::from(comp.instr(id).opcode() == Opcode::Reduce),
+    }
+}
+
+/// `id` itself if it is a fusion, else a `wrapped_<opcode>` fusion of it.
+fn as_fusion(
+    module: &mut Module,
+    comp_id: ComputationId,
+    id: InstrId,
+    namer: &mut Namer,
+) -> InstrId {
+    let opcode = module.computations[comp_id].instr(id).opcode();
+    if opcode == Opcode::Fusion {
+        return id;
+    }
+    wrap_instruction(
+        module,
+        comp_id,
+        id,
+        &format!("wrapped_{opcode}"),
+        &format!("wrapped_{opcode}_computation"),
+        namer,
+    )
+}
+
+#[cfg(test)]
+mod tests;

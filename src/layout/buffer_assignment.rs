@@ -7,10 +7,22 @@
 //!
 //! The module must be scheduled (`HloMemoryScheduler`): each computation's `order` is the
 //! sequence the runtime executes, and liveness is read from it.
+//!
+//! The steps, in order: [`AliasAnalysis`] merges positions that share bytes by
+//! construction; live ranges come from the flattened schedule ([`FlatSchedule`]);
+//! `input_output_alias` pairs and in-place updates (a dynamic-update-slice, a single-operand
+//! scatter, or a kLoop fusion whose root is a dynamic-update-slice, writing into operand 0
+//! when operand 0 dies there) are merged where liveness allows; then every buffer gets an
+//! allocation: entry parameters and constants their own, buffers live out of the entry and
+//! while-loop state their own, and the rest one best-fit packed arena
+//! ([`best_fit_heap`]). The dump texts are in `buffer_assignment_text.rs`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::ir::{ComputationId, InstrId, Module, ShapeIndex};
+use super::alias_analysis::{AliasAnalysis, array_leaves};
+use super::heap_simulator::{HeapBuffer, best_fit_heap};
+use super::live_range::{FlatSchedule, LiveRange, position_live_ranges};
+use crate::ir::{ComputationId, FusionKind, InstrId, Module, Op, Opcode, ShapeIndex};
 
 /// Every allocation starts at, and every temp offset is a multiple of, this many bytes.
 pub const ALIGNMENT: usize = 64;
@@ -85,12 +97,198 @@ pub struct BufferAssignment {
     /// the while/conditional/call computations) lives. Fused computations and embedded
     /// scalar computations (reducers, comparators) have no buffers.
     slices: HashMap<(ComputationId, InstrId, ShapeIndex), Slice>,
+    /// The flattened schedule liveness was read from (for `-live-range.txt`).
+    pub(crate) sequence: Vec<(ComputationId, InstrId)>,
+    /// Every assigned value with its number, buffer live range and allocation (for the dumps).
+    pub(crate) values: Vec<ValueInfo>,
+}
+
+/// One value as the dumps show it.
+#[derive(Clone, Debug)]
+pub(crate) struct ValueInfo {
+    /// XLA's value id (`<7 add.3>`).
+    pub id: usize,
+    /// Where it is defined.
+    pub computation: ComputationId,
+    /// Its defining instruction.
+    pub instruction: InstrId,
+    /// Its leaf.
+    pub shape_index: ShapeIndex,
+    /// Bytes.
+    pub size: usize,
+    /// The live range of its buffer.
+    pub live: LiveRange,
+    /// Its allocation and offset.
+    pub slice: Slice,
+}
+
+/// What a buffer holds, which decides its allocation.
+#[derive(Clone, Debug, Default)]
+struct BufferFacts {
+    /// Entry parameter positions: (number, leaf).
+    parameters: Vec<(usize, ShapeIndex)>,
+    /// Holds a constant.
+    constant: bool,
+    /// Holds (part of) the entry result.
+    live_out: bool,
+    /// Holds a while loop's state.
+    while_state: bool,
+    /// Spans more than one computation.
+    crosses_computations: bool,
+}
+
+impl BufferFacts {
+    /// True for a buffer that the packed arena may hold.
+    fn is_plain_temp(&self) -> bool {
+        self.parameters.is_empty() && !self.constant && !self.live_out && !self.while_state
+    }
 }
 
 impl BufferAssignment {
     /// Plans the buffers of a scheduled module.
-    pub fn run(_module: &Module) -> Result<BufferAssignment, String> {
-        Err("buffer assignment is not built yet".into())
+    pub fn run(module: &Module) -> Result<BufferAssignment, String> {
+        let mut alias = AliasAnalysis::run(module)?;
+        let schedule = FlatSchedule::new(module, &alias);
+        let position_ranges = position_live_ranges(module, &alias, &schedule);
+        let mut ranges = buffer_ranges(&alias, &position_ranges);
+        merge_input_output_aliases(module, &mut alias, &schedule, &mut ranges)?;
+        merge_in_place_updates(module, &mut alias, &schedule, &mut ranges);
+
+        // The buffers, in order of their first position.
+        let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for p in 0..alias.positions.len() {
+            members.entry(alias.buffer_of(p)).or_default().push(p);
+        }
+        let facts: BTreeMap<usize, BufferFacts> = members
+            .iter()
+            .map(|(&b, ps)| (b, buffer_facts(module, &alias, ps)))
+            .collect();
+        let size_of = |b: usize| {
+            members[&b]
+                .iter()
+                .map(|&p| alias.positions[p].size)
+                .max()
+                .unwrap_or(0)
+        };
+
+        let mut ba = BufferAssignment {
+            sequence: schedule.sequence.clone(),
+            ..BufferAssignment::default()
+        };
+        let mut buffer_slice: HashMap<usize, Slice> = HashMap::new();
+        let new_allocation = |ba: &mut BufferAssignment, size, kind, live_out| {
+            let index = ba.allocations.len();
+            ba.allocations.push(BufferAllocation {
+                index,
+                size,
+                kind,
+                maybe_live_out: live_out,
+                values: Vec::new(),
+            });
+            index
+        };
+
+        // 1. Entry parameters, by number and leaf.
+        let mut params: Vec<(usize, ShapeIndex, usize)> = Vec::new();
+        for (&b, f) in &facts {
+            match f.parameters.as_slice() {
+                [] => {}
+                [(n, index)] => params.push((*n, index.clone(), b)),
+                [first, second, ..] => {
+                    return Err(format!(
+                        "entry parameters {} {} and {} {} would share one buffer",
+                        first.0,
+                        super::alias_analysis::index_string(&first.1),
+                        second.0,
+                        super::alias_analysis::index_string(&second.1)
+                    ));
+                }
+            }
+        }
+        params.sort();
+        for (number, shape_index, b) in params {
+            let kind = AllocationKind::Parameter {
+                number,
+                shape_index,
+            };
+            let a = new_allocation(&mut ba, size_of(b), kind, facts[&b].live_out);
+            buffer_slice.insert(b, whole(a, size_of(b)));
+        }
+        // 2. Constants, 3. entry results and while-loop state: one allocation each.
+        for (&b, f) in &facts {
+            if f.parameters.is_empty() && f.constant {
+                let a = new_allocation(&mut ba, size_of(b), AllocationKind::Constant, f.live_out);
+                buffer_slice.insert(b, whole(a, size_of(b)));
+            }
+        }
+        for (&b, f) in &facts {
+            if f.parameters.is_empty() && !f.constant && (f.live_out || f.while_state) {
+                let a = new_allocation(&mut ba, size_of(b), AllocationKind::Temp, f.live_out);
+                buffer_slice.insert(b, whole(a, size_of(b)));
+            }
+        }
+        // 4. Everything else: packed by liveness into one arena.
+        let temps: Vec<usize> = facts
+            .iter()
+            .filter(|(_, f)| f.is_plain_temp())
+            .map(|(&b, _)| b)
+            .collect();
+        if !temps.is_empty() {
+            let heap: Vec<HeapBuffer> = temps
+                .iter()
+                .map(|&b| HeapBuffer {
+                    size: size_of(b),
+                    live: ranges[&b],
+                })
+                .collect();
+            let placed = best_fit_heap(&heap, ALIGNMENT);
+            let a = new_allocation(
+                &mut ba,
+                placed.heap_size,
+                AllocationKind::PreallocatedTemp,
+                false,
+            );
+            for (k, &b) in temps.iter().enumerate() {
+                let slice = Slice {
+                    allocation: a,
+                    offset: placed.offsets[k],
+                    size: size_of(b),
+                };
+                buffer_slice.insert(b, slice);
+            }
+        }
+
+        // Every position gets its buffer's slice; defining positions become values.
+        for (p, pos) in alias.positions.iter().enumerate() {
+            let b = alias.buffer_of(p);
+            let buffer = buffer_slice[&b];
+            let slice = Slice {
+                size: pos.size,
+                ..buffer
+            };
+            ba.slices
+                .insert((pos.computation, pos.instruction, pos.index.clone()), slice);
+            if defines_value(module, pos.computation, pos.instruction) {
+                let id = ba.values.len();
+                ba.values.push(ValueInfo {
+                    id,
+                    computation: pos.computation,
+                    instruction: pos.instruction,
+                    shape_index: pos.index.clone(),
+                    size: pos.size,
+                    live: ranges[&b],
+                    slice,
+                });
+                ba.allocations[slice.allocation].values.push(AssignedValue {
+                    computation: pos.computation,
+                    instruction: pos.instruction,
+                    shape_index: pos.index.clone(),
+                    offset: slice.offset,
+                    size: pos.size,
+                });
+            }
+        }
+        Ok(ba)
     }
 
     /// Where leaf `index` of `instr`'s value lives; `None` for positions with no buffer
@@ -106,6 +304,18 @@ impl BufferAssignment {
             .copied()
     }
 
+    /// Overrides one slice (tests of the checker only).
+    #[cfg(test)]
+    pub(crate) fn set_slice_for_test(
+        &mut self,
+        c: ComputationId,
+        i: InstrId,
+        index: &[usize],
+        slice: Slice,
+    ) {
+        self.slices.insert((c, i, index.to_vec()), slice);
+    }
+
     /// Bytes of the `preallocated-temp` allocation (0 when there is none).
     pub fn temp_bytes(&self) -> usize {
         self.allocations
@@ -114,19 +324,222 @@ impl BufferAssignment {
             .map(|a| a.size)
             .sum()
     }
+}
 
-    /// `-buffer-assignment.txt`, in XLA's format.
-    pub fn to_text(&self, _module: &Module) -> String {
-        String::new()
+fn whole(allocation: usize, size: usize) -> Slice {
+    Slice {
+        allocation,
+        offset: 0,
+        size,
     }
+}
 
-    /// `-live-range.txt`: schedule time of each value's definition and last use.
-    pub fn live_range_text(&self, _module: &Module) -> String {
-        String::new()
+/// The live range of each buffer: the join of its positions' ranges.
+fn buffer_ranges(
+    alias: &AliasAnalysis,
+    position_ranges: &[LiveRange],
+) -> HashMap<usize, LiveRange> {
+    let mut ranges: HashMap<usize, LiveRange> = HashMap::new();
+    for (p, r) in position_ranges.iter().enumerate() {
+        let b = alias.buffer_of(p);
+        let joined = ranges.get(&b).map_or(*r, |x| x.join(r));
+        ranges.insert(b, joined);
     }
+    ranges
+}
 
-    /// `-memory-usage-report.txt`: allocations sorted by size.
-    pub fn memory_usage_report(&self, _module: &Module) -> String {
-        String::new()
+/// Merges two buffers and their live ranges.
+fn union_buffers(
+    alias: &mut AliasAnalysis,
+    ranges: &mut HashMap<usize, LiveRange>,
+    a: usize,
+    b: usize,
+) {
+    let (ra, rb) = (alias.buffer_of(a), alias.buffer_of(b));
+    if ra == rb {
+        return;
+    }
+    let joined = ranges[&ra].join(&ranges[&rb]);
+    let r = alias.union(ra, rb);
+    ranges.remove(&ra);
+    ranges.remove(&rb);
+    ranges.insert(r, joined);
+}
+
+/// True if this instruction's positions define values rather than forward their
+/// operand's (forwarders: bitcast, get-tuple-element, tuple, opt-barrier, add-dependency,
+/// while/conditional/call results, and the parameters of called computations).
+fn defines_value(module: &Module, c: ComputationId, i: InstrId) -> bool {
+    let instr = &module.computations[c].instrs[i];
+    match &instr.op {
+        Op::Parameter { .. } => c == module.entry,
+        Op::GetTupleElement { .. }
+        | Op::While { .. }
+        | Op::Conditional { .. }
+        | Op::Call { .. } => false,
+        Op::Plain(op) => !matches!(
+            op,
+            Opcode::Bitcast | Opcode::Tuple | Opcode::OptimizationBarrier | Opcode::AddDependency
+        ),
+        _ => true,
+    }
+}
+
+fn buffer_facts(module: &Module, alias: &AliasAnalysis, positions: &[usize]) -> BufferFacts {
+    let mut f = BufferFacts::default();
+    let entry = module.entry_computation();
+    let first_comp = alias.positions[positions[0]].computation;
+    for &p in positions {
+        let pos = &alias.positions[p];
+        let instr = &module.computations[pos.computation].instrs[pos.instruction];
+        if pos.computation != first_comp {
+            f.crosses_computations = true;
+        }
+        match &instr.op {
+            Op::Parameter { number } if pos.computation == module.entry => {
+                f.parameters.push((*number, pos.index.clone()));
+            }
+            Op::Constant { .. } => f.constant = true,
+            Op::While { .. } => f.while_state = true,
+            _ => {}
+        }
+        if pos.computation == module.entry && pos.instruction == entry.root {
+            f.live_out = true;
+        }
+    }
+    f
+}
+
+/// `input_output_alias`: the entry output leaf shares the parameter's buffer when the
+/// parameter is no longer read once the output is written (the parameter's last use is
+/// before the output's definition, or is the in-place update defining it).
+fn merge_input_output_aliases(
+    module: &Module,
+    alias: &mut AliasAnalysis,
+    schedule: &FlatSchedule,
+    ranges: &mut HashMap<usize, LiveRange>,
+) -> Result<(), String> {
+    let entry = module.entry_computation();
+    let params = entry.parameters();
+    for io in &module.config.input_output_alias {
+        let Some(&param) = params.get(io.parameter) else {
+            return Err(format!(
+                "input_output_alias names parameter {} but the entry has {}",
+                io.parameter,
+                params.len()
+            ));
+        };
+        let (Some(p), Some(o)) = (
+            alias.position(module.entry, param, &io.parameter_index),
+            alias.position(module.entry, entry.root, &io.output_index),
+        ) else {
+            continue;
+        };
+        let (bp, bo) = (alias.buffer_of(p), alias.buffer_of(o));
+        if bp == bo {
+            continue;
+        }
+        // The instruction that writes the output leaf: the first position of its buffer
+        // in schedule order.
+        let out_def = ranges[&bo].start;
+        let param_end = ranges[&bp].end;
+        let writer = schedule
+            .sequence
+            .get(out_def)
+            .map(|&(c, i)| &module.computations[c].instrs[i]);
+        let in_place = writer.is_some_and(|w| {
+            w.opcode() == Opcode::DynamicUpdateSlice
+                && w.operands
+                    .first()
+                    .and_then(|&x| alias.position(module.entry, x, &[]))
+                    .is_some_and(|x| alias.buffer_of(x) == bp)
+        });
+        if param_end < out_def || (param_end == out_def && in_place) {
+            union_buffers(alias, ranges, p, o);
+        }
+    }
+    Ok(())
+}
+
+/// In-place updates: a dynamic-update-slice (or single-operand scatter, or a kLoop fusion
+/// whose root is a dynamic-update-slice of a fused parameter read nowhere else) writes
+/// into operand 0's buffer when that buffer dies at the update and both are ordinary
+/// temporaries or entry results (never a parameter, constant or while state, whose bytes
+/// others still own).
+fn merge_in_place_updates(
+    module: &Module,
+    alias: &mut AliasAnalysis,
+    schedule: &FlatSchedule,
+    ranges: &mut HashMap<usize, LiveRange>,
+) {
+    for (t, &(c, id)) in schedule.sequence.iter().enumerate() {
+        let instr = &module.computations[c].instrs[id];
+        let Some(k) = in_place_operand(module, c, id) else {
+            continue;
+        };
+        let x = instr.operands[k];
+        let (Some(p0), Some(pr)) = (alias.position(c, x, &[]), alias.position(c, id, &[])) else {
+            continue;
+        };
+        if alias.positions[p0].size != alias.positions[pr].size {
+            continue;
+        }
+        let (b0, br) = (alias.buffer_of(p0), alias.buffer_of(pr));
+        if b0 == br || ranges[&b0].end != t {
+            continue;
+        }
+        // No other operand may read the buffer being overwritten.
+        let read_elsewhere = instr.operands.iter().enumerate().any(|(j, &o)| {
+            j != k
+                && array_leaves(&module.computations[c].instrs[o].shape)
+                    .iter()
+                    .filter_map(|(index, _)| alias.position(c, o, index))
+                    .any(|q| alias.buffer_of(q) == b0)
+        });
+        if read_elsewhere {
+            continue;
+        }
+        let ordinary = |b: usize| {
+            let ps: Vec<usize> = (0..alias.positions.len())
+                .filter(|&q| alias.buffer_of(q) == b)
+                .collect();
+            let f = buffer_facts(module, alias, &ps);
+            f.parameters.is_empty() && !f.constant && !f.while_state && !f.crosses_computations
+        };
+        if ordinary(b0) && ordinary(br) {
+            union_buffers(alias, ranges, p0, pr);
+        }
+    }
+}
+
+/// The operand an instruction may update in place: operand 0 of a dynamic-update-slice
+/// or of a single-operand scatter; for a kLoop fusion whose root is a dynamic-update-slice
+/// of fused parameter N that nothing else in the fusion reads, operand N.
+pub fn in_place_operand(module: &Module, c: ComputationId, id: InstrId) -> Option<usize> {
+    let instr = &module.computations[c].instrs[id];
+    match &instr.op {
+        Op::Plain(Opcode::DynamicUpdateSlice) => Some(0),
+        Op::Scatter { .. } if instr.operands.len() == 3 => Some(0),
+        Op::Fusion {
+            kind: FusionKind::Loop,
+            calls,
+        } => {
+            let fused = &module.computations[*calls];
+            let root = fused.root_instr();
+            if root.opcode() != Opcode::DynamicUpdateSlice {
+                return None;
+            }
+            let target = *root.operands.first()?;
+            let Op::Parameter { number } = fused.instrs[target].op else {
+                return None;
+            };
+            let uses = fused
+                .iter()
+                .flat_map(|(_, i)| i.operands.iter())
+                .filter(|&&o| o == target)
+                .count();
+            (uses == 1).then_some(number)
+        }
+        _ => None,
     }
 }

@@ -5,9 +5,16 @@
 //! `cpu/cpu_layout_assignment.cc`, `copy_insertion.cc`, `hlo_memory_scheduler.cc`,
 //! `buffer_assignment.cc`. See ../shared/notes/xla-cpu.md §5, §6.
 
+pub mod alias_analysis;
 pub mod buffer_assignment;
+#[cfg(test)]
+mod buffer_assignment_tests;
+mod buffer_assignment_text;
+pub mod buffer_check;
 pub mod copy_insertion;
+pub mod heap_simulator;
 pub mod layout_assignment;
+pub mod live_range;
 pub mod scheduler;
 
 pub use buffer_assignment::{AllocationKind, BufferAllocation, BufferAssignment, Slice};

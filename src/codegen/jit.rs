@@ -1,0 +1,37 @@
+//! The JIT module all kernels of one compiled module live in: one `JITModule` with every
+//! external symbol registered explicitly (no `dlsym` guessing), each libcall declared once
+//! so kernels can import it. Code stays mapped as long as the `JITModule` lives; `KernelSet`
+//! owns it. See ../shared/notes/cranelift.md §1.2–1.3.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::Signature;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module};
+
+use super::isa::host_isa;
+use super::libcalls::all_symbols;
+
+/// The libcalls declared in a JIT module: symbol name → id and signature.
+pub type DeclaredLibcalls = HashMap<&'static str, (FuncId, Signature)>;
+
+/// A fresh JIT module for the host and the libcalls declared in it.
+pub fn new_jit(verify: bool) -> Result<(JITModule, DeclaredLibcalls), String> {
+    let isa = host_isa(verify)?;
+    let call_conv = isa.default_call_conv();
+    let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    let symbols = all_symbols();
+    for s in &symbols {
+        builder.symbol(s.name, s.address);
+    }
+    let mut module = JITModule::new(builder);
+    let mut declared = HashMap::new();
+    for s in &symbols {
+        let sig = s.sig.signature(call_conv);
+        let id = module
+            .declare_function(s.name, Linkage::Import, &sig)
+            .map_err(|e| format!("declaring {}: {e}", s.name))?;
+        declared.insert(s.name, (id, sig));
+    }
+    Ok((module, declared))
+}

@@ -1,0 +1,289 @@
+//! One fusion instruction → one CLIF function with the kernel ABI
+//! `(buffers: *const *mut u8, begin: u64, end: u64)`: the entry block loads the buffer
+//! pointers from the table (fusion operands, then for kOutput the library result, then one
+//! per result leaf), then the loop nest runs work units `begin..end` and stores each output
+//! element. A root `dynamic-update-slice` whose operand 0 is a parameter is emitted IN PLACE:
+//! the runtime guarantees the output buffer already holds operand 0, so the kernel iterates
+//! over the update and writes only the updated window.
+//! XLA: `xla/backends/cpu/codegen/kernel_api_ir_builder.cc` (the kernel prototype),
+//! `xla/codegen/emitters/` (loop and in-place DUS fusion emitters).
+
+use cranelift_codegen::ir::{
+    AbiParam, InstBuilder, MemFlagsData, Signature, SourceLoc, Value, types,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::FunctionBuilder;
+
+use super::CodegenError;
+use super::elemental::{Buffer, Emitter, Frame, KernelEnv, Params, error};
+use super::loop_emitter::{IterationSpace, VectorPlan};
+use crate::ir::{ArrayShape, FusionKind, Instruction, Module, Op, Opcode};
+
+/// What the driver needs to know about an emitted kernel.
+pub struct KernelLayout {
+    /// Work units of a full run.
+    pub work_units: u64,
+    /// Smallest worthwhile split.
+    pub min_units_per_task: u64,
+    /// Buffers before the outputs (fusion operands, plus the library result for kOutput).
+    pub operand_count: usize,
+    /// Output buffers (result leaves).
+    pub output_count: usize,
+    /// HLO instruction names by source location, for annotating CLIF.
+    pub names: Vec<String>,
+}
+
+/// The kernel signature: `(buffers: i64, begin: i64, end: i64)`, no results.
+pub fn kernel_signature(call_conv: CallConv) -> Signature {
+    let mut sig = Signature::new(call_conv);
+    sig.params.extend([
+        AbiParam::new(types::I64),
+        AbiParam::new(types::I64),
+        AbiParam::new(types::I64),
+    ]);
+    sig
+}
+
+/// Aim for about this many element computations per task when splitting across threads.
+const ELEMENTS_PER_TASK: i64 = 1 << 15;
+
+/// Emits the body of `fusion`'s kernel into `b` (whose signature is [`kernel_signature`]).
+pub fn emit_kernel<'m>(
+    module: &'m Module,
+    outer: &'m crate::ir::Computation,
+    fusion: &'m Instruction,
+    b: &mut FunctionBuilder<'_>,
+    env: &mut KernelEnv,
+) -> Result<KernelLayout, CodegenError> {
+    let Op::Fusion { kind, calls } = &fusion.op else {
+        return Err(error(fusion, "not a fusion"));
+    };
+    if !matches!(
+        kind,
+        FusionKind::Loop | FusionKind::Input | FusionKind::Output
+    ) {
+        return Err(error(fusion, format!("{kind} fusions are library work")));
+    }
+    let fused = module.computation(*calls);
+    let mut operand_shapes = Vec::with_capacity(fusion.operands.len());
+    for &o in &fusion.operands {
+        let shape = outer.instr(o).shape.as_array().ok_or_else(|| {
+            error(
+                fusion,
+                "tuple-shaped fusion operands are not supported by kernels",
+            )
+        })?;
+        operand_shapes.push(shape.clone());
+    }
+    // kOutput: the dot (or convolution) the runtime computed, read from the next buffer.
+    let library_result = if *kind == FusionKind::Output {
+        let id = fused
+            .order
+            .iter()
+            .copied()
+            .find(|&i| matches!(fused.instr(i).opcode(), Opcode::Dot | Opcode::Convolution))
+            .ok_or_else(|| error(fusion, "kOutput fusion without a dot"))?;
+        let shape = fused
+            .instr(id)
+            .shape
+            .as_array()
+            .ok_or_else(|| error(fusion, "dot result is not an array"))?
+            .clone();
+        Some((id, shape))
+    } else {
+        None
+    };
+    let outputs: Vec<ArrayShape> = fusion.shape.leaves().into_iter().cloned().collect();
+    if outputs.is_empty() {
+        return Err(error(fusion, "fusion has no array result"));
+    }
+    let root = fused.root_instr();
+    let in_place_dus = root.opcode() == Opcode::DynamicUpdateSlice
+        && matches!(fused.instr(root.operands[0]).op, Op::Parameter { .. })
+        && outputs.len() == 1;
+    let space = if in_place_dus {
+        let mut update = fused
+            .instr(root.operands[1])
+            .shape
+            .as_array()
+            .ok_or_else(|| error(root, "update is not an array"))?
+            .clone();
+        update.layout = outputs[0].layout.clone();
+        IterationSpace::new(&update)
+    } else {
+        for o in &outputs[1..] {
+            if o.dims != outputs[0].dims {
+                return Err(error(
+                    fusion,
+                    "multi-output fusion outputs must have equal dimensions",
+                ));
+            }
+        }
+        IterationSpace::new(&outputs[0])
+    };
+
+    // Entry block: load the buffer pointers.
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    // Source location i names HLO instruction `names[i]`; location 0 ("no instruction")
+    // comes first so it is the function's base location.
+    b.set_srcloc(SourceLoc::new(0));
+    let params = b.block_params(entry).to_vec();
+    let (table, begin, end) = (params[0], params[1], params[2]);
+    let pointer_flags = MemFlagsData::trusted().with_readonly();
+    let n_in = operand_shapes.len() + usize::from(library_result.is_some());
+    let mut pointers: Vec<Value> = Vec::with_capacity(n_in + outputs.len());
+    for k in 0..n_in + outputs.len() {
+        pointers.push(
+            b.ins()
+                .load(types::I64, pointer_flags, table, (8 * k) as i32),
+        );
+    }
+    let buffers: Vec<Buffer> = operand_shapes
+        .iter()
+        .zip(&pointers)
+        .map(|(s, &base)| Buffer {
+            base,
+            shape: s.clone(),
+        })
+        .collect();
+    let frame = Frame {
+        comp: fused,
+        params: Params::Buffers(buffers),
+        library_result: library_result.as_ref().map(|(id, shape)| {
+            (
+                *id,
+                Buffer {
+                    base: pointers[operand_shapes.len()],
+                    shape: shape.clone(),
+                },
+            )
+        }),
+        id: 0,
+    };
+    let out_pointers = pointers[n_in..].to_vec();
+
+    let mut emitter = Emitter::new(b, module, env);
+    if in_place_dus {
+        emit_in_place_dus(
+            &mut emitter,
+            &frame,
+            root,
+            &outputs[0],
+            out_pointers[0],
+            &space,
+            begin,
+            end,
+        )?;
+    } else {
+        // Elementwise float fusions over contiguous buffers get a vector inner loop.
+        let vty = if outputs.len() == 1 && library_result.is_none() {
+            super::vectorize::vector_type(fused, &outputs[0])
+        } else {
+            None
+        };
+        let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
+        let plan = vty.map(|vty| VectorPlan {
+            frame: &frame,
+            root: fused.root,
+            vty,
+            out: out_pointers[0],
+            shape: &outputs[0],
+        });
+        emitter.work_unit_loops_vectorized(
+            &space,
+            begin,
+            end,
+            lanes,
+            plan.as_ref(),
+            &mut |this, index| {
+                let values = this.emit(&frame, fused.root, index)?;
+                if values.len() != outputs.len() {
+                    return Err(error(
+                        fusion,
+                        "root leaves do not match the fusion's outputs",
+                    ));
+                }
+                for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
+                    let offset = this.physical_offset(shape, index);
+                    this.store_element(base, offset, shape.element_type, *v);
+                }
+                Ok(())
+            },
+        )?;
+    }
+    emitter.b.ins().return_(&[]);
+    let names = std::mem::take(&mut emitter.names);
+
+    let reduce_work: i64 = fused
+        .iter()
+        .filter_map(|(_, i)| match &i.op {
+            Op::Reduce { dimensions, .. } => {
+                let dims = fused.instr(i.operands[0]).shape.dims().to_vec();
+                Some(
+                    dimensions
+                        .iter()
+                        .map(|&d| dims.get(d).copied().unwrap_or(1).max(1))
+                        .product(),
+                )
+            }
+            Op::ReduceWindow { window, .. } => {
+                Some(window.dimensions.iter().map(|w| w.size.max(1)).product())
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(1);
+    let per_unit = space.elements_per_unit().saturating_mul(reduce_work).max(1);
+    Ok(KernelLayout {
+        work_units: space.work_units,
+        min_units_per_task: ((ELEMENTS_PER_TASK + per_unit - 1) / per_unit).max(1) as u64,
+        operand_count: n_in,
+        output_count: outputs.len(),
+        names,
+    })
+}
+
+/// In-place `dynamic-update-slice`: for each update element `u`, store it at
+/// `clamp(start) + u` in the output (which already holds operand 0).
+#[allow(clippy::too_many_arguments)]
+fn emit_in_place_dus<'m>(
+    emitter: &mut Emitter<'m, '_, '_>,
+    frame: &Frame<'m>,
+    root: &'m Instruction,
+    output: &ArrayShape,
+    out: Value,
+    space: &IterationSpace,
+    begin: Value,
+    end: Value,
+) -> Result<(), CodegenError> {
+    let update_dims = space.shape.dims.clone();
+    emitter.work_unit_loops(space, begin, end, &mut |this, index| {
+        let mut target = Vec::with_capacity(index.len());
+        for (d, &u) in index.iter().enumerate() {
+            let start_id = *root
+                .operands
+                .get(2 + d)
+                .ok_or_else(|| error(root, "missing start index"))?;
+            let t = frame
+                .comp
+                .instr(start_id)
+                .shape
+                .element_type()
+                .unwrap_or(crate::ir::PrimitiveType::S32);
+            let s = this.emit1(frame, start_id, &[])?;
+            let s = if t.is_signed_integral() {
+                this.sign_extend_to(s, types::I64)
+            } else {
+                this.zero_extend_to(s, types::I64)
+            };
+            let s = this.clamp_i64(s, 0, (output.dims[d] - update_dims[d]).max(0));
+            target.push(this.b.ins().iadd(s, u));
+        }
+        let v = this.emit1(frame, root.operands[1], index)?;
+        let offset = this.physical_offset(output, &target);
+        this.store_element(out, offset, output.element_type, v);
+        Ok(())
+    })
+}

@@ -1,0 +1,269 @@
+//! Loops: the counted loops element code needs (reductions, windows) and the loop nest of a
+//! kernel over its work units. Every loop is ROTATED: a guard (only when the trip count is not
+//! known to be positive), then a body block that is its own header and ends in
+//! `brif next < end, body, exit`; one branch per iteration, and Cranelift hoists constants
+//! out of rotated loops but not out of top-tested ones (../shared/notes/cranelift.md §5.2).
+//! Loop-carried values are block parameters.
+//!
+//! A kernel's iteration space is its output shape in PHYSICAL order: the minor-most
+//! dimension (first of `minor_to_major`) is the innermost loop, cut into chunks of at most
+//! [`MAX_CHUNK`] elements; a work unit is one chunk of one row of the outer dimensions.
+//! XLA: `llvm_ir::LoopEmitter` (`xla/service/llvm_ir/loop_emitter.cc`).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
+
+use super::CodegenError;
+use super::elemental::{Emitter, Frame, block_args};
+use crate::ir::{ArrayShape, InstrId};
+
+type R<T> = Result<T, CodegenError>;
+
+/// A loop body: gets the induction variable and the carried values, returns the next ones.
+pub type LoopBody<'a, E> = dyn FnMut(&mut E, Value, Vec<Value>) -> R<Vec<Value>> + 'a;
+
+/// Minor dimensions up to this size are one work unit per row; longer ones are cut into
+/// chunks of this many elements so a 1-D kernel still splits across threads.
+pub const MAX_CHUNK: i64 = 2048;
+
+/// What the vector inner loop computes: the fusion root as `vty` vectors, stored to `out`.
+pub struct VectorPlan<'a, 'm> {
+    /// The fused computation's frame.
+    pub frame: &'a Frame<'m>,
+    /// Its root.
+    pub root: InstrId,
+    /// `f32x4` or `f64x2`.
+    pub vty: Type,
+    /// The output buffer.
+    pub out: Value,
+    /// The output's shape and layout.
+    pub shape: &'a ArrayShape,
+}
+
+/// How a kernel's output index space maps onto work units.
+#[derive(Clone, Debug)]
+pub struct IterationSpace {
+    /// The shape iterated (dims and layout).
+    pub shape: ArrayShape,
+    /// The innermost (minor-most) dimension, if the rank is positive.
+    pub minor: Option<usize>,
+    /// Outer dimensions, most-major first.
+    pub outer: Vec<usize>,
+    /// Elements of the minor dimension per work unit.
+    pub chunk: i64,
+    /// Work units per row of the outer dimensions.
+    pub chunks_per_row: i64,
+    /// Total work units.
+    pub work_units: u64,
+}
+
+impl IterationSpace {
+    /// The iteration space of `shape`.
+    pub fn new(shape: &ArrayShape) -> IterationSpace {
+        let m2m = &shape.layout.minor_to_major;
+        let minor = m2m.first().copied();
+        let outer: Vec<usize> = m2m.iter().skip(1).rev().copied().collect();
+        let n_minor = minor.map(|d| shape.dims[d]).unwrap_or(1);
+        let chunk = if n_minor <= MAX_CHUNK {
+            n_minor
+        } else {
+            MAX_CHUNK / 2
+        };
+        let chunks_per_row = if n_minor <= 0 {
+            0
+        } else {
+            (n_minor + chunk - 1) / chunk
+        };
+        let rows: i64 = outer.iter().map(|&d| shape.dims[d].max(0)).product();
+        IterationSpace {
+            shape: shape.clone(),
+            minor,
+            outer,
+            chunk,
+            chunks_per_row,
+            work_units: (rows * chunks_per_row) as u64,
+        }
+    }
+
+    /// Elements computed per work unit.
+    pub fn elements_per_unit(&self) -> i64 {
+        self.chunk.max(1)
+    }
+}
+
+impl<'m> Emitter<'m, '_, '_> {
+    /// A loop over `0..trip` (a compile-time count) carrying `accs`; `body` returns the next
+    /// accumulators. Emits nothing for `trip <= 0`.
+    pub fn counted_loop(
+        &mut self,
+        trip: i64,
+        accs: Vec<Value>,
+        body: &mut LoopBody<'_, Self>,
+    ) -> R<Vec<Value>> {
+        if trip <= 0 {
+            return Ok(accs);
+        }
+        let start = self.i64c(0);
+        let end = self.i64c(trip);
+        self.rotated_loop(start, end, false, accs, body)
+    }
+
+    /// A loop over `start..end` carrying `accs`; with `guard`, checks `start < end` first.
+    pub fn rotated_loop(
+        &mut self,
+        start: Value,
+        end: Value,
+        guard: bool,
+        accs: Vec<Value>,
+        body: &mut LoopBody<'_, Self>,
+    ) -> R<Vec<Value>> {
+        self.stepped_loop(start, end, 1, guard, accs, body)
+    }
+
+    /// [`Self::rotated_loop`] advancing by `step`; `end - start` must be a multiple of it.
+    pub fn stepped_loop(
+        &mut self,
+        start: Value,
+        end: Value,
+        step: i64,
+        guard: bool,
+        accs: Vec<Value>,
+        body: &mut LoopBody<'_, Self>,
+    ) -> R<Vec<Value>> {
+        let types: Vec<_> = accs
+            .iter()
+            .map(|&v| self.b.func.dfg.value_type(v))
+            .collect();
+        let body_block = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.append_block_param(body_block, types::I64);
+        for &t in &types {
+            self.b.append_block_param(body_block, t);
+            self.b.append_block_param(exit, t);
+        }
+        let mut entry_args = vec![start];
+        entry_args.extend(&accs);
+        if guard {
+            let any = self.b.ins().icmp(IntCC::SignedLessThan, start, end);
+            self.b.ins().brif(
+                any,
+                body_block,
+                &block_args(&entry_args),
+                exit,
+                &block_args(&accs),
+            );
+        } else {
+            self.b.ins().jump(body_block, &block_args(&entry_args));
+        }
+        self.b.switch_to_block(body_block);
+        let params = self.b.block_params(body_block).to_vec();
+        let iv = params[0];
+        self.push_scope();
+        let next = body(self, iv, params[1..].to_vec());
+        self.pop_scope();
+        let next = next?;
+        let iv_next = self.b.ins().iadd_imm_s(iv, step);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv_next, end);
+        let mut loop_args = vec![iv_next];
+        loop_args.extend(&next);
+        self.b.ins().brif(
+            more,
+            body_block,
+            &block_args(&loop_args),
+            exit,
+            &block_args(&next),
+        );
+        self.b.switch_to_block(exit);
+        Ok(self.b.block_params(exit).to_vec())
+    }
+
+    /// The kernel's loop nest: for each work unit in `begin..end`, for each element of its
+    /// chunk, `element(index)` with the full output index (logical dimension order).
+    pub fn work_unit_loops(
+        &mut self,
+        space: &IterationSpace,
+        begin: Value,
+        end: Value,
+        element: &mut dyn FnMut(&mut Self, &[Value]) -> R<()>,
+    ) -> R<()> {
+        self.work_unit_loops_vectorized(space, begin, end, 1, None, element)
+    }
+
+    /// [`Self::work_unit_loops`] with a vector body: with `lanes > 1`, the inner loop runs
+    /// `vector_element` on `lanes` consecutive minor-dimension elements (its index names the
+    /// first) and `element` on the scalar tail.
+    pub fn work_unit_loops_vectorized(
+        &mut self,
+        space: &IterationSpace,
+        begin: Value,
+        end: Value,
+        lanes: i64,
+        vector: Option<&VectorPlan<'_, 'm>>,
+        element: &mut dyn FnMut(&mut Self, &[Value]) -> R<()>,
+    ) -> R<()> {
+        let rank = space.shape.rank();
+        let Some(minor) = space.minor else {
+            // Rank 0: one unit, one element.
+            let mut body = |this: &mut Self, _u: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                element(this, &[])?;
+                Ok(accs)
+            };
+            self.rotated_loop(begin, end, true, Vec::new(), &mut body)?;
+            return Ok(());
+        };
+        let dims = space.shape.dims.clone();
+        let mut unit_body = |this: &mut Self, u: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+            let zero = this.i64c(0);
+            let mut index = vec![zero; rank];
+            // u = row * chunks_per_row + chunk; row splits over the outer dims, minor first.
+            let (mut row, lo, hi) = if space.chunks_per_row == 1 {
+                (u, this.i64c(0), this.i64c(dims[minor]))
+            } else {
+                let row = this.b.ins().udiv_imm_s(u, space.chunks_per_row);
+                let chunk = this.b.ins().urem_imm_s(u, space.chunks_per_row);
+                let lo = this.b.ins().imul_imm_s(chunk, space.chunk);
+                let hi = this.b.ins().iadd_imm_s(lo, space.chunk);
+                let n = this.i64c(dims[minor]);
+                let hi = this.b.ins().smin(hi, n);
+                (row, lo, hi)
+            };
+            for (k, &d) in space.outer.iter().enumerate().rev() {
+                if k == 0 {
+                    index[d] = row;
+                } else {
+                    index[d] = this.b.ins().urem_imm_s(row, dims[d]);
+                    row = this.b.ins().udiv_imm_s(row, dims[d]);
+                }
+            }
+            let mut scalar_start = lo;
+            let mut tail_guard = false;
+            if let (Some(plan), true) = (vector, lanes > 1) {
+                // Vector part: lo .. lo + (hi - lo) rounded down to a multiple of lanes.
+                let len = this.b.ins().isub(hi, lo);
+                let whole = this.b.ins().band_imm_s(len, -lanes);
+                let vend = this.b.ins().iadd(lo, whole);
+                let mut vbody = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                    let mut index = index.clone();
+                    index[minor] = i;
+                    let mut memo = std::collections::HashMap::new();
+                    let v = this.emit_vector(plan.frame, plan.root, &index, plan.vty, &mut memo)?;
+                    this.store_vector(plan.out, plan.shape, &index, v);
+                    Ok(accs)
+                };
+                this.stepped_loop(lo, vend, lanes, true, Vec::new(), &mut vbody)?;
+                scalar_start = vend;
+                tail_guard = true;
+            }
+            let mut inner = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                let mut index = index.clone();
+                index[minor] = i;
+                element(this, &index)?;
+                Ok(accs)
+            };
+            this.rotated_loop(scalar_start, hi, tail_guard, Vec::new(), &mut inner)?;
+            Ok(accs)
+        };
+        self.rotated_loop(begin, end, true, Vec::new(), &mut unit_body)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,205 @@
+//! Whole fusions as the fusion pass makes them: chains with shared operands, reductions as
+//! producers (softmax), multi-output loops, array constants, and kOutput dot epilogues.
+
+use super::harness::{check_hlo, check_hlo_reduction};
+
+#[test]
+fn softmax_with_reductions_as_producers() {
+    let text = "HloModule m
+
+max_f32 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] maximum(x, y)
+}
+
+add_f32 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+fused {
+  p0 = f32[4,37]{1,0} parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  mx = f32[4]{0} reduce(p0, ninf), dimensions={1}, to_apply=max_f32
+  mxb = f32[4,37]{1,0} broadcast(mx), dimensions={0}
+  d = f32[4,37]{1,0} subtract(p0, mxb)
+  e = f32[4,37]{1,0} exponential(d)
+  s = f32[4]{0} reduce(e, zero), dimensions={1}, to_apply=add_f32
+  sb = f32[4,37]{1,0} broadcast(s), dimensions={0}
+  ROOT r = f32[4,37]{1,0} divide(e, sb)
+}
+
+ENTRY main {
+  a0 = f32[4,37]{1,0} parameter(0)
+  ROOT f = f32[4,37]{1,0} fusion(a0), kind=kLoop, calls=fused
+}
+";
+    for seed in 0..3 {
+        check_hlo_reduction(text, 4000 + seed);
+    }
+}
+
+#[test]
+fn multi_output_loop_fusion() {
+    let text = "HloModule m
+
+fused {
+  p0 = f32[5,7]{1,0} parameter(0)
+  p1 = f32[5,7]{0,1} parameter(1)
+  a = f32[5,7]{1,0} add(p0, p1)
+  t = f32[5,7]{1,0} tanh(a)
+  c = s32[5,7]{0,1} convert(a)
+  ROOT r = (f32[5,7]{1,0}, s32[5,7]{0,1}, f32[5,7]{1,0}) tuple(t, c, a)
+}
+
+ENTRY main {
+  a0 = f32[5,7]{1,0} parameter(0)
+  a1 = f32[5,7]{0,1} parameter(1)
+  ROOT f = (f32[5,7]{1,0}, s32[5,7]{0,1}, f32[5,7]{1,0}) fusion(a0, a1), kind=kLoop, calls=fused
+}
+";
+    check_hlo(text, 4100);
+}
+
+#[test]
+fn array_constants_are_read_from_memory() {
+    let text = "HloModule m
+
+fused {
+  p0 = f32[2,3]{1,0} parameter(0)
+  c = f32[2,3]{0,1} constant({ { 1, 2, 3 }, { 4, 5, 6 } })
+  k = s8[3]{0} constant({-1, 0, 7})
+  kc = f32[3]{0} convert(k)
+  kb = f32[2,3]{1,0} broadcast(kc), dimensions={1}
+  m = f32[2,3]{1,0} multiply(p0, c)
+  ROOT r = f32[2,3]{1,0} add(m, kb)
+}
+
+ENTRY main {
+  a0 = f32[2,3]{1,0} parameter(0)
+  ROOT f = f32[2,3]{1,0} fusion(a0), kind=kLoop, calls=fused
+}
+";
+    check_hlo(text, 4200);
+}
+
+#[test]
+fn output_fusion_reads_the_dot_from_its_buffer() {
+    let text = "HloModule m
+
+fused {
+  p0 = f32[3,4]{1,0} parameter(0)
+  p1 = f32[4,5]{1,0} parameter(1)
+  p2 = f32[5]{0} parameter(2)
+  d = f32[3,5]{1,0} dot(p0, p1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  b = f32[3,5]{1,0} broadcast(p2), dimensions={1}
+  s = f32[3,5]{1,0} add(d, b)
+  z = f32[] constant(0)
+  zb = f32[3,5]{1,0} broadcast(z), dimensions={}
+  ROOT r = f32[3,5]{0,1} maximum(s, zb)
+}
+
+ENTRY main {
+  a0 = f32[3,4]{1,0} parameter(0)
+  a1 = f32[4,5]{1,0} parameter(1)
+  a2 = f32[5]{0} parameter(2)
+  ROOT f = f32[3,5]{0,1} fusion(a0, a1, a2), kind=kOutput, calls=fused
+}
+";
+    check_hlo(text, 4300);
+}
+
+#[test]
+fn artifacts_name_hlo_instructions() {
+    let text = "HloModule m
+
+fused {
+  p0 = f32[8]{0} parameter(0)
+  ROOT add.3 = f32[8]{0} add(p0, p0)
+}
+
+ENTRY main {
+  a0 = f32[8]{0} parameter(0)
+  ROOT f = f32[8]{0} fusion(a0), kind=kLoop, calls=fused
+}
+";
+    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let set = crate::codegen::compile_kernels(
+        &module,
+        &crate::codegen::CodegenOptions {
+            keep_artifacts: true,
+        },
+    )
+    .unwrap();
+    let a = &set.kernels[0].artifacts;
+    assert!(a.clif_no_opt.contains("; %add.3"), "{}", a.clif_no_opt);
+    assert!(a.clif_with_opt.contains("fadd"), "{}", a.clif_with_opt);
+    assert!(a.asm.contains("ret"), "{}", a.asm);
+    assert!(a.compile_ms > 0.0);
+}
+
+/// Prints the scalar kernel's throughput on a memory-sized elementwise add (not a timing
+/// assertion; run with `--ignored --nocapture` in release mode to see the figure).
+#[test]
+#[ignore]
+#[allow(clippy::useless_format)]
+fn measure_elementwise_add() {
+    let n = 4096 * 1024;
+    let text = format!(
+        "HloModule m\n\nfused {{\n  p0 = f32[4096,1024]{{1,0}} parameter(0)\n  p1 = f32[4096,1024]{{1,0}} parameter(1)\n  ROOT r = f32[4096,1024]{{1,0}} add(p0, p1)\n}}\n\nENTRY main {{\n  a0 = f32[4096,1024]{{1,0}} parameter(0)\n  a1 = f32[4096,1024]{{1,0}} parameter(1)\n  ROOT f = f32[4096,1024]{{1,0}} fusion(a0, a1), kind=kLoop, calls=fused\n}}\n"
+    );
+    let module = crate::ir::hlo_text::parse_module(&text, "t")
+        .unwrap()
+        .module;
+    let set = crate::codegen::compile_kernels(&module, &Default::default()).unwrap();
+    let k = &set.kernels[0];
+    let a = vec![1.0f32; n];
+    let b = vec![2.0f32; n];
+    let mut c = vec![0.0f32; n];
+    let table = [
+        a.as_ptr() as *mut u8,
+        b.as_ptr() as *mut u8,
+        c.as_mut_ptr() as *mut u8,
+    ];
+    let mut best = f64::MAX;
+    for _ in 0..10 {
+        let t = std::time::Instant::now();
+        // SAFETY: three buffers of n f32 each, as the kernel's shapes say.
+        unsafe { (k.entry)(table.as_ptr(), 0, k.work_units) };
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    assert_eq!(c[n - 1], 3.0);
+    println!(
+        "add f32[4096,1024]: {:.2} ms, {:.2} GB/s, compile {:.3} ms",
+        best * 1e3,
+        (3 * 4 * n) as f64 / best / 1e9,
+        k.artifacts.compile_ms
+    );
+}
+
+#[test]
+fn elementwise_chains_are_vectorized_with_a_scalar_tail() {
+    for (t, lanes, n) in [("f32", "f32x4", 4103), ("f64", "f64x2", 9)] {
+        let text = format!(
+            "HloModule m\n\nfused {{\n  p0 = {t}[3,{n}]{{1,0}} parameter(0)\n  p1 = {t}[3,{n}]{{1,0}} parameter(1)\n  p2 = {t}[] parameter(2)\n  b = {t}[3,{n}]{{1,0}} broadcast(p2), dimensions={{}}\n  m = {t}[3,{n}]{{1,0}} multiply(p0, b)\n  x = {t}[3,{n}]{{1,0}} maximum(m, p1)\n  ROOT r = {t}[3,{n}]{{1,0}} subtract(x, p0)\n}}\n\nENTRY main {{\n  a0 = {t}[3,{n}]{{1,0}} parameter(0)\n  a1 = {t}[3,{n}]{{1,0}} parameter(1)\n  a2 = {t}[] parameter(2)\n  ROOT f = {t}[3,{n}]{{1,0}} fusion(a0, a1, a2), kind=kLoop, calls=fused\n}}\n"
+        );
+        for seed in 0..3 {
+            check_hlo(&text, 4400 + seed);
+        }
+        let module = crate::ir::hlo_text::parse_module(&text, "t")
+            .unwrap()
+            .module;
+        let set = crate::codegen::compile_kernels(
+            &module,
+            &crate::codegen::CodegenOptions {
+                keep_artifacts: true,
+            },
+        )
+        .unwrap();
+        let clif = &set.kernels[0].artifacts.clif_no_opt;
+        assert!(clif.contains(&format!("load.{lanes}")), "{clif}");
+    }
+}

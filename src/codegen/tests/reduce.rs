@@ -1,0 +1,132 @@
+//! Reductions inside fusions: row, column and full reduces, variadic reduces (argmax),
+//! narrow float accumulation, reduce-window with padding, strides and dilations, and map.
+
+use super::harness::{check_hlo, check_hlo_reduction};
+use super::{add_reducer, wrap_with};
+
+fn s(x: &str) -> String {
+    x.to_string()
+}
+
+#[test]
+fn row_column_and_full_reductions() {
+    let cases = [
+        ("f32", "f32[7,33]{1,0}", "f32[7]{0}", "{1}"),
+        ("f32", "f32[7,33]{0,1}", "f32[33]{0}", "{0}"),
+        ("f64", "f64[4,5,6]{2,1,0}", "f64[]", "{0,1,2}"),
+        ("s32", "s32[4,5,6]{0,2,1}", "s32[5]{0}", "{0,2}"),
+        ("bf16", "bf16[3,40]{1,0}", "bf16[3]{0}", "{1}"),
+        ("u8", "u8[0,4]{1,0}", "u8[4]{0}", "{0}"),
+        ("f32", "f32[3,0]{1,0}", "f32[3]{0}", "{1}"),
+        ("f32", "f32[2,3000]{1,0}", "f32[2]{0}", "{1}"),
+    ];
+    for (k, (t, input, result, dims)) in cases.iter().enumerate() {
+        let text = wrap_with(
+            &add_reducer(t),
+            &[s(input), format!("{t}[]")],
+            result,
+            &format!("reduce(p0, p1), dimensions={dims}, to_apply=add_{t}"),
+            "kInput",
+        );
+        check_hlo_reduction(&text, 3000 + k as u64);
+    }
+}
+
+#[test]
+fn variadic_reduce_argmax() {
+    let reducer = "argmax {
+  v0 = f32[] parameter(0)
+  i0 = s32[] parameter(1)
+  v1 = f32[] parameter(2)
+  i1 = s32[] parameter(3)
+  gt = pred[] compare(v0, v1), direction=GT
+  eq = pred[] compare(v0, v1), direction=EQ
+  lt = pred[] compare(i0, i1), direction=LT
+  tie = pred[] and(eq, lt)
+  keep = pred[] or(gt, tie)
+  v = f32[] select(keep, v0, v1)
+  i = s32[] select(keep, i0, i1)
+  ROOT r = (f32[], s32[]) tuple(v, i)
+}
+";
+    let text = format!(
+        "HloModule m\n\n{reducer}\nfused {{
+  p0 = f32[5,9]{{1,0}} parameter(0)
+  iota = s32[5,9]{{1,0}} iota(), iota_dimension=1
+  init = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  ROOT r = (f32[5]{{0}}, s32[5]{{0}}) reduce(p0, iota, init, zero), dimensions={{1}}, to_apply=argmax
+}}
+
+ENTRY main {{
+  a0 = f32[5,9]{{1,0}} parameter(0)
+  ROOT f = (f32[5]{{0}}, s32[5]{{0}}) fusion(a0), kind=kInput, calls=fused
+}}
+"
+    );
+    for seed in 0..3 {
+        check_hlo(&text, 3100 + seed);
+    }
+}
+
+#[test]
+fn reduce_window_pools() {
+    let max = "max_f32 {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT m = f32[] maximum(x, y)\n}\n";
+    let cases = [
+        // 3x3 max pool, stride 2, padding 1.
+        (
+            "f32[1,7,9,2]{3,2,1,0}",
+            "f32[1,4,5,2]{3,2,1,0}",
+            "window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}",
+        ),
+        // Window dilation and base dilation.
+        (
+            "f32[6,5]{0,1}",
+            "f32[4,4]{1,0}",
+            "window={size=2x2 rhs_dilate=2x1}",
+        ),
+        (
+            "f32[4,3]{1,0}",
+            "f32[6,4]{1,0}",
+            "window={size=2x2 lhs_dilate=2x2 pad=0_0x1_0}",
+        ),
+        // Negative padding trims the input.
+        (
+            "f32[8]{0}",
+            "f32[2]{0}",
+            "window={size=3 stride=2 pad=-1_-1}",
+        ),
+    ];
+    for (k, (input, result, window)) in cases.iter().enumerate() {
+        let text = wrap_with(
+            max,
+            &[s(input), s("f32[]")],
+            result,
+            &format!("reduce-window(p0, p1), {window}, to_apply=max_f32"),
+            "kLoop",
+        );
+        check_hlo(&text, 3200 + k as u64);
+    }
+    // Summing windows of integers.
+    let text = wrap_with(
+        &add_reducer("s32"),
+        &[s("s32[5,5]{1,0}"), s("s32[]")],
+        "s32[5,5]{1,0}",
+        "reduce-window(p0, p1), window={size=3x3 pad=1_1x1_1}, to_apply=add_s32",
+        "kLoop",
+    );
+    check_hlo(&text, 3210);
+}
+
+#[test]
+fn map_inlines_its_computation() {
+    let f = "fma_like {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  m = f32[] multiply(x, y)\n  ROOT a = f32[] add(m, x)\n}\n";
+    let text = wrap_with(
+        f,
+        &[s("f32[4,6]{0,1}"), s("f32[4,6]{1,0}")],
+        "f32[4,6]{1,0}",
+        "map(p0, p1), dimensions={0,1}, to_apply=fma_like",
+        "kLoop",
+    );
+    check_hlo(&text, 3300);
+}

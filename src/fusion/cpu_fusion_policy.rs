@@ -1,0 +1,330 @@
+//! XLA:CPU's answer to "should this producer be fused into this consumer?", as a column
+//! of guard clauses, each returning the [`FusionRule`] that decided. No editing here: the
+//! driver (`instruction_fusion.rs`) asks, logs the answer and fuses.
+//! XLA: `CpuInstructionFusion::ShouldFuse` (`xla/service/cpu/cpu_instruction_fusion.cc`),
+//! `InstructionFusion::ShouldFuse` / `IsExpensive` (`xla/service/instruction_fusion.cc`).
+//! See ../shared/notes/xla-cpu.md §4.2.
+//!
+//! Differences from XLA:CPU, on purpose: a dot with any elementwise epilogue becomes a
+//! `kOutput` fusion (XLA:CPU: matrix–vector dot plus add only; see `output_fusion.rs`);
+//! reduce-window may absorb cheap producers; dynamic-update-slice is neither fused nor
+//! fused into (it updates its buffer in place); an expensive producer whose consumer
+//! broadcasts a reduction back is refused with its own reason (a row-wise kernel is not
+//! implemented).
+
+use cranelift_entity::SecondaryMap;
+
+use super::decisions::{
+    FusionRule, MAX_CODE_DUPLICATION, MAX_CONCAT_OPERANDS, MAX_REDUCTIONS_PER_FUSION,
+    MIN_MINOR_CONCAT_SIZE,
+};
+use super::indexing::{ConsumerBody, invalidates_cache};
+use super::kernel_ops::{emits_kernel, is_kernel_instruction};
+use super::output_fusion::check_dot_epilogue;
+use crate::ir::{Computation, FusionKind, InstrId, Instruction, Module, Op, Opcode, PrimitiveType};
+
+/// The facts about the computation that the policy reads.
+pub struct PolicyContext<'a> {
+    /// The module (for fused bodies).
+    pub module: &'a Module,
+    /// The computation being fused.
+    pub comp: &'a Computation,
+    /// Users of every instruction of `comp`.
+    pub users: &'a SecondaryMap<InstrId, Vec<InstrId>>,
+    /// Fusions this pass made (the only ones that grow).
+    pub ours: &'a std::collections::HashSet<InstrId>,
+}
+
+/// `Ok(rule)` to fuse `producer` into `consumer`, `Err(rule)` to keep them apart.
+pub fn should_fuse(
+    cx: &PolicyContext<'_>,
+    producer: InstrId,
+    consumer: InstrId,
+) -> Result<FusionRule, FusionRule> {
+    let comp = cx.comp;
+    let p = comp.instr(producer);
+    let c = comp.instr(consumer);
+    check_consumer(cx, consumer)?;
+    if comp.root == producer {
+        return Err(FusionRule::ProducerIsRoot);
+    }
+    if p.opcode() == Opcode::Fusion {
+        return Err(FusionRule::ProducerIsFusion);
+    }
+    let body = ConsumerBody::of(cx.module, comp, consumer);
+    let Some(param) = body.parameter_for(producer) else {
+        return Err(FusionRule::ConsumerNotFusible { opcode: c.opcode() });
+    };
+    // Nothing goes into the dot of a kOutput fusion: the GEMM reads buffers.
+    if body
+        .users_of(param)
+        .iter()
+        .any(|&u| body.body.instr(u).opcode() == Opcode::Dot)
+    {
+        return Err(FusionRule::IntoDotOperand);
+    }
+    if let Op::Constant { .. } = &p.op {
+        let elements = p.shape.leaves().iter().map(|l| l.element_count()).sum();
+        if elements != 1 {
+            return Err(FusionRule::NonScalarConstant { elements });
+        }
+        if c.opcode() != Opcode::Fusion {
+            return Err(FusionRule::ConstantOnlyIntoFusion);
+        }
+        return Ok(FusionRule::LoopFusion {
+            producer: p.opcode(),
+        });
+    }
+    if p.opcode() == Opcode::Dot {
+        let users = distinct(&cx.users[producer]);
+        return check_dot_epilogue(p, &users, consumer, &body, param)
+            .map(|()| FusionRule::DotEpilogue)
+            .map_err(|why| FusionRule::DotNotEpilogue { why });
+    }
+    if p.opcode() == Opcode::DynamicUpdateSlice {
+        return Err(FusionRule::InPlace { opcode: p.opcode() });
+    }
+    if !emits_kernel(p) {
+        return Err(FusionRule::ProducerNotKernel { opcode: p.opcode() });
+    }
+    if !is_kernel_instruction(comp, producer) {
+        return Err(FusionRule::NotKernelType);
+    }
+    if !is_loop_fusible(p) {
+        return Err(FusionRule::ProducerNotLoopFusible { opcode: p.opcode() });
+    }
+    check_concatenate(p)?;
+    let reads = body.reads_per_element(param);
+    if is_expensive(comp, p) && reads > 1 {
+        if p.opcode() == Opcode::Reduce {
+            return Err(FusionRule::ReductionBroadcastBack { reads });
+        }
+        return Err(FusionRule::ExpensiveReused {
+            producer: p.opcode(),
+            consumer: body.body.root_instr().opcode(),
+            reads,
+        });
+    }
+    let other_users = distinct(&cx.users[producer])
+        .into_iter()
+        .filter(|&u| u != consumer)
+        .count();
+    if other_users > 0 {
+        if is_expensive(comp, p) && !always_duplicable(comp, p) {
+            if body.body.root_instr().opcode() == Opcode::Reduce {
+                return Err(FusionRule::ReductionWouldDuplicate {
+                    producer: p.opcode(),
+                    other_users,
+                });
+            }
+            return Err(FusionRule::ExpensiveDuplicated {
+                producer: p.opcode(),
+                other_users,
+            });
+        }
+        if !effectively_at_most_unary(comp, p) && input_bytes(comp, p) > bytes(&p.shape) {
+            return Err(FusionRule::NotEffectivelyUnary {
+                producer: p.opcode(),
+                other_users,
+            });
+        }
+    }
+    let reductions = body.reductions() + usize::from(p.opcode() == Opcode::Reduce);
+    if reductions > MAX_REDUCTIONS_PER_FUSION {
+        return Err(FusionRule::TooManyReductions { count: reductions });
+    }
+    if p.opcode() != Opcode::Broadcast {
+        let count = body.emitted_count(param);
+        if count > MAX_CODE_DUPLICATION || (invalidates_cache(p.opcode()) && count > 1) {
+            return Err(FusionRule::CodeDuplicationTooHigh { count });
+        }
+    }
+    if body.body.root_instr().opcode() == Opcode::Reduce {
+        return Ok(FusionRule::ReductionInput {
+            producer: p.opcode(),
+        });
+    }
+    if other_users > 0 {
+        return Ok(FusionRule::LoopFusionDuplicated {
+            producer: p.opcode(),
+            other_users,
+        });
+    }
+    Ok(FusionRule::LoopFusion {
+        producer: p.opcode(),
+    })
+}
+
+/// The consumer must be a fusion this pass made (not a library one) or an instruction
+/// that becomes generated code and can read fused operands.
+fn check_consumer(cx: &PolicyContext<'_>, consumer: InstrId) -> Result<(), FusionRule> {
+    let c = cx.comp.instr(consumer);
+    if let Op::Fusion { kind, .. } = c.op {
+        if !cx.ours.contains(&consumer) || kind == FusionKind::Custom {
+            return Err(FusionRule::ConsumerIsForeignFusion { kind });
+        }
+        return Ok(());
+    }
+    match c.opcode() {
+        Opcode::Dot | Opcode::Convolution => return Err(FusionRule::IntoDotOperand),
+        Opcode::DynamicUpdateSlice => {
+            return Err(FusionRule::InPlace { opcode: c.opcode() });
+        }
+        _ => {}
+    }
+    let fusible = is_kernel_instruction(cx.comp, consumer)
+        && (is_loop_fusible(c) || c.opcode() == Opcode::ReduceWindow);
+    if !fusible {
+        return Err(FusionRule::ConsumerNotFusible { opcode: c.opcode() });
+    }
+    check_concatenate(c)
+}
+
+/// XLA:CPU's loop-fusible ops (`CanBeLoopFused`): elementwise ops and data movement,
+/// iota, gather and single-result reduce.
+pub fn is_loop_fusible(instr: &Instruction) -> bool {
+    use Opcode::*;
+    let op = instr.opcode();
+    if op == BitcastConvert {
+        // Only the same-width form maps an element to an element.
+        return instr.shape.is_array();
+    }
+    if op == Reduce {
+        return instr.shape.is_array();
+    }
+    op.is_elementwise()
+        || matches!(
+            op,
+            Bitcast
+                | Broadcast
+                | Concatenate
+                | DynamicSlice
+                | Gather
+                | Iota
+                | Pad
+                | Reshape
+                | Reverse
+                | Slice
+                | Transpose
+        )
+}
+
+/// Concatenates with many operands, or along a long minor dimension, stay standalone.
+fn check_concatenate(instr: &Instruction) -> Result<(), FusionRule> {
+    let Op::Concatenate { dimension } = instr.op else {
+        return Ok(());
+    };
+    if instr.operands.len() > MAX_CONCAT_OPERANDS {
+        return Err(FusionRule::ConcatTooManyOperands {
+            count: instr.operands.len(),
+        });
+    }
+    if let Some(a) = instr.shape.as_array()
+        && a.rank() >= 2
+        && a.layout.minor_to_major.first() == Some(&dimension)
+        && a.dims[dimension] >= MIN_MINOR_CONCAT_SIZE
+    {
+        return Err(FusionRule::ConcatMinorDimTooLarge {
+            size: a.dims[dimension],
+        });
+    }
+    Ok(())
+}
+
+/// XLA's `InstructionFusion::IsExpensive` plus XLA:CPU's f32→bf16 convert: transcendental
+/// functions, floating-point division, and every structurally heavy op.
+pub fn is_expensive(comp: &Computation, instr: &Instruction) -> bool {
+    use Opcode::*;
+    let complex = instr
+        .shape
+        .element_type()
+        .is_some_and(PrimitiveType::is_complex);
+    match instr.opcode() {
+        Add | And | Bitcast | BitcastConvert | Broadcast | Ceil | Clamp | Clz | Compare
+        | Complex | Concatenate | Constant | Copy | DynamicSlice | DynamicUpdateSlice | Floor
+        | GetTupleElement | Imag | Iota | IsFinite | Maximum | Minimum | Multiply | Negate
+        | Not | PopulationCount | Or | Pad | Real | ReducePrecision | Reshape | Reverse
+        | RoundNearestAfz | RoundNearestEven | Select | ShiftLeft | ShiftRightArithmetic
+        | ShiftRightLogical | Slice | Subtract | Transpose | Tuple | Xor => false,
+        Convert => {
+            let from = instr
+                .operands
+                .first()
+                .and_then(|&o| comp.instr(o).shape.element_type());
+            from == Some(PrimitiveType::F32)
+                && instr.shape.element_type() == Some(PrimitiveType::BF16)
+        }
+        Abs | Cos | Sign | Sin | Tan => complex,
+        Divide | Remainder => {
+            let integral = instr
+                .shape
+                .element_type()
+                .is_some_and(PrimitiveType::is_integral);
+            !integral || !divisor_is_constant(comp, instr)
+        }
+        _ => true,
+    }
+}
+
+/// The divisor is a scalar constant or a broadcast of one (integer division by it
+/// compiles to multiplies and shifts).
+fn divisor_is_constant(comp: &Computation, instr: &Instruction) -> bool {
+    let Some(&d) = instr.operands.get(1) else {
+        return false;
+    };
+    let mut d = comp.instr(d);
+    if d.opcode() == Opcode::Broadcast {
+        d = comp.instr(d.operands[0]);
+    }
+    d.opcode() == Opcode::Constant && d.shape.leaves().iter().all(|l| l.element_count() == 1)
+}
+
+/// Ops duplicated even when expensive: broadcast, and a convert that widens.
+fn always_duplicable(comp: &Computation, instr: &Instruction) -> bool {
+    match instr.opcode() {
+        Opcode::Broadcast => true,
+        Opcode::Convert => {
+            let from = comp.instr(instr.operands[0]).shape.element_type();
+            let to = instr.shape.element_type();
+            matches!((from, to), (Some(f), Some(t)) if t.bit_width() > f.bit_width())
+        }
+        _ => false,
+    }
+}
+
+/// At most one operand carries full data; scalars, broadcasts and iotas are cheap to
+/// recompute (XLA's `EffectivelyAtMostUnary`).
+fn effectively_at_most_unary(comp: &Computation, instr: &Instruction) -> bool {
+    instr
+        .operands
+        .iter()
+        .filter(|&&o| {
+            let op = comp.instr(o);
+            let scalar = op.shape.leaves().iter().all(|l| l.element_count() <= 1);
+            !scalar && !matches!(op.opcode(), Opcode::Broadcast | Opcode::Iota)
+        })
+        .count()
+        <= 1
+}
+
+fn bytes(shape: &crate::ir::Shape) -> usize {
+    shape.leaves().iter().map(|l| l.byte_size()).sum()
+}
+
+fn input_bytes(comp: &Computation, instr: &Instruction) -> usize {
+    distinct(&instr.operands)
+        .iter()
+        .map(|&o| bytes(&comp.instr(o).shape))
+        .sum()
+}
+
+/// The distinct ids of `ids`, in first-seen order.
+pub fn distinct(ids: &[InstrId]) -> Vec<InstrId> {
+    let mut out: Vec<InstrId> = Vec::new();
+    for &i in ids {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}

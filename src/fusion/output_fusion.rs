@@ -1,0 +1,139 @@
+//! `kOutput` fusion: a dot and its elementwise epilogue (bias add through a broadcast,
+//! relu as `maximum`, a scale, ...) in one fusion, so the epilogue runs over the dot's
+//! result right after the GEMM instead of in a separate pass over memory.
+//! XLA:CPU does this only for a matrix–vector dot followed by an `add`
+//! (`CpuInstructionFusion::ShouldFuse`, "output fusion"); xlac takes any elementwise chain.
+//! This file is the rule; the driver (`instruction_fusion.rs`) fuses, `fusion_instruction.rs`
+//! edits.
+//!
+//! # The contract with codegen and the runtime
+//!
+//! A `kOutput` fusion's fused computation holds exactly one `dot`, whose two operands are
+//! fused parameters (nothing is fused *into* the dot), and an elementwise epilogue:
+//! - the root has the dot's exact shape, element type and layout;
+//! - every path from the dot to the root goes through elementwise instructions of the
+//!   dot's shape only, so the epilogue reads the dot at the output index (no transpose,
+//!   broadcast, slice or reduce of the dot);
+//! - the epilogue's other operands may be anything loop-fusible (a broadcast bias, a
+//!   scalar constant, another parameter).
+//!
+//! The runtime computes the dot with its GEMM into the fusion's output buffer, then calls
+//! the generated epilogue kernel. The epilogue kernel's buffer table is
+//! `[fusion operands..., the dot result, outputs...]`, where "the dot result" is that same
+//! output buffer: each element is read before it is overwritten at the same index, so
+//! updating in place is safe. Codegen compiles the fused computation with the dot treated
+//! as a parameter (the extra buffer after the fusion operands).
+
+use super::indexing::ConsumerBody;
+use crate::ir::{InstrId, Instruction, Opcode, PrimitiveType};
+
+/// `Ok` if `dot` (an outer instruction with the distinct `users`) can be fused into
+/// `consumer` (whose body is `body`, where `param` stands for the dot) as a kOutput
+/// fusion; otherwise the failed condition in words.
+pub fn check_dot_epilogue(
+    dot: &Instruction,
+    users: &[InstrId],
+    consumer: InstrId,
+    body: &ConsumerBody,
+    param: InstrId,
+) -> Result<(), &'static str> {
+    if users != [consumer] {
+        return Err("the dot has other users, so its result must be written to memory anyway");
+    }
+    let Some(dot_shape) = dot.shape.as_array() else {
+        return Err("the dot has a tuple result");
+    };
+    if !matches!(
+        dot_shape.element_type,
+        PrimitiveType::F32 | PrimitiveType::F64
+    ) {
+        return Err("the GEMM epilogue is built for f32 and f64 dots only");
+    }
+    let fused = &body.body;
+    if fused.contains_opcode(Opcode::Dot) {
+        return Err("the consumer already holds a dot");
+    }
+    if fused.contains_opcode(Opcode::Reduce) {
+        return Err("the epilogue holds a reduction");
+    }
+    match fused.root_instr().shape.as_array() {
+        Some(root)
+            if root.dims == dot_shape.dims
+                && root.element_type == dot_shape.element_type
+                && root.layout.minor_to_major == dot_shape.layout.minor_to_major => {}
+        _ => return Err("the epilogue's result differs from the dot's shape, type or layout"),
+    }
+    // Every instruction reached from the dot must be elementwise over the dot's shape.
+    let mut stack = vec![param];
+    let mut seen = Vec::new();
+    while let Some(v) = stack.pop() {
+        if seen.contains(&v) {
+            continue;
+        }
+        seen.push(v);
+        for u in body.users_of(v) {
+            let instr = fused.instr(u);
+            let same = instr
+                .shape
+                .as_array()
+                .is_some_and(|a| a.dims == dot_shape.dims);
+            if !instr.opcode().is_elementwise() || !same {
+                return Err(
+                    "the epilogue reads the dot through a non-elementwise op (not at the output index)",
+                );
+            }
+            stack.push(u);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::testing::parse_verified;
+
+    fn check(hlo: &str) -> Result<(), &'static str> {
+        let m = parse_verified(hlo);
+        let comp = m.entry_computation();
+        let dot = comp.find("dot").unwrap();
+        let users = comp.users()[dot].clone();
+        let consumer = users[0];
+        let body = ConsumerBody::of(&m, comp, consumer);
+        let param = body.parameter_for(dot).unwrap();
+        check_dot_epilogue(comp.instr(dot), &users, consumer, &body, param)
+    }
+
+    #[test]
+    fn bias_add_is_an_epilogue() {
+        assert_eq!(
+            check(
+                "HloModule m
+ENTRY main {
+  a = f32[4,8]{1,0} parameter(0)
+  b = f32[8,3]{1,0} parameter(1)
+  bias = f32[4,3]{1,0} parameter(2)
+  dot = f32[4,3]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT add = f32[4,3]{1,0} add(dot, bias)
+}"
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn transposed_dot_is_not_an_epilogue() {
+        assert!(
+            check(
+                "HloModule m
+ENTRY main {
+  a = f32[4,4]{1,0} parameter(0)
+  b = f32[4,4]{1,0} parameter(1)
+  dot = f32[4,4]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = f32[4,4]{1,0} transpose(dot), dimensions={1,0}
+}"
+            )
+            .is_err()
+        );
+    }
+}

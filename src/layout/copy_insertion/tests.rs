@@ -1,0 +1,196 @@
+//! Copy-insertion rules, one test each: HLO text in, where copies and control edges
+//! appear out. Every test also runs the result through buffer assignment and the
+//! symbolic checker (`buffer_check`) with the schedule the scheduler picks.
+
+use super::CopyInsertion;
+use crate::ir::hlo_text::parse_module;
+use crate::ir::{Module, Opcode};
+use crate::layout::buffer_assignment::BufferAssignment;
+use crate::layout::buffer_check::check_buffer_assignment;
+use crate::layout::scheduler::HloMemoryScheduler;
+use crate::pipeline::Pass;
+
+fn run(text: &str) -> (Module, bool) {
+    let mut m = parse_module(text, "t.hlo").expect("parses").module;
+    let changed = CopyInsertion.run(&mut m).unwrap();
+    crate::ir::verifier::verify(&m).expect("verifies");
+    let mut scheduled = m.clone();
+    HloMemoryScheduler.run(&mut scheduled).unwrap();
+    let ba = BufferAssignment::run(&scheduled).unwrap();
+    let problems = check_buffer_assignment(&scheduled, &ba);
+    assert!(
+        problems.is_empty(),
+        "{}\n{}",
+        problems.join("\n"),
+        scheduled
+    );
+    (m, changed)
+}
+
+fn opcode_of(m: &Module, c: crate::ir::ComputationId, id: crate::ir::InstrId) -> Opcode {
+    m.computations[c].instrs[id].opcode()
+}
+
+#[test]
+fn entry_result_that_is_a_parameter_gets_a_copy() {
+    let (m, changed) = run(r#"HloModule r
+ENTRY main {
+  p = f32[4]{0} parameter(0)
+  e = f32[4]{0} exponential(p)
+  ROOT t = (f32[4]{0}, f32[4]{0}, f32[4]{0}) tuple(p, e, e)
+}
+"#);
+    assert!(changed);
+    let root = m.entry_computation().root_instr();
+    let ops: Vec<Opcode> = root
+        .operands
+        .iter()
+        .map(|&o| opcode_of(&m, m.entry, o))
+        .collect();
+    // The parameter and the second `e` are copied; the first `e` is not.
+    assert_eq!(ops, vec![Opcode::Copy, Opcode::Exp, Opcode::Copy]);
+}
+
+#[test]
+fn aliased_parameter_result_is_not_copied() {
+    let (_, changed) = run(
+        r#"HloModule r, input_output_alias={ {}: (0, {}, may-alias) }
+ENTRY main {
+  ROOT p = f32[4]{0} parameter(0)
+}
+"#,
+    );
+    assert!(!changed);
+}
+
+const LOOP: &str = r#"HloModule loop
+cond {
+  s = (s32[], f32[4]{0}, f32[4]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[4]{0}, f32[4]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  a = f32[4]{0} get-tuple-element(s), index=1
+  b = f32[4]{0} get-tuple-element(s), index=2
+  ROOT t = (s32[], f32[4]{0}, f32[4]{0}) tuple(i1, b, a)
+}
+ENTRY main {
+  p = f32[4]{0} parameter(0)
+  z = s32[] constant(0)
+  e = f32[4]{0} exponential(p)
+  init = (s32[], f32[4]{0}, f32[4]{0}) tuple(z, p, e)
+  w = (s32[], f32[4]{0}, f32[4]{0}) while(init), condition=cond, body=body
+  ROOT r = f32[4]{0} get-tuple-element(w), index=1
+}
+"#;
+
+#[test]
+fn while_init_copies_parameters_and_constants_only() {
+    let (m, changed) = run(LOOP);
+    assert!(changed);
+    let entry = m.entry_computation();
+    let init = entry.instr(entry.find("init").unwrap());
+    let ops: Vec<Opcode> = init
+        .operands
+        .iter()
+        .map(|&o| opcode_of(&m, m.entry, o))
+        .collect();
+    // z (constant) and p (parameter) are copied; e is fresh and used only here.
+    assert_eq!(ops, vec![Opcode::Copy, Opcode::Copy, Opcode::Exp]);
+}
+
+#[test]
+fn swapped_state_leaves_get_two_copies_and_the_counter_one() {
+    let (m, _) = run(LOOP);
+    let body = m.find_computation("body").unwrap();
+    let comp = &m.computations[body];
+    let root = comp.root_instr();
+    // Leaf 0: i1 = add(i, 1) reads the old leaf 0 and is not in place: one copy.
+    let l0 = root.operands[0];
+    assert_eq!(opcode_of(&m, body, l0), Opcode::Copy);
+    assert_eq!(comp.instr(comp.instr(l0).operands[0]).name, "i1");
+    // Leaves 1 and 2 swap: copy(copy(gte)).
+    for k in [1, 2] {
+        let outer = root.operands[k];
+        let inner = comp.instr(outer).operands[0];
+        assert_eq!(opcode_of(&m, body, outer), Opcode::Copy);
+        assert_eq!(opcode_of(&m, body, inner), Opcode::Copy);
+        assert_eq!(
+            opcode_of(&m, body, comp.instr(inner).operands[0]),
+            Opcode::GetTupleElement
+        );
+    }
+}
+
+#[test]
+fn in_place_update_of_the_state_gets_control_edges_not_copies() {
+    let (m, _) = run(r#"HloModule dus
+cond {
+  s = (s32[], f32[8]{0}, f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8]{0}, f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[8]{0} get-tuple-element(s), index=1
+  sl = f32[2]{0} dynamic-slice(x, i), dynamic_slice_sizes={2}
+  u = f32[2]{0} exponential(sl)
+  d = f32[8]{0} dynamic-update-slice(x, u, i)
+  neg = f32[8]{0} negate(x)
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(i1, d, neg)
+}
+ENTRY main {
+  p = f32[8]{0} parameter(0)
+  z = s32[] constant(0)
+  e = f32[8]{0} exponential(p)
+  f = f32[8]{0} negate(p)
+  init = (s32[], f32[8]{0}, f32[8]{0}) tuple(z, e, f)
+  w = (s32[], f32[8]{0}, f32[8]{0}) while(init), condition=cond, body=body
+  ROOT r = f32[8]{0} get-tuple-element(w), index=1
+}
+"#);
+    let body = m.find_computation("body").unwrap();
+    let comp = &m.computations[body];
+    let root = comp.root_instr();
+    // The update writes leaf 1 in place and `neg` writes leaf 2 directly: no copies.
+    assert_eq!(comp.instr(root.operands[1]).name, "d");
+    assert_eq!(comp.instr(root.operands[2]).name, "neg");
+    // `neg` reads the old leaf 1, so it must run before `d` overwrites it; `sl` needs no
+    // edge (d already depends on it through u).
+    let d = comp.instr(comp.find("d").unwrap());
+    assert_eq!(d.control_predecessors, vec![comp.find("neg").unwrap()]);
+}
+
+#[test]
+fn branch_returning_its_parameter_gets_a_copy() {
+    let (m, changed) = run(r#"HloModule cond
+on_true {
+  x = f32[4]{0} parameter(0)
+  ROOT e = f32[4]{0} exponential(x)
+}
+on_false {
+  ROOT x = f32[4]{0} parameter(0)
+}
+ENTRY main {
+  c = pred[] parameter(0)
+  p = f32[4]{0} parameter(1)
+  n = f32[4]{0} negate(p)
+  k = f32[4]{0} conditional(c, n, n), true_computation=on_true, false_computation=on_false
+  ROOT a = f32[4]{0} add(k, n)
+}
+"#);
+    assert!(changed);
+    let f = m.find_computation("on_false").unwrap();
+    assert_eq!(m.computations[f].root_instr().opcode(), Opcode::Copy);
+    let t = m.find_computation("on_true").unwrap();
+    assert_eq!(m.computations[t].root_instr().opcode(), Opcode::Exp);
+}

@@ -1,0 +1,210 @@
+//! Layout-assignment rules, one test each: HLO text in, layouts and copies out (expected
+//! layouts worked out by hand), and the interpreter's result unchanged by the pass.
+
+use super::LayoutAssignment;
+use crate::eval::{EvalOptions, evaluate};
+use crate::ir::hlo_text::parse_module;
+use crate::ir::{ArrayLiteral, Layout, Literal, Module, Opcode};
+use crate::pipeline::Pass;
+
+fn parse(text: &str) -> Module {
+    parse_module(text, "t.hlo").expect("parses").module
+}
+
+fn assign(m: &mut Module, forced: Vec<(usize, Layout)>) -> bool {
+    let changed = LayoutAssignment {
+        forced_parameter_layouts: forced,
+    }
+    .run(m)
+    .unwrap();
+    crate::ir::verifier::verify(m).expect("verifies");
+    changed
+}
+
+fn m2m(m: &Module, name: &str) -> Vec<usize> {
+    let c = m.entry_computation();
+    c.instr(c.find(name).expect(name))
+        .shape
+        .as_array()
+        .unwrap()
+        .layout
+        .minor_to_major
+        .clone()
+}
+
+fn col_major() -> Layout {
+    Layout {
+        minor_to_major: vec![0, 1],
+        extra: None,
+    }
+}
+
+const ADD: &str = r#"HloModule add
+ENTRY main {
+  p = f32[2,3]{1,0} parameter(0)
+  q = f32[2,3]{1,0} parameter(1)
+  ROOT a = f32[2,3]{1,0} add(p, q)
+}
+"#;
+
+fn args() -> Vec<Literal> {
+    let p = ArrayLiteral::from_vec(&[2, 3], vec![1f32, 2., 3., 4., 5., 6.]);
+    let q = ArrayLiteral::from_vec(&[2, 3], vec![10f32, 20., 30., 40., 50., 60.]);
+    vec![Literal::Array(p), Literal::Array(q)]
+}
+
+#[test]
+fn row_major_module_is_unchanged() {
+    let mut m = parse(ADD);
+    let before = m.clone();
+    assign(&mut m, vec![]);
+    assert_eq!(m.entry_computation().order.len(), 3);
+    assert_eq!(m2m(&m, "a"), vec![1, 0]);
+    // Only the header gains the entry layout.
+    assert_eq!(
+        m.to_string().lines().skip(1).collect::<Vec<_>>(),
+        before.to_string().lines().skip(1).collect::<Vec<_>>()
+    );
+    assert!(m.to_string().starts_with(
+        "HloModule add, entry_computation_layout={(f32[2,3]{1,0}, f32[2,3]{1,0})->f32[2,3]{1,0}}"
+    ));
+}
+
+#[test]
+fn forced_column_major_parameter_gets_a_copy_and_the_same_result() {
+    let mut m = parse(ADD);
+    assign(&mut m, vec![(0, col_major())]);
+    assert_eq!(m2m(&m, "p"), vec![0, 1]);
+    let comp = m.entry_computation();
+    let add = comp.instr(comp.find("a").unwrap());
+    let copy = comp.instr(add.operands[0]);
+    assert_eq!(copy.opcode(), Opcode::Copy);
+    assert_eq!(
+        copy.shape.as_array().unwrap().layout.minor_to_major,
+        vec![1, 0]
+    );
+    assert!(
+        m.to_string()
+            .contains("entry_computation_layout={(f32[2,3]{0,1}, f32[2,3]{1,0})->f32[2,3]{1,0}}")
+    );
+    // Logical values: 11 22 33 / 44 55 66 whatever the parameter's layout.
+    let out = evaluate(&m, &args(), &EvalOptions::default()).unwrap();
+    let want = ArrayLiteral::from_vec(&[2, 3], vec![11f32, 22., 33., 44., 55., 66.]);
+    assert_eq!(out, Literal::Array(want));
+}
+
+#[test]
+fn entry_computation_layout_is_honoured() {
+    let text = ADD.replace(
+        "HloModule add",
+        "HloModule add, entry_computation_layout={(f32[2,3]{1,0}, f32[2,3]{0,1})->f32[2,3]{0,1}}",
+    );
+    let mut m = parse(&text);
+    assign(&mut m, vec![]);
+    assert_eq!(m2m(&m, "q"), vec![0, 1]);
+    // The result is copied into the requested column-major layout.
+    let comp = m.entry_computation();
+    assert_eq!(comp.root_instr().opcode(), Opcode::Copy);
+    assert_eq!(
+        comp.root_instr()
+            .shape
+            .as_array()
+            .unwrap()
+            .layout
+            .minor_to_major,
+        vec![0, 1]
+    );
+    let out = evaluate(&m, &args(), &EvalOptions::default()).unwrap();
+    let want = ArrayLiteral::from_vec(&[2, 3], vec![11f32, 22., 33., 44., 55., 66.]);
+    assert_eq!(crate::eval::to_row_major(&out), Literal::Array(want));
+}
+
+#[test]
+fn custom_call_operand_constraints_are_met() {
+    let mut m = parse(
+        r#"HloModule lapack
+ENTRY main {
+  p = f32[3,3]{1,0} parameter(0)
+  ROOT c = f32[3,3]{0,1} custom-call(p), custom_call_target="lapack_spotrf_ffi", operand_layout_constraints={f32[3,3]{0,1}}
+}
+"#,
+    );
+    assign(&mut m, vec![]);
+    let comp = m.entry_computation();
+    let cc = comp.instr(comp.find("c").unwrap());
+    let operand = comp.instr(cc.operands[0]);
+    assert_eq!(operand.opcode(), Opcode::Copy);
+    assert_eq!(
+        operand.shape.as_array().unwrap().layout.minor_to_major,
+        vec![0, 1]
+    );
+    // The column-major result is copied to the row-major entry result.
+    assert_eq!(comp.root_instr().opcode(), Opcode::Copy);
+    assert_eq!(m2m(&m, "c"), vec![0, 1]);
+}
+
+#[test]
+fn gemv_constant_becomes_column_major() {
+    let mut m = parse(
+        r#"HloModule gemv
+ENTRY main {
+  v = f32[8]{0} parameter(0)
+  w = f32[8,2]{1,0} constant({{1,2},{3,4},{5,6},{7,8},{9,10},{11,12},{13,14},{15,16}})
+  ROOT d = f32[2]{0} dot(v, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+}
+"#,
+    );
+    let arg = ArrayLiteral::from_vec(&[8], vec![1f32; 8]);
+    let before = evaluate(&m, &[Literal::Array(arg.clone())], &EvalOptions::default()).unwrap();
+    assign(&mut m, vec![]);
+    assert_eq!(m2m(&m, "w"), vec![0, 1]);
+    let after = evaluate(&m, &[Literal::Array(arg)], &EvalOptions::default()).unwrap();
+    // Column sums: 1+3+...+15 = 64, 2+4+...+16 = 72.
+    let want = Literal::Array(ArrayLiteral::from_vec(&[2], vec![64f32, 72.]));
+    assert_eq!(before, want);
+    assert_eq!(after, want);
+}
+
+#[test]
+fn transpose_feeding_a_dot_gets_the_layout_that_makes_it_a_bitcast() {
+    let mut m = parse(
+        r#"HloModule tdot
+ENTRY main {
+  a = f32[2,3]{1,0} parameter(0)
+  b = f32[2,4]{1,0} parameter(1)
+  t = f32[3,2]{1,0} transpose(a), dimensions={1,0}
+  ROOT d = f32[3,4]{1,0} dot(t, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"#,
+    );
+    assign(&mut m, vec![]);
+    // a is {1,0}: t[i,j] = a[j,i] lies at j*3+i, so t's dimension 0 is minor: {0,1}.
+    assert_eq!(m2m(&m, "t"), vec![0, 1]);
+    let comp = m.entry_computation();
+    let d = comp.instr(comp.find("d").unwrap());
+    assert_eq!(comp.instr(d.operands[0]).name, "t");
+    // The layout-sensitive simplifier then makes it a bitcast.
+    let mut simp = crate::pipeline::algsimp::AlgebraicSimplifier::layout_sensitive();
+    simp.run(&mut m).unwrap();
+    let comp = m.entry_computation();
+    let d = comp.instr(comp.root);
+    assert_eq!(comp.instr(d.operands[0]).opcode(), Opcode::Bitcast);
+}
+
+#[test]
+fn transpose_with_a_non_dot_user_stays_row_major() {
+    let mut m = parse(
+        r#"HloModule tdot
+ENTRY main {
+  a = f32[2,3]{1,0} parameter(0)
+  b = f32[2,4]{1,0} parameter(1)
+  t = f32[3,2]{1,0} transpose(a), dimensions={1,0}
+  d = f32[3,4]{1,0} dot(t, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  n = f32[3,2]{1,0} negate(t)
+  ROOT r = (f32[3,4]{1,0}, f32[3,2]{1,0}) tuple(d, n)
+}
+"#,
+    );
+    assign(&mut m, vec![]);
+    assert_eq!(m2m(&m, "t"), vec![1, 0]);
+}
