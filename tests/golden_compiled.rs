@@ -4,15 +4,23 @@
 //! must match XLA:CPU's `expected.npz` (integers and booleans exactly, floats within
 //! `Tolerance::for_output`, as the interpreter's golden tests). Each test prints how many
 //! models pass, so a partial result is visible in the test output.
+//!
+//! The `*_one_buffer_per_value` tests run the same pipeline and kernels over the runtime's
+//! simplest plan (`Plan::one_buffer_per_value`: nothing shared, every alias a copy)
+//! instead of buffer assignment's: when only the real plan fails, the bug is in the plan.
 
 use std::path::Path;
 
-use xlac::compiler::{CompileOptions, compile};
+use xlac::codegen::{CodegenOptions, compile_kernels};
+use xlac::compiler::{CompileOptions, compile, optimize};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
 use xlac::ir::verifier::verify;
 use xlac::ir::{Module, hlo_text, stablehlo};
+use xlac::layout::BufferAssignment;
+use xlac::runtime::Executable;
+use xlac::runtime::plan::Plan;
 use xlac::testdata::model_dirs;
 
 /// Loads and verifies one model file.
@@ -35,19 +43,44 @@ fn load(path: &Path) -> Result<Module, String> {
     Ok(module)
 }
 
+/// Which buffer plan the executable runs on.
+#[derive(Clone, Copy, PartialEq)]
+enum PlanKind {
+    /// Buffer assignment's (what `xlac run` uses).
+    Assigned,
+    /// `Plan::one_buffer_per_value`.
+    OneBufferPerValue,
+}
+
+/// The executable of a module: `compile`, or the pipeline and codegen over the simplest plan.
+fn build(module: Module, plan: PlanKind) -> Result<Executable, String> {
+    if plan == PlanKind::Assigned {
+        return compile(module, &CompileOptions::default())
+            .map(|c| c.executable)
+            .map_err(|e| format!("compile: {e}"));
+    }
+    let module = optimize(module, &CompileOptions::default())
+        .map_err(|e| format!("optimize: {e}"))?
+        .module;
+    let kernels =
+        compile_kernels(&module, &CodegenOptions::default()).map_err(|e| e.to_string())?;
+    let plan = Plan::one_buffer_per_value(&module);
+    Executable::with_plan(module, BufferAssignment::default(), plan, kernels)
+        .map_err(|e| e.to_string())
+}
+
 /// Compiles and runs one model file; one line per problem.
-fn check(dir: &Path, file: &str) -> Vec<String> {
+fn check(dir: &Path, file: &str, plan: PlanKind) -> Vec<String> {
     let module = match load(&dir.join(file)) {
         Ok(m) => m,
         Err(e) => return vec![e],
     };
     // Tolerances are judged on the module as written (bf16 anywhere loosens them).
     let tolerance_module = module.clone();
-    let mut compiled = match compile(module, &CompileOptions::default()) {
-        Ok(c) => c,
-        Err(e) => return vec![format!("compile: {e}")],
+    let mut exe = match build(module, plan) {
+        Ok(e) => e,
+        Err(e) => return vec![e],
     };
-    let exe = &mut compiled.executable;
     let inputs = match read_npz(&dir.join("inputs.npz")) {
         Ok(i) => i,
         Err(e) => return vec![format!("inputs: {}", e.message)],
@@ -85,7 +118,7 @@ fn check(dir: &Path, file: &str) -> Vec<String> {
     problems
 }
 
-fn run_all(file: &str) {
+fn run_all(file: &str, plan: PlanKind) {
     let models: Vec<_> = model_dirs()
         .into_iter()
         .filter(|d| d.join(file).exists())
@@ -98,7 +131,7 @@ fn run_all(file: &str) {
     let mut passed = 0;
     for dir in &models {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let p = check(dir, file);
+        let p = check(dir, file, plan);
         if p.is_empty() {
             passed += 1;
         }
@@ -115,15 +148,25 @@ fn run_all(file: &str) {
 
 #[test]
 fn model_hlo_compiled_matches_xla() {
-    run_all("model.hlo");
+    run_all("model.hlo", PlanKind::Assigned);
 }
 
 #[test]
 fn model_mlir_compiled_matches_xla() {
-    run_all("model.mlir");
+    run_all("model.mlir", PlanKind::Assigned);
 }
 
 #[test]
 fn xla_opt_hlo_compiled_matches_xla() {
-    run_all("xla_opt.hlo");
+    run_all("xla_opt.hlo", PlanKind::Assigned);
+}
+
+#[test]
+fn model_hlo_one_buffer_per_value_matches_xla() {
+    run_all("model.hlo", PlanKind::OneBufferPerValue);
+}
+
+#[test]
+fn xla_opt_hlo_one_buffer_per_value_matches_xla() {
+    run_all("xla_opt.hlo", PlanKind::OneBufferPerValue);
 }

@@ -59,19 +59,25 @@ impl<'a> ThunkEmitter<'a> {
         Ok(seq)
     }
 
-    /// A nested computation with its parameter and root leaves.
-    fn emit_region(&mut self, comp: ComputationId) -> Result<Region, RuntimeError> {
+    /// A nested computation entered with `args` (leaves, depth-first over its parameters)
+    /// whose root goes to `result`.
+    fn emit_region(
+        &mut self,
+        comp: ComputationId,
+        args: &[BufferRef],
+        result: &[BufferRef],
+    ) -> Result<Region, RuntimeError> {
         let sequence = self.emit_computation(comp)?;
         let c = &self.module.computations[comp];
-        let params = c
-            .parameters()
-            .iter()
-            .map(|&p| self.leaves(comp, p))
-            .collect::<Result<_, _>>()?;
+        let mut params = Vec::new();
+        for &p in &c.parameters() {
+            params.extend(self.leaves(comp, p)?);
+        }
         let root = self.leaves(comp, c.root)?;
         Ok(Region {
             sequence,
-            params,
+            enter: ParallelCopy::new(args, &params),
+            exit: ParallelCopy::new(&root, result),
             root,
         })
     }
@@ -159,12 +165,11 @@ impl<'a> ThunkEmitter<'a> {
             Op::While { condition, body } => {
                 let state = self.leaves(comp, id)?;
                 let init = ParallelCopy::new(&operand_leaves(self, 0)?, &state);
-                let condition = Box::new(self.emit_region(*condition)?);
-                let body = Box::new(self.emit_region(*body)?);
+                let condition = Box::new(self.emit_region(*condition, &state, &[])?);
+                let body = Box::new(self.emit_region(*body, &state, &state)?);
                 out.push(Thunk::While {
                     name,
                     init,
-                    state,
                     condition,
                     body,
                 });
@@ -173,27 +178,27 @@ impl<'a> ThunkEmitter<'a> {
                 branch_computations,
             } => {
                 let selector = self.array_leaf(comp, instr.operands[0])?;
+                let result = self.leaves(comp, id)?;
                 let mut branches = Vec::new();
                 for (i, &b) in branch_computations.iter().enumerate() {
                     let operand = operand_leaves(self, i + 1)?;
-                    branches.push((operand, self.emit_region(b)?));
+                    branches.push(self.emit_region(b, &operand, &result)?);
                 }
                 out.push(Thunk::Conditional {
                     name,
                     selector,
                     branches,
-                    result: self.leaves(comp, id)?,
                 });
             }
             Op::Call { to_apply } => {
-                let operands = (0..instr.operands.len())
-                    .map(|i| operand_leaves(self, i))
-                    .collect::<Result<_, _>>()?;
+                let mut args = Vec::new();
+                for i in 0..instr.operands.len() {
+                    args.extend(operand_leaves(self, i)?);
+                }
+                let result = self.leaves(comp, id)?;
                 out.push(Thunk::Call {
                     name,
-                    operands,
-                    callee: Box::new(self.emit_region(*to_apply)?),
-                    result: self.leaves(comp, id)?,
+                    callee: Box::new(self.emit_region(*to_apply, &args, &result)?),
                 });
             }
             _ => out.push(Thunk::Reference(self.reference(comp, id)?)),

@@ -10,9 +10,7 @@ use crate::layout::Slice;
 
 use super::RuntimeError;
 use super::buffers::{copy_array, read_array, read_value, write_array};
-use super::thunk::{
-    BufferRef, KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence,
-};
+use super::thunk::{KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence};
 use super::{convolution, dot};
 
 /// Base address of every allocation for one run.
@@ -73,13 +71,12 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
         Thunk::While {
             name,
             init,
-            state,
             condition,
             body,
         } => {
             parallel_copy(init, &ctx.memory);
             loop {
-                enter(condition, std::slice::from_ref(&state.to_vec()), ctx);
+                parallel_copy(&condition.enter, &ctx.memory);
                 run_sequence(&condition.sequence, ctx)?;
                 let pred = condition.root.first().ok_or_else(|| {
                     RuntimeError::new(format!("{name}: the condition has no pred result"))
@@ -88,16 +85,11 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
                 if unsafe { *ctx.memory.ptr(pred.slice) } == 0 {
                     break;
                 }
-                enter(body, std::slice::from_ref(&state.to_vec()), ctx);
-                run_sequence(&body.sequence, ctx)?;
-                parallel_copy(&ParallelCopy::new(&body.root, state), &ctx.memory);
+                run_region(body, ctx)?;
             }
         }
         Thunk::Conditional {
-            selector,
-            branches,
-            result,
-            ..
+            selector, branches, ..
         } => {
             let p = ctx.memory.ptr(selector.slice);
             // SAFETY: the selector is a pred[] (1 byte) or s32[] (4 bytes).
@@ -112,30 +104,19 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
             // An out-of-range index runs the last branch.
             let last = branches.len() as i64 - 1;
             let b = if raw < 0 || raw > last { last } else { raw } as usize;
-            let (operand, region) = &branches[b];
-            enter(region, std::slice::from_ref(operand), ctx);
-            run_sequence(&region.sequence, ctx)?;
-            parallel_copy(&ParallelCopy::new(&region.root, result), &ctx.memory);
+            run_region(&branches[b], ctx)?;
         }
-        Thunk::Call {
-            operands,
-            callee,
-            result,
-            ..
-        } => {
-            enter(callee, operands, ctx);
-            run_sequence(&callee.sequence, ctx)?;
-            parallel_copy(&ParallelCopy::new(&callee.root, result), &ctx.memory);
-        }
+        Thunk::Call { callee, .. } => run_region(callee, ctx)?,
     }
     Ok(())
 }
 
-/// Copies the arguments' leaves into a region's parameters (where the plan did not share).
-fn enter(region: &Region, args: &[Vec<BufferRef>], ctx: &Context<'_>) {
-    let from: Vec<BufferRef> = args.iter().flatten().cloned().collect();
-    let to: Vec<BufferRef> = region.params.iter().flatten().cloned().collect();
-    parallel_copy(&ParallelCopy::new(&from, &to), &ctx.memory);
+/// Runs a nested computation: arguments in, its thunks, root out.
+fn run_region(region: &Region, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
+    parallel_copy(&region.enter, &ctx.memory);
+    run_sequence(&region.sequence, ctx)?;
+    parallel_copy(&region.exit, &ctx.memory);
+    Ok(())
 }
 
 /// Calls a kernel on the whole range, split into tasks when it is marked parallel.

@@ -222,7 +222,7 @@ impl Executable {
             let same_layout = p.shape.rank() <= 1
                 || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
             let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
-            if whole && same_layout && !owned {
+            if whole && same_layout && !owned && !info.maybe_live_out {
                 // Bound in place: kernels only read parameter allocations.
                 bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
                 continue;

@@ -19,6 +19,9 @@ pub struct AllocationInfo {
     pub size: usize,
     /// Why it exists (parameters are bound per run, constants filled once).
     pub kind: AllocationKind,
+    /// Holds (part of) the entry result: a parameter allocation that is also an output
+    /// gets written, so it is never bound to the caller's literal.
+    pub maybe_live_out: bool,
 }
 
 /// Slices of every array leaf of the non-fused computations.
@@ -38,6 +41,7 @@ impl Plan {
             .map(|a| AllocationInfo {
                 size: a.size,
                 kind: a.kind.clone(),
+                maybe_live_out: a.maybe_live_out,
             })
             .collect();
         let mut slices = HashMap::new();
@@ -87,7 +91,11 @@ impl Plan {
                             size,
                         },
                     );
-                    plan.allocations.push(AllocationInfo { size, kind });
+                    plan.allocations.push(AllocationInfo {
+                        size,
+                        kind,
+                        maybe_live_out: false,
+                    });
                 }
             }
         }

@@ -135,15 +135,18 @@ pub struct ReferenceThunk {
     pub result: Vec<(ShapeIndex, BufferRef)>,
 }
 
-/// A nested sequence with the copies into its parameters and out of its root.
+/// A nested sequence with the copies into its parameters and out of its root (empty
+/// where the plan shares the buffers, as XLA's does for loop state).
 #[derive(Debug)]
 pub struct Region {
     /// The computation's thunks.
     pub sequence: ThunkSequence,
-    /// The computation's parameter leaves, parameter by parameter, depth-first.
-    pub params: Vec<Vec<BufferRef>>,
+    /// Arguments into the computation's parameters.
+    pub enter: ParallelCopy,
     /// The root's array leaves.
     pub root: Vec<BufferRef>,
+    /// The root into the caller's result (or the loop state).
+    pub exit: ParallelCopy,
 }
 
 /// One runtime step.
@@ -186,40 +189,34 @@ pub enum Thunk {
     Convolution(ConvolutionThunk),
     /// An op run by the reference implementation.
     Reference(ReferenceThunk),
-    /// `while`: the state lives in the while's result buffers.
+    /// `while`: the state lives in the while's result buffers; each step copies it into
+    /// the condition's and body's parameters and the body's root back, where the plan
+    /// did not share them.
     While {
         /// The while instruction.
         name: String,
         /// Init operand leaves to state.
         init: ParallelCopy,
-        /// The state (the while's result leaves).
-        state: Vec<BufferRef>,
         /// The condition computation; its root is a `pred[]`.
         condition: Box<Region>,
         /// The body computation.
         body: Box<Region>,
     },
-    /// `conditional`: selector, then one branch.
+    /// `conditional`: selector, then one branch (its operand in, its root out).
     Conditional {
         /// The conditional instruction.
         name: String,
         /// The `pred[]` or `s32[]` selector.
         selector: BufferRef,
-        /// Per branch: its operand's leaves and the branch.
-        branches: Vec<(Vec<BufferRef>, Region)>,
-        /// The result leaves.
-        result: Vec<BufferRef>,
+        /// The branches, in branch-index order.
+        branches: Vec<Region>,
     },
     /// `call`: operands in, callee, root out.
     Call {
         /// The call instruction.
         name: String,
-        /// The operands' leaves, operand by operand.
-        operands: Vec<Vec<BufferRef>>,
         /// The callee.
         callee: Box<Region>,
-        /// The result leaves.
-        result: Vec<BufferRef>,
     },
 }
 
@@ -304,7 +301,7 @@ impl Thunk {
             }
             Thunk::Conditional { name, branches, .. } => {
                 let _ = writeln!(out, "{pad}conditional {name}");
-                for (i, (_, b)) in branches.iter().enumerate() {
+                for (i, b) in branches.iter().enumerate() {
                     let _ = writeln!(out, "{pad}  branch {i}:");
                     b.sequence.write(out, depth + 2);
                 }
