@@ -1,6 +1,6 @@
-//! `xlac compile MODEL --dump-to DIR`: load and run the pass pipeline, writing every stage
-//! into the dump folder; nothing executes. Also the shared step `optimize` that `xlac run`
-//! uses.
+//! `xlac compile MODEL --dump-to DIR`: load and compile (passes, fusion, buffers, kernels,
+//! thunks), writing every stage into the dump folder; nothing executes. Also the shared step
+//! `optimize` that `xlac run --backend interpreter` uses.
 
 use super::{CompileArgs, Failure, PassFlags, model};
 use crate::compiler::{CompileOptions, Optimized, optimize};
@@ -14,7 +14,7 @@ pub fn compile(args: &CompileArgs) -> Result<(), Failure> {
     }
     let loaded = model::load(&args.model, false)?;
     let options = compile_options(&args.passes, Some(args.dump_to.clone()), false)?;
-    optimize_loaded(loaded, &options)?;
+    super::run::compile_loaded(loaded, &options)?;
     Ok(())
 }
 

@@ -15,9 +15,9 @@ pub mod kernel;
 pub mod libcalls;
 pub mod loop_emitter;
 pub mod math;
-pub mod vectorize;
 #[cfg(test)]
 mod tests;
+pub mod vectorize;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;

@@ -48,6 +48,9 @@ pub fn should_fuse(
     if comp.root == producer {
         return Err(FusionRule::ProducerIsRoot);
     }
+    if has_control_edges(comp, producer) || has_control_edges(comp, consumer) {
+        return Err(FusionRule::ControlDependency);
+    }
     if p.opcode() == Opcode::Fusion {
         return Err(FusionRule::ProducerIsFusion);
     }
@@ -178,6 +181,15 @@ fn check_consumer(cx: &PolicyContext<'_>, consumer: InstrId) -> Result<(), Fusio
         return Err(FusionRule::ConsumerNotFusible { opcode: c.opcode() });
     }
     check_concatenate(c)
+}
+
+/// True if `id` waits for, or is waited for by, another instruction through a control edge.
+pub fn has_control_edges(comp: &Computation, id: InstrId) -> bool {
+    !comp.instr(id).control_predecessors.is_empty()
+        || comp
+            .order
+            .iter()
+            .any(|&i| comp.instr(i).control_predecessors.contains(&id))
 }
 
 /// XLA:CPU's loop-fusible ops (`CanBeLoopFused`): elementwise ops and data movement,

@@ -2,13 +2,16 @@
 //! into its computation. XLA:CPU makes `kCustom` fusions for libraries it calls (YNNPACK's
 //! `__ynn_fusion`, oneDNN, XNNPACK); xlac has none of them, so their ops go back to plain
 //! instructions and xlac's own fusion rules decide again. `kLoop`/`kInput`/`kOutput`
-//! fusions already in the input are valid kernels and are kept as they are.
+//! fusions already in the input are valid kernels and are kept as they are, unless they
+//! hold an op no generated kernel computes (XLA:CPU wraps `scatter` into loop fusions):
+//! those are put back too, so the op runs as a library call.
 //! xlac's own pass (XLA has no counterpart); the inlining is `call_inliner`'s.
 
 use super::DecisionLog;
 use super::decisions::{FusionDecision, FusionRule};
 use super::fusion_instruction::non_fused_computations;
-use crate::ir::{FusionKind, InstrId, Module, Op};
+use super::kernel_ops::is_kernel_instruction;
+use crate::ir::{Computation, ComputationId, FusionKind, InstrId, Module, Op, Opcode};
 use crate::pipeline::call_inliner::inline_computation;
 use crate::pipeline::{Pass, PassError};
 
@@ -32,17 +35,20 @@ impl Pass for CustomFusionInliner {
     fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
         let mut changed = false;
         for comp_id in non_fused_computations(module) {
-            let custom: Vec<(InstrId, crate::ir::ComputationId)> = module.computations[comp_id]
+            let custom: Vec<(InstrId, ComputationId, FusionRule)> = module.computations[comp_id]
+                .order
                 .iter()
-                .filter_map(|(id, i)| match i.op {
+                .filter_map(|&id| match module.computations[comp_id].instr(id).op {
                     Op::Fusion {
                         kind: FusionKind::Custom,
                         calls,
-                    } => Some((id, calls)),
+                    } => Some((id, calls, FusionRule::CustomFusionInlined)),
+                    Op::Fusion { calls, .. } => no_kernel_op(&module.computations[calls])
+                        .map(|opcode| (id, calls, FusionRule::FusionHasNoKernel { opcode })),
                     _ => None,
                 })
                 .collect();
-            for (fusion, calls) in custom {
+            for (fusion, calls, rule) in custom {
                 let instr = module.computations[comp_id].instr(fusion).clone();
                 let root =
                     inline_computation(module, comp_id, fusion, calls, &instr.operands, &[])?;
@@ -58,7 +64,7 @@ impl Pass for CustomFusionInliner {
                     producer: module.computations[calls].name.clone(),
                     consumer: instr.name.clone(),
                     fused: false,
-                    rule: FusionRule::CustomFusionInlined,
+                    rule,
                     result: None,
                 });
                 changed = true;
@@ -66,6 +72,15 @@ impl Pass for CustomFusionInliner {
         }
         Ok(changed)
     }
+}
+
+/// The first op of a fused computation that no generated kernel computes, if any.
+fn no_kernel_op(fused: &Computation) -> Option<Opcode> {
+    fused
+        .order
+        .iter()
+        .find(|&&id| !is_kernel_instruction(fused, id))
+        .map(|&id| fused.instr(id).opcode())
 }
 
 #[cfg(test)]

@@ -64,10 +64,19 @@ pub enum FusionRule {
     /// A library (`kCustom`) fusion put back as plain instructions: xlac has no library
     /// for it, so its ops are fused by xlac's own rules.
     CustomFusionInlined,
+    /// A fusion in the input holds an op no generated kernel computes (XLA wraps `scatter`
+    /// into loop fusions; xlac runs it as a library call), so its ops go back to plain
+    /// instructions.
+    FusionHasNoKernel {
+        /// The op codegen does not emit.
+        opcode: Opcode,
+    },
 
     // ---- not fused ----
     /// The producer is the computation's root: its value must exist in memory.
     ProducerIsRoot,
+    /// One side has control dependencies (`control-predecessors=`), which pin where it runs.
+    ControlDependency,
     /// A non-scalar constant stays a buffer that the kernel reads.
     NonScalarConstant {
         /// Its element count.
@@ -214,6 +223,10 @@ impl fmt::Display for FusionRule {
                 f,
                 "both loops read {shared}; one loop with two outputs reads it once"
             ),
+            FusionHasNoKernel { opcode } => write!(
+                f,
+                "the fusion holds {opcode}, which no generated kernel computes (it runs as a library call); its instructions are put back and fused by xlac's own rules"
+            ),
             CustomFusionInlined => write!(
                 f,
                 "xlac has no library for kCustom fusions; its instructions are put back and fused by xlac's own rules"
@@ -221,6 +234,10 @@ impl fmt::Display for FusionRule {
             ProducerIsRoot => write!(
                 f,
                 "the producer is the computation's result, so it must be written to memory anyway"
+            ),
+            ControlDependency => write!(
+                f,
+                "a control dependency (control-predecessors) orders one of them against other work; moving it into a loop could break that order"
             ),
             NonScalarConstant { elements } => write!(
                 f,

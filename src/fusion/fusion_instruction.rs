@@ -243,9 +243,29 @@ pub fn fuse_producer(
         }
     }
     if !stays {
+        redirect_control_edges(comp, producer, fusion);
         comp.order.retain(|&i| i != producer);
     }
     Ok(())
+}
+
+/// `gone` leaves the computation because `into` now computes it: instructions that had to
+/// wait for `gone` (control successors) wait for `into` instead, and `into` never waits for
+/// itself.
+fn redirect_control_edges(comp: &mut Computation, gone: InstrId, into: InstrId) {
+    for &id in &comp.order {
+        let preds = &mut comp.instrs[id].control_predecessors;
+        if !preds.contains(&gone) {
+            continue;
+        }
+        preds.retain(|&c| c != gone);
+        if id != into && !preds.contains(&into) {
+            preds.push(into);
+        }
+    }
+    comp.instrs[into]
+        .control_predecessors
+        .retain(|&c| c != gone && c != into);
 }
 
 /// Parameters first (by number), then the other instructions in an order where operands
@@ -425,6 +445,7 @@ pub fn merge_sibling_fusions(
         let b_value = gte(comp, 0, b_shape, namer);
         comp.replace_uses_except(b, b_value, &[b_value, a_value]);
     }
+    redirect_control_edges(comp, a, b);
     comp.order.retain(|&i| i != a);
     topological_sort(comp);
     Ok(b)

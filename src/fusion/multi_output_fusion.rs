@@ -19,7 +19,7 @@
 use std::collections::HashSet;
 
 use super::DecisionLog;
-use super::cpu_fusion_policy::distinct;
+use super::cpu_fusion_policy::{distinct, has_control_edges};
 use super::decisions::{FusionDecision, FusionRule, MAX_REDUCTIONS_PER_FUSION};
 use super::fusion_instruction::{
     Namer, fused_outputs, merge_sibling_fusions, non_fused_computations, wrap_instruction,
@@ -182,6 +182,9 @@ fn check_siblings(
     }
     if reaches(comp, b, a) || reaches(comp, a, b) {
         return Err(FusionRule::SiblingsDependent);
+    }
+    if has_control_edges(comp, a) || has_control_edges(comp, b) {
+        return Err(FusionRule::ControlDependency);
     }
     let count = reductions(module, comp, a) + reductions(module, comp, b);
     if count > MAX_REDUCTIONS_PER_FUSION {

@@ -3,6 +3,7 @@
 //! XLA: `xla/backends/cpu/runtime/thunk_executor.cc` (here strictly sequential: thunks run
 //! in schedule order; parallelism is inside kernels and the GEMM).
 
+use crate::codegen::denormals::with_flushed_denormals;
 use rayon::prelude::*;
 
 use crate::eval::Evaluator;
@@ -119,13 +120,14 @@ fn run_region(region: &Region, ctx: &mut Context<'_>) -> Result<(), RuntimeError
     Ok(())
 }
 
-/// Calls a kernel on the whole range, split into tasks when it is marked parallel.
+/// Calls a kernel on the whole range, split into tasks when it is marked parallel. Every
+/// call runs with denormals flushed (MXCSR FTZ/DAZ on x86-64), as XLA:CPU's threads do.
 fn run_kernel(k: &KernelThunk, memory: &Memory) {
     let table = Table(k.buffers.iter().map(|&s| memory.ptr(s)).collect());
     let entry = k.entry;
     if !k.parallel {
         // SAFETY: the table points at the fusion's operand and result buffers.
-        unsafe { entry(table.0.as_ptr(), 0, k.work_units) };
+        with_flushed_denormals(|| unsafe { entry(table.0.as_ptr(), 0, k.work_units) });
         return;
     }
     let tasks = (rayon::current_num_threads() as u64 * 4).max(1);
@@ -136,7 +138,7 @@ fn run_kernel(k: &KernelThunk, memory: &Memory) {
         let begin = c * chunk;
         let end = (begin + chunk).min(k.work_units);
         // SAFETY: as above; each task writes the output elements of its own range.
-        unsafe { entry(table.0.as_ptr(), begin, end) };
+        with_flushed_denormals(|| unsafe { entry(table.0.as_ptr(), begin, end) });
     });
 }
 
