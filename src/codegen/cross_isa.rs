@@ -112,8 +112,9 @@ pub fn supported_names() -> String {
         .join(", ")
 }
 
-/// Resolves `--isa` names (already split at commas): each must be a supported name, `host`
-/// (the host's architecture) or `all`. Duplicates are dropped; the order is kept.
+/// Resolves `--isa` names (each string may hold several, comma-separated): each must be a
+/// supported name, `host` (the host's architecture) or `all`. Duplicates are dropped; the
+/// order is kept.
 pub fn parse_isas(names: &[String]) -> Result<Vec<IsaSpec>, String> {
     let mut out: Vec<IsaSpec> = Vec::new();
     let mut push = |s: IsaSpec| {
@@ -121,7 +122,7 @@ pub fn parse_isas(names: &[String]) -> Result<Vec<IsaSpec>, String> {
             out.push(s);
         }
     };
-    for raw in names {
+    for raw in names.iter().flat_map(|n| n.split(',')) {
         let name = raw.trim();
         if name.is_empty() {
             continue;
@@ -284,8 +285,7 @@ fn scalar_function(
     let mut func = Function::with_name_signature(original.name.clone(), original.signature.clone());
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-    kernel::emit_kernel_with(module, comp, instr, &mut b, env, false)
-        .map_err(|e| e.to_string())?;
+    kernel::emit_kernel_with(module, comp, instr, &mut b, env, false).map_err(|e| e.to_string())?;
     b.seal_all_blocks();
     b.finalize(jit_module.isa().frontend_config());
     Ok(func)
@@ -311,21 +311,16 @@ fn compile_one(func: &Function, spec: &IsaSpec, isa: &dyn TargetIsa) -> Result<S
                 "; listing: Cranelift's VCode (Capstone cannot decode this ISA's vector instructions)\n{vcode}"
             ));
         }
-        let capstone = isa
-            .to_capstone()
-            .map_err(|e| e.to_string())
-            .and_then(|cs| {
-                code.disassemble(Some(&ctx.func.params), &cs)
-                    .map_err(|e| e.to_string())
-            });
+        let capstone = isa.to_capstone().map_err(|e| e.to_string()).and_then(|cs| {
+            code.disassemble(Some(&ctx.func.params), &cs)
+                .map_err(|e| e.to_string())
+        });
         Ok(match capstone {
             Ok(text) => format!(
                 "; listing: Capstone disassembly of the final bytes\n{}",
                 trim_constant_pool(&text)
             ),
-            Err(e) => format!(
-                "; listing: Cranelift's VCode (Capstone failed: {e})\n{vcode}"
-            ),
+            Err(e) => format!("; listing: Cranelift's VCode (Capstone failed: {e})\n{vcode}"),
         })
     });
     match result {

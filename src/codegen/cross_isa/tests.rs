@@ -44,13 +44,19 @@ ENTRY main {
 #[test]
 fn names_resolve_and_unknown_names_list_the_supported_ones() {
     let names = |v: &[&str]| -> Vec<String> { v.iter().map(|s| s.to_string()).collect() };
-    let got = parse_isas(&names(&["x86_64", "aarch64", "riscv64", "s390x", "aarch64"])).unwrap();
+    let got = parse_isas(&names(&[
+        "x86_64", "aarch64", "riscv64", "s390x", "aarch64",
+    ]))
+    .unwrap();
     let got: Vec<&str> = got.iter().map(|s| s.name).collect();
     assert_eq!(got, ["x86_64", "aarch64", "riscv64", "s390x"]);
     assert_eq!(parse_isas(&names(&["all"])).unwrap().len(), 5);
     assert_eq!(parse_isas(&names(&["host"])).unwrap()[0].name, host_name());
     let e = parse_isas(&names(&["arm"])).unwrap_err();
-    assert!(e.contains("arm") && e.contains("riscv64v") && e.contains("s390x"), "{e}");
+    assert!(
+        e.contains("arm") && e.contains("riscv64v") && e.contains("s390x"),
+        "{e}"
+    );
     assert!(!e.contains('\n'));
 }
 
@@ -121,7 +127,11 @@ fn a_function_an_isa_cannot_compile_is_reported_not_a_crash() {
         let isa = target_isa(spec).unwrap();
         let l = listing("k", spec, compile_one(&func, spec, &*isa));
         let e = l.error.expect("f32x8 cannot compile");
-        assert!(l.text.contains("NOT COMPILED") && !e.contains('\n'), "{}", l.text);
+        assert!(
+            l.text.contains("NOT COMPILED") && !e.contains('\n'),
+            "{}",
+            l.text
+        );
     }
 }
 
