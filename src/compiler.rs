@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use crate::codegen::{CodegenOptions, KernelSet, compile_kernels};
+use crate::codegen::{CodegenOptions, KernelSet, compile_kernels, cross_isa};
 use crate::fusion::decisions::decisions_text;
 use crate::fusion::{DecisionLog, FusionDecision, fusion_pipeline};
 use crate::ir::{Layout, Module};
@@ -37,6 +37,9 @@ pub struct CompileOptions {
     pub keep_snapshots: bool,
     /// Entry parameter layouts forced by the user (`--layout param0={0,1}`).
     pub forced_parameter_layouts: Vec<(usize, Layout)>,
+    /// Other instruction sets to list every kernel's machine code for (`--isa`; names from
+    /// [`crate::codegen::cross_isa::SUPPORTED_ISAS`]). Only used with `dump_to`.
+    pub isas: Vec<String>,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -62,6 +65,8 @@ pub struct Compiled {
     pub executable: Executable,
     /// Milliseconds from the start of `compile` to a ready executable.
     pub compile_ms: f64,
+    /// One line per kernel an `--isa` target could not compile (also in the dump).
+    pub warnings: Vec<String>,
 }
 
 /// Why a compile failed.
@@ -149,12 +154,22 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             &buffers.memory_usage_report(&module),
         )?;
     }
+    let isas = cross_isa::parse_isas(&options.isas).map_err(|message| {
+        CompileError::Codegen(crate::codegen::CodegenError {
+            instruction: module.name.clone(),
+            message,
+        })
+    })?;
     let codegen_options = CodegenOptions {
         keep_artifacts: dump.is_some(),
     };
     let kernels = compile_kernels(&module, &codegen_options).map_err(CompileError::Codegen)?;
+    let mut warnings = Vec::new();
     if let Some(d) = dump.as_mut() {
         write_kernel_artifacts(d, &kernels)?;
+        if !isas.is_empty() {
+            warnings = write_cross_isa_listings(d, &module, &kernels, &isas)?;
+        }
     }
     let executable = Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -176,6 +191,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
         fusion_decisions: optimized.fusion_decisions,
         executable,
         compile_ms,
+        warnings,
     })
 }
 
@@ -268,6 +284,44 @@ fn write_kernel_artifacts(d: &mut DumpWriter, kernels: &KernelSet) -> Result<(),
         )?;
     }
     Ok(())
+}
+
+/// Compiles every kernel for the `--isa` targets and writes `KERNEL.ISA.asm`; returns one
+/// warning line per kernel an ISA could not compile.
+fn write_cross_isa_listings(
+    d: &mut DumpWriter,
+    module: &Module,
+    kernels: &KernelSet,
+    isas: &[cross_isa::IsaSpec],
+) -> Result<Vec<String>, CompileError> {
+    let listings = cross_isa::compile_for_isas(module, kernels, isas).map_err(|message| {
+        CompileError::Codegen(crate::codegen::CodegenError {
+            instruction: module.name.clone(),
+            message,
+        })
+    })?;
+    let mut warnings = Vec::new();
+    for l in &listings {
+        let what = match &l.error {
+            None => Artifact::KernelAsm {
+                kernel: &l.kernel,
+                isa: Some(l.isa),
+            },
+            Some(reason) => {
+                warnings.push(format!(
+                    "kernel {} not compiled for {}: {reason}",
+                    l.kernel, l.isa
+                ));
+                Artifact::KernelAsmFailed {
+                    kernel: &l.kernel,
+                    isa: l.isa,
+                    reason,
+                }
+            }
+        };
+        write(d, what, &l.text)?;
+    }
+    Ok(warnings)
 }
 
 /// `compile-times.txt`: one line per pass run, `pipeline/pass  ms  changed`, then one line

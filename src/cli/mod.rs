@@ -117,7 +117,9 @@ pub struct CompileArgs {
     /// The dump folder.
     #[arg(long, value_name = "DIR")]
     pub dump_to: PathBuf,
-    /// Instruction sets to emit assembly for, comma-separated (not available yet).
+    /// Also compile every kernel for these instruction sets and write KERNEL.ISA.asm beside
+    /// the host's, comma-separated: x86_64, aarch64, riscv64 (rv64gc, scalar), riscv64v
+    /// (with the V extension), s390x; `host` or `all`. Listings only: nothing runs.
     #[arg(long, value_name = "ISA", value_delimiter = ',')]
     pub isa: Vec<String>,
     /// Pipeline settings.

@@ -55,6 +55,20 @@ pub fn emit_kernel<'m>(
     b: &mut FunctionBuilder<'_>,
     env: &mut KernelEnv,
 ) -> Result<KernelLayout, CodegenError> {
+    emit_kernel_with(module, outer, fusion, b, env, true)
+}
+
+/// [`emit_kernel`], with the vector inner loop allowed or not. `vectorize: false` gives the
+/// scalar kernel the cross-ISA dump needs for ISAs without vector registers (riscv64
+/// without V, whose Cranelift backend panics on vector types).
+pub fn emit_kernel_with<'m>(
+    module: &'m Module,
+    outer: &'m crate::ir::Computation,
+    fusion: &'m Instruction,
+    b: &mut FunctionBuilder<'_>,
+    env: &mut KernelEnv,
+    vectorize: bool,
+) -> Result<KernelLayout, CodegenError> {
     let Op::Fusion { kind, calls } = &fusion.op else {
         return Err(error(fusion, "not a fusion"));
     };
@@ -178,7 +192,7 @@ pub fn emit_kernel<'m>(
         )?;
     } else {
         // Elementwise float fusions over contiguous buffers get a vector inner loop.
-        let vty = if outputs.len() == 1 && library_result.is_none() {
+        let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
             super::vectorize::vector_type(fused, &outputs[0])
         } else {
             None

@@ -6,6 +6,7 @@
 //! of buffer pointers and the range of work units this call computes, so the runtime can
 //! split any kernel across threads by splitting the range.
 
+pub mod cross_isa;
 pub mod denormals;
 pub mod disassembly;
 pub mod elemental;
@@ -47,6 +48,9 @@ pub struct KernelArtifacts {
     pub asm: String,
     /// Milliseconds to emit and compile this kernel.
     pub compile_ms: f64,
+    /// The CLIF function as emitted, before Cranelift's optimizer: what the cross-ISA dump
+    /// (`cross_isa`) compiles for other instruction sets.
+    pub function: Option<cranelift_codegen::ir::Function>,
 }
 
 /// One compiled kernel: the code for one fusion instruction.
@@ -196,6 +200,7 @@ pub fn compile_kernels(
             let mut artifacts = KernelArtifacts::default();
             if options.keep_artifacts {
                 artifacts.clif_no_opt = disassembly::annotated_clif(&ctx.func, &layout.names);
+                artifacts.function = Some(ctx.func.clone());
                 ctx.set_disasm(true);
             }
             if let Err(e) = jit.define_function(func_id, &mut ctx) {

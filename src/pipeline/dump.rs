@@ -48,6 +48,16 @@ pub enum Artifact<'a> {
         /// Another ISA's name (`aarch64`), or `None` for the host.
         isa: Option<&'a str>,
     },
+    /// The listing file of a kernel another ISA could not compile (`KERNEL.ISA.asm` holds
+    /// the reason; `index.txt` says so too).
+    KernelAsmFailed {
+        /// The kernel.
+        kernel: &'a str,
+        /// The ISA's name.
+        isa: &'a str,
+        /// Why (one line).
+        reason: &'a str,
+    },
 }
 
 /// Writes dump files into one folder and keeps the index.
@@ -164,6 +174,14 @@ impl DumpWriter {
                     format!("kernel {kernel}: {isa} machine code, disassembled"),
                 ),
             },
+            Artifact::KernelAsmFailed {
+                kernel,
+                isa,
+                reason,
+            } => (
+                format!("{}.{isa}.asm", sanitize_file_name(kernel)),
+                format!("kernel {kernel}: NOT compiled for {isa}: {reason}"),
+            ),
         };
         let name = dump_file_name(self.module_id, &self.module_name, &suffix);
         let path = self.dir.join(&name);
