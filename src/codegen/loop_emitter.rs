@@ -238,19 +238,39 @@ impl<'m> Emitter<'m, '_, '_> {
             let mut scalar_start = lo;
             let mut tail_guard = false;
             if let (Some(plan), true) = (vector, lanes > 1) {
-                // Vector part: lo .. lo + (hi - lo) rounded down to a multiple of lanes.
+                // Vector part: lo .. lo + (hi - lo) rounded down to a multiple of lanes, two
+                // vectors per iteration (independent work for the out-of-order core), then
+                // at most one single vector, then the scalar tail.
                 let len = this.b.ins().isub(hi, lo);
+                let whole2 = this.b.ins().band_imm_s(len, -2 * lanes);
+                let vend2 = this.b.ins().iadd(lo, whole2);
                 let whole = this.b.ins().band_imm_s(len, -lanes);
                 let vend = this.b.ins().iadd(lo, whole);
-                let mut vbody = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
-                    let mut index = index.clone();
-                    index[minor] = i;
-                    let mut memo = std::collections::HashMap::new();
-                    let v = this.emit_vector(plan.frame, plan.root, &index, plan.vty, &mut memo)?;
-                    this.store_vector(plan.out, plan.shape, &index, v);
+                let vectors = |this: &mut Self, i: Value, count: i64| -> R<()> {
+                    for k in 0..count {
+                        let mut index = index.clone();
+                        index[minor] = if k == 0 {
+                            i
+                        } else {
+                            this.b.ins().iadd_imm_s(i, k * lanes)
+                        };
+                        let mut memo = std::collections::HashMap::new();
+                        let v =
+                            this.emit_vector(plan.frame, plan.root, &index, plan.vty, &mut memo)?;
+                        this.store_vector(plan.out, plan.shape, &index, v);
+                    }
+                    Ok(())
+                };
+                let mut vbody2 = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                    vectors(this, i, 2)?;
                     Ok(accs)
                 };
-                this.stepped_loop(lo, vend, lanes, true, Vec::new(), &mut vbody)?;
+                this.stepped_loop(lo, vend2, 2 * lanes, true, Vec::new(), &mut vbody2)?;
+                let mut vbody1 = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                    vectors(this, i, 1)?;
+                    Ok(accs)
+                };
+                this.stepped_loop(vend2, vend, lanes, true, Vec::new(), &mut vbody1)?;
                 scalar_start = vend;
                 tail_guard = true;
             }

@@ -147,6 +147,9 @@ pub fn compile_kernels(
     let mut env = elemental::KernelEnv {
         libcalls,
         constants: Vec::new(),
+        math: math::MathOptions {
+            has_fma: jit.isa().has_native_fma(),
+        },
     };
     let fused: HashSet<ComputationId> = module
         .order

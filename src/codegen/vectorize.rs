@@ -1,8 +1,12 @@
 //! Explicit vectorization of elementwise loop fusions (issue #7): when every instruction of
-//! a fusion is a float elementwise op Cranelift has as a vector instruction, and every
-//! array parameter has the output's dimensions and layout (so consecutive minor-dimension
-//! elements are consecutive in memory for all of them), the inner loop computes `f32x4` /
-//! `f64x2` vectors and a scalar loop finishes the tail. Anything else stays scalar.
+//! a fusion is a float elementwise op with a vector form (arithmetic, max/min, the
+//! transcendentals of the inline math library `codegen::math` but sin/cos/tan, float compares feeding
+//! `select`), and every array parameter either has the output's dimensions and layout or is
+//! broadcast (a scalar, a row or a column), the inner loop computes `f32x4` / `f64x2`
+//! vectors and a scalar loop finishes the tail. A broadcast operand that varies along the
+//! output's minor dimension must be a parameter whose own minor dimension is that one (a
+//! contiguous vector load); one that does not vary along it is computed as a scalar and
+//! splat. Anything else stays scalar.
 //! Cranelift has no auto-vectorizer (../shared/notes/cranelift.md §5.1); XLA relies on
 //! LLVM's loop vectorizer for the same loops.
 
@@ -12,8 +16,10 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Type, Value, types};
 
 use super::CodegenError;
-use super::elemental::{Emitter, Frame, Params, data_flags, error};
-use crate::ir::{ArrayShape, Computation, InstrId, Op, Opcode, PrimitiveType};
+use super::elemental::{Emitter, Frame, Params, array_shape, data_flags, error};
+use crate::ir::{
+    ArrayShape, ComparisonType, Computation, InstrId, Instruction, Op, Opcode, PrimitiveType,
+};
 
 /// The vector type a loop fusion computing `fused` into `output` can use, if any.
 pub fn vector_type(fused: &Computation, output: &ArrayShape) -> Option<Type> {
@@ -26,24 +32,38 @@ pub fn vector_type(fused: &Computation, output: &ArrayShape) -> Option<Type> {
     if output.dims[minor] < i64::from(ty.lane_count()) {
         return None;
     }
-    for (_, i) in fused.iter() {
+    for (id, i) in fused.iter() {
         let a = i.shape.as_array()?;
-        if a.element_type != t {
-            return None;
-        }
+        let is_t = a.element_type == t;
         let ok = match &i.op {
             Op::Parameter { .. } => {
-                a.rank() == 0 || (a.dims == output.dims && a.layout == output.layout)
+                is_t && (a.rank() == 0 || (a.dims == output.dims && a.layout == output.layout))
             }
-            Op::Constant { .. } => a.rank() == 0,
-            Op::Broadcast { .. } => fused.instr(i.operands[0]).shape.rank() == 0,
-            Op::Plain(op) => {
-                use Opcode::*;
-                matches!(
-                    op,
-                    Add | Subtract | Multiply | Divide | Maximum | Minimum | Negate | Abs | Sqrt
-                ) && (a.rank() == 0 || a.dims == output.dims)
+            Op::Constant { .. } => is_t && a.rank() == 0,
+            Op::Broadcast { dimensions } => {
+                is_t && a.dims == output.dims && broadcast_ok(fused, i, dimensions, minor)
             }
+            Op::Compare {
+                comparison_type, ..
+            } => {
+                // A pred vector (a lane mask) only feeds `select`.
+                let float = matches!(comparison_type, None | Some(ComparisonType::Float));
+                float
+                    && a.dims == output.dims
+                    && i.operands.iter().all(|&o| {
+                        fused.instr(o).shape.as_array().map(|s| s.element_type) == Some(t)
+                    })
+                    && fused.iter().all(|(_, u)| {
+                        !u.operands.contains(&id)
+                            || (u.op.opcode() == Opcode::Select
+                                && u.operands[1..].iter().all(|&o| o != id))
+                    })
+            }
+            Op::Plain(Opcode::Select) => {
+                is_t && a.dims == output.dims
+                    && matches!(fused.instr(i.operands[0]).op, Op::Compare { .. })
+            }
+            Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
             _ => false,
         };
         if !ok {
@@ -51,6 +71,51 @@ pub fn vector_type(fused: &Computation, output: &ArrayShape) -> Option<Type> {
         }
     }
     Some(ty)
+}
+
+/// Elementwise float opcodes the vector loop computes.
+fn vector_op(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        Add | Subtract
+            | Multiply
+            | Divide
+            | Maximum
+            | Minimum
+            | Negate
+            | Abs
+            | Sqrt
+            | Rsqrt
+            | Exp
+            | Expm1
+            | Log
+            | Log1p
+            | Logistic
+            | Tanh
+            | Erf
+            | Cbrt
+            | Power
+            | Atan2
+    )
+}
+
+/// Whether a broadcast can be read as vectors along the output's `minor` dimension: its
+/// operand does not vary along it (a scalar per vector, splat), or it is a parameter whose
+/// physical minor dimension maps to it (a contiguous load).
+fn broadcast_ok(fused: &Computation, b: &Instruction, dimensions: &[usize], minor: usize) -> bool {
+    let operand = fused.instr(b.operands[0]);
+    match dimensions.iter().position(|&d| d == minor) {
+        None => true,
+        Some(k) => {
+            matches!(operand.op, Op::Parameter { .. })
+                && operand
+                    .shape
+                    .as_array()
+                    .and_then(|s| s.layout.minor_to_major.first().copied())
+                    == Some(k)
+        }
+    }
 }
 
 impl<'m> Emitter<'m, '_, '_> {
@@ -68,6 +133,11 @@ impl<'m> Emitter<'m, '_, '_> {
             return Ok(v);
         }
         let instr = frame.comp.instr(id);
+        let t = if vty == types::F64X2 {
+            PrimitiveType::F64
+        } else {
+            PrimitiveType::F32
+        };
         let scalar_operand = |k: usize| frame.comp.instr(instr.operands[k]).shape.rank() == 0;
         let v = match &instr.op {
             Op::Parameter { number } if instr.shape.rank() > 0 => {
@@ -89,6 +159,50 @@ impl<'m> Emitter<'m, '_, '_> {
                 let s = self.emit1(frame, instr.operands[0], &[])?;
                 self.b.ins().splat(vty, s)
             }
+            Op::Broadcast { dimensions } => {
+                let operand = frame.comp.instr(instr.operands[0]);
+                let at: Vec<Value> = dimensions.iter().map(|&d| index[d]).collect();
+                let minor = *array_shape(instr)?
+                    .layout
+                    .minor_to_major
+                    .first()
+                    .ok_or_else(|| error(instr, "rank-0 broadcast"))?;
+                if dimensions.contains(&minor) {
+                    // Varies along the minor dimension: a contiguous load from the parameter.
+                    let (Op::Parameter { number }, Params::Buffers(buffers)) =
+                        (&operand.op, &frame.params)
+                    else {
+                        return Err(error(instr, "vector broadcast of a non-parameter"));
+                    };
+                    let buffer = buffers[*number].clone();
+                    let offset = self.physical_offset(&buffer.shape, &at);
+                    let size = buffer.shape.element_type.byte_size() as i64;
+                    let bytes = self.b.ins().imul_imm_s(offset, size);
+                    let addr = self.b.ins().iadd(buffer.base, bytes);
+                    self.b.ins().load(vty, data_flags(), addr, 0)
+                } else {
+                    // Constant along the vector: one scalar, splat.
+                    let s = self.emit1(frame, instr.operands[0], &at)?;
+                    self.b.ins().splat(vty, s)
+                }
+            }
+            Op::Compare { direction, .. } => {
+                let a = self.emit_vector(frame, instr.operands[0], index, vty, memo)?;
+                let b = self.emit_vector(frame, instr.operands[1], index, vty, memo)?;
+                use crate::ir::ComparisonDirection as D;
+                let cc = match direction {
+                    D::Eq => FloatCC::Equal,
+                    D::Ne => FloatCC::NotEqual,
+                    D::Lt => FloatCC::LessThan,
+                    D::Le => FloatCC::LessThanOrEqual,
+                    D::Gt => FloatCC::GreaterThan,
+                    D::Ge => FloatCC::GreaterThanOrEqual,
+                };
+                let m = self.b.ins().fcmp(cc, a, b);
+                // Kept as a lane mask of the data type, ready for `bitselect`.
+                let flags = MemFlagsData::new().with_endianness(Endianness::Little);
+                self.b.ins().bitcast(vty, flags, m)
+            }
             Op::Plain(op) => {
                 let mut args = Vec::with_capacity(instr.operands.len());
                 for &o in &instr.operands {
@@ -105,6 +219,9 @@ impl<'m> Emitter<'m, '_, '_> {
                     (Negate, &[a]) => self.b.ins().fneg(a),
                     (Abs, &[a]) => self.b.ins().fabs(a),
                     (Sqrt, &[a]) => self.b.ins().sqrt(a),
+                    (Select, &[m, a, b]) => self.b.ins().bitselect(m, a, b),
+                    (_, &[a]) => self.math_op(*op, t, &[a]),
+                    (Power | Atan2, &[a, b]) => self.math_op(*op, t, &[a, b]),
                     _ => return Err(error(instr, format!("{op} is not vectorized"))),
                 }
             }

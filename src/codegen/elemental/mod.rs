@@ -69,6 +69,8 @@ pub struct KernelEnv {
     pub libcalls: HashMap<&'static str, (FuncId, ir::Signature)>,
     /// Constant arrays, in physical order; kernels embed their addresses.
     pub constants: Vec<Box<[u64]>>,
+    /// What the inline math library may assume about the target (native FMA or not).
+    pub math: crate::codegen::math::MathOptions,
 }
 
 type CacheKey = (u32, InstrId, Vec<Value>);
