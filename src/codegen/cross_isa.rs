@@ -199,6 +199,9 @@ pub fn compile_for_isas(
                 KernelEnv {
                     libcalls,
                     constants: Vec::new(),
+                    // Re-emitted for other ISAs: plain multiply and add, which every
+                    // target has (an `fma` without native support would be a libcall).
+                    math: crate::codegen::math::MathOptions { has_fma: false },
                 },
             ));
         }
