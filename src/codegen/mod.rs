@@ -18,6 +18,7 @@ pub mod loop_emitter;
 pub mod math;
 #[cfg(test)]
 mod tests;
+pub mod vector_reduce;
 pub mod vectorize;
 
 use std::collections::{HashMap, HashSet};

@@ -32,42 +32,83 @@ pub fn vector_type(fused: &Computation, output: &ArrayShape) -> Option<Type> {
     if output.dims[minor] < i64::from(ty.lane_count()) {
         return None;
     }
-    for (id, i) in fused.iter() {
-        let a = i.shape.as_array()?;
-        let is_t = a.element_type == t;
-        let ok = match &i.op {
-            Op::Parameter { .. } => {
-                is_t && (a.rank() == 0 || (a.dims == output.dims && a.layout == output.layout))
-            }
-            Op::Constant { .. } => is_t && a.rank() == 0,
-            Op::Broadcast { dimensions } => {
-                is_t && a.dims == output.dims && broadcast_ok(fused, i, dimensions, minor)
-            }
-            Op::Compare {
-                comparison_type, ..
-            } => {
-                // A pred vector (a lane mask) only feeds `select`.
-                let float = matches!(comparison_type, None | Some(ComparisonType::Float));
-                float
-                    && a.dims == output.dims
-                    && i.operands.iter().all(|&o| {
-                        fused.instr(o).shape.as_array().map(|s| s.element_type) == Some(t)
-                    })
-                    && fused.iter().all(|(_, u)| {
-                        !u.operands.contains(&id)
-                            || (u.op.opcode() == Opcode::Select
-                                && u.operands[1..].iter().all(|&o| o != id))
-                    })
-            }
-            Op::Plain(Opcode::Select) => {
-                is_t && a.dims == output.dims
-                    && matches!(fused.instr(i.operands[0]).op, Op::Compare { .. })
-            }
-            Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
-            _ => false,
-        };
-        if !ok {
+    for (id, _) in fused.iter() {
+        if !instr_ok(fused, id, output, t, minor)? {
             return None;
+        }
+    }
+    Some(ty)
+}
+
+/// Whether instruction `id` of `fused` can be computed as vectors of `t` lanes running
+/// along the `minor` dimension of an iteration space shaped like `output`.
+fn instr_ok(
+    fused: &Computation,
+    id: InstrId,
+    output: &ArrayShape,
+    t: PrimitiveType,
+    minor: usize,
+) -> Option<bool> {
+    let i = fused.instr(id);
+    let a = i.shape.as_array()?;
+    let is_t = a.element_type == t;
+    let ok = match &i.op {
+        Op::Parameter { .. } => {
+            is_t && (a.rank() == 0 || (a.dims == output.dims && a.layout == output.layout))
+        }
+        Op::Constant { .. } => is_t && a.rank() == 0,
+        Op::Broadcast { dimensions } => {
+            is_t && a.dims == output.dims && broadcast_ok(fused, i, dimensions, minor)
+        }
+        Op::Compare {
+            comparison_type, ..
+        } => {
+            // A pred vector (a lane mask) only feeds `select`.
+            let float = matches!(comparison_type, None | Some(ComparisonType::Float));
+            float
+                && a.dims == output.dims
+                && i.operands
+                    .iter()
+                    .all(|&o| fused.instr(o).shape.as_array().map(|s| s.element_type) == Some(t))
+                && fused.iter().all(|(_, u)| {
+                    !u.operands.contains(&id)
+                        || (u.op.opcode() == Opcode::Select
+                            && u.operands[1..].iter().all(|&o| o != id))
+                })
+        }
+        Op::Plain(Opcode::Select) => {
+            is_t && a.dims == output.dims
+                && matches!(fused.instr(i.operands[0]).op, Op::Compare { .. })
+        }
+        Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
+        _ => false,
+    };
+    Some(ok)
+}
+
+/// The vector type for computing `root` of `fused` (and everything it reads) as vectors
+/// along the physical minor dimension of `shape` (the root's own shape), if possible: the
+/// input of a row reduction.
+pub fn vector_tree_type(fused: &Computation, root: InstrId, shape: &ArrayShape) -> Option<Type> {
+    let (t, ty) = match shape.element_type {
+        PrimitiveType::F32 => (PrimitiveType::F32, types::F32X4),
+        PrimitiveType::F64 => (PrimitiveType::F64, types::F64X2),
+        _ => return None,
+    };
+    let minor = *shape.layout.minor_to_major.first()?;
+    let mut stack = vec![root];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        if !instr_ok(fused, id, shape, t, minor)? {
+            return None;
+        }
+        let i = fused.instr(id);
+        // A broadcast's operand that does not vary along the vector is computed as a scalar.
+        if !matches!(i.op, Op::Broadcast { .. }) {
+            stack.extend(i.operands.iter().copied());
         }
     }
     Some(ty)
@@ -233,7 +274,7 @@ impl<'m> Emitter<'m, '_, '_> {
 
     /// XLA's NaN-propagating `maximum`/`minimum` per lane with compares and `bitselect`
     /// (lhs on ties, NaN of the lhs first), like the scalar version.
-    fn vector_max_min(&mut self, vty: Type, a: Value, b: Value, max: bool) -> Value {
+    pub(crate) fn vector_max_min(&mut self, vty: Type, a: Value, b: Value, max: bool) -> Value {
         let flags = MemFlagsData::new().with_endianness(Endianness::Little);
         let mask = |this: &mut Self, cc: FloatCC, x: Value, y: Value| {
             let m = this.b.ins().fcmp(cc, x, y);

@@ -42,6 +42,9 @@ impl<'m> Emitter<'m, '_, '_> {
         to_apply: ComputationId,
         index: &[Value],
     ) -> R<Vec<Value>> {
+        if let Some(v) = self.vector_row_reduce(frame, instr, dimensions, to_apply, index)? {
+            return Ok(vec![v]);
+        }
         let n = instr.operands.len() / 2;
         let (inputs, inits) = instr.operands.split_at(n);
         let input_dims = array_shape(frame.comp.instr(inputs[0]))?.dims.clone();
