@@ -206,7 +206,10 @@ pub fn compile_for_isas(
             ));
         }
         let (jit_module, env) = env.as_mut().expect("set above");
-        scalar.push(Some(scalar_function(module, k, jit_module, env)));
+        // Emission is ordinary xlac code, but a panic here must not lose the other ISAs.
+        let emitted = quietly(|| scalar_function(module, k, jit_module, env))
+            .unwrap_or_else(|panic| Err(format!("panicked: {panic}")));
+        scalar.push(Some(emitted));
     }
     let listings: Vec<Vec<CrossListing>> = kernels
         .kernels

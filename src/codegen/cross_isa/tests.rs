@@ -97,32 +97,36 @@ fn libcalls_compile_everywhere() {
     }
 }
 
-#[test]
-fn a_function_an_isa_cannot_compile_is_reported_not_a_crash() {
+/// A function no backend accepts: f32x8 is rejected by every backend (riscv64 with V even
+/// panics).
+fn f32x8_function() -> Function {
     use cranelift_codegen::ir::{AbiParam, InstBuilder, UserFuncName, types};
-    // f32x8 is rejected by every backend (riscv64 with V even panics).
     let mut sig = cranelift_codegen::ir::Signature::new(isa::CallConv::SystemV);
     sig.params.push(AbiParam::new(types::I64));
     let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
     let mut fctx = FunctionBuilderContext::new();
-    {
-        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-        let block = b.create_block();
-        b.append_block_params_for_function_params(block);
-        b.switch_to_block(block);
-        let p = b.block_params(block)[0];
-        let flags = cranelift_codegen::ir::MemFlagsData::trusted();
-        let v = b.ins().load(types::F32X8, flags, p, 0);
-        let w = b.ins().fadd(v, v);
-        b.ins().store(flags, w, p, 0);
-        b.ins().return_(&[]);
-        b.seal_all_blocks();
-        b.finalize(cranelift_codegen::isa::TargetFrontendConfig {
-            default_call_conv: isa::CallConv::SystemV,
-            pointer_width: target_lexicon::PointerWidth::U64,
-            page_size_align_log2: 12,
-        });
-    }
+    let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+    let block = b.create_block();
+    b.append_block_params_for_function_params(block);
+    b.switch_to_block(block);
+    let p = b.block_params(block)[0];
+    let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+    let v = b.ins().load(types::F32X8, flags, p, 0);
+    let w = b.ins().fadd(v, v);
+    b.ins().store(flags, w, p, 0);
+    b.ins().return_(&[]);
+    b.seal_all_blocks();
+    b.finalize(cranelift_codegen::isa::TargetFrontendConfig {
+        default_call_conv: isa::CallConv::SystemV,
+        pointer_width: target_lexicon::PointerWidth::U64,
+        page_size_align_log2: 12,
+    });
+    func
+}
+
+#[test]
+fn a_function_an_isa_cannot_compile_is_reported_not_a_crash() {
+    let func = f32x8_function();
     for spec in SUPPORTED_ISAS {
         let isa = target_isa(spec).unwrap();
         let l = listing("k", spec, compile_one(&func, spec, &*isa));
@@ -133,6 +137,40 @@ fn a_function_an_isa_cannot_compile_is_reported_not_a_crash() {
             l.text
         );
     }
+}
+
+#[test]
+fn a_failed_kernel_is_named_in_the_index_and_the_others_still_list() {
+    let (module, mut kernels) = kernels_of(WITH_LIBCALL);
+    let broken = kernels.kernels[0].name.clone();
+    kernels.kernels[0].artifacts.function = Some(f32x8_function());
+    let listings = compile_for_isas(&module, &kernels, SUPPORTED_ISAS).unwrap();
+    let dir = std::env::temp_dir().join(format!("xlac_cross_isa_{}", std::process::id()));
+    let mut d = crate::pipeline::DumpWriter::new(&dir, "m", None).unwrap();
+    for l in &listings {
+        assert_eq!(l.error.is_some(), l.kernel == broken, "{}", l.text);
+        let what = match &l.error {
+            None => crate::pipeline::Artifact::KernelAsm {
+                kernel: &l.kernel,
+                isa: Some(l.isa),
+            },
+            Some(reason) => crate::pipeline::Artifact::KernelAsmFailed {
+                kernel: &l.kernel,
+                isa: l.isa,
+                reason,
+            },
+        };
+        d.write(what, &l.text).unwrap();
+    }
+    d.finish().unwrap();
+    let index = std::fs::read_to_string(dir.join("index.txt")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let failed: Vec<&str> = index
+        .lines()
+        .filter(|l| l.contains("NOT compiled"))
+        .collect();
+    assert_eq!(failed.len(), SUPPORTED_ISAS.len(), "{index}");
+    assert!(failed.iter().all(|l| l.contains(&broken)), "{index}");
 }
 
 #[test]
