@@ -202,6 +202,7 @@ pub fn compile_for_isas(
                     // Re-emitted for other ISAs: plain multiply and add, which every
                     // target has (an `fma` without native support would be a libcall).
                     math: crate::codegen::math::MathOptions { has_fma: false },
+                    vectors: false,
                 },
             ));
         }

@@ -151,6 +151,7 @@ pub fn compile_kernels(
         math: math::MathOptions {
             has_fma: jit.isa().has_native_fma(),
         },
+        vectors: true,
     };
     let fused: HashSet<ComputationId> = module
         .order

@@ -39,7 +39,7 @@ impl<'m> Emitter<'m, '_, '_> {
         to_apply: ComputationId,
         index: &[Value],
     ) -> R<Option<Value>> {
-        if instr.operands.len() != 2 || dimensions.len() != 1 {
+        if !self.env.vectors || instr.operands.len() != 2 || dimensions.len() != 1 {
             return Ok(None);
         }
         if !matches!(frame.params, Params::Buffers(_)) {

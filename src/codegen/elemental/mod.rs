@@ -71,6 +71,9 @@ pub struct KernelEnv {
     pub constants: Vec<Box<[u64]>>,
     /// What the inline math library may assume about the target (native FMA or not).
     pub math: crate::codegen::math::MathOptions,
+    /// Whether the target has vector registers; `false` keeps every emitter scalar (the
+    /// cross-ISA listing for riscv64 without V).
+    pub vectors: bool,
 }
 
 type CacheKey = (u32, InstrId, Vec<Value>);
