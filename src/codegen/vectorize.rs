@@ -23,20 +23,12 @@ use crate::ir::{
 
 /// The vector type a loop fusion computing `fused` into `output` can use, if any.
 pub fn vector_type(fused: &Computation, output: &ArrayShape) -> Option<Type> {
-    let (t, ty) = match output.element_type {
-        PrimitiveType::F32 => (PrimitiveType::F32, types::F32X4),
-        PrimitiveType::F64 => (PrimitiveType::F64, types::F64X2),
-        _ => return None,
-    };
+    let ty = vector_tree_type(fused, fused.root, output)?;
     let minor = *output.layout.minor_to_major.first()?;
     if output.dims[minor] < i64::from(ty.lane_count()) {
         return None;
     }
-    for (id, _) in fused.iter() {
-        if !instr_ok(fused, id, output, t, minor)? {
-            return None;
-        }
-    }
+    // Everything the root reads, except what only broadcasts read (computed as scalars).
     Some(ty)
 }
 

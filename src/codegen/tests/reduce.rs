@@ -130,3 +130,38 @@ fn map_inlines_its_computation() {
     );
     check_hlo(&text, 3300);
 }
+
+/// The vectorized row reduction: a max reducer over a vector-computed input (exp of the
+/// input minus a broadcast column) with a scalar tail, in f32 and f64.
+#[test]
+fn vector_row_reduce_with_max_and_broadcast_input() {
+    for (k, t) in ["f32", "f64"].iter().enumerate() {
+        let text = format!(
+            "HloModule m
+
+max_{t} {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT m = {t}[] maximum(a, b)
+}}
+
+fused {{
+  p0 = {t}[6,45]{{1,0}} parameter(0)
+  p1 = {t}[6]{{0}} parameter(1)
+  bc = {t}[6,45]{{1,0}} broadcast(p1), dimensions={{0}}
+  d = {t}[6,45]{{1,0}} subtract(p0, bc)
+  e = {t}[6,45]{{1,0}} exponential(d)
+  init = {t}[] constant(-inf)
+  ROOT r = {t}[6]{{0}} reduce(e, init), dimensions={{1}}, to_apply=max_{t}
+}}
+
+ENTRY main {{
+  a0 = {t}[6,45]{{1,0}} parameter(0)
+  a1 = {t}[6]{{0}} parameter(1)
+  ROOT f = {t}[6]{{0}} fusion(a0, a1), kind=kInput, calls=fused
+}}
+"
+        );
+        check_hlo_reduction(&text, 3100 + k as u64);
+    }
+}
