@@ -17,7 +17,9 @@ use cranelift_frontend::FunctionBuilder;
 use super::CodegenError;
 use super::elemental::{Buffer, Emitter, Frame, KernelEnv, Params, error};
 use super::loop_emitter::{IterationSpace, VectorPlan};
+use crate::fusion::loop_invariance::LoopInvariance;
 use crate::ir::{ArrayShape, FusionKind, Instruction, Module, Op, Opcode};
+use std::collections::BTreeSet;
 
 /// What the driver needs to know about an emitted kernel.
 pub struct KernelLayout {
@@ -112,6 +114,11 @@ pub fn emit_kernel_with<'m>(
         return Err(error(fusion, "fusion has no array result"));
     }
     let root = fused.root_instr();
+    // A row kernel computes reductions once per row before the row's loop.
+    let invariance = LoopInvariance::of(fused);
+    let row_kernel = invariance
+        .hoisted()
+        .any(|b| fused.instr(b).shape.dims() == root.shape.dims() && reads_reduction(fused, b));
     let in_place_dus = root.opcode() == Opcode::DynamicUpdateSlice
         && matches!(fused.instr(root.operands[0]).op, Op::Parameter { .. })
         && outputs.len() == 1;
@@ -133,7 +140,11 @@ pub fn emit_kernel_with<'m>(
                 ));
             }
         }
-        IterationSpace::new(&outputs[0])
+        if row_kernel {
+            IterationSpace::whole_rows(&outputs[0])
+        } else {
+            IterationSpace::new(&outputs[0])
+        }
     };
 
     // Entry block: load the buffer pointers.
@@ -205,12 +216,26 @@ pub fn emit_kernel_with<'m>(
             out: out_pointers[0],
             shape: &outputs[0],
         });
+        // Before each row: the broadcasts the row's loop reads but does not change.
+        let minor: BTreeSet<usize> = space.minor.into_iter().collect();
+        let starts: Vec<_> = if root.opcode() == Opcode::Tuple {
+            root.operands.clone()
+        } else {
+            vec![fused.root]
+        };
+        let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+            for &s in &starts {
+                this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;
+            }
+            Ok(())
+        };
         emitter.work_unit_loops_vectorized(
             &space,
             begin,
             end,
             lanes,
             plan.as_ref(),
+            Some(&mut prologue),
             &mut |this, index| {
                 let values = this.emit(&frame, fused.root, index)?;
                 if values.len() != outputs.len() {
@@ -249,7 +274,16 @@ pub fn emit_kernel_with<'m>(
         })
         .max()
         .unwrap_or(1);
-    let per_unit = space.elements_per_unit().saturating_mul(reduce_work).max(1);
+    let per_unit = if row_kernel {
+        // Each reduction runs once per row, not once per element.
+        let reductions = fused
+            .iter()
+            .filter(|(_, i)| i.opcode() == Opcode::Reduce)
+            .count() as i64;
+        space.elements_per_unit().saturating_mul(1 + reductions)
+    } else {
+        space.elements_per_unit().saturating_mul(reduce_work).max(1)
+    };
     Ok(KernelLayout {
         work_units: space.work_units,
         min_units_per_task: ((ELEMENTS_PER_TASK + per_unit - 1) / per_unit).max(1) as u64,
@@ -257,6 +291,23 @@ pub fn emit_kernel_with<'m>(
         output_count: outputs.len(),
         names,
     })
+}
+
+/// True if the operand of broadcast `b` reads a reduction (directly or through other ops).
+fn reads_reduction(fused: &crate::ir::Computation, b: crate::ir::InstrId) -> bool {
+    let mut stack = vec![b];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let i = fused.instr(id);
+        if i.opcode() == Opcode::Reduce {
+            return true;
+        }
+        stack.extend(i.operands.iter().copied());
+    }
+    false
 }
 
 /// In-place `dynamic-update-slice`: for each update element `u`, store it at

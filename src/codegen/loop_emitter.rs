@@ -22,6 +22,9 @@ type R<T> = Result<T, CodegenError>;
 /// A loop body: gets the induction variable and the carried values, returns the next ones.
 pub type LoopBody<'a, E> = dyn FnMut(&mut E, Value, Vec<Value>) -> R<Vec<Value>> + 'a;
 
+/// Work done once per work unit before its loops: gets the unit's output index.
+pub type RowPrologue<'a, E> = dyn FnMut(&mut E, &[Value]) -> R<()> + 'a;
+
 /// Minor dimensions up to this size are one work unit per row; longer ones are cut into
 /// chunks of this many elements so a 1-D kernel still splits across threads.
 pub const MAX_CHUNK: i64 = 2048;
@@ -83,6 +86,23 @@ impl IterationSpace {
             chunks_per_row,
             work_units: (rows * chunks_per_row) as u64,
         }
+    }
+
+    /// The iteration space of `shape` with whole rows as work units, however long: for
+    /// kernels that compute something once per row before the row's loop (`hoist.rs`),
+    /// where cutting a row into chunks would redo that work per chunk.
+    pub fn whole_rows(shape: &ArrayShape) -> IterationSpace {
+        let mut space = IterationSpace::new(shape);
+        if let Some(minor) = space.minor {
+            let n_minor = shape.dims[minor];
+            if n_minor > 0 {
+                let rows = space.work_units / space.chunks_per_row.max(1) as u64;
+                space.chunk = n_minor;
+                space.chunks_per_row = 1;
+                space.work_units = rows;
+            }
+        }
+        space
     }
 
     /// Elements computed per work unit.
@@ -186,12 +206,14 @@ impl<'m> Emitter<'m, '_, '_> {
         end: Value,
         element: &mut dyn FnMut(&mut Self, &[Value]) -> R<()>,
     ) -> R<()> {
-        self.work_unit_loops_vectorized(space, begin, end, 1, None, element)
+        self.work_unit_loops_vectorized(space, begin, end, 1, None, None, element)
     }
 
     /// [`Self::work_unit_loops`] with a vector body: with `lanes > 1`, the inner loop runs
     /// `vector_element` on `lanes` consecutive minor-dimension elements (its index names the
-    /// first) and `element` on the scalar tail.
+    /// first) and `element` on the scalar tail. `row_prologue`, if any, runs once per work
+    /// unit before its loops, with the unit's index (minor entry a placeholder).
+    #[allow(clippy::too_many_arguments)]
     pub fn work_unit_loops_vectorized(
         &mut self,
         space: &IterationSpace,
@@ -199,6 +221,7 @@ impl<'m> Emitter<'m, '_, '_> {
         end: Value,
         lanes: i64,
         vector: Option<&VectorPlan<'_, 'm>>,
+        mut row_prologue: Option<&mut RowPrologue<'_, Self>>,
         element: &mut dyn FnMut(&mut Self, &[Value]) -> R<()>,
     ) -> R<()> {
         let rank = space.shape.rank();
@@ -234,6 +257,9 @@ impl<'m> Emitter<'m, '_, '_> {
                     index[d] = this.b.ins().urem_imm_s(row, dims[d]);
                     row = this.b.ins().udiv_imm_s(row, dims[d]);
                 }
+            }
+            if let Some(prologue) = row_prologue.as_mut() {
+                prologue(this, &index)?;
             }
             let mut scalar_start = lo;
             let mut tail_guard = false;

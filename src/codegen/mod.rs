@@ -10,6 +10,7 @@ pub mod cross_isa;
 pub mod denormals;
 pub mod disassembly;
 pub mod elemental;
+pub mod hoist;
 pub mod isa;
 pub mod jit;
 pub mod kernel;

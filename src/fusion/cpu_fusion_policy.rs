@@ -8,9 +8,9 @@
 //! Differences from XLA:CPU, on purpose: a dot with any elementwise epilogue becomes a
 //! `kOutput` fusion (XLA:CPU: matrix–vector dot plus add only; see `output_fusion.rs`);
 //! reduce-window may absorb cheap producers; dynamic-update-slice is neither fused nor
-//! fused into (it updates its buffer in place); an expensive producer whose consumer
-//! broadcasts a reduction back is refused with its own reason (a row-wise kernel is not
-//! implemented).
+//! fused into (it updates its buffer in place); a reduction whose consumer reads each
+//! reduced element once per row (`loop_invariance.rs`) is fused, and the kernel computes it
+//! before each row's loop.
 
 use cranelift_entity::SecondaryMap;
 
@@ -138,9 +138,16 @@ pub fn should_fuse(
     }
     if p.opcode() != Opcode::Broadcast {
         let count = body.emitted_count(param);
-        if count > MAX_CODE_DUPLICATION || (invalidates_cache(p.opcode()) && count > 1) {
+        // A reduction read only before the row loop is evaluated once per row per read,
+        // not once per element: the cache-invalidation rule does not apply to it.
+        let per_row = p.opcode() == Opcode::Reduce && body.read_once_per_row(param);
+        if count > MAX_CODE_DUPLICATION || (invalidates_cache(p.opcode()) && count > 1 && !per_row)
+        {
             return Err(FusionRule::CodeDuplicationTooHigh { count });
         }
+    }
+    if p.opcode() == Opcode::Reduce && body.read_once_per_row(param) {
+        return Ok(FusionRule::RowReduction);
     }
     if body.body.root_instr().opcode() == Opcode::Reduce {
         return Ok(FusionRule::ReductionInput {

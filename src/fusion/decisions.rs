@@ -133,7 +133,11 @@ pub enum FusionRule {
         /// How many times the consumer reads each producer element.
         reads: usize,
     },
-    /// A reduction broadcast back over its rows: fusing would recompute it per element.
+    /// A reduction the consumer reads once per row (broadcast back along the rows it
+    /// reduced): the kernel computes it before each row's loop.
+    RowReduction,
+    /// A reduction broadcast back along the consumer's inner loop: fusing would recompute
+    /// it per element.
     ReductionBroadcastBack {
         /// How many times each reduced element would be recomputed.
         reads: usize,
@@ -290,9 +294,13 @@ impl fmt::Display for FusionRule {
                 f,
                 "{producer} is expensive and the consumer ({consumer}) reads each element {reads} times"
             ),
+            RowReduction => write!(
+                f,
+                "the consumer reads each reduced element once per row (broadcast back over the rows it reduced); the kernel computes the reduction once before each row's loop"
+            ),
             ReductionBroadcastBack { reads } => write!(
                 f,
-                "the consumer broadcasts the reduced value back over {reads} elements; fusing would redo the whole reduction for each (a row-wise reduce-then-loop kernel that reads each reduced element once per row is not implemented)"
+                "the consumer broadcasts the reduced value back along its inner loop, over {reads} elements; fusing would redo the whole reduction for each"
             ),
             ExpensiveDuplicated {
                 producer,

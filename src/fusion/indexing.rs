@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::loop_invariance::LoopInvariance;
 use crate::ir::{Computation, InstrId, Instruction, Module, Op, Opcode};
 
 /// A consumer seen as a fused computation: its body, and the outer instruction each
@@ -75,13 +76,34 @@ impl ConsumerBody {
     }
 
     /// How many times one evaluation of the whole body reads each element of `param`:
-    /// the largest product of per-instruction reuse along any path to the root.
+    /// the largest product of per-instruction reuse along any path to the root. A
+    /// broadcast the kernel hoists out of its loop (`loop_invariance.rs`) is not reuse: its
+    /// operand is computed once per row, before the loop, and each hoisted operand counts as
+    /// one more read of what it reads per element (softmax's row sum reads the exponentials
+    /// once more). A value read only before loops counts as read once.
     pub fn reads_per_element(&self, param: InstrId) -> usize {
+        let inv = LoopInvariance::of(&self.body);
+        if !inv.varies(param) {
+            return 1;
+        }
+        let mut total = self.reads_from(self.body.root, &inv, param);
+        for b in inv.hoisted() {
+            let operand = self.body.instr(b).operands[0];
+            total = total.saturating_add(self.reads_from(operand, &inv, param));
+        }
+        total.max(1)
+    }
+
+    /// Reads of `param` per evaluation of `start`, not looking through hoisted broadcasts.
+    fn reads_from(&self, start: InstrId, inv: &LoopInvariance, param: InstrId) -> usize {
         let body = &self.body;
         let mut reads: HashMap<InstrId, usize> = HashMap::new();
-        reads.insert(body.root, 1);
+        reads.insert(start, 1);
         for &id in body.order.iter().rev() {
             let Some(&r) = reads.get(&id) else { continue };
+            if inv.is_hoisted(id) {
+                continue;
+            }
             let instr = body.instr(id);
             for (j, &o) in instr.operands.iter().enumerate() {
                 let f = r.saturating_mul(reuse_factor(body, instr, j));
@@ -89,7 +111,12 @@ impl ConsumerBody {
                 *e = (*e).max(f);
             }
         }
-        reads.get(&param).copied().unwrap_or(0).max(1)
+        reads.get(&param).copied().unwrap_or(0)
+    }
+
+    /// True if the body reads `param` only before its loops: once per row.
+    pub fn read_once_per_row(&self, param: InstrId) -> bool {
+        !LoopInvariance::of(&self.body).varies(param)
     }
 
     /// How many times the fused code would evaluate the value behind `param` per output

@@ -19,6 +19,7 @@ pub mod fusion_wrapper;
 pub mod indexing;
 pub mod instruction_fusion;
 pub mod kernel_ops;
+pub mod loop_invariance;
 pub mod multi_output_fusion;
 pub mod output_fusion;
 

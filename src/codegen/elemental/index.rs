@@ -331,7 +331,16 @@ impl<'m> Emitter<'m, '_, '_> {
                 .iter()
                 .zip(&op_nu)
                 .all(|(&a, &b)| out.dims[a] == operand.dims[b]);
-        if squeeze && !is_bitcast {
+        // A bitcast keeps physical order: the squeeze is the same map when the non-unit
+        // dimensions are in the same physical order on both sides.
+        let physical_order = |m2m: &[usize], nu: &[usize]| -> Vec<usize> {
+            m2m.iter()
+                .filter_map(|d| nu.iter().position(|x| x == d))
+                .collect()
+        };
+        let same_physical_order = physical_order(&out.layout.minor_to_major, &out_nu)
+            == physical_order(&operand.layout.minor_to_major, &op_nu);
+        if squeeze && (!is_bitcast || same_physical_order) {
             let zero = self.i64c(0);
             let mut operand_index = vec![zero; operand.rank()];
             for (&a, &b) in out_nu.iter().zip(&op_nu) {

@@ -42,6 +42,7 @@ impl<'m> Emitter<'m, '_, '_> {
         to_apply: ComputationId,
         index: &[Value],
     ) -> R<Vec<Value>> {
+        self.hoist_out_of_reduction(frame, instr, dimensions, index)?;
         if let Some(v) = self.vector_row_reduce(frame, instr, dimensions, to_apply, index)? {
             return Ok(vec![v]);
         }
@@ -81,6 +82,34 @@ impl<'m> Emitter<'m, '_, '_> {
         };
         let mut ivs = Vec::new();
         self.loop_nest(&sizes, &mut ivs, accs, &mut body)
+    }
+
+    /// Emits what the reduction's loop reads but does not change along the reduced
+    /// dimensions (layernorm's mean inside its variance) before the loop (`hoist.rs`).
+    fn hoist_out_of_reduction(
+        &mut self,
+        frame: &Frame<'m>,
+        instr: &'m Instruction,
+        dimensions: &[usize],
+        index: &[Value],
+    ) -> R<()> {
+        let n = instr.operands.len() / 2;
+        let rank = index.len() + dimensions.len();
+        let placeholder = self.i64c(0);
+        let mut at = Vec::with_capacity(rank);
+        let mut kept = index.iter();
+        for d in 0..rank {
+            if dimensions.contains(&d) {
+                at.push(placeholder);
+            } else {
+                at.push(*kept.next().unwrap_or(&placeholder));
+            }
+        }
+        let varying = dimensions.iter().copied().collect();
+        for &input in &instr.operands[..n] {
+            self.hoist_invariant_broadcasts(frame, input, &at, &varying)?;
+        }
+        Ok(())
     }
 
     pub(super) fn reduce_window(

@@ -203,3 +203,139 @@ fn elementwise_chains_are_vectorized_with_a_scalar_tail() {
         assert!(clif.contains(&format!("load.{lanes}")), "{clif}");
     }
 }
+
+/// Row kernels (`fusion/loop_invariance.rs`, `codegen/hoist.rs`): reductions broadcast back
+/// over the rows they reduced are computed once before each row's loop.
+const ROW_REDUCERS: &str = "HloModule m
+
+max_f32 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] maximum(x, y)
+}
+
+add_f32 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+";
+
+#[test]
+fn layernorm_row_kernel_with_bitcasts_and_nested_reductions() {
+    // The mean feeds both the variance's reduction (hoisted out of that loop) and the
+    // output (hoisted out of the row loop), through size-1 bitcasts as XLA leaves them.
+    let text = format!(
+        "{ROW_REDUCERS}
+fused {{
+  g = f32[37]{{0}} parameter(0)
+  x = f32[5,37]{{1,0}} parameter(1)
+  zero = f32[] constant(0)
+  n = f32[] constant(37)
+  nb = f32[5,1]{{1,0}} broadcast(n), dimensions={{}}
+  eps = f32[] constant(1e-05)
+  epsb = f32[5,1]{{1,0}} broadcast(eps), dimensions={{}}
+  s1 = f32[5]{{0}} reduce(x, zero), dimensions={{1}}, to_apply=add_f32
+  s1b = f32[5,1]{{1,0}} bitcast(s1)
+  mean = f32[5,1]{{1,0}} divide(s1b, nb)
+  meanv = f32[5]{{0}} bitcast(mean)
+  mb = f32[5,37]{{1,0}} broadcast(meanv), dimensions={{0}}
+  xc = f32[5,37]{{1,0}} subtract(x, mb)
+  sq = f32[5,37]{{1,0}} multiply(xc, xc)
+  s2 = f32[5]{{0}} reduce(sq, zero), dimensions={{1}}, to_apply=add_f32
+  s2b = f32[5,1]{{1,0}} bitcast(s2)
+  var = f32[5,1]{{1,0}} divide(s2b, nb)
+  ve = f32[5,1]{{1,0}} add(var, epsb)
+  rs = f32[5,1]{{1,0}} rsqrt(ve)
+  rsv = f32[5]{{0}} bitcast(rs)
+  rb = f32[5,37]{{1,0}} broadcast(rsv), dimensions={{0}}
+  y = f32[5,37]{{1,0}} multiply(xc, rb)
+  gb = f32[5,37]{{1,0}} broadcast(g), dimensions={{1}}
+  ROOT out = f32[5,37]{{1,0}} multiply(y, gb)
+}}
+
+ENTRY main {{
+  a0 = f32[37]{{0}} parameter(0)
+  a1 = f32[5,37]{{1,0}} parameter(1)
+  ROOT f = f32[5,37]{{1,0}} fusion(a0, a1), kind=kLoop, calls=fused
+}}
+"
+    );
+    for seed in 0..3 {
+        check_hlo_reduction(&text, 4200 + seed);
+    }
+}
+
+#[test]
+fn row_kernel_over_rows_longer_than_a_chunk() {
+    // Rows longer than the loop emitter's chunk stay whole work units.
+    let text = format!(
+        "{ROW_REDUCERS}
+fused {{
+  p0 = f32[3,4101]{{1,0}} parameter(0)
+  ninf = f32[] constant(-inf)
+  mx = f32[3]{{0}} reduce(p0, ninf), dimensions={{1}}, to_apply=max_f32
+  mxb = f32[3,4101]{{1,0}} broadcast(mx), dimensions={{0}}
+  ROOT d = f32[3,4101]{{1,0}} subtract(p0, mxb)
+}}
+
+ENTRY main {{
+  a0 = f32[3,4101]{{1,0}} parameter(0)
+  ROOT f = f32[3,4101]{{1,0}} fusion(a0), kind=kLoop, calls=fused
+}}
+"
+    );
+    check_hlo_reduction(&text, 4300);
+}
+
+#[test]
+fn row_kernel_in_column_major() {
+    // Column-major: the inner loop runs along dimension 0, so the row is a column.
+    let text = "HloModule m
+
+add_f64 {
+  x = f64[] parameter(0)
+  y = f64[] parameter(1)
+  ROOT s = f64[] add(x, y)
+}
+
+fused {
+  p0 = f64[9,4]{0,1} parameter(0)
+  zero = f64[] constant(0)
+  s = f64[4]{0} reduce(p0, zero), dimensions={0}, to_apply=add_f64
+  sb = f64[9,4]{0,1} broadcast(s), dimensions={1}
+  ROOT r0 = f64[9,4]{0,1} divide(p0, sb)
+}
+
+ENTRY main {
+  a0 = f64[9,4]{0,1} parameter(0)
+  ROOT f = f64[9,4]{0,1} fusion(a0), kind=kLoop, calls=fused
+}
+";
+    check_hlo_reduction(text, 4400);
+}
+
+#[test]
+fn row_kernel_of_rank_three_with_two_outputs() {
+    // A row is the last dimension of each (batch, token) pair; both outputs read the
+    // hoisted sum.
+    let text = format!(
+        "{ROW_REDUCERS}
+fused {{
+  p1 = f32[2,3,11]{{2,1,0}} parameter(0)
+  zf = f32[] constant(0)
+  m = f32[2,3]{{1,0}} reduce(p1, zf), dimensions={{2}}, to_apply=add_f32
+  mb = f32[2,3,11]{{2,1,0}} broadcast(m), dimensions={{0,1}}
+  r1 = f32[2,3,11]{{2,1,0}} subtract(p1, mb)
+  r2 = f32[2,3,11]{{2,1,0}} multiply(p1, mb)
+  ROOT t = (f32[2,3,11]{{2,1,0}}, f32[2,3,11]{{2,1,0}}) tuple(r1, r2)
+}}
+
+ENTRY main {{
+  a1 = f32[2,3,11]{{2,1,0}} parameter(0)
+  ROOT f = (f32[2,3,11]{{2,1,0}}, f32[2,3,11]{{2,1,0}}) fusion(a1), kind=kLoop, calls=fused
+}}
+"
+    );
+    check_hlo_reduction(&text, 4500);
+}

@@ -234,7 +234,7 @@ ENTRY main {
 }
 
 #[test]
-fn reduction_broadcast_back_is_refused_with_its_reason() {
+fn reduction_read_once_per_row_is_fused_into_its_consumer() {
     let (pass, log) = fusion();
     check_pass(
         pass,
@@ -259,20 +259,114 @@ max {
 }
 fused_computation {
   param_0 = f32[4,8]{1,0} parameter(0)
-  param_1 = f32[4]{0} parameter(1)
-  b = f32[4,8]{1,0} broadcast(param_1), dimensions={0}
+  c = f32[] constant(0)
+  r = f32[4]{0} reduce(param_0, c), dimensions={1}, to_apply=max
+  b = f32[4,8]{1,0} broadcast(r), dimensions={0}
+  ROOT s = f32[4,8]{1,0} subtract(param_0, b)
+}
+ENTRY main {
+  x = f32[4,8]{1,0} parameter(0)
+  ROOT broadcast_subtract_fusion = f32[4,8]{1,0} fusion(x), kind=kLoop, calls=fused_computation
+}",
+    );
+    assert_eq!(
+        rules(&log, "r", "broadcast_subtract_fusion"),
+        [FusionRule::RowReduction]
+    );
+}
+
+#[test]
+fn reduction_broadcast_along_the_inner_loop_is_refused_with_its_reason() {
+    // Column maxima broadcast back along the rows: every element of a row reads a
+    // different maximum, so fusing would redo a whole column reduction per element.
+    let (pass, log) = fusion();
+    check_pass(
+        pass,
+        "HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[4,8]{1,0} parameter(0)
+  c = f32[] constant(0)
+  r = f32[8]{0} reduce(x, c), dimensions={0}, to_apply=max
+  b = f32[4,8]{1,0} broadcast(r), dimensions={1}
+  ROOT s = f32[4,8]{1,0} subtract(x, b)
+}",
+        "HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+fused_computation {
+  param_0 = f32[4,8]{1,0} parameter(0)
+  param_1 = f32[8]{0} parameter(1)
+  b = f32[4,8]{1,0} broadcast(param_1), dimensions={1}
   ROOT s = f32[4,8]{1,0} subtract(param_0, b)
 }
 ENTRY main {
   x = f32[4,8]{1,0} parameter(0)
   c = f32[] constant(0)
-  r = f32[4]{0} reduce(x, c), dimensions={1}, to_apply=max
+  r = f32[8]{0} reduce(x, c), dimensions={0}, to_apply=max
   ROOT broadcast_subtract_fusion = f32[4,8]{1,0} fusion(x, r), kind=kLoop, calls=fused_computation
 }",
     );
     assert_eq!(
         rules(&log, "r", "broadcast_subtract_fusion"),
-        [FusionRule::ReductionBroadcastBack { reads: 8 }]
+        [FusionRule::ReductionBroadcastBack { reads: 4 }]
+    );
+}
+
+#[test]
+fn expensive_producer_read_per_element_and_by_a_row_reduction_is_not_fused() {
+    // Softmax's denominator: the exponentials feed both the row sum (hoisted, once per
+    // row) and the divide; fusing them would compute each exponential twice.
+    let (pass, log) = fusion();
+    check_pass(
+        pass,
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,8]{1,0} parameter(0)
+  e = f32[4,8]{1,0} exponential(x)
+  c = f32[] constant(0)
+  r = f32[4]{0} reduce(e, c), dimensions={1}, to_apply=add
+  b = f32[4,8]{1,0} broadcast(r), dimensions={0}
+  ROOT d = f32[4,8]{1,0} divide(e, b)
+}",
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+fused_computation {
+  param_0 = f32[4,8]{1,0} parameter(0)
+  c = f32[] constant(0)
+  r = f32[4]{0} reduce(param_0, c), dimensions={1}, to_apply=add
+  b = f32[4,8]{1,0} broadcast(r), dimensions={0}
+  ROOT d = f32[4,8]{1,0} divide(param_0, b)
+}
+ENTRY main {
+  x = f32[4,8]{1,0} parameter(0)
+  e = f32[4,8]{1,0} exponential(x)
+  ROOT broadcast_divide_fusion = f32[4,8]{1,0} fusion(e), kind=kLoop, calls=fused_computation
+}",
+    );
+    assert_eq!(
+        rules(&log, "e", "broadcast_divide_fusion"),
+        [FusionRule::ExpensiveReused {
+            producer: Opcode::Exp,
+            consumer: Opcode::Divide,
+            reads: 2
+        }]
     );
 }
 
