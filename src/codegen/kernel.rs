@@ -178,8 +178,21 @@ pub fn emit_kernel_with<'m>(
     };
     let out_pointers = pointers[n_in..].to_vec();
 
+    // A root reduce keeping the input's minor dimension: the column-reduction emitter.
+    let column = if vectorize
+        && env.vectors
+        && !in_place_dus
+        && outputs.len() == 1
+        && library_result.is_none()
+    {
+        super::column_reduce::plan(module, fused, &outputs[0])
+    } else {
+        None
+    };
     let mut emitter = Emitter::new(b, module, env);
-    if in_place_dus {
+    if let Some(plan) = &column {
+        emitter.emit_column_reduce(&frame, plan, out_pointers[0], begin, end)?;
+    } else if in_place_dus {
         emit_in_place_dus(
             &mut emitter,
             &frame,
@@ -249,9 +262,15 @@ pub fn emit_kernel_with<'m>(
         })
         .max()
         .unwrap_or(1);
-    let per_unit = space.elements_per_unit().saturating_mul(reduce_work).max(1);
+    let (work_units, per_unit) = match &column {
+        Some(plan) => (plan.work_units, plan.elements_per_unit.max(1)),
+        None => (
+            space.work_units,
+            space.elements_per_unit().saturating_mul(reduce_work).max(1),
+        ),
+    };
     Ok(KernelLayout {
-        work_units: space.work_units,
+        work_units,
         min_units_per_task: ((ELEMENTS_PER_TASK + per_unit - 1) / per_unit).max(1) as u64,
         operand_count: n_in,
         output_count: outputs.len(),

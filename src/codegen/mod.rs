@@ -6,6 +6,7 @@
 //! of buffer pointers and the range of work units this call computes, so the runtime can
 //! split any kernel across threads by splitting the range.
 
+pub mod column_reduce;
 pub mod cross_isa;
 pub mod denormals;
 pub mod disassembly;
