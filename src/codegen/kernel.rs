@@ -189,6 +189,18 @@ pub fn emit_kernel_with<'m>(
     } else {
         None
     };
+    // Elementwise float fusions over contiguous buffers get a vector inner loop.
+    let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
+        super::vectorize::vector_type(fused, &outputs[0])
+    } else {
+        None
+    };
+    // Scalar loop fusions reading an operand across its layout walk the output in tiles.
+    let tiled = if column.is_none() && !in_place_dus && vty.is_none() {
+        super::tiled_loops::tiled_space(fused, &outputs[0])
+    } else {
+        None
+    };
     let mut emitter = Emitter::new(b, module, env);
     if let Some(plan) = &column {
         emitter.emit_column_reduce(&frame, plan, out_pointers[0], begin, end)?;
@@ -204,41 +216,40 @@ pub fn emit_kernel_with<'m>(
             end,
         )?;
     } else {
-        // Elementwise float fusions over contiguous buffers get a vector inner loop.
-        let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
-            super::vectorize::vector_type(fused, &outputs[0])
-        } else {
-            None
+        let mut store_root = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+            let values = this.emit(&frame, fused.root, index)?;
+            if values.len() != outputs.len() {
+                return Err(error(
+                    fusion,
+                    "root leaves do not match the fusion's outputs",
+                ));
+            }
+            for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
+                let offset = this.physical_offset(shape, index);
+                this.store_element(base, offset, shape.element_type, *v);
+            }
+            Ok(())
         };
-        let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
-        let plan = vty.map(|vty| VectorPlan {
-            frame: &frame,
-            root: fused.root,
-            vty,
-            out: out_pointers[0],
-            shape: &outputs[0],
-        });
-        emitter.work_unit_loops_vectorized(
-            &space,
-            begin,
-            end,
-            lanes,
-            plan.as_ref(),
-            &mut |this, index| {
-                let values = this.emit(&frame, fused.root, index)?;
-                if values.len() != outputs.len() {
-                    return Err(error(
-                        fusion,
-                        "root leaves do not match the fusion's outputs",
-                    ));
-                }
-                for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
-                    let offset = this.physical_offset(shape, index);
-                    this.store_element(base, offset, shape.element_type, *v);
-                }
-                Ok(())
-            },
-        )?;
+        if let Some(tiled) = &tiled {
+            emitter.tiled_loops(tiled, begin, end, &mut store_root)?;
+        } else {
+            let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
+            let plan = vty.map(|vty| VectorPlan {
+                frame: &frame,
+                root: fused.root,
+                vty,
+                out: out_pointers[0],
+                shape: &outputs[0],
+            });
+            emitter.work_unit_loops_vectorized(
+                &space,
+                begin,
+                end,
+                lanes,
+                plan.as_ref(),
+                &mut store_root,
+            )?;
+        }
     }
     emitter.b.ins().return_(&[]);
     let names = std::mem::take(&mut emitter.names);
@@ -262,9 +273,13 @@ pub fn emit_kernel_with<'m>(
         })
         .max()
         .unwrap_or(1);
-    let (work_units, per_unit) = match &column {
-        Some(plan) => (plan.work_units, plan.elements_per_unit.max(1)),
-        None => (
+    let (work_units, per_unit) = match (&column, &tiled) {
+        (Some(plan), _) => (plan.work_units, plan.elements_per_unit.max(1)),
+        (None, Some(t)) => (
+            t.work_units,
+            t.elements_per_unit().saturating_mul(reduce_work).max(1),
+        ),
+        (None, None) => (
             space.work_units,
             space.elements_per_unit().saturating_mul(reduce_work).max(1),
         ),

@@ -19,6 +19,7 @@ pub mod loop_emitter;
 pub mod math;
 #[cfg(test)]
 mod tests;
+pub mod tiled_loops;
 pub mod vector_reduce;
 pub mod vectorize;
 
