@@ -17,6 +17,7 @@
 
 pub mod buffers;
 pub mod convolution;
+pub mod convolution_nhwc;
 pub mod dot;
 pub mod elements;
 pub mod emitter;
