@@ -189,8 +189,33 @@ pub fn emit_kernel_with<'m>(
     };
     let out_pointers = pointers[n_in..].to_vec();
 
+    // A root reduce keeping the input's minor dimension: the column-reduction emitter.
+    let column = if vectorize
+        && env.vectors
+        && !in_place_dus
+        && outputs.len() == 1
+        && library_result.is_none()
+    {
+        super::column_reduce::plan(module, fused, &outputs[0])
+    } else {
+        None
+    };
+    // Elementwise float fusions over contiguous buffers get a vector inner loop.
+    let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
+        super::vectorize::vector_type(fused, &outputs[0])
+    } else {
+        None
+    };
+    // Scalar loop fusions reading an operand across its layout walk the output in tiles.
+    let tiled = if column.is_none() && !in_place_dus && vty.is_none() && !row_kernel {
+        super::tiled_loops::tiled_space(fused, &outputs[0])
+    } else {
+        None
+    };
     let mut emitter = Emitter::new(b, module, env);
-    if in_place_dus {
+    if let Some(plan) = &column {
+        emitter.emit_column_reduce(&frame, plan, out_pointers[0], begin, end)?;
+    } else if in_place_dus {
         emit_in_place_dus(
             &mut emitter,
             &frame,
@@ -202,55 +227,54 @@ pub fn emit_kernel_with<'m>(
             end,
         )?;
     } else {
-        // Elementwise float fusions over contiguous buffers get a vector inner loop.
-        let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
-            super::vectorize::vector_type(fused, &outputs[0])
-        } else {
-            None
-        };
-        let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
-        let plan = vty.map(|vty| VectorPlan {
-            frame: &frame,
-            root: fused.root,
-            vty,
-            out: out_pointers[0],
-            shape: &outputs[0],
-        });
-        // Before each row: the broadcasts the row's loop reads but does not change.
-        let minor: BTreeSet<usize> = space.minor.into_iter().collect();
-        let starts: Vec<_> = if root.opcode() == Opcode::Tuple {
-            root.operands.clone()
-        } else {
-            vec![fused.root]
-        };
-        let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
-            for &s in &starts {
-                this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;
+        let mut store_root = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+            let values = this.emit(&frame, fused.root, index)?;
+            if values.len() != outputs.len() {
+                return Err(error(
+                    fusion,
+                    "root leaves do not match the fusion's outputs",
+                ));
+            }
+            for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
+                let offset = this.physical_offset(shape, index);
+                this.store_element(base, offset, shape.element_type, *v);
             }
             Ok(())
         };
-        emitter.work_unit_loops_vectorized(
-            &space,
-            begin,
-            end,
-            lanes,
-            plan.as_ref(),
-            Some(&mut prologue),
-            &mut |this, index| {
-                let values = this.emit(&frame, fused.root, index)?;
-                if values.len() != outputs.len() {
-                    return Err(error(
-                        fusion,
-                        "root leaves do not match the fusion's outputs",
-                    ));
-                }
-                for ((v, shape), &base) in values.iter().zip(&outputs).zip(&out_pointers) {
-                    let offset = this.physical_offset(shape, index);
-                    this.store_element(base, offset, shape.element_type, *v);
+        if let Some(tiled) = &tiled {
+            emitter.tiled_loops(tiled, begin, end, &mut store_root)?;
+        } else {
+            let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
+            let plan = vty.map(|vty| VectorPlan {
+                frame: &frame,
+                root: fused.root,
+                vty,
+                out: out_pointers[0],
+                shape: &outputs[0],
+            });
+            // Before each row: the broadcasts the row's loop reads but does not change.
+            let minor: BTreeSet<usize> = space.minor.into_iter().collect();
+            let starts: Vec<_> = if root.opcode() == Opcode::Tuple {
+                root.operands.clone()
+            } else {
+                vec![fused.root]
+            };
+            let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+                for &s in &starts {
+                    this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;
                 }
                 Ok(())
-            },
-        )?;
+            };
+            emitter.work_unit_loops_vectorized(
+                &space,
+                begin,
+                end,
+                lanes,
+                plan.as_ref(),
+                Some(&mut prologue),
+                &mut store_root,
+            )?;
+        }
     }
     emitter.b.ins().return_(&[]);
     let names = std::mem::take(&mut emitter.names);
@@ -274,18 +298,30 @@ pub fn emit_kernel_with<'m>(
         })
         .max()
         .unwrap_or(1);
-    let per_unit = if row_kernel {
-        // Each reduction runs once per row, not once per element.
-        let reductions = fused
-            .iter()
-            .filter(|(_, i)| i.opcode() == Opcode::Reduce)
-            .count() as i64;
-        space.elements_per_unit().saturating_mul(1 + reductions)
-    } else {
-        space.elements_per_unit().saturating_mul(reduce_work).max(1)
+    let (work_units, per_unit) = match (&column, &tiled) {
+        (Some(plan), _) => (plan.work_units, plan.elements_per_unit.max(1)),
+        (None, Some(t)) => (
+            t.work_units,
+            t.elements_per_unit().saturating_mul(reduce_work).max(1),
+        ),
+        (None, None) if row_kernel => {
+            // Each reduction runs once per row, not once per element.
+            let reductions = fused
+                .iter()
+                .filter(|(_, i)| i.opcode() == Opcode::Reduce)
+                .count() as i64;
+            (
+                space.work_units,
+                space.elements_per_unit().saturating_mul(1 + reductions),
+            )
+        }
+        (None, None) => (
+            space.work_units,
+            space.elements_per_unit().saturating_mul(reduce_work).max(1),
+        ),
     };
     Ok(KernelLayout {
-        work_units: space.work_units,
+        work_units,
         min_units_per_task: ((ELEMENTS_PER_TASK + per_unit - 1) / per_unit).max(1) as u64,
         operand_count: n_in,
         output_count: outputs.len(),

@@ -6,6 +6,7 @@
 //! of buffer pointers and the range of work units this call computes, so the runtime can
 //! split any kernel across threads by splitting the range.
 
+pub mod column_reduce;
 pub mod cross_isa;
 pub mod denormals;
 pub mod disassembly;
@@ -19,6 +20,7 @@ pub mod loop_emitter;
 pub mod math;
 #[cfg(test)]
 mod tests;
+pub mod tiled_loops;
 pub mod vector_reduce;
 pub mod vectorize;
 

@@ -13,7 +13,7 @@ use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
 use super::CodegenError;
 use super::elemental::{Emitter, Frame, Params, array_shape};
-use crate::ir::{ComputationId, Instruction, Op, Opcode};
+use crate::ir::{ComputationId, Instruction, Module, Op, Opcode};
 
 type R<T> = Result<T, CodegenError>;
 
@@ -21,8 +21,8 @@ type R<T> = Result<T, CodegenError>;
 pub const ACCUMULATORS: i64 = 4;
 
 /// The reducer kinds with a vector form.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Combine {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Combine {
     Add,
     Max,
     Min,
@@ -51,7 +51,7 @@ impl<'m> Emitter<'m, '_, '_> {
         if shape.layout.minor_to_major.first() != Some(&d) {
             return Ok(None);
         }
-        let Some(combine) = self.reducer_kind(to_apply) else {
+        let Some(combine) = reducer_kind(self.module, to_apply) else {
             return Ok(None);
         };
         let Some(vty) = super::vectorize::vector_tree_type(frame.comp, input, &shape) else {
@@ -122,35 +122,8 @@ impl<'m> Emitter<'m, '_, '_> {
         Ok(Some(acc[0]))
     }
 
-    /// `add`/`maximum`/`minimum` of the two parameters of `to_apply`, on f32 or f64.
-    fn reducer_kind(&self, to_apply: ComputationId) -> Option<Combine> {
-        let comp = self.module.computation(to_apply);
-        let root = comp.instr(comp.root);
-        let t = root.shape.as_array()?;
-        if t.rank() != 0
-            || !matches!(t.element_type.byte_size(), 4 | 8)
-            || !t.element_type.is_float()
-        {
-            return None;
-        }
-        let kind = match root.op {
-            Op::Plain(Opcode::Add) => Combine::Add,
-            Op::Plain(Opcode::Maximum) => Combine::Max,
-            Op::Plain(Opcode::Minimum) => Combine::Min,
-            _ => return None,
-        };
-        let params: Vec<usize> = root
-            .operands
-            .iter()
-            .filter_map(|&o| match comp.instr(o).op {
-                Op::Parameter { number } => Some(number),
-                _ => None,
-            })
-            .collect();
-        (params.len() == 2 && params[0] != params[1]).then_some(kind)
-    }
-
-    fn combine(&mut self, kind: Combine, ty: Type, a: Value, b: Value) -> Value {
+    /// `kind` of `a` (the accumulator, the reducer's lhs) and `b`, scalar or vector.
+    pub(super) fn combine(&mut self, kind: Combine, ty: Type, a: Value, b: Value) -> Value {
         match (kind, ty.is_vector()) {
             (Combine::Add, _) => self.b.ins().fadd(a, b),
             (Combine::Max, true) => self.vector_max_min(ty, a, b, true),
@@ -167,4 +140,29 @@ impl<'m> Emitter<'m, '_, '_> {
             self.b.ins().f32const(x as f32)
         }
     }
+}
+
+/// `add`/`maximum`/`minimum` of the two parameters of `to_apply`, on f32 or f64.
+pub(super) fn reducer_kind(module: &Module, to_apply: ComputationId) -> Option<Combine> {
+    let comp = module.computation(to_apply);
+    let root = comp.instr(comp.root);
+    let t = root.shape.as_array()?;
+    if t.rank() != 0 || !matches!(t.element_type.byte_size(), 4 | 8) || !t.element_type.is_float() {
+        return None;
+    }
+    let kind = match root.op {
+        Op::Plain(Opcode::Add) => Combine::Add,
+        Op::Plain(Opcode::Maximum) => Combine::Max,
+        Op::Plain(Opcode::Minimum) => Combine::Min,
+        _ => return None,
+    };
+    let params: Vec<usize> = root
+        .operands
+        .iter()
+        .filter_map(|&o| match comp.instr(o).op {
+            Op::Parameter { number } => Some(number),
+            _ => None,
+        })
+        .collect();
+    (params.len() == 2 && params[0] != params[1]).then_some(kind)
 }

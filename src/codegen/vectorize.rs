@@ -50,7 +50,10 @@ fn instr_ok(
         }
         Op::Constant { .. } => is_t && a.rank() == 0,
         Op::Broadcast { dimensions } => {
-            is_t && a.dims == output.dims && broadcast_ok(fused, i, dimensions, minor)
+            // `emit_vector` reads the vector dimension from the broadcast's own layout.
+            is_t && a.dims == output.dims
+                && a.layout.minor_to_major.first() == Some(&minor)
+                && broadcast_ok(fused, i, dimensions, minor)
         }
         Op::Compare {
             comparison_type, ..

@@ -23,6 +23,10 @@ use super::thunk::ConvolutionThunk;
 
 /// Runs a convolution thunk.
 pub fn run(c: &ConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
+    // NHWC/HWIO f32 runs in place on the buffers (`convolution_nhwc.rs`).
+    if super::convolution_nhwc::try_run(c, memory) {
+        return Ok(());
+    }
     let f64_compute = [&c.lhs, &c.rhs, &c.out]
         .iter()
         .any(|b| b.shape.element_type == PrimitiveType::F64);

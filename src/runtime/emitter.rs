@@ -506,6 +506,9 @@ fn kernel_thunk(
         buffers,
         work_units: kernel.work_units,
         min_units_per_task: min,
-        parallel: output_bytes > PARALLEL_OUTPUT_BYTES && kernel.work_units >= 2 * min,
+        // Small outputs stay on the calling thread unless one work unit alone is worth a
+        // task (a column or row reduction whose output is small but whose input is not).
+        parallel: (output_bytes > PARALLEL_OUTPUT_BYTES || kernel.min_units_per_task <= 1)
+            && kernel.work_units >= 2 * min,
     }
 }

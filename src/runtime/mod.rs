@@ -17,6 +17,7 @@
 
 pub mod buffers;
 pub mod convolution;
+pub mod convolution_nhwc;
 pub mod dot;
 pub mod elements;
 pub mod emitter;
@@ -188,6 +189,23 @@ impl Executable {
     /// Runs on `args` (the entry parameters, in any layouts) and returns the entry result
     /// in the layouts of the entry computation's root. Callable any number of times.
     pub fn execute(&mut self, args: &[Literal]) -> Result<Literal, RuntimeError> {
+        self.execute_impl(args, true)?
+            .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
+    }
+
+    /// Runs on `args` like [`Self::execute`] but leaves the result in the executable's
+    /// buffers instead of copying it into a new literal: what `xlac bench` times, as XLA's
+    /// timings end when the result buffers are ready (`block_until_ready`), not after a
+    /// copy to the host.
+    pub fn run(&mut self, args: &[Literal]) -> Result<(), RuntimeError> {
+        self.execute_impl(args, false).map(drop)
+    }
+
+    fn execute_impl(
+        &mut self,
+        args: &[Literal],
+        read_result: bool,
+    ) -> Result<Option<Literal>, RuntimeError> {
         let count = self.module.entry_computation().parameters().len();
         if args.len() != count {
             return Err(RuntimeError::new(format!(
@@ -249,6 +267,9 @@ impl Executable {
             ),
         };
         run_sequence(&self.entry, &mut ctx)?;
+        if !read_result {
+            return Ok(None);
+        }
         let root_shape = self.module.result_shape().clone();
         let result = &self.result;
         let memory = &ctx.memory;
@@ -257,6 +278,7 @@ impl Executable {
             // SAFETY: the slice holds the leaf's shape.
             Some(unsafe { read_array(memory.ptr(b.slice), &b.shape) })
         })
+        .map(Some)
         .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
 

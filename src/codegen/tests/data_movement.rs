@@ -251,3 +251,75 @@ fn gather_clamps_indices() {
         check_hlo(&text, 2520 + seed);
     }
 }
+
+/// Tiled loop fusions (`tiled_loops.rs`): an operand read across the output's layout,
+/// with sizes that are not multiples of the tile, a third dimension, a broadcast row,
+/// integers, and dimensions too small to tile.
+#[test]
+fn tiled_loops_for_operands_read_across_the_layout() {
+    let cases = [
+        (
+            vec![s("f32[45,70]{1,0}"), s("f32[70,45]{1,0}")],
+            "f32[70,45]{0,1}",
+            "add(transpose(p0), p1), dimensions={1,0}",
+        ),
+        (
+            vec![s("f32[3,33,40]{2,1,0}"), s("f32[3,33,40]{1,2,0}")],
+            "f32[3,33,40]{1,2,0}",
+            "add(p0, p1)",
+        ),
+        (
+            vec![s("s32[65,31]{1,0}"), s("s32[65,31]{0,1}")],
+            "s32[65,31]{0,1}",
+            "multiply(p0, p1)",
+        ),
+        (
+            vec![s("f64[1,37]{1,0}"), s("f64[1,37]{0,1}")],
+            "f64[1,37]{0,1}",
+            "subtract(p0, p1)",
+        ),
+        (
+            vec![s("f32[40,50]{0,1}"), s("f32[50]{0}")],
+            "f32[40,50]{0,1}",
+            "multiply(p0, broadcast(p1), dimensions={1})",
+        ),
+    ];
+    for (k, (params, result, body)) in cases.iter().enumerate() {
+        // The body's nested ops are spelled out as separate instructions below.
+        let text = tiled_case(params, result, body);
+        check_hlo(&text, 2900 + k as u64);
+    }
+}
+
+/// A module for one tiled case: `op(a, b)` where `a`/`b` may be wrapped in a transpose
+/// (dimensions `{1,0}`) or a broadcast (dimensions `{1}`) as `body` says.
+fn tiled_case(params: &[String], result: &str, body: &str) -> String {
+    let op = body.split('(').next().unwrap();
+    let t = &result[..result.find('[').unwrap()];
+    let dims = &result[result.find('[').unwrap()..result.find(']').unwrap() + 1];
+    let (a, extra) = if body.contains("transpose(p0)") {
+        (
+            "tr".to_string(),
+            format!("  tr = {t}{dims}{{1,0}} transpose(p0), dimensions={{1,0}}\n"),
+        )
+    } else {
+        ("p0".to_string(), String::new())
+    };
+    let (b, extra2) = if body.contains("broadcast(p1)") {
+        (
+            "bc".to_string(),
+            format!("  bc = {t}{dims}{{1,0}} broadcast(p1), dimensions={{1}}\n"),
+        )
+    } else {
+        ("p1".to_string(), String::new())
+    };
+    let mut fused = String::new();
+    let mut entry = String::new();
+    for (i, p) in params.iter().enumerate() {
+        fused.push_str(&format!("  p{i} = {p} parameter({i})\n"));
+        entry.push_str(&format!("  a{i} = {p} parameter({i})\n"));
+    }
+    format!(
+        "HloModule m\n\nfused {{\n{fused}{extra}{extra2}  ROOT r = {result} {op}({a}, {b})\n}}\n\nENTRY main {{\n{entry}  ROOT f = {result} fusion(a0, a1), kind=kLoop, calls=fused\n}}\n"
+    )
+}
