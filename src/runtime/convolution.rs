@@ -24,7 +24,8 @@ use super::thunk::ConvolutionThunk;
 /// Runs a convolution thunk.
 pub fn run(c: &ConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
     // NHWC/HWIO f32 runs in place on the buffers (`convolution_nhwc.rs`).
-    if super::convolution_nhwc::try_run(c, memory) {
+    let generic = c.algorithm == Some(super::tuning::ConvAlgorithm::GenericIm2col);
+    if !generic && super::convolution_nhwc::try_run(c, memory) {
         return Ok(());
     }
     let f64_compute = [&c.lhs, &c.rhs, &c.out]

@@ -27,6 +27,12 @@ use super::thunk::ConvolutionThunk;
 const ROWS_PER_TASK: usize = 256;
 
 /// Runs `c` on the fast path if it qualifies; `false` when the general path must run.
+/// True if the NHWC fast path handles this convolution.
+pub fn applies(c: &ConvolutionThunk) -> bool {
+    Geometry::of(c).is_some()
+}
+
+/// Runs the convolution if the fast path handles it; false otherwise.
 pub fn try_run(c: &ConvolutionThunk, memory: &Memory) -> bool {
     let Some(g) = Geometry::of(c) else {
         return false;
@@ -313,6 +319,7 @@ mod tests {
                 dimension_numbers: dimension_numbers.clone(),
                 feature_group_count: *feature_group_count as usize,
                 batch_group_count: *batch_group_count as usize,
+                algorithm: None,
             }
         };
         assert!(Geometry::of(&thunk(text)).is_some());

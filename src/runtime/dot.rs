@@ -14,9 +14,41 @@ use super::buffers::copy_array;
 use super::elements::{Compute, load, store};
 use super::execute::Memory;
 use super::thunk::DotThunk;
+use super::tuning::DotStrategy;
+
+/// The output and operand base pointers, shared by the tasks of a batch-parallel dot.
+#[derive(Clone, Copy)]
+struct SendPtrs<T>(*mut T, *const T, *const T);
+// SAFETY: the tasks write disjoint batches of the output and only read the operands.
+unsafe impl<T> Send for SendPtrs<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SendPtrs<T> {}
+
+impl<T> SendPtrs<T> {
+    /// The pointers (a method, so closures capture the whole Send wrapper).
+    fn get(&self) -> (*mut T, *const T, *const T) {
+        (self.0, self.1, self.2)
+    }
+}
 
 /// GEMMs with fewer multiply-adds than this run on the calling thread.
 const PARALLEL_FLOPS: usize = 1 << 18;
+
+/// The strategy a dot uses without an autotuned one: a multi-threaded GEMM for big
+/// matrices, single-threaded otherwise.
+pub fn default_strategy(d: &DotThunk) -> DotStrategy {
+    let dn = &d.dimension_numbers;
+    let size = |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&x| s.dims[x] as usize).product::<usize>();
+    let (ls, rs) = (&d.lhs.shape, &d.rhs.shape);
+    let lhs_free = free_dims(ls.rank(), &dn.lhs_batch_dimensions, &dn.lhs_contracting_dimensions);
+    let rhs_free = free_dims(rs.rank(), &dn.rhs_batch_dimensions, &dn.rhs_contracting_dimensions);
+    let flops = size(ls, &lhs_free) * size(rs, &rhs_free) * size(ls, &dn.lhs_contracting_dimensions);
+    if flops >= PARALLEL_FLOPS {
+        DotStrategy::GemmParallel
+    } else {
+        DotStrategy::GemmSerial
+    }
+}
 
 /// Runs a dot thunk.
 pub fn run(d: &DotThunk, memory: &Memory) -> Result<(), RuntimeError> {
@@ -34,9 +66,9 @@ pub fn run(d: &DotThunk, memory: &Memory) -> Result<(), RuntimeError> {
     // SAFETY: the slices hold their shapes.
     unsafe {
         if f64_compute {
-            dot::<f64>(args, &d.dimension_numbers)
+            dot::<f64>(args, &d.dimension_numbers, d.strategy)
         } else {
-            dot::<f32>(args, &d.dimension_numbers)
+            dot::<f32>(args, &d.dimension_numbers, d.strategy)
         }
     }
     .map_err(|m| RuntimeError::new(format!("{}: {m}", d.name)))
@@ -71,6 +103,7 @@ struct View<T> {
 unsafe fn dot<T: Compute + gemm_type::Gemm>(
     (lhs, ls, rhs, rs, out, os): DotArgs<'_>,
     dn: &DotDimensionNumbers,
+    strategy: Option<DotStrategy>,
 ) -> Result<(), String> {
     let lhs_free = free_dims(
         ls.rank(),
@@ -146,13 +179,25 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
         .map(|&d| ls.dims[d] as usize)
         .collect();
     let batches: usize = batch_dims.iter().product();
-    let parallelism = if m * n * k >= PARALLEL_FLOPS {
+    let strategy = strategy.unwrap_or(if m * n * k >= PARALLEL_FLOPS {
+        DotStrategy::GemmParallel
+    } else {
+        DotStrategy::GemmSerial
+    });
+    let parallelism = if strategy == DotStrategy::GemmParallel {
         Parallelism::Rayon(0)
     } else {
         Parallelism::None
     };
-    let mut index = vec![0usize; nb];
-    for _ in 0..batches {
+    let ptrs = SendPtrs(dst, l.ptr, r.ptr);
+    // One batch: its offsets from the batch index, then one GEMM (or zeros for k = 0).
+    let one_batch = |b: usize| {
+        let mut index = vec![0usize; nb];
+        let mut rest = b;
+        for d in (0..nb).rev() {
+            index[d] = rest % batch_dims[d];
+            rest /= batch_dims[d];
+        }
         let off = |s: &[isize]| {
             index
                 .iter()
@@ -164,7 +209,9 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
             .iter()
             .map(|&d| index[d] as isize * strides[d] as isize)
             .sum();
-        // SAFETY: offsets stay inside the arrays (indices within their dimensions).
+        let (dst, lp, rp) = ptrs.get();
+        // SAFETY: offsets stay inside the arrays (indices within their dimensions), and
+        // batches write disjoint parts of the output.
         unsafe {
             let dst = dst.offset(o);
             if k == 0 {
@@ -181,23 +228,22 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
                     dst,
                     dst_cs,
                     dst_rs,
-                    l.ptr.offset(off(&l.batch_strides)),
+                    lp.offset(off(&l.batch_strides)),
                     l.second,
                     l.first,
-                    r.ptr.offset(off(&r.batch_strides)),
+                    rp.offset(off(&r.batch_strides)),
                     r.second,
                     r.first,
                     parallelism,
                 );
             }
         }
-        for d in (0..nb).rev() {
-            index[d] += 1;
-            if index[d] < batch_dims[d] {
-                break;
-            }
-            index[d] = 0;
-        }
+    };
+    if strategy == DotStrategy::BatchParallel && batches > 1 {
+        use rayon::prelude::*;
+        (0..batches).into_par_iter().for_each(one_batch);
+    } else {
+        (0..batches).for_each(one_batch);
     }
     if !direct {
         // SAFETY: `temp` holds the result in `temp_shape`; convert then relayout.

@@ -142,6 +142,7 @@ impl<'a> ThunkEmitter<'a> {
                     rhs: self.array_leaf(comp, instr.operands[1])?,
                     out: self.array_leaf(comp, id)?,
                     dimension_numbers: dimension_numbers.clone(),
+                    strategy: None,
                 }));
             }
             Op::Convolution {
@@ -160,6 +161,7 @@ impl<'a> ThunkEmitter<'a> {
                     dimension_numbers: dimension_numbers.clone(),
                     feature_group_count: (*feature_group_count).max(1) as usize,
                     batch_group_count: (*batch_group_count).max(1) as usize,
+                    algorithm: None,
                 }));
             }
             Op::While { condition, body } => {
@@ -370,6 +372,7 @@ impl<'a> ThunkEmitter<'a> {
             rhs: operand(1)?,
             out,
             dimension_numbers: dimension_numbers.clone(),
+            strategy: None,
         })
     }
 
@@ -510,5 +513,6 @@ fn kernel_thunk(
         // task (a column or row reduction whose output is small but whose input is not).
         parallel: (output_bytes > PARALLEL_OUTPUT_BYTES || kernel.min_units_per_task <= 1)
             && kernel.work_units >= 2 * min,
+        split: None,
     }
 }

@@ -12,6 +12,7 @@ use crate::layout::Slice;
 use super::RuntimeError;
 use super::buffers::{copy_array, read_array, read_value, write_array};
 use super::thunk::{KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence};
+use super::tuning::Split;
 use super::{convolution, dot};
 
 /// Base address of every allocation for one run.
@@ -48,6 +49,11 @@ pub fn run_sequence(seq: &ThunkSequence, ctx: &mut Context<'_>) -> Result<(), Ru
         run_thunk(t, ctx)?;
     }
     Ok(())
+}
+
+/// Runs one thunk (the autotuner times thunks one by one).
+pub fn run_single_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
+    run_thunk(t, ctx)
 }
 
 fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
@@ -125,13 +131,21 @@ fn run_region(region: &Region, ctx: &mut Context<'_>) -> Result<(), RuntimeError
 fn run_kernel(k: &KernelThunk, memory: &Memory) {
     let table = Table(k.buffers.iter().map(|&s| memory.ptr(s)).collect());
     let entry = k.entry;
-    if !k.parallel {
+    let tasks = match k.split {
+        Some(Split::Serial) => None,
+        Some(Split::Tasks(n)) => Some(n.max(1)),
+        None if k.parallel => Some((rayon::current_num_threads() as u64 * 4).max(1)),
+        None => None,
+    };
+    let Some(tasks) = tasks else {
         // SAFETY: the table points at the fusion's operand and result buffers.
         with_flushed_denormals(|| unsafe { entry(table.0.as_ptr(), 0, k.work_units) });
         return;
-    }
-    let tasks = (rayon::current_num_threads() as u64 * 4).max(1);
-    let chunk = k.work_units.div_ceil(tasks).max(k.min_units_per_task);
+    };
+    // An explicit split (autotuned) takes its task count as given; the default keeps
+    // every task at least `min_units_per_task` long.
+    let min = if k.split.is_some() { 1 } else { k.min_units_per_task };
+    let chunk = k.work_units.div_ceil(tasks).max(min);
     let chunks = k.work_units.div_ceil(chunk);
     let table = &table;
     (0..chunks).into_par_iter().for_each(|c| {

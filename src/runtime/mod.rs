@@ -23,7 +23,9 @@ pub mod elements;
 pub mod emitter;
 pub mod execute;
 pub mod plan;
+pub mod race;
 pub mod thunk;
+pub mod tuning;
 
 #[cfg(test)]
 mod tests;
@@ -206,6 +208,36 @@ impl Executable {
         args: &[Literal],
         read_result: bool,
     ) -> Result<Option<Literal>, RuntimeError> {
+        let bases = self.bind(args)?;
+        let mut ctx = Context {
+            memory: Memory { bases },
+            evaluator: Evaluator::new(
+                &self.module,
+                EvalOptions {
+                    seed: self.seed,
+                    ..EvalOptions::default()
+                },
+            ),
+        };
+        run_sequence(&self.entry, &mut ctx)?;
+        if !read_result {
+            return Ok(None);
+        }
+        let root_shape = self.module.result_shape().clone();
+        let result = &self.result;
+        let memory = &ctx.memory;
+        read_value(&root_shape, &mut |index, _| {
+            let (_, b) = result.iter().find(|(i, _)| i == index)?;
+            // SAFETY: the slice holds the leaf's shape.
+            Some(unsafe { read_array(memory.ptr(b.slice), &b.shape) })
+        })
+        .map(Some)
+        .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
+    }
+
+    /// Binds `args` to the parameter allocations (in place where the layout allows,
+    /// copied otherwise) and returns the base address of every allocation for one run.
+    fn bind(&mut self, args: &[Literal]) -> Result<Vec<*mut u8>, RuntimeError> {
         let count = self.module.entry_computation().parameters().len();
         if args.len() != count {
             return Err(RuntimeError::new(format!(
@@ -256,30 +288,7 @@ impl Executable {
             // SAFETY: the slice lies inside the allocation and holds the parameter's shape.
             unsafe { write_array(base.add(p.slice.offset), leaf, &p.shape) };
         }
-        let mut ctx = Context {
-            memory: Memory { bases },
-            evaluator: Evaluator::new(
-                &self.module,
-                EvalOptions {
-                    seed: self.seed,
-                    ..EvalOptions::default()
-                },
-            ),
-        };
-        run_sequence(&self.entry, &mut ctx)?;
-        if !read_result {
-            return Ok(None);
-        }
-        let root_shape = self.module.result_shape().clone();
-        let result = &self.result;
-        let memory = &ctx.memory;
-        read_value(&root_shape, &mut |index, _| {
-            let (_, b) = result.iter().find(|(i, _)| i == index)?;
-            // SAFETY: the slice holds the leaf's shape.
-            Some(unsafe { read_array(memory.ptr(b.slice), &b.shape) })
-        })
-        .map(Some)
-        .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
+        Ok(bases)
     }
 
     /// `thunk-sequence.txt`: one line per thunk, nested for control flow.

@@ -78,6 +78,8 @@ pub struct KernelThunk {
     pub min_units_per_task: u64,
     /// Split the range over the rayon pool (the output is big enough).
     pub parallel: bool,
+    /// An explicit split chosen by `--autotune`, overriding `parallel`.
+    pub split: Option<super::tuning::Split>,
 }
 
 /// A dot on buffers (see `dot.rs`).
@@ -93,6 +95,8 @@ pub struct DotThunk {
     pub out: BufferRef,
     /// Batch and contracting dimensions.
     pub dimension_numbers: DotDimensionNumbers,
+    /// An explicit strategy chosen by `--autotune` (default: a parallel GEMM for big dots).
+    pub strategy: Option<super::tuning::DotStrategy>,
 }
 
 /// A convolution on buffers (see `convolution.rs`).
@@ -114,6 +118,8 @@ pub struct ConvolutionThunk {
     pub feature_group_count: usize,
     /// `batch_group_count`.
     pub batch_group_count: usize,
+    /// An explicit algorithm chosen by `--autotune` (default: NHWC patches where they apply).
+    pub algorithm: Option<super::tuning::ConvAlgorithm>,
 }
 
 /// One op run by the reference interpreter's implementation of that op: operands are read
