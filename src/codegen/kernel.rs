@@ -203,6 +203,7 @@ pub fn emit_kernel_with<'m>(
     // Elementwise float fusions over contiguous buffers get a vector inner loop.
     let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
         super::vectorize::vector_type(fused, &outputs[0])
+            .or_else(|| super::vector_window::vector_window_type(module, fused, &outputs[0]))
     } else {
         None
     };

@@ -22,6 +22,7 @@ pub mod math;
 mod tests;
 pub mod tiled_loops;
 pub mod vector_reduce;
+pub mod vector_window;
 pub mod vectorize;
 
 use std::collections::{HashMap, HashSet};

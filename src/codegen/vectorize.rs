@@ -222,6 +222,9 @@ impl<'m> Emitter<'m, '_, '_> {
                     self.b.ins().splat(vty, s)
                 }
             }
+            Op::ReduceWindow { window, to_apply } => {
+                self.vector_reduce_window(frame, instr, window, *to_apply, index, vty)?
+            }
             Op::Compare { direction, .. } => {
                 let a = self.emit_vector(frame, instr.operands[0], index, vty, memo)?;
                 let b = self.emit_vector(frame, instr.operands[1], index, vty, memo)?;

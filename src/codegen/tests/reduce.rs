@@ -231,3 +231,74 @@ ENTRY main {{
         }
     }
 }
+
+/// Vectorized pooling (`vector_window.rs`): NHWC windows over the spatial dimensions with
+/// a fused bias + relu input, padding, odd feature counts (scalar tails), f64, and a sum.
+#[test]
+fn vector_pooling_over_fused_inputs() {
+    let cases = [
+        (
+            "f32",
+            "maximum",
+            "[2,8,6,13]",
+            "[2,4,3,13]",
+            "size=1x2x2x1 stride=1x2x2x1",
+        ),
+        (
+            "f32",
+            "maximum",
+            "[1,7,9,8]",
+            "[1,4,5,8]",
+            "size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0",
+        ),
+        ("f64", "maximum", "[1,5,5,6]", "[1,4,4,6]", "size=1x2x2x1"),
+        (
+            "f32",
+            "add",
+            "[2,6,6,9]",
+            "[2,3,3,9]",
+            "size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_0x1_0x0_0",
+        ),
+    ];
+    for (k, (t, op, input, result, window)) in cases.iter().enumerate() {
+        let c = input
+            .trim_matches(|ch| ch == '[' || ch == ']')
+            .rsplit(',')
+            .next()
+            .unwrap();
+        let init = if *op == "add" { "0" } else { "-inf" };
+        let text = format!(
+            "HloModule m
+
+r_{t} {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT m = {t}[] {op}(a, b)
+}}
+
+fused {{
+  p0 = {t}{input}{{3,2,1,0}} parameter(0)
+  p1 = {t}[{c}]{{0}} parameter(1)
+  bc = {t}{input}{{3,2,1,0}} broadcast(p1), dimensions={{3}}
+  s = {t}{input}{{3,2,1,0}} add(p0, bc)
+  z = {t}[] constant(0)
+  zb = {t}{input}{{3,2,1,0}} broadcast(z), dimensions={{}}
+  relu = {t}{input}{{3,2,1,0}} maximum(s, zb)
+  init = {t}[] constant({init})
+  ROOT r = {t}{result}{{3,2,1,0}} reduce-window(relu, init), window={{{window}}}, to_apply=r_{t}
+}}
+
+ENTRY main {{
+  a0 = {t}{input}{{3,2,1,0}} parameter(0)
+  a1 = {t}[{c}]{{0}} parameter(1)
+  ROOT f = {t}{result}{{3,2,1,0}} fusion(a0, a1), kind=kLoop, calls=fused
+}}
+"
+        );
+        if *op == "add" {
+            check_hlo_reduction(&text, 3600 + k as u64);
+        } else {
+            check_hlo(&text, 3600 + k as u64);
+        }
+    }
+}
