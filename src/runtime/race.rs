@@ -26,6 +26,10 @@ pub struct Tunable {
     pub default: Choice,
     /// Every candidate, the default first.
     pub candidates: Vec<Choice>,
+    /// What the thunk computes, as text: the autotune cache's key is a hash of it (the
+    /// fused computation and shapes for a kernel, shapes and dimension numbers for a
+    /// dot or convolution), so the same work in another module finds the same entry.
+    pub key_text: String,
 }
 
 impl Executable {
@@ -81,16 +85,55 @@ impl Executable {
             candidates.retain(|&c| c != default);
             candidates.insert(0, default);
             if candidates.len() > 1 {
+                let key_text = self.key_text(t);
                 out.push(Tunable {
                     index,
                     name,
                     kind,
                     default,
                     candidates,
+                    key_text,
                 });
             }
         }
         out
+    }
+
+    fn key_text(&self, t: &Thunk) -> String {
+        let comp = self.module.entry_computation();
+        match t {
+            Thunk::Kernel(k) => {
+                let Some(id) = comp.find(&k.name) else {
+                    return format!("kernel {} units {}", k.name, k.work_units);
+                };
+                let instr = comp.instr(id);
+                let body = match &instr.op {
+                    crate::ir::Op::Fusion { calls, .. } => {
+                        format!("{:?}", self.module.computation(*calls))
+                    }
+                    _ => String::new(),
+                };
+                format!("kernel {} units {}\n{body}", instr.shape, k.work_units)
+            }
+            Thunk::Dot(d) | Thunk::OutputFusion { dot: d, .. } => format!(
+                "dot {} {} -> {} {:?}",
+                crate::ir::Shape::Array(d.lhs.shape.clone()),
+                crate::ir::Shape::Array(d.rhs.shape.clone()),
+                crate::ir::Shape::Array(d.out.shape.clone()),
+                d.dimension_numbers
+            ),
+            Thunk::Convolution(c) => format!(
+                "convolution {} {} -> {} {:?} {:?} {} {}",
+                crate::ir::Shape::Array(c.lhs.shape.clone()),
+                crate::ir::Shape::Array(c.rhs.shape.clone()),
+                crate::ir::Shape::Array(c.out.shape.clone()),
+                c.window,
+                c.dimension_numbers,
+                c.feature_group_count,
+                c.batch_group_count
+            ),
+            _ => String::new(),
+        }
     }
 
     /// Makes thunk `index` of the entry sequence use `choice` (ignored if it does not fit).
