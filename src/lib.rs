@@ -11,6 +11,7 @@ pub mod cli;
 pub mod codegen;
 pub mod compiler;
 pub mod eval;
+pub mod explain;
 pub mod fusion;
 pub mod io;
 pub mod ir;

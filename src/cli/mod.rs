@@ -6,6 +6,7 @@
 //! xlac compile MODEL --dump-to DIR [--isa x86_64,aarch64,riscv64,s390x]
 //! xlac bench MODEL [--input FILE]... [--iters N] [--json]
 //! xlac check FILE.mlir...
+//! xlac explain MODEL INSTR [--dump-to DIR]
 //! ```
 //!
 //! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
@@ -18,6 +19,7 @@
 mod bench;
 mod check;
 mod compile;
+mod explain;
 mod model;
 mod run;
 
@@ -48,6 +50,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run self-checking StableHLO test files (`check.*` ops, `// -----` cases).
     Check(CheckArgs),
+    /// Compile a model and follow one instruction through passes, fusion, buffers and kernels.
+    Explain(ExplainArgs),
 }
 
 /// Which engine runs the module.
@@ -142,6 +146,23 @@ pub struct PassFlags {
     /// (`--layout param0={0,1}` is column-major); repeatable.
     #[arg(long = "layout", value_name = "paramN={...}")]
     pub layouts: Vec<String>,
+}
+
+/// `xlac explain`.
+#[derive(Args, Debug, Clone)]
+pub struct ExplainArgs {
+    /// HLO text or StableHLO MLIR.
+    pub model: PathBuf,
+    /// The instruction: its HLO name (`tanh.1`), an `op_name` metadata substring
+    /// (`jit(f)/tanh`), or a source location from metadata (`model.py:42`).
+    #[arg(value_name = "INSTR")]
+    pub instruction: String,
+    /// Also write the dump folder of this compile (the story names its files).
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: Option<PathBuf>,
+    /// Pipeline flags, as for `xlac compile`.
+    #[command(flatten)]
+    pub passes: PassFlags,
 }
 
 /// `xlac bench`.
@@ -291,6 +312,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Compile(args) => compile::compile(args),
         Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
+        Command::Explain(args) => explain::explain(args),
     }
 }
 
@@ -301,11 +323,11 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         return 0;
     }
     let help = match args.get(1).map(String::as_str) {
-        Some(sub @ ("run" | "compile" | "bench" | "check")) => format!("xlac {sub} --help"),
+        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain")) => format!("xlac {sub} --help"),
         _ => "xlac --help".to_string(),
     };
     let line = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        "missing command: run, compile, bench or check".to_string()
+        "missing command: run, compile, bench, check or explain".to_string()
     } else {
         // clap writes paragraphs: the error (possibly over several lines), a `tip:`, the
         // usage, a pointer to --help. Keep the error and the tip, on one line.
