@@ -20,6 +20,7 @@ use crate::layout::layout_assignment::LayoutAssignment;
 use crate::layout::scheduler::HloMemoryScheduler;
 use crate::pipeline::bisect::Snapshot;
 use crate::pipeline::cpu::cpu_pipeline;
+use crate::report::{ReportData, ReportOptions};
 use crate::pipeline::{Artifact, DumpWriter, PassRecord, Pipeline, PipelineContext, PipelineError};
 use crate::runtime::Executable;
 
@@ -190,6 +191,15 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             &mut d,
             Artifact::CompileTimes,
             &compile_times(&optimized.passes, Some(&executable.kernels)),
+        )?;
+        let report = ReportData {
+            executable: &executable,
+            fusion_decisions: &optimized.fusion_decisions,
+        };
+        write(
+            &mut d,
+            Artifact::Report,
+            &crate::report::render(&report, &ReportOptions::default()),
         )?;
         d.finish().map_err(CompileError::Dump)?;
     }

@@ -17,5 +17,6 @@ pub mod io;
 pub mod ir;
 pub mod layout;
 pub mod pipeline;
+pub mod report;
 pub mod runtime;
 pub mod testdata;
