@@ -148,3 +148,46 @@ fn transformer_block_report_loads_in_chromium() {
 fn mlp_report_loads_in_chromium() {
     check_model("testdata/mlp/model.hlo", "mlp");
 }
+
+#[test]
+fn run_rewrites_the_report_with_measured_times() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dump = temp_dir("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_xlac"))
+        .args([
+            "run",
+            "testdata/mlp/model.hlo",
+            "--quiet",
+            "--triad-gbs",
+            "10",
+            "--dump-to",
+        ])
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (dom, console) = render(browser, &dump.join("report.html"), "run");
+    assert!(!dom.contains("id=\"report-js-error\""), "script error");
+    assert!(!console.contains("Uncaught"), "console:\n{console}");
+    assert!(dom.contains("measured over 1 runs"), "no measurement note");
+    assert!(dom.contains("Triad bandwidth: 10.00 GB/s"));
+    assert!(dom.contains("<th>% of triad</th>"));
+    // Every kernel row of the cost table has a time in ms, not "not measured".
+    for k in kernels_in_thunk_sequence(&dump) {
+        let row = dom
+            .split("<tr>")
+            .find(|r| r.contains(&format!("<td><code>{k}</code></td>")))
+            .unwrap_or_else(|| panic!("no cost row for {k}"));
+        assert!(
+            row.contains(" ms</td>") && row.contains(" GB/s</td>"),
+            "{row}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dump);
+}

@@ -111,6 +111,10 @@ pub struct RunArgs {
     /// Absolute tolerance of --compare-to (default 1e-3, as run_hlo_module).
     #[arg(long, value_name = "A", requires = "compare_to")]
     pub atol: Option<f64>,
+    /// The machine's STREAM triad bandwidth in GB/s: report.html shows achieved bandwidth
+    /// as a fraction of it (needs --dump-to).
+    #[arg(long, value_name = "GBS", requires = "dump_to")]
+    pub triad_gbs: Option<f64>,
 }
 
 /// `xlac compile`.
@@ -179,6 +183,13 @@ pub struct BenchArgs {
     /// Print one JSON line.
     #[arg(long)]
     pub json: bool,
+    /// Write the dump folder; its report.html then shows each thunk's mean time over the
+    /// timed iterations.
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: Option<PathBuf>,
+    /// The machine's STREAM triad bandwidth in GB/s, for report.html (needs --dump-to).
+    #[arg(long, value_name = "GBS", requires = "dump_to")]
+    pub triad_gbs: Option<f64>,
 }
 
 /// `xlac check`.

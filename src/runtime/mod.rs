@@ -22,6 +22,7 @@ pub mod elements;
 pub mod emitter;
 pub mod execute;
 pub mod plan;
+pub mod profile;
 pub mod thunk;
 
 #[cfg(test)]
