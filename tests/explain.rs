@@ -133,6 +133,26 @@ fn gelu_tanh_story_matches_the_dump() {
     let asm = read(&dump, &story.dump_file(&format!("{kernel}.asm")));
     assert!(!loc.asm.is_empty());
     assert_eq!(loc.asm, asm.lines().map(str::to_string).collect::<Vec<_>>());
+    // The assembly lines named tanh.1 are lines of the file, a strict subset of it, and
+    // include a division: tanh's rational approximation is the only CLIF of this kernel
+    // that divides (checked on the CLIF file), so a `div` line must be tanh's.
+    let asm_lines: Vec<&str> = asm.lines().collect();
+    assert!(!loc.asm_computing.is_empty(), "{story}");
+    assert!(loc.asm_computing.len() < asm_lines.len());
+    for l in &loc.asm_computing {
+        assert_eq!(asm_lines[l.line - 1].trim(), l.text);
+    }
+    let clif = read(
+        &dump,
+        &story.dump_file(&format!("{kernel}.ir-with-opt.clif")),
+    );
+    let fdivs: Vec<&str> = clif.lines().filter(|l| l.contains(" fdiv ")).collect();
+    assert!(!fdivs.is_empty() && fdivs.iter().all(|l| l.trim_end().ends_with("; %tanh.1")));
+    assert!(
+        loc.asm_computing.iter().any(|l| l.text.contains("div")),
+        "{:?}",
+        loc.asm_computing
+    );
 
     // The passes: the fusion step names the same fusion and rule.
     assert!(
@@ -202,7 +222,7 @@ fn cli_prints_the_story_and_finds_by_metadata() {
         "kernel: multiply_multiply_fusion",
         "allocation ",
         "; %tanh.1",
-        "assembly (module_0000.jit_f.multiply_multiply_fusion.asm)",
+        "assembly (module_0000.jit_f.multiply_multiply_fusion.asm), the ",
     ] {
         assert!(out.contains(part), "missing {part:?} in\n{out}");
     }

@@ -61,8 +61,11 @@ pub struct Location {
     pub clif_no_opt: Vec<ClifLine>,
     /// CLIF lines annotated `; %name`, after it.
     pub clif_with_opt: Vec<ClifLine>,
-    /// The kernel's assembly listing (all of it: see [`Story`]'s display).
+    /// The kernel's whole assembly listing.
     pub asm: Vec<String>,
+    /// The listing's lines that compute this instruction, by the machine code's source
+    /// locations (`codegen::asm_map`); empty when the kernel has no mapping.
+    pub asm_computing: Vec<ClifLine>,
 }
 
 /// One slice of the buffer plan.
@@ -202,6 +205,21 @@ fn locate(
             })
             .collect()
     };
+    let asm_computing: Vec<ClifLine> = match kernel {
+        Some(k) if fusion.is_some() => k
+            .artifacts
+            .asm
+            .lines()
+            .zip(&k.artifacts.asm_hlo)
+            .enumerate()
+            .filter(|(_, (_, n))| n.as_deref() == Some(instr.name.as_str()))
+            .map(|(i, (l, _))| ClifLine {
+                line: i + 1,
+                text: l.trim().to_string(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let (clif_no_opt, clif_with_opt, asm) = match kernel {
         // The CLIF names come from the kernel's own fused computation; an instruction in
         // a non-fused computation has no CLIF of its own.
@@ -232,6 +250,7 @@ fn locate(
         clif_no_opt,
         clif_with_opt,
         asm,
+        asm_computing,
     }
 }
 
@@ -476,13 +495,27 @@ impl Story {
                 let _ = writeln!(s, "  {:>5}: {}", l.line, l.text);
             }
         }
-        let _ = writeln!(
-            s,
-            "assembly ({}), the whole kernel: the listing does not map machine instructions back to HLO yet:",
-            self.dump_file(&format!("{kernel}.asm"))
-        );
-        for l in &loc.asm {
-            let _ = writeln!(s, "  {l}");
+        let asm_file = self.dump_file(&format!("{kernel}.asm"));
+        if loc.asm_computing.is_empty() {
+            let _ = writeln!(
+                s,
+                "assembly ({asm_file}), the whole kernel: no machine instruction carries %{}'s source location:",
+                loc.instruction
+            );
+            for l in &loc.asm {
+                let _ = writeln!(s, "  {l}");
+            }
+        } else {
+            let _ = writeln!(
+                s,
+                "assembly ({asm_file}), the {} of {} lines whose code Cranelift attributes to %{} (its source locations; register moves and loop control it adds carry none):",
+                loc.asm_computing.len(),
+                loc.asm.len(),
+                loc.instruction
+            );
+            for l in &loc.asm_computing {
+                let _ = writeln!(s, "  {:>5}: {}", l.line, l.text);
+            }
         }
     }
 }

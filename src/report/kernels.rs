@@ -1,8 +1,8 @@
 //! One section per generated kernel: its fused computation's HLO, its CLIF and its
 //! assembly side by side. HLO lines and CLIF lines carry `data-n="NAME"` (the HLO
 //! instruction they define or come from, read from the `; %NAME` comments codegen writes),
-//! so hovering one lights up the others. Assembly lines carry no name: the listing does not
-//! map machine instructions back to HLO yet, and the page says so.
+//! so hovering one lights up the others. Assembly lines are named by the machine code's
+//! source locations (`codegen::asm_map`); lines Cranelift added itself carry no name.
 
 use std::fmt::Write as _;
 
@@ -69,6 +69,29 @@ fn pane(title: &str, lines: &[&str], name_of: impl Fn(&str) -> Option<&str>) -> 
     s
 }
 
+/// Like [`pane`], with each line's name given.
+fn pane_named(title: &str, lines: &[(&str, Option<&str>)]) -> String {
+    let mut s = String::new();
+    let _ = write!(s, "<div class=\"pane\"><h4>{}</h4><pre>", esc(title));
+    for (l, n) in lines {
+        match n {
+            Some(n) => {
+                let _ = write!(
+                    s,
+                    "<span class=\"l\" data-n=\"{}\">{}</span>",
+                    esc(n),
+                    esc(l)
+                );
+            }
+            None => {
+                let _ = write!(s, "<span class=\"l\">{}</span>", esc(l));
+            }
+        }
+    }
+    s.push_str("</pre></div>");
+    s
+}
+
 /// The section for one kernel. `fused` is the printed HLO of the computation it runs,
 /// `stats` a line of figures (bytes, flops, time) shown above the panes.
 pub fn kernel_section(index: usize, kernel: &Kernel, fused: &[&str], stats: &str) -> String {
@@ -88,11 +111,17 @@ pub fn kernel_section(index: usize, kernel: &Kernel, fused: &[&str], stats: &str
         &clif,
         clif_name,
     ));
+    // Assembly lines are named by the machine code's source locations (`asm_map.rs`),
+    // matched to the listing line by line; lines Cranelift added itself have none.
     let asm: Vec<&str> = a.asm.lines().collect();
-    s.push_str(&pane(
-        "host assembly (not mapped to HLO lines yet)",
-        &asm,
-        |_| None,
+    let named: Vec<(&str, Option<&str>)> = asm
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (*l, a.asm_hlo.get(i).and_then(|n| n.as_deref())))
+        .collect();
+    s.push_str(&pane_named(
+        "host assembly (named by Cranelift's source locations)",
+        &named,
     ));
     s.push_str("</div>");
     let before: Vec<&str> = a.clif_no_opt.lines().collect();

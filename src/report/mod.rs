@@ -92,7 +92,7 @@ pub fn render(data: &ReportData<'_>, options: &ReportOptions) -> String {
     s.push_str("<h2>Cost per thunk</h2>");
     s.push_str(&cost_table(&nodes, options));
 
-    s.push_str("<h2>HLO, CLIF and assembly per kernel</h2><p class=\"muted\">Hover an HLO line to light up the CLIF it became (codegen writes <code>; %name</code> after every CLIF instruction), or a CLIF line to find its HLO.</p>");
+    s.push_str("<h2>HLO, CLIF and assembly per kernel</h2><p class=\"muted\">Hover an HLO line to light up the CLIF and the machine code it became (codegen writes <code>; %name</code> after every CLIF instruction; machine instructions carry the same source locations), or a CLIF or assembly line to find its HLO.</p>");
     for (i, k) in exe.kernels.kernels.iter().enumerate() {
         let fused_name = match &module.computations[k.computation].instr(k.instruction).op {
             Op::Fusion { calls, .. } => module.computations[*calls].name.clone(),
