@@ -110,7 +110,7 @@ pub fn render(data: &ReportData<'_>, options: &ReportOptions) -> String {
     s.push_str("<h2>Buffer liveness</h2><p class=\"muted\">One bar per value, from the schedule position that defines it to its last use; color = allocation.</p>");
     s.push_str(&liveness::svg(module, &exe.buffers));
 
-    let _ = write!(s, "<script>{}</script></body></html>\n", html::JS);
+    let _ = writeln!(s, "<script>{}</script></body></html>", html::JS);
     s
 }
 
