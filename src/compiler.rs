@@ -12,6 +12,7 @@ use std::rc::Rc;
 use crate::codegen::{CodegenOptions, KernelSet, compile_kernels, cross_isa};
 use crate::fusion::decisions::decisions_text;
 use crate::fusion::{DecisionLog, FusionDecision, fusion_pipeline};
+use crate::ir::provenance::{self, Provenance};
 use crate::ir::{Layout, Module};
 use crate::layout::BufferAssignment;
 use crate::layout::copy_insertion::CopyInsertion;
@@ -19,6 +20,7 @@ use crate::layout::layout_assignment::LayoutAssignment;
 use crate::layout::scheduler::HloMemoryScheduler;
 use crate::pipeline::bisect::Snapshot;
 use crate::pipeline::cpu::cpu_pipeline;
+use crate::report::{ReportData, ReportOptions};
 use crate::pipeline::{Artifact, DumpWriter, PassRecord, Pipeline, PipelineContext, PipelineError};
 use crate::runtime::Executable;
 
@@ -40,6 +42,8 @@ pub struct CompileOptions {
     /// Other instruction sets to list every kernel's machine code for (`--isa`; names from
     /// [`crate::codegen::cross_isa::SUPPORTED_ISAS`]). Only used with `dump_to`.
     pub isas: Vec<String>,
+    /// Keep each kernel's CLIF and assembly text even without `dump_to` (`xlac explain`).
+    pub keep_kernel_artifacts: bool,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -53,6 +57,8 @@ pub struct Optimized {
     pub snapshots: Vec<Snapshot>,
     /// Every producer–consumer pair the fusion passes considered.
     pub fusion_decisions: Vec<FusionDecision>,
+    /// What each pass did to each instruction (`xlac explain` reads it).
+    pub provenance: Provenance,
 }
 
 /// A compiled module: the optimized module's record, and the executable.
@@ -67,6 +73,8 @@ pub struct Compiled {
     pub compile_ms: f64,
     /// One line per kernel an `--isa` target could not compile (also in the dump).
     pub warnings: Vec<String>,
+    /// What each pass did to each instruction (`xlac explain` reads it).
+    pub provenance: Provenance,
 }
 
 /// Why a compile failed.
@@ -161,7 +169,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
         })
     })?;
     let codegen_options = CodegenOptions {
-        keep_artifacts: dump.is_some(),
+        keep_artifacts: dump.is_some() || options.keep_kernel_artifacts,
     };
     let kernels = compile_kernels(&module, &codegen_options).map_err(CompileError::Codegen)?;
     let mut warnings = Vec::new();
@@ -184,6 +192,15 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             Artifact::CompileTimes,
             &compile_times(&optimized.passes, Some(&executable.kernels)),
         )?;
+        let report = ReportData {
+            executable: &executable,
+            fusion_decisions: &optimized.fusion_decisions,
+        };
+        write(
+            &mut d,
+            Artifact::Report,
+            &crate::report::render(&report, &ReportOptions::default()),
+        )?;
         d.finish().map_err(CompileError::Dump)?;
     }
     Ok(Compiled {
@@ -192,6 +209,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
         executable,
         compile_ms,
         warnings,
+        provenance: optimized.provenance,
     })
 }
 
@@ -242,7 +260,9 @@ fn optimize_with(
         .collect::<HashSet<_>>();
     ctx.dump = dump;
     ctx.snapshots = options.keep_snapshots.then(Vec::new);
+    let recording = provenance::Recording::start();
     pipeline.run(&mut module, &mut ctx)?;
+    let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
     let snapshots = ctx.snapshots.take().unwrap_or_default();
     drop(ctx);
@@ -252,6 +272,7 @@ fn optimize_with(
         passes,
         snapshots,
         fusion_decisions,
+        provenance,
     })
 }
 

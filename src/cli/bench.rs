@@ -10,6 +10,8 @@ use std::time::Instant;
 use super::run::{bind_inputs, compile_loaded};
 use super::{BenchArgs, Failure, model};
 use crate::io::arguments::entry_parameters;
+use crate::report::{ReportData, ReportOptions};
+use crate::runtime::profile::{Profiling, ThunkTimes};
 
 /// Timed iterations when `--iters` is not given.
 pub const DEFAULT_ITERS: u64 = 30;
@@ -53,7 +55,8 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let file = loaded.file.clone();
     let params = entry_parameters(&loaded.module);
     let arguments = bind_inputs(&params, &args.inputs, 0, args.json)?;
-    let options = super::compile::compile_options(&Default::default(), None, false)?;
+    let options =
+        super::compile::compile_options(&Default::default(), args.dump_to.clone(), false)?;
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
     let run = |exe: &mut crate::runtime::Executable| {
@@ -66,10 +69,17 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         run(exe)?;
     }
     let mut times = Vec::with_capacity(iters as usize);
+    // With a dump, the timed runs are also timed per thunk for report.html (one
+    // thread-local read per thunk otherwise).
+    let profiling = args.dump_to.as_ref().map(|_| Profiling::start());
     for _ in 0..iters {
         let start = Instant::now();
         run(exe)?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    if let (Some(p), Some(dir)) = (profiling, &args.dump_to) {
+        let thunk_times = p.finish();
+        write_measured_report(dir, &compiled, &thunk_times, iters as usize, args.triad_gbs)?;
     }
     times.sort_by(f64::total_cmp);
     let n = times.len();
@@ -93,6 +103,26 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         println!("iters          {}", result.iters);
     }
     Ok(())
+}
+
+/// Rewrites `DIR/report.html` with per-thunk mean times over `runs` executions.
+pub fn write_measured_report(
+    dir: &std::path::Path,
+    compiled: &crate::compiler::Compiled,
+    times: &ThunkTimes,
+    runs: usize,
+    triad_gbs: Option<f64>,
+) -> Result<(), Failure> {
+    let data = ReportData {
+        executable: &compiled.executable,
+        fusion_decisions: &compiled.fusion_decisions,
+    };
+    let options = ReportOptions {
+        thunk_ms: Some(times.mean_ms(runs)),
+        runs,
+        triad_gbs,
+    };
+    crate::report::rewrite_with_measurements(dir, &data, &options).map_err(Failure::error)
 }
 
 #[cfg(test)]

@@ -56,6 +56,7 @@ pub fn compile_options(
             .map(|s| parse_layout_flag(s))
             .collect::<Result<_, _>>()?,
         isas: Vec::new(),
+        keep_kernel_artifacts: false,
     })
 }
 

@@ -6,6 +6,7 @@
 //! xlac compile MODEL --dump-to DIR [--isa x86_64,aarch64,riscv64,s390x]
 //! xlac bench MODEL [--input FILE]... [--iters N] [--json]
 //! xlac check FILE.mlir...
+//! xlac explain MODEL INSTR [--dump-to DIR]
 //! ```
 //!
 //! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
@@ -18,6 +19,7 @@
 mod bench;
 mod check;
 mod compile;
+mod explain;
 mod model;
 mod run;
 
@@ -48,6 +50,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run self-checking StableHLO test files (`check.*` ops, `// -----` cases).
     Check(CheckArgs),
+    /// Compile a model and follow one instruction through passes, fusion, buffers and kernels.
+    Explain(ExplainArgs),
 }
 
 /// Which engine runs the module.
@@ -107,6 +111,10 @@ pub struct RunArgs {
     /// Absolute tolerance of --compare-to (default 1e-3, as run_hlo_module).
     #[arg(long, value_name = "A", requires = "compare_to")]
     pub atol: Option<f64>,
+    /// The machine's STREAM triad bandwidth in GB/s: report.html shows achieved bandwidth
+    /// as a fraction of it (needs --dump-to).
+    #[arg(long, value_name = "GBS", requires = "dump_to")]
+    pub triad_gbs: Option<f64>,
 }
 
 /// `xlac compile`.
@@ -144,6 +152,23 @@ pub struct PassFlags {
     pub layouts: Vec<String>,
 }
 
+/// `xlac explain`.
+#[derive(Args, Debug, Clone)]
+pub struct ExplainArgs {
+    /// HLO text or StableHLO MLIR.
+    pub model: PathBuf,
+    /// The instruction: its HLO name (`tanh.1`), an `op_name` metadata substring
+    /// (`jit(f)/tanh`), or a source location from metadata (`model.py:42`).
+    #[arg(value_name = "INSTR")]
+    pub instruction: String,
+    /// Also write the dump folder of this compile (the story names its files).
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: Option<PathBuf>,
+    /// Pipeline flags, as for `xlac compile`.
+    #[command(flatten)]
+    pub passes: PassFlags,
+}
+
 /// `xlac bench`.
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
@@ -158,6 +183,13 @@ pub struct BenchArgs {
     /// Print one JSON line.
     #[arg(long)]
     pub json: bool,
+    /// Write the dump folder; its report.html then shows each thunk's mean time over the
+    /// timed iterations.
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: Option<PathBuf>,
+    /// The machine's STREAM triad bandwidth in GB/s, for report.html (needs --dump-to).
+    #[arg(long, value_name = "GBS", requires = "dump_to")]
+    pub triad_gbs: Option<f64>,
 }
 
 /// `xlac check`.
@@ -291,6 +323,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Compile(args) => compile::compile(args),
         Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
+        Command::Explain(args) => explain::explain(args),
     }
 }
 
@@ -301,11 +334,11 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         return 0;
     }
     let help = match args.get(1).map(String::as_str) {
-        Some(sub @ ("run" | "compile" | "bench" | "check")) => format!("xlac {sub} --help"),
+        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain")) => format!("xlac {sub} --help"),
         _ => "xlac --help".to_string(),
     };
     let line = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        "missing command: run, compile, bench or check".to_string()
+        "missing command: run, compile, bench, check or explain".to_string()
     } else {
         // clap writes paragraphs: the error (possibly over several lines), a `tip:`, the
         // usage, a pointer to --help. Keep the error and the tip, on one line.

@@ -83,9 +83,18 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
     exe.seed = args.seed;
+    // With a dump, the run is timed per thunk for report.html.
+    let profiling = args
+        .dump_to
+        .as_ref()
+        .map(|_| crate::runtime::profile::Profiling::start());
     let result = exe
         .execute(&arguments.literals)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    if let (Some(p), Some(dir)) = (profiling, &args.dump_to) {
+        let times = p.finish();
+        super::bench::write_measured_report(dir, &compiled, &times, 1, args.triad_gbs)?;
+    }
     print_and_save(&result, args)?;
     if let Some(module) = &reference {
         compare_with_interpreter(&result, module, &arguments.literals, args, &file)?;
@@ -265,6 +274,7 @@ mod tests {
             bisect: false,
             rtol: None,
             atol: None,
+            triad_gbs: None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! of buffer pointers and the range of work units this call computes, so the runtime can
 //! split any kernel across threads by splitting the range.
 
+pub mod asm_map;
 pub mod column_reduce;
 pub mod cross_isa;
 pub mod denormals;
@@ -51,6 +52,9 @@ pub struct KernelArtifacts {
     pub clif_with_opt: String,
     /// Host disassembly, constant pool trimmed (`*.asm`).
     pub asm: String,
+    /// For each line of `asm`, the HLO instruction it computes, when the machine code's
+    /// source locations say (`asm_map.rs`).
+    pub asm_hlo: Vec<Option<String>>,
     /// Milliseconds to emit and compile this kernel.
     pub compile_ms: f64,
     /// The CLIF function as emitted, before Cranelift's optimizer: what the cross-ISA dump
@@ -227,6 +231,7 @@ pub fn compile_kernels(
             if options.keep_artifacts {
                 artifacts.clif_with_opt = disassembly::annotated_clif(&ctx.func, &layout.names);
                 artifacts.asm = disassembly::host_asm(&ctx, jit.isa());
+                artifacts.asm_hlo = asm_map::line_names(&ctx, jit.isa(), &layout.names);
             }
             jit.clear_context(&mut ctx);
             artifacts.compile_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -33,6 +33,20 @@ pub struct FusionDecision {
 /// Shared by the fusion passes of one compile; `compiler.rs` prints it afterwards.
 pub type DecisionLog = Rc<RefCell<Vec<FusionDecision>>>;
 
+/// Appends `decision` to `log` and, when it fused, tells the provenance log
+/// (`crate::ir::provenance`) that the producer went into the fusion and by which rule.
+pub fn log_decision(log: &DecisionLog, decision: FusionDecision) {
+    if let (true, Some(fusion)) = (decision.fused, &decision.result) {
+        crate::ir::provenance::record(&decision.computation, &decision.producer, || {
+            crate::ir::provenance::Change::Fused {
+                fusion: fusion.clone(),
+                rule: decision.rule.to_string(),
+            }
+        });
+    }
+    log.borrow_mut().push(decision);
+}
+
 /// Why a pair was (or was not) fused. `Display` is the sentence in `fusion-decisions.txt`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FusionRule {

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
     Computation, ComputationId, FusionKind, InstrId, Instruction, Module, Op, Opcode, Shape,
+    provenance,
 };
 use crate::pipeline::PassError;
 
@@ -130,6 +131,8 @@ pub fn wrap_instruction(
     fused.root = fused.push(clone);
     let kind = choose_kind(&fused);
     let calls = module.add_computation_before(comp_id, fused);
+    let into = &module.computations[calls];
+    record_cloned(&module.computations[comp_id].name, &original.name, into, into.root);
     let mut fusion = Instruction::new(
         namer.fresh(fusion_name),
         original.shape.clone(),
@@ -166,6 +169,7 @@ pub fn fuse_producer(
         )));
     };
     let producer_instr = comp.instr(producer).clone();
+    let comp_name = comp.name.clone();
     let mut fusion_operands = comp.instr(fusion).operands.clone();
     let Some(k) = fusion_operands.iter().position(|&o| o == producer) else {
         return Err(PassError::new(format!(
@@ -214,6 +218,7 @@ pub fn fuse_producer(
         producer_instr.name.clone()
     };
     let clone_id = fused.push(clone);
+    record_cloned(&comp_name, &producer_instr.name, fused, clone_id);
     fused.replace_all_uses(replaced, clone_id);
     fused.order.retain(|&i| i != replaced);
     namer.release(&fused.instrs[replaced].name);
@@ -247,6 +252,14 @@ pub fn fuse_producer(
         comp.order.retain(|&i| i != producer);
     }
     Ok(())
+}
+
+/// Provenance hook: `name` of `from` now also lives in `into` as `clone`.
+fn record_cloned(from: &str, name: &str, into: &Computation, clone: InstrId) {
+    provenance::record(from, name, || provenance::Change::Cloned {
+        computation: into.name.clone(),
+        name: into.instrs[clone].name.clone(),
+    });
 }
 
 /// `gone` leaves the computation because `into` now computes it: instructions that had to
@@ -385,6 +398,7 @@ pub fn merge_sibling_fusions(
         clone.control_predecessors.clear();
         clone.name = namer.fresh(&instr.name);
         let c = fused.push(clone);
+        record_cloned(&a_body.name, &instr.name, fused, c);
         map.insert(id, c);
     }
     let mut outputs = fused_outputs(fused);

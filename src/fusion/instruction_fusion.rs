@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::DecisionLog;
 use super::cpu_fusion_policy::{PolicyContext, distinct, should_fuse};
-use super::decisions::FusionDecision;
+use super::decisions::{FusionDecision, log_decision};
 use super::fusion_instruction::{Namer, fuse_producer, non_fused_computations, wrap_instruction};
 use super::kernel_ops::is_free;
 use crate::ir::{ComputationId, InstrId, Module, Op, Opcode};
@@ -134,7 +134,7 @@ impl CpuInstructionFusion {
                     }
                     fuse_producer(module, comp_id, consumer, producer, namer)?;
                     let result = module.computations[comp_id].instr(consumer).name.clone();
-                    self.log.borrow_mut().push(FusionDecision {
+                    log_decision(&self.log, FusionDecision {
                         pass: "fusion",
                         computation,
                         producer: producer_name,

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use super::DecisionLog;
 use super::cpu_fusion_policy::{distinct, has_control_edges};
-use super::decisions::{FusionDecision, FusionRule, MAX_REDUCTIONS_PER_FUSION};
+use super::decisions::{FusionDecision, FusionRule, MAX_REDUCTIONS_PER_FUSION, log_decision};
 use super::fusion_instruction::{
     Namer, fused_outputs, merge_sibling_fusions, non_fused_computations, wrap_instruction,
 };
@@ -63,7 +63,7 @@ impl Pass for MultiOutputFusion {
                 };
                 let merged = merge_sibling_fusions(module, comp_id, from, into, &mut namer)?;
                 let comp = &module.computations[comp_id];
-                self.log.borrow_mut().push(FusionDecision {
+                log_decision(&self.log, FusionDecision {
                     pass: "multi_output_fusion",
                     computation: comp.name.clone(),
                     producer: a_name,

@@ -42,6 +42,7 @@ pub use primitive_type::{PrimitiveType, TypeKind};
 pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
 
 pub mod hlo_text;
+pub mod provenance;
 pub mod shape_inference;
 /// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.
 pub mod stablehlo;

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use cranelift_entity::SecondaryMap;
 
-use super::{Computation, InstrId, Instruction, Module};
+use super::{Computation, InstrId, Instruction, Module, provenance};
 
 impl Computation {
     /// For each live instruction, the live instructions that use it as an operand (once
@@ -46,6 +46,9 @@ impl Computation {
             self.root = new;
             changed = true;
         }
+        if changed {
+            self.record_replaced(old, new);
+        }
         changed
     }
 
@@ -73,13 +76,18 @@ impl Computation {
             self.root = new;
             changed = true;
         }
+        if changed {
+            self.record_replaced(old, new);
+        }
         changed
     }
 
     /// Adds an instruction right before `before` in `order` (so it may use anything
     /// `before` may use) and returns its id. The name is made unique in the computation.
     pub fn insert_before(&mut self, before: InstrId, mut instr: Instruction) -> InstrId {
-        instr.name = self.unique_name(&instr.name);
+        let requested = std::mem::take(&mut instr.name);
+        instr.name = self.unique_name(&requested);
+        self.record_created(&instr.name, requested);
         let id = self.instrs.push(instr);
         let pos = self
             .order
@@ -93,7 +101,9 @@ impl Computation {
     /// Adds an instruction right after `after` in `order` (so it may use `after`) and
     /// returns its id. The name is made unique in the computation.
     pub fn insert_after(&mut self, after: InstrId, mut instr: Instruction) -> InstrId {
-        instr.name = self.unique_name(&instr.name);
+        let requested = std::mem::take(&mut instr.name);
+        instr.name = self.unique_name(&requested);
+        self.record_created(&instr.name, requested);
         let id = self.instrs.push(instr);
         let pos = self
             .order
@@ -152,6 +162,7 @@ impl Computation {
     /// Drops the given instructions from `order` (their ids stay in the arena, dead).
     pub fn remove_instructions(&mut self, dead: &[InstrId]) {
         let dead: HashSet<InstrId> = dead.iter().copied().collect();
+        self.record_removed(&dead);
         self.order.retain(|id| !dead.contains(id));
     }
 
@@ -192,8 +203,52 @@ impl Computation {
         if dead.is_empty() {
             return false;
         }
+        self.record_removed(&dead);
         self.order.retain(|id| !dead.contains(id));
         true
+    }
+}
+
+impl Computation {
+    /// Provenance hook: every use of `old` is about to use `new`.
+    fn record_replaced(&self, old: InstrId, new: InstrId) {
+        provenance::record(&self.name, &self.instrs[old].name, || {
+            provenance::Change::ReplacedBy {
+                new: self.instrs[new].name.clone(),
+            }
+        });
+    }
+
+    /// Provenance hook for passes that rewire operands themselves (CSE, the tuple
+    /// simplifier): each key's uses went to its value.
+    pub fn record_replacements(&self, replaced: &HashMap<InstrId, InstrId>) {
+        if !provenance::is_recording() {
+            return;
+        }
+        let mut pairs: Vec<(&InstrId, &InstrId)> = replaced.iter().collect();
+        pairs.sort();
+        for (&old, &new) in pairs {
+            self.record_replaced(old, new);
+        }
+    }
+
+    /// Provenance hook: a pass added `name` (having asked for `requested`).
+    fn record_created(&self, name: &str, requested: String) {
+        provenance::record(&self.name, name, || provenance::Change::Created {
+            requested: (requested != name).then_some(requested),
+        });
+    }
+
+    /// Provenance hook: the live ones of `dead` leave `order`.
+    fn record_removed(&self, dead: &HashSet<InstrId>) {
+        if !provenance::is_recording() {
+            return;
+        }
+        for &id in self.order.iter().filter(|id| dead.contains(id)) {
+            provenance::record(&self.name, &self.instrs[id].name, || {
+                provenance::Change::Removed
+            });
+        }
     }
 }
 

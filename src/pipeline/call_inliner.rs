@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::dce::Dce;
 use super::{Pass, PassError};
+use crate::ir::provenance::Change;
 use crate::ir::{ComputationId, InstrId, Module, Op};
 
 /// Inlines `call` instructions.
@@ -168,6 +169,10 @@ pub fn inline_computation(
             }
         }
         clone.name = fresh_name(&mut taken, &instr.name);
+        crate::ir::provenance::record(&body.name, &instr.name, || Change::Cloned {
+            computation: comp.name.clone(),
+            name: clone.name.clone(),
+        });
         let new_id = comp.instrs.push(clone);
         comp.spans[new_id] = body.spans[id];
         mapping.insert(id, new_id);

@@ -43,6 +43,7 @@ impl Pass for Cse {
                 continue;
             }
             let comp = &mut module.computations[c];
+            comp.record_replacements(&replaced);
             if let Some(&r) = replaced.get(&comp.root) {
                 comp.root = r;
             }

@@ -34,6 +34,8 @@ pub enum Artifact<'a> {
     MemoryUsageReport,
     /// The thunk sequence the runtime executes.
     ThunkSequence,
+    /// `report.html`: the one-page report (`crate::report`); named without the module prefix.
+    Report,
     /// One kernel's Cranelift IR, before (`optimized: false`) or after Cranelift's optimizer.
     KernelClif {
         /// The kernel (its fusion instruction's name).
@@ -148,6 +150,10 @@ impl DumpWriter {
                 "cpu_after_optimizations-memory-usage-report.txt".to_string(),
                 "allocations by size".to_string(),
             ),
+            Artifact::Report => (
+                "report.html".to_string(),
+                "one page: kernel graph, HLO/CLIF/assembly side by side, cost per thunk, fusion decisions, buffer liveness".to_string(),
+            ),
             Artifact::ThunkSequence => (
                 "thunk-sequence.txt".to_string(),
                 "what the runtime executes, in order: kernels, library calls, control flow"
@@ -183,7 +189,11 @@ impl DumpWriter {
                 format!("kernel {kernel}: NOT compiled for {isa}: {reason}"),
             ),
         };
-        let name = dump_file_name(self.module_id, &self.module_name, &suffix);
+        let name = if what == Artifact::Report {
+            suffix
+        } else {
+            dump_file_name(self.module_id, &self.module_name, &suffix)
+        };
         let path = self.dir.join(&name);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         self.index.push((name, description));

@@ -268,6 +268,7 @@ impl Pipeline {
                     if let Some(after) = pending_dump.take() {
                         dump_between(ctx, module, self.name, after, name)?;
                     }
+                    crate::ir::provenance::set_pass(self.name, name);
                     let start = Instant::now();
                     let result = pass.run(module);
                     let time = start.elapsed();

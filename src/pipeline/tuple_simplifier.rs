@@ -65,6 +65,7 @@ fn simplify_computation(comp: &mut Computation) -> bool {
     if replaced.is_empty() {
         return false;
     }
+    comp.record_replacements(&replaced);
     if let Some(&r) = replaced.get(&comp.root) {
         comp.root = r;
     }

@@ -46,7 +46,11 @@ pub struct Context<'m> {
 /// Runs a sequence.
 pub fn run_sequence(seq: &ThunkSequence, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
     for t in &seq.thunks {
+        let start = super::profile::is_on().then(std::time::Instant::now);
         run_thunk(t, ctx)?;
+        if let Some(start) = start {
+            super::profile::record(t, start.elapsed());
+        }
     }
     Ok(())
 }

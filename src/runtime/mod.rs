@@ -23,6 +23,7 @@ pub mod elements;
 pub mod emitter;
 pub mod execute;
 pub mod plan;
+pub mod profile;
 pub mod race;
 pub mod thunk;
 pub mod tuning;
