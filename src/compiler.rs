@@ -20,8 +20,8 @@ use crate::layout::layout_assignment::LayoutAssignment;
 use crate::layout::scheduler::HloMemoryScheduler;
 use crate::pipeline::bisect::Snapshot;
 use crate::pipeline::cpu::cpu_pipeline;
-use crate::report::{ReportData, ReportOptions};
 use crate::pipeline::{Artifact, DumpWriter, PassRecord, Pipeline, PipelineContext, PipelineError};
+use crate::report::{ReportData, ReportOptions};
 use crate::runtime::Executable;
 
 /// What a compile should do besides compiling.
@@ -39,6 +39,8 @@ pub struct CompileOptions {
     pub keep_snapshots: bool,
     /// Entry parameter layouts forced by the user (`--layout param0={0,1}`).
     pub forced_parameter_layouts: Vec<(usize, Layout)>,
+    /// Race tunable thunks (`--autotune`), use cached winners (default), or neither.
+    pub autotune: crate::autotune::AutotuneMode,
     /// Other instruction sets to list every kernel's machine code for (`--isa`; names from
     /// [`crate::codegen::cross_isa::SUPPORTED_ISAS`]). Only used with `dump_to`.
     pub isas: Vec<String>,
@@ -75,6 +77,8 @@ pub struct Compiled {
     pub warnings: Vec<String>,
     /// What each pass did to each instruction (`xlac explain` reads it).
     pub provenance: Provenance,
+    /// Thunks raced by `--autotune` or tuned from the cache.
+    pub autotune: Vec<crate::autotune::Race>,
 }
 
 /// Why a compile failed.
@@ -90,6 +94,8 @@ pub enum CompileError {
     Runtime(crate::runtime::RuntimeError),
     /// The dump folder could not be written.
     Dump(String),
+    /// `--autotune` could not race or save its cache.
+    Autotune(String),
 }
 
 impl std::fmt::Display for CompileError {
@@ -100,6 +106,7 @@ impl std::fmt::Display for CompileError {
             CompileError::Codegen(e) => write!(f, "{e}"),
             CompileError::Runtime(e) => write!(f, "{e}"),
             CompileError::Dump(e) => write!(f, "cannot write the dump: {e}"),
+            CompileError::Autotune(e) => write!(f, "autotune: {e}"),
         }
     }
 }
@@ -179,9 +186,30 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             warnings = write_cross_isa_listings(d, &module, &kernels, &isas)?;
         }
     }
-    let executable = Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
+    let mut executable =
+        Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
+    // Races are timed runs, not compilation: they stay out of compile_ms.
+    let autotune = match crate::autotune::tune(&mut executable, options.autotune) {
+        Ok(races) => races,
+        Err(e) if options.autotune == crate::autotune::AutotuneMode::Race => {
+            return Err(CompileError::Autotune(e));
+        }
+        Err(e) => {
+            warnings.push(format!("autotune cache not used: {e}"));
+            Vec::new()
+        }
+    };
     if let Some(mut d) = dump {
+        let cpu = crate::autotune::cpu_id();
+        let cache = crate::autotune::cache::default_path();
+        for race in &autotune {
+            write(
+                &mut d,
+                Artifact::Autotune { thunk: &race.thunk },
+                &race.table(&cpu, cache.as_ref()),
+            )?;
+        }
         write(
             &mut d,
             Artifact::ThunkSequence,
@@ -210,6 +238,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
         compile_ms,
         warnings,
         provenance: optimized.provenance,
+        autotune,
     })
 }
 

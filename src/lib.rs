@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod autotune;
 pub mod check;
 pub mod cli;
 pub mod codegen;

@@ -50,7 +50,10 @@ impl Cache {
         let mut entries = BTreeMap::new();
         if let Some(map) = v.get("entries").and_then(Value::as_object) {
             for (key, e) in map {
-                let choice = e.get("choice").and_then(Value::as_str).and_then(Choice::parse);
+                let choice = e
+                    .get("choice")
+                    .and_then(Value::as_str)
+                    .and_then(Choice::parse);
                 let ms = |k: &str| e.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
                 if let Some(choice) = choice {
                     entries.insert(
@@ -134,7 +137,12 @@ mod tests {
             back.get("cpu|2").map(|e| e.choice),
             Some(Choice::Dot(DotStrategy::BatchParallel))
         );
-        assert!(Cache::load(&dir.join("missing.json")).unwrap().get("cpu|1").is_none());
+        assert!(
+            Cache::load(&dir.join("missing.json"))
+                .unwrap()
+                .get("cpu|1")
+                .is_none()
+        );
         std::fs::write(&path, "not json").unwrap();
         assert!(Cache::load(&path).is_err());
         let _ = std::fs::remove_dir_all(&dir);

@@ -55,8 +55,11 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let file = loaded.file.clone();
     let params = entry_parameters(&loaded.module);
     let arguments = bind_inputs(&params, &args.inputs, 0, args.json)?;
-    let options =
-        super::compile::compile_options(&Default::default(), args.dump_to.clone(), false)?;
+    let flags = super::PassFlags {
+        autotune: args.autotune,
+        ..Default::default()
+    };
+    let options = super::compile::compile_options(&flags, args.dump_to.clone(), false)?;
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
     let run = |exe: &mut crate::runtime::Executable| {

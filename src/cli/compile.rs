@@ -57,6 +57,11 @@ pub fn compile_options(
             .collect::<Result<_, _>>()?,
         isas: Vec::new(),
         keep_kernel_artifacts: false,
+        autotune: if flags.autotune {
+            crate::autotune::AutotuneMode::Race
+        } else {
+            crate::autotune::AutotuneMode::UseCache
+        },
     })
 }
 

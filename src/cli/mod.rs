@@ -150,6 +150,12 @@ pub struct PassFlags {
     /// (`--layout param0={0,1}` is column-major); repeatable.
     #[arg(long = "layout", value_name = "paramN={...}")]
     pub layouts: Vec<String>,
+    /// Race the choices no rule can rank (kernel thread split, dot threading, convolution
+    /// algorithm) on the real shapes, keep the winners and cache them on disk
+    /// ($XLAC_AUTOTUNE_CACHE or ~/.cache/xlac/autotune.json); without it, cached winners
+    /// are used when present. With --dump-to, each race is in KERNEL.autotune.txt.
+    #[arg(long)]
+    pub autotune: bool,
 }
 
 /// `xlac explain`.
@@ -190,6 +196,9 @@ pub struct BenchArgs {
     /// The machine's STREAM triad bandwidth in GB/s, for report.html (needs --dump-to).
     #[arg(long, value_name = "GBS", requires = "dump_to")]
     pub triad_gbs: Option<f64>,
+    /// Race tunable thunks before timing (see `xlac run --autotune`).
+    #[arg(long)]
+    pub autotune: bool,
 }
 
 /// `xlac check`.
@@ -334,7 +343,9 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         return 0;
     }
     let help = match args.get(1).map(String::as_str) {
-        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain")) => format!("xlac {sub} --help"),
+        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain")) => {
+            format!("xlac {sub} --help")
+        }
         _ => "xlac --help".to_string(),
     };
     let line = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {

@@ -132,7 +132,12 @@ pub fn wrap_instruction(
     let kind = choose_kind(&fused);
     let calls = module.add_computation_before(comp_id, fused);
     let into = &module.computations[calls];
-    record_cloned(&module.computations[comp_id].name, &original.name, into, into.root);
+    record_cloned(
+        &module.computations[comp_id].name,
+        &original.name,
+        into,
+        into.root,
+    );
     let mut fusion = Instruction::new(
         namer.fresh(fusion_name),
         original.shape.clone(),

@@ -134,15 +134,18 @@ impl CpuInstructionFusion {
                     }
                     fuse_producer(module, comp_id, consumer, producer, namer)?;
                     let result = module.computations[comp_id].instr(consumer).name.clone();
-                    log_decision(&self.log, FusionDecision {
-                        pass: "fusion",
-                        computation,
-                        producer: producer_name,
-                        consumer: consumer_name,
-                        fused,
-                        rule,
-                        result: Some(result),
-                    });
+                    log_decision(
+                        &self.log,
+                        FusionDecision {
+                            pass: "fusion",
+                            computation,
+                            producer: producer_name,
+                            consumer: consumer_name,
+                            fused,
+                            rule,
+                            result: Some(result),
+                        },
+                    );
                     changed = true;
                     continue 'restart;
                 }

@@ -63,15 +63,18 @@ impl Pass for MultiOutputFusion {
                 };
                 let merged = merge_sibling_fusions(module, comp_id, from, into, &mut namer)?;
                 let comp = &module.computations[comp_id];
-                log_decision(&self.log, FusionDecision {
-                    pass: "multi_output_fusion",
-                    computation: comp.name.clone(),
-                    producer: a_name,
-                    consumer: b_name,
-                    fused: true,
-                    rule: FusionRule::SiblingMultiOutput { shared },
-                    result: Some(comp.instr(merged).name.clone()),
-                });
+                log_decision(
+                    &self.log,
+                    FusionDecision {
+                        pass: "multi_output_fusion",
+                        computation: comp.name.clone(),
+                        producer: a_name,
+                        consumer: b_name,
+                        fused: true,
+                        rule: FusionRule::SiblingMultiOutput { shared },
+                        result: Some(comp.instr(merged).name.clone()),
+                    },
+                );
                 changed = true;
             }
         }

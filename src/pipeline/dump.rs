@@ -50,6 +50,11 @@ pub enum Artifact<'a> {
         /// Another ISA's name (`aarch64`), or `None` for the host.
         isa: Option<&'a str>,
     },
+    /// One thunk's autotune race (`KERNEL.autotune.txt`): candidates, times, winner.
+    Autotune {
+        /// The kernel or library thunk's instruction name.
+        thunk: &'a str,
+    },
     /// The listing file of a kernel another ISA could not compile (`KERNEL.ISA.asm` holds
     /// the reason; `index.txt` says so too).
     KernelAsmFailed {
@@ -180,6 +185,10 @@ impl DumpWriter {
                     format!("kernel {kernel}: {isa} machine code, disassembled"),
                 ),
             },
+            Artifact::Autotune { thunk } => (
+                format!("{}.autotune.txt", sanitize_file_name(thunk)),
+                format!("{thunk}: autotune race (every candidate, its time, the winner)"),
+            ),
             Artifact::KernelAsmFailed {
                 kernel,
                 isa,

@@ -38,11 +38,21 @@ const PARALLEL_FLOPS: usize = 1 << 18;
 /// matrices, single-threaded otherwise.
 pub fn default_strategy(d: &DotThunk) -> DotStrategy {
     let dn = &d.dimension_numbers;
-    let size = |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&x| s.dims[x] as usize).product::<usize>();
+    let size =
+        |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&x| s.dims[x] as usize).product::<usize>();
     let (ls, rs) = (&d.lhs.shape, &d.rhs.shape);
-    let lhs_free = free_dims(ls.rank(), &dn.lhs_batch_dimensions, &dn.lhs_contracting_dimensions);
-    let rhs_free = free_dims(rs.rank(), &dn.rhs_batch_dimensions, &dn.rhs_contracting_dimensions);
-    let flops = size(ls, &lhs_free) * size(rs, &rhs_free) * size(ls, &dn.lhs_contracting_dimensions);
+    let lhs_free = free_dims(
+        ls.rank(),
+        &dn.lhs_batch_dimensions,
+        &dn.lhs_contracting_dimensions,
+    );
+    let rhs_free = free_dims(
+        rs.rank(),
+        &dn.rhs_batch_dimensions,
+        &dn.rhs_contracting_dimensions,
+    );
+    let flops =
+        size(ls, &lhs_free) * size(rs, &rhs_free) * size(ls, &dn.lhs_contracting_dimensions);
     if flops >= PARALLEL_FLOPS {
         DotStrategy::GemmParallel
     } else {

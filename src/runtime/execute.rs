@@ -148,7 +148,11 @@ fn run_kernel(k: &KernelThunk, memory: &Memory) {
     };
     // An explicit split (autotuned) takes its task count as given; the default keeps
     // every task at least `min_units_per_task` long.
-    let min = if k.split.is_some() { 1 } else { k.min_units_per_task };
+    let min = if k.split.is_some() {
+        1
+    } else {
+        k.min_units_per_task
+    };
     let chunk = k.work_units.div_ceil(tasks).max(min);
     let chunks = k.work_units.div_ceil(chunk);
     let table = &table;

@@ -254,9 +254,12 @@ impl Thunk {
             Thunk::Kernel(k) => writeln!(out, "{pad}{}", kernel_line(k)),
             Thunk::OutputFusion { dot, epilogue } => writeln!(
                 out,
-                "{pad}output-fusion {}: gemm {} then {}",
+                "{pad}output-fusion {}: gemm {}{} then {}",
                 epilogue.name,
                 dot.out.shape.element_type,
+                dot.strategy
+                    .map(|s| format!(" (autotuned: {})", super::tuning::Choice::Dot(s)))
+                    .unwrap_or_default(),
                 kernel_line(epilogue)
             ),
             Thunk::Copy { name, copy } => {
@@ -276,16 +279,24 @@ impl Thunk {
             Thunk::Constant { name, .. } => writeln!(out, "{pad}constant {name} (written per run)"),
             Thunk::Dot(d) => writeln!(
                 out,
-                "{pad}dot {} (gemm, {} x {} -> {})",
+                "{pad}dot {} (gemm, {} x {} -> {}{})",
                 d.name,
                 d.lhs.shape.element_type,
                 d.rhs.shape.element_type,
-                d.out.shape.element_type
+                d.out.shape.element_type,
+                d.strategy
+                    .map(|s| format!(", autotuned: {}", super::tuning::Choice::Dot(s)))
+                    .unwrap_or_default()
             ),
             Thunk::Convolution(c) => writeln!(
                 out,
-                "{pad}convolution {} (im2col + gemm, feature_group_count={}, batch_group_count={})",
-                c.name, c.feature_group_count, c.batch_group_count
+                "{pad}convolution {} (im2col + gemm, feature_group_count={}, batch_group_count={}{})",
+                c.name,
+                c.feature_group_count,
+                c.batch_group_count,
+                c.algorithm
+                    .map(|a| format!(", autotuned: {}", super::tuning::Choice::Conv(a)))
+                    .unwrap_or_default()
             ),
             Thunk::Reference(r) => writeln!(
                 out,
@@ -323,10 +334,10 @@ impl Thunk {
 }
 
 fn kernel_line(k: &KernelThunk) -> String {
-    let split = if k.parallel {
-        format!(", split in tasks of >= {} units", k.min_units_per_task)
-    } else {
-        String::new()
+    let split = match k.split {
+        Some(s) => format!(", autotuned: {}", super::tuning::Choice::Split(s)),
+        None if k.parallel => format!(", split in tasks of >= {} units", k.min_units_per_task),
+        None => String::new(),
     };
     format!(
         "kernel {} ({} buffers, {} work units{split})",
