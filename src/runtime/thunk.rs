@@ -187,6 +187,8 @@ pub enum Thunk {
     Dot(DotThunk),
     /// `convolution` through im2col and the GEMM.
     Convolution(ConvolutionThunk),
+    /// A native library routine (sort, scatter, select-and-scatter, LAPACK).
+    Library(super::library::LibraryThunk),
     /// An op run by the reference implementation.
     Reference(ReferenceThunk),
     /// `while`: the state lives in the while's result buffers; each step copies it into
@@ -281,6 +283,7 @@ impl Thunk {
                 "{pad}convolution {} (im2col + gemm, feature_group_count={}, batch_group_count={})",
                 c.name, c.feature_group_count, c.batch_group_count
             ),
+            Thunk::Library(l) => writeln!(out, "{pad}{}", l.line()),
             Thunk::Reference(r) => writeln!(
                 out,
                 "{pad}library {} {} (reference implementation)",
