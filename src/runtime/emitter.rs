@@ -3,8 +3,8 @@
 //! get-tuple-element, bitcast, after-all, add-dependency and opt-barrier emit nothing when
 //! the plan shares their buffers (and a copy where it did not); fusions become kernel
 //! calls; dot, convolution, copy and control flow get native thunks; sort, scatter,
-//! select-and-scatter (with their computations compiled) and the real LAPACK custom calls
-//! get native library routines; every other op runs its reference implementation, named
+//! select-and-scatter (with their computations compiled), the real LAPACK custom calls
+//! and `TopK` get native library routines; every other op runs its reference implementation, named
 //! as such. An op with no thunk at all is an error.
 //! XLA: `xla/service/cpu/thunk_emitter.cc` (`ThunkEmitter::EmitHloInstruction`).
 
@@ -23,6 +23,7 @@ use super::library::lapack::LapackThunk;
 use super::library::scatter::ScatterThunk;
 use super::library::select_and_scatter::SelectAndScatterThunk;
 use super::library::sort::SortThunk;
+use super::library::top_k::TopKThunk;
 use super::plan::{Plan, leaf_indices};
 use super::thunk::{
     BufferRef, ConvolutionThunk, DotThunk, KernelThunk, ParallelCopy, ReferenceThunk, Region,
@@ -318,11 +319,14 @@ impl<'a> ThunkEmitter<'a> {
             }
             Op::CustomCall(cc) => {
                 let results = self.leaves(comp, id)?;
-                match LapackThunk::new(instr, cc, &operands, &results)
-                    .map_err(|m| self.error(comp, id, &m))?
-                {
-                    Some(t) => LibraryThunk::Lapack(t),
-                    None => return Ok(None),
+                let lapack = LapackThunk::new(instr, cc, &operands, &results)
+                    .map_err(|m| self.error(comp, id, &m))?;
+                let top_k = TopKThunk::new(self.module, &instr.name, cc, &operands, &results)
+                    .map_err(|m| self.error(comp, id, &m))?;
+                match (lapack, top_k) {
+                    (Some(t), _) => LibraryThunk::Lapack(t),
+                    (None, Some(t)) => LibraryThunk::TopK(t),
+                    (None, None) => return Ok(None),
                 }
             }
             _ => return Ok(None),

@@ -1,7 +1,7 @@
 //! Native library routines: the ops that are not kernels but run as hand-written loops
 //! over the buffers, calling compiled scalar functions (`codegen::scalar_function`) where
-//! the op has a computation: [`sort`], [`scatter`], [`select_and_scatter`] and the LAPACK
-//! custom calls in [`lapack`]. No routine reads operands into literals or calls the
+//! the op has a computation: [`sort`], [`scatter`], [`select_and_scatter`], the LAPACK
+//! custom calls in [`lapack`] and XLA:CPU's `TopK` custom call in [`top_k`]. No routine reads operands into literals or calls the
 //! interpreter; each one reads and writes the plan's buffers in their physical layouts.
 //! XLA: `xla/backends/cpu/runtime/sort_thunk.cc`, the scatter and select-and-scatter
 //! emitters of `xla/service/cpu/ir_emitter.cc`, and jaxlib's LAPACK FFI handlers
@@ -11,6 +11,7 @@ pub mod lapack;
 pub mod scatter;
 pub mod select_and_scatter;
 pub mod sort;
+pub mod top_k;
 
 use std::fmt::Write as _;
 
@@ -28,6 +29,8 @@ pub enum LibraryThunk {
     SelectAndScatter(select_and_scatter::SelectAndScatterThunk),
     /// A LAPACK custom call (`?potrf`, `?trsm`).
     Lapack(lapack::LapackThunk),
+    /// XLA:CPU's `TopK` custom call.
+    TopK(top_k::TopKThunk),
 }
 
 impl LibraryThunk {
@@ -38,6 +41,7 @@ impl LibraryThunk {
             LibraryThunk::Scatter(t) => scatter::run(t, memory),
             LibraryThunk::SelectAndScatter(t) => select_and_scatter::run(t, memory),
             LibraryThunk::Lapack(t) => lapack::run(t, memory),
+            LibraryThunk::TopK(t) => top_k::run(t, memory),
         }
     }
 
@@ -71,6 +75,14 @@ impl LibraryThunk {
                 "library custom-call {} (native {})",
                 t.name,
                 t.describe()
+            ),
+            LibraryThunk::TopK(t) => write!(
+                s,
+                "library custom-call {} (native TopK, {} {} of {})",
+                t.name,
+                if t.largest { "largest" } else { "smallest" },
+                t.values.shape.dims.last().copied().unwrap_or(0),
+                t.operand.shape.element_type
             ),
         };
         s

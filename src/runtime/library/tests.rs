@@ -526,3 +526,73 @@ ENTRY main {
         "{text}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// TopK
+
+fn top_k_hlo(t: &str, direction: &str, layout: &str) -> String {
+    format!(
+        "HloModule m
+cmp {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT r = pred[] compare(a, b), direction={direction}
+}}
+ENTRY main {{
+  x = {t}[3,7]{{{layout}}} parameter(0)
+  ROOT c = ({t}[3,4]{{{layout}}}, s32[3,4]{{1,0}}) custom-call(x), custom_call_target=\"TopK\", called_computations={{cmp}}
+}}"
+    )
+}
+
+#[test]
+fn top_k_largest_with_nans_ties_and_signed_zeros() {
+    let nan = f32::NAN;
+    let x = lit(
+        &[3, 7],
+        vec![
+            1.0f32,
+            3.0,
+            3.0,
+            -nan,
+            2.0,
+            3.0,
+            0.5, //
+            -0.0,
+            0.0,
+            nan,
+            f32::INFINITY,
+            -1.0,
+            0.0,
+            -0.0, //
+            5.0,
+            5.0,
+            5.0,
+            5.0,
+            5.0,
+            5.0,
+            5.0,
+        ],
+    );
+    for layout in ["1,0", "0,1"] {
+        let text = check_args(
+            &top_k_hlo("f32", "GT", layout),
+            std::slice::from_ref(&x),
+            F32,
+        );
+        assert!(
+            text.contains("library custom-call c (native TopK, largest 4 of f32)"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn top_k_smallest_integers() {
+    let x = lit(
+        &[3, 7],
+        (0..21).map(|v| (v * 5) % 4 - 2).collect::<Vec<i32>>(),
+    );
+    let text = check_args(&top_k_hlo("s32", "LT", "1,0"), &[x], Tolerance::EXACT);
+    assert!(text.contains("native TopK, smallest 4 of s32"), "{text}");
+}
