@@ -4,7 +4,7 @@
 //! the plan shares their buffers (and a copy where it did not); fusions become kernel
 //! calls; dot, convolution, copy and control flow get native thunks; sort, scatter,
 //! select-and-scatter (with their computations compiled), the real LAPACK custom calls
-//! and `TopK` get native library routines; every other op runs its reference implementation, named
+//! `TopK` and integer dots get native library routines; every other op runs its reference implementation, named
 //! as such. An op with no thunk at all is an error.
 //! XLA: `xla/service/cpu/thunk_emitter.cc` (`ThunkEmitter::EmitHloInstruction`).
 
@@ -19,6 +19,7 @@ use crate::ir::{
 use super::RuntimeError;
 use super::buffers::literal_leaf;
 use super::library::LibraryThunk;
+use super::library::integer_dot::{IntegerDotThunk, integer_operand, integer_result};
 use super::library::lapack::LapackThunk;
 use super::library::scatter::ScatterThunk;
 use super::library::select_and_scatter::SelectAndScatterThunk;
@@ -327,6 +328,33 @@ impl<'a> ThunkEmitter<'a> {
                     (Some(t), _) => LibraryThunk::Lapack(t),
                     (None, Some(t)) => LibraryThunk::TopK(t),
                     (None, None) => return Ok(None),
+                }
+            }
+            Op::Dot {
+                dimension_numbers, ..
+            } => {
+                let out = self.array_leaf(comp, id)?;
+                if !integer_result(out.shape.element_type)
+                    || operands
+                        .iter()
+                        .any(|o| !integer_operand(o.shape.element_type))
+                    || operands.len() != 2
+                {
+                    return Ok(None);
+                }
+                LibraryThunk::IntegerDot(IntegerDotThunk {
+                    name: instr.name.clone(),
+                    lhs: operands[0].clone(),
+                    rhs: operands[1].clone(),
+                    out,
+                    dimension_numbers: dimension_numbers.clone(),
+                })
+            }
+            Op::TopK { largest, .. } => {
+                let results = self.leaves(comp, id)?;
+                match TopKThunk::for_op(&instr.name, *largest, &operands, &results) {
+                    Some(t) => LibraryThunk::TopK(t),
+                    None => return Ok(None),
                 }
             }
             _ => return Ok(None),

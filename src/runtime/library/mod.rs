@@ -1,12 +1,14 @@
 //! Native library routines: the ops that are not kernels but run as hand-written loops
 //! over the buffers, calling compiled scalar functions (`codegen::scalar_function`) where
 //! the op has a computation: [`sort`], [`scatter`], [`select_and_scatter`], the LAPACK
-//! custom calls in [`lapack`] and XLA:CPU's `TopK` custom call in [`top_k`]. No routine reads operands into literals or calls the
+//! custom calls in [`lapack`], XLA:CPU's `TopK` custom call in [`top_k`], and dots with
+//! integer results in [`integer_dot`]. No routine reads operands into literals or calls the
 //! interpreter; each one reads and writes the plan's buffers in their physical layouts.
 //! XLA: `xla/backends/cpu/runtime/sort_thunk.cc`, the scatter and select-and-scatter
 //! emitters of `xla/service/cpu/ir_emitter.cc`, and jaxlib's LAPACK FFI handlers
 //! (`jaxlib/cpu/lapack_kernels.cc`).
 
+pub mod integer_dot;
 pub mod lapack;
 pub mod scatter;
 pub mod select_and_scatter;
@@ -16,7 +18,10 @@ pub mod top_k;
 use std::fmt::Write as _;
 
 use super::RuntimeError;
+use super::buffers::AlignedBuffer;
 use super::execute::Memory;
+use super::thunk::BufferRef;
+use crate::layout::Slice;
 
 /// One library call.
 #[derive(Debug)]
@@ -29,8 +34,10 @@ pub enum LibraryThunk {
     SelectAndScatter(select_and_scatter::SelectAndScatterThunk),
     /// A LAPACK custom call (`?potrf`, `?trsm`).
     Lapack(lapack::LapackThunk),
-    /// XLA:CPU's `TopK` custom call.
+    /// XLA:CPU's `TopK` custom call (or the `topk` op).
     TopK(top_k::TopKThunk),
+    /// A `dot` with an integer result.
+    IntegerDot(integer_dot::IntegerDotThunk),
 }
 
 impl LibraryThunk {
@@ -42,6 +49,7 @@ impl LibraryThunk {
             LibraryThunk::SelectAndScatter(t) => select_and_scatter::run(t, memory),
             LibraryThunk::Lapack(t) => lapack::run(t, memory),
             LibraryThunk::TopK(t) => top_k::run(t, memory),
+            LibraryThunk::IntegerDot(t) => integer_dot::run(t, memory),
         }
     }
 
@@ -78,11 +86,20 @@ impl LibraryThunk {
             ),
             LibraryThunk::TopK(t) => write!(
                 s,
-                "library custom-call {} (native TopK, {} {} of {})",
+                "library {} {} (native TopK, {} {} of {})",
+                t.opcode,
                 t.name,
                 if t.largest { "largest" } else { "smallest" },
                 t.values.shape.dims.last().copied().unwrap_or(0),
                 t.operand.shape.element_type
+            ),
+            LibraryThunk::IntegerDot(t) => write!(
+                s,
+                "library dot {} (native integer loop, {} x {} -> {})",
+                t.name,
+                t.lhs.shape.element_type,
+                t.rhs.shape.element_type,
+                t.out.shape.element_type
             ),
         };
         s
@@ -122,6 +139,35 @@ pub fn for_each_index(dims: &[usize], skip: Option<usize>, f: &mut dyn FnMut(&[u
 /// `sum(index[d] * strides[d])`.
 pub fn offset(index: &[usize], strides: &[usize]) -> usize {
     index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
+/// The addresses to read `inputs` from while a routine writes `outputs`: each input's own
+/// buffer, or, when it overlaps some output (a plan that reuses an input's bytes for the
+/// result), a private copy made before anything is written. The copies live in the
+/// returned vector.
+pub fn inputs_safe_from(
+    inputs: &[&BufferRef],
+    outputs: &[BufferRef],
+    memory: &Memory,
+) -> (Vec<*mut u8>, Vec<AlignedBuffer>) {
+    let overlaps = |a: &Slice, b: &Slice| {
+        a.allocation == b.allocation && a.offset < b.offset + b.size && b.offset < a.offset + a.size
+    };
+    let mut staged = Vec::new();
+    let mut ptrs = Vec::with_capacity(inputs.len());
+    for i in inputs {
+        let p = memory.ptr(i.slice);
+        if outputs.iter().any(|o| overlaps(&i.slice, &o.slice)) {
+            let copy = AlignedBuffer::new(i.slice.size);
+            // SAFETY: the slice holds `size` bytes; the copy is fresh memory.
+            unsafe { std::ptr::copy_nonoverlapping(p, copy.ptr(), i.slice.size) };
+            ptrs.push(copy.ptr());
+            staged.push(copy);
+        } else {
+            ptrs.push(p);
+        }
+    }
+    (ptrs, staged)
 }
 
 /// A raw pointer that may cross threads: routines hand disjoint parts of a buffer to

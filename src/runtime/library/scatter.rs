@@ -135,6 +135,10 @@ pub fn run(t: &ScatterThunk, memory: &Memory) -> Result<(), RuntimeError> {
     if !idx_type.is_integral() {
         return Err(fail("scatter indices must be integers"));
     }
+    // Indices and updates are read while the results are written: stage any of them that
+    // shares bytes with a result before the operands are copied in.
+    let reads: Vec<&BufferRef> = std::iter::once(&t.indices).chain(&t.updates).collect();
+    let (read_ptrs, _staged) = super::inputs_safe_from(&reads, &t.results, memory);
     parallel_copy(&ParallelCopy::new(&t.operands, &t.results), memory);
     if up_dims.contains(&0) {
         return Ok(());
@@ -150,7 +154,7 @@ pub fn run(t: &ScatterThunk, memory: &Memory) -> Result<(), RuntimeError> {
         .map(|u| u.shape.physical_strides())
         .collect();
     let res_ptrs: Vec<*mut u8> = t.results.iter().map(|r| memory.ptr(r.slice)).collect();
-    let up_ptrs: Vec<*mut u8> = t.updates.iter().map(|u| memory.ptr(u.slice)).collect();
+    let up_ptrs: Vec<*mut u8> = read_ptrs[1..].to_vec();
     let res_sizes: Vec<usize> = t
         .results
         .iter()
@@ -161,7 +165,7 @@ pub fn run(t: &ScatterThunk, memory: &Memory) -> Result<(), RuntimeError> {
         .iter()
         .map(|u| u.shape.element_type.byte_size())
         .collect();
-    let idx_ptr = memory.ptr(t.indices.slice);
+    let idx_ptr = read_ptrs[0];
 
     let scatter_sizes: Vec<usize> = scatter_up.iter().map(|&x| up_dims[x]).collect();
     let window_sizes: Vec<usize> = d.update_window_dims.iter().map(|&x| up_dims[x]).collect();

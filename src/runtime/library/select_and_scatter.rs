@@ -93,15 +93,19 @@ pub fn run(t: &SelectAndScatterThunk, memory: &Memory) -> Result<(), RuntimeErro
         );
     }
     let size = ty.byte_size();
+    // The result is filled first: stage any input sharing its bytes.
+    let (inputs, _staged) = super::inputs_safe_from(
+        &[&t.operand, &t.source, &t.init],
+        std::slice::from_ref(&t.result),
+        memory,
+    );
+    let (operand, source, init) = (inputs[0], inputs[1], inputs[2]);
     let result = memory.ptr(t.result.slice);
-    let init = memory.ptr(t.init.slice);
     let count = t.result.shape.element_count();
     for e in 0..count {
         // SAFETY: `init` holds one element; the result `count` elements.
         unsafe { std::ptr::copy_nonoverlapping(init, result.add(e * size), size) };
     }
-    let operand = memory.ptr(t.operand.slice);
-    let source = memory.ptr(t.source.slice);
     let in_strides = t.operand.shape.physical_strides();
     let out_strides = t.result.shape.physical_strides();
     let src_strides = t.source.shape.physical_strides();

@@ -596,3 +596,56 @@ fn top_k_smallest_integers() {
     let text = check_args(&top_k_hlo("s32", "LT", "1,0"), &[x], Tolerance::EXACT);
     assert!(text.contains("native TopK, smallest 4 of s32"), "{text}");
 }
+
+#[test]
+fn topk_op_runs_natively() {
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  x = bf16[5,9]{0,1} parameter(0)
+  ROOT t = (bf16[5,3]{1,0}, s32[5,3]{1,0}) topk(x), k=3, largest=false
+}",
+        4,
+        tol(P::BF16),
+    );
+    assert!(
+        text.contains("library topk t (native TopK, smallest 3 of bf16)"),
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// integer dot
+
+#[test]
+fn integer_dots_wrap_and_convert_like_the_interpreter() {
+    // s8 x u8 -> s16 with wrap-around, batch dims, two contracting dims, column-major.
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  a = s8[3,5,4,2]{0,1,2,3} parameter(0)
+  b = u8[4,3,2,6]{3,2,1,0} parameter(1)
+  ROOT d = s16[3,5,6]{0,2,1} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={1}, lhs_contracting_dims={2,3}, rhs_contracting_dims={0,2}
+}",
+        5,
+        Tolerance::EXACT,
+    );
+    assert!(
+        text.contains("library dot d (native integer loop, s8 x u8 -> s16)"),
+        "{text}"
+    );
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  a = s64[7,9]{1,0} parameter(0)
+  b = s32[9]{0} parameter(1)
+  ROOT d = u32[7]{0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+        6,
+        Tolerance::EXACT,
+    );
+    assert!(
+        text.contains("native integer loop, s64 x s32 -> u32"),
+        "{text}"
+    );
+}

@@ -1,4 +1,4 @@
-//! XLA:CPU's `TopK` custom call as a native routine: along the last dimension, the `k`
+//! XLA:CPU's `TopK` custom call (and the `topk` op) as a native routine: along the last dimension, the `k`
 //! largest elements (comparator root `GT`; `LT` gives the smallest) and their `s32` indices,
 //! equal elements in increasing index order. Elements are ordered by XLA's total order
 //! (`-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN`) through integer keys, so the
@@ -18,6 +18,8 @@ use crate::runtime::thunk::BufferRef;
 pub struct TopKThunk {
     /// The custom-call instruction.
     pub name: String,
+    /// `custom-call` (XLA:CPU's `TopK`) or `topk` (the op).
+    pub opcode: &'static str,
     /// Largest first (`GT` comparator) or smallest first (`LT`).
     pub largest: bool,
     /// The operand, rank >= 1.
@@ -41,19 +43,6 @@ impl TopKThunk {
         if cc.target != "TopK" {
             return Ok(None);
         }
-        let ([x], [values, indices]) = (operands, results) else {
-            return Err("TopK takes one operand and returns (values, s32 indices)".into());
-        };
-        if key_of(x.shape.element_type).is_none()
-            || values.shape.element_type != x.shape.element_type
-            || indices.shape.element_type != PrimitiveType::S32
-            || x.shape.rank() == 0
-            || values.shape.dims != indices.shape.dims
-            || values.shape.rank() != x.shape.rank()
-            || values.shape.dims[..x.shape.rank() - 1] != x.shape.dims[..x.shape.rank() - 1]
-        {
-            return Ok(None);
-        }
         let largest = match cc.called_computations.first() {
             // No comparator: XLA's TopK means "largest".
             None => true,
@@ -69,13 +58,45 @@ impl TopKThunk {
                 _ => return Err("the TopK comparator is not a GT or LT comparison".into()),
             },
         };
-        Ok(Some(TopKThunk {
+        Ok(
+            TopKThunk::for_op(name, largest, operands, results).map(|t| TopKThunk {
+                opcode: "custom-call",
+                ..t
+            }),
+        )
+    }
+
+    /// The thunk for a top-k (the `topk` op, or the custom call once its direction is
+    /// known), or `None` when the buffers are not `x` → `(values, s32 indices)` of a
+    /// supported element type (the op then keeps the reference path).
+    pub fn for_op(
+        name: &str,
+        largest: bool,
+        operands: &[BufferRef],
+        results: &[BufferRef],
+    ) -> Option<TopKThunk> {
+        let ([x], [values, indices]) = (operands, results) else {
+            return None;
+        };
+        let r = x.shape.rank();
+        if key_of(x.shape.element_type).is_none()
+            || values.shape.element_type != x.shape.element_type
+            || indices.shape.element_type != PrimitiveType::S32
+            || r == 0
+            || values.shape.dims != indices.shape.dims
+            || values.shape.rank() != r
+            || values.shape.dims[..r - 1] != x.shape.dims[..r - 1]
+        {
+            return None;
+        }
+        Some(TopKThunk {
             name: name.to_string(),
+            opcode: "topk",
             largest,
             operand: x.clone(),
             values: values.clone(),
             indices: indices.clone(),
-        }))
+        })
     }
 }
 
