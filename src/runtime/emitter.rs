@@ -4,7 +4,7 @@
 //! the plan shares their buffers (and a copy where it did not); fusions become kernel
 //! calls; dot, convolution, copy and control flow get native thunks; sort, scatter,
 //! select-and-scatter (with their computations compiled), the real LAPACK custom calls
-//! `TopK` and integer dots get native library routines; every other op runs its reference implementation, named
+//! `TopK` and integer and complex dots get native library routines; every other op runs its reference implementation, named
 //! as such. An op with no thunk at all is an error.
 //! XLA: `xla/service/cpu/thunk_emitter.cc` (`ThunkEmitter::EmitHloInstruction`).
 
@@ -19,8 +19,8 @@ use crate::ir::{
 use super::RuntimeError;
 use super::buffers::literal_leaf;
 use super::library::LibraryThunk;
-use super::library::integer_dot::{IntegerDotThunk, integer_operand, integer_result};
 use super::library::lapack::LapackThunk;
+use super::library::loop_dot::{self, LoopDotThunk};
 use super::library::scatter::ScatterThunk;
 use super::library::select_and_scatter::SelectAndScatterThunk;
 use super::library::sort::SortThunk;
@@ -334,15 +334,17 @@ impl<'a> ThunkEmitter<'a> {
                 dimension_numbers, ..
             } => {
                 let out = self.array_leaf(comp, id)?;
-                if !integer_result(out.shape.element_type)
-                    || operands
-                        .iter()
-                        .any(|o| !integer_operand(o.shape.element_type))
-                    || operands.len() != 2
-                {
+                let [lhs, rhs] = operands.as_slice() else {
+                    return Ok(None);
+                };
+                if !loop_dot::supported(
+                    lhs.shape.element_type,
+                    rhs.shape.element_type,
+                    out.shape.element_type,
+                ) {
                     return Ok(None);
                 }
-                LibraryThunk::IntegerDot(IntegerDotThunk {
+                LibraryThunk::LoopDot(LoopDotThunk {
                     name: instr.name.clone(),
                     lhs: operands[0].clone(),
                     rhs: operands[1].clone(),

@@ -121,7 +121,7 @@ ENTRY main {
 }
 
 #[test]
-fn integer_dot_runs_the_native_integer_loop() {
+fn integer_dot_runs_the_native_loop() {
     let text = check(
         "HloModule m
 ENTRY main {
@@ -131,7 +131,7 @@ ENTRY main {
 }",
     );
     assert!(
-        text.contains("library dot d (native integer loop, s32 x s32 -> s32)"),
+        text.contains("library dot d (native loop, s32 x s32 -> s32)"),
         "{text}"
     );
 }

@@ -2,14 +2,15 @@
 //! over the buffers, calling compiled scalar functions (`codegen::scalar_function`) where
 //! the op has a computation: [`sort`], [`scatter`], [`select_and_scatter`], the LAPACK
 //! custom calls in [`lapack`], XLA:CPU's `TopK` custom call in [`top_k`], and dots with
-//! integer results in [`integer_dot`]. No routine reads operands into literals or calls the
-//! interpreter; each one reads and writes the plan's buffers in their physical layouts.
+//! integer or complex results in [`loop_dot`]. No routine reads operands into literals or
+//! calls the interpreter; each one reads and writes the plan's buffers in their physical
+//! layouts.
 //! XLA: `xla/backends/cpu/runtime/sort_thunk.cc`, the scatter and select-and-scatter
 //! emitters of `xla/service/cpu/ir_emitter.cc`, and jaxlib's LAPACK FFI handlers
 //! (`jaxlib/cpu/lapack_kernels.cc`).
 
-pub mod integer_dot;
 pub mod lapack;
+pub mod loop_dot;
 pub mod scatter;
 pub mod select_and_scatter;
 pub mod sort;
@@ -36,8 +37,8 @@ pub enum LibraryThunk {
     Lapack(lapack::LapackThunk),
     /// XLA:CPU's `TopK` custom call (or the `topk` op).
     TopK(top_k::TopKThunk),
-    /// A `dot` with an integer result.
-    IntegerDot(integer_dot::IntegerDotThunk),
+    /// A `dot` with an integer or complex result.
+    LoopDot(loop_dot::LoopDotThunk),
 }
 
 impl LibraryThunk {
@@ -49,7 +50,7 @@ impl LibraryThunk {
             LibraryThunk::SelectAndScatter(t) => select_and_scatter::run(t, memory),
             LibraryThunk::Lapack(t) => lapack::run(t, memory),
             LibraryThunk::TopK(t) => top_k::run(t, memory),
-            LibraryThunk::IntegerDot(t) => integer_dot::run(t, memory),
+            LibraryThunk::LoopDot(t) => loop_dot::run(t, memory),
         }
     }
 
@@ -93,9 +94,9 @@ impl LibraryThunk {
                 t.values.shape.dims.last().copied().unwrap_or(0),
                 t.operand.shape.element_type
             ),
-            LibraryThunk::IntegerDot(t) => write!(
+            LibraryThunk::LoopDot(t) => write!(
                 s,
-                "library dot {} (native integer loop, {} x {} -> {})",
+                "library dot {} (native loop, {} x {} -> {})",
                 t.name,
                 t.lhs.shape.element_type,
                 t.rhs.shape.element_type,

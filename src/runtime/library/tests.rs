@@ -631,7 +631,7 @@ ENTRY main {
         Tolerance::EXACT,
     );
     assert!(
-        text.contains("library dot d (native integer loop, s8 x u8 -> s16)"),
+        text.contains("library dot d (native loop, s8 x u8 -> s16)"),
         "{text}"
     );
     let text = check_with(
@@ -644,8 +644,23 @@ ENTRY main {
         6,
         Tolerance::EXACT,
     );
+    assert!(text.contains("native loop, s64 x s32 -> u32"), "{text}");
+}
+
+#[test]
+fn complex_dot_runs_the_native_loop() {
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  a = c64[2,3,5]{2,1,0} parameter(0)
+  b = c64[2,5,4]{1,2,0} parameter(1)
+  ROOT d = c64[2,3,4]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+}",
+        8,
+        tol(P::F32),
+    );
     assert!(
-        text.contains("native integer loop, s64 x s32 -> u32"),
+        text.contains("library dot d (native loop, c64 x c64 -> c64)"),
         "{text}"
     );
 }

@@ -1,11 +1,17 @@
-//! `dot` with an integer result as a native routine (the GEMM path is for floats): every
-//! output element is the sum over the contracting indices of `lhs * rhs`, with XLA's
-//! integer semantics: operands converted to the result type, products and sums wrapping
-//! in two's complement, the result the low bits. Computed in `i64` with wrapping
-//! arithmetic and truncated once at the store: sums and products modulo 2^64 reduce to the
-//! same low bits as the same operations modulo 2^w, so neither the operands' extension nor
-//! the summation order changes the answer (it equals the interpreter's exactly). Operands
-//! and result are read and written through their physical layouts.
+//! `dot`s the GEMM path does not take, as a native loop: every output element is the sum
+//! over the contracting indices (row-major over the listed contracting dimensions, from 0)
+//! of `lhs * rhs`. Two element families:
+//!
+//! * **integer results**, with XLA's integer semantics: operands converted to the result
+//!   type, products and sums wrapping in two's complement, the result the low bits.
+//!   Computed in `i64` with wrapping arithmetic and truncated once at the store: sums and
+//!   products modulo 2^64 reduce to the same low bits as the same operations modulo 2^w,
+//!   so neither the operands' extension nor the summation order changes the answer (it
+//!   equals the interpreter's exactly).
+//! * **complex** `c64`/`c128` operands and result of one type: summed in that type in the
+//!   interpreter's order, with `num_complex`'s product, so results agree to the bit.
+//!
+//! Operands and result are read and written through their physical layouts.
 //! XLA: `xla/backends/cpu/runtime/dot_thunk.cc` (integer dots go to Eigen's contraction);
 //! semantics of `HandleDotSlowPath` in `xla/hlo/evaluator/hlo_evaluator_typed_visitor.h`.
 
@@ -15,16 +21,16 @@ use crate::runtime::RuntimeError;
 use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
-/// An integer `dot` on buffers.
+/// A `dot` on buffers, computed by the loop (integer or complex).
 #[derive(Debug)]
-pub struct IntegerDotThunk {
+pub struct LoopDotThunk {
     /// The dot instruction.
     pub name: String,
-    /// Left operand (integer or pred).
+    /// Left operand (integer or pred; or complex).
     pub lhs: BufferRef,
-    /// Right operand (integer or pred).
+    /// Right operand (integer or pred; or complex).
     pub rhs: BufferRef,
-    /// Result (`s8`..`s64`, `u8`..`u64`).
+    /// Result (`s8`..`s64`, `u8`..`u64`; or the operands' complex type).
     pub out: BufferRef,
     /// Batch and contracting dimensions.
     pub dimension_numbers: DotDimensionNumbers,
@@ -83,8 +89,76 @@ unsafe fn store(base: *mut u8, t: PrimitiveType, e: usize, v: i64) {
     }
 }
 
-/// Runs an integer dot.
-pub fn run(t: &IntegerDotThunk, memory: &Memory) -> Result<(), RuntimeError> {
+/// True when the loop computes a dot of these element types.
+pub fn supported(lhs: PrimitiveType, rhs: PrimitiveType, out: PrimitiveType) -> bool {
+    let complex = matches!(out, PrimitiveType::C64 | PrimitiveType::C128);
+    (integer_result(out) && integer_operand(lhs) && integer_operand(rhs))
+        || (complex && lhs == out && rhs == out)
+}
+
+/// How the loop reads, accumulates and writes one element family.
+trait Accumulator: Copy {
+    fn zero() -> Self;
+    /// `self + a * b`.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// # Safety
+    /// `base` holds an element of type `t` at element offset `e`.
+    unsafe fn load(base: *const u8, t: PrimitiveType, e: usize) -> Self;
+    /// # Safety
+    /// As `load`, writable.
+    unsafe fn store(self, base: *mut u8, t: PrimitiveType, e: usize);
+}
+
+impl Accumulator for i64 {
+    fn zero() -> Self {
+        0
+    }
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self.wrapping_add(a.wrapping_mul(b))
+    }
+    unsafe fn load(base: *const u8, t: PrimitiveType, e: usize) -> Self {
+        // SAFETY: forwarded.
+        unsafe { load(base, t, e) }
+    }
+    unsafe fn store(self, base: *mut u8, t: PrimitiveType, e: usize) {
+        // SAFETY: forwarded.
+        unsafe { store(base, t, e, self) }
+    }
+}
+
+macro_rules! complex_accumulator {
+    ($t:ty) => {
+        impl Accumulator for num_complex::Complex<$t> {
+            fn zero() -> Self {
+                num_complex::Complex::new(0.0, 0.0)
+            }
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                self + a * b
+            }
+            unsafe fn load(base: *const u8, _: PrimitiveType, e: usize) -> Self {
+                // SAFETY: the caller guarantees the element (re, im) exists.
+                unsafe { base.cast::<Self>().add(e).read_unaligned() }
+            }
+            unsafe fn store(self, base: *mut u8, _: PrimitiveType, e: usize) {
+                // SAFETY: as above.
+                unsafe { base.cast::<Self>().add(e).write_unaligned(self) }
+            }
+        }
+    };
+}
+complex_accumulator!(f32);
+complex_accumulator!(f64);
+
+/// Runs a loop dot.
+pub fn run(t: &LoopDotThunk, memory: &Memory) -> Result<(), RuntimeError> {
+    match t.out.shape.element_type {
+        PrimitiveType::C64 => run_typed::<num_complex::Complex<f32>>(t, memory),
+        PrimitiveType::C128 => run_typed::<num_complex::Complex<f64>>(t, memory),
+        _ => run_typed::<i64>(t, memory),
+    }
+}
+
+fn run_typed<A: Accumulator>(t: &LoopDotThunk, memory: &Memory) -> Result<(), RuntimeError> {
     let fail = |m: &str| RuntimeError::new(format!("{}: {m}", t.name));
     let dn = &t.dimension_numbers;
     let dims =
@@ -165,14 +239,14 @@ pub fn run(t: &IntegerDotThunk, memory: &Memory) -> Result<(), RuntimeError> {
             ri[c] = 0;
         }
         let (l0, r0) = (offset(&li, &ls), offset(&ri, &rs));
-        let mut acc = 0i64;
+        let mut acc = A::zero();
         for &(l, r) in &contracting {
             // SAFETY: base plus contracting offsets index elements inside both operands.
-            let (a, b) = unsafe { (load(lp, lt, l0 + l), load(rp, rt, r0 + r)) };
-            acc = acc.wrapping_add(a.wrapping_mul(b));
+            let (a, b) = unsafe { (A::load(lp, lt, l0 + l), A::load(rp, rt, r0 + r)) };
+            acc = acc.mul_add(a, b);
         }
         // SAFETY: `o` is an index of the result.
-        unsafe { store(op, ot, offset(o, &os), acc) };
+        unsafe { acc.store(op, ot, offset(o, &os)) };
     });
     Ok(())
 }
