@@ -306,12 +306,19 @@ fn optimize_with(
 }
 
 fn write_kernel_artifacts(d: &mut DumpWriter, kernels: &KernelSet) -> Result<(), CompileError> {
-    for k in &kernels.kernels {
-        let a = &k.artifacts;
+    // Kernels, then the scalar functions library routines call (sort comparators, ...).
+    let mut scalars: Vec<_> = kernels.scalar_functions().collect();
+    scalars.sort_by(|a, b| a.name.cmp(&b.name));
+    let all = kernels
+        .kernels
+        .iter()
+        .map(|k| (&k.name, &k.artifacts))
+        .chain(scalars.iter().map(|s| (&s.name, &s.artifacts)));
+    for (name, a) in all {
         write(
             d,
             Artifact::KernelClif {
-                kernel: &k.name,
+                kernel: name,
                 optimized: false,
             },
             &a.clif_no_opt,
@@ -319,7 +326,7 @@ fn write_kernel_artifacts(d: &mut DumpWriter, kernels: &KernelSet) -> Result<(),
         write(
             d,
             Artifact::KernelClif {
-                kernel: &k.name,
+                kernel: name,
                 optimized: true,
             },
             &a.clif_with_opt,
@@ -327,7 +334,7 @@ fn write_kernel_artifacts(d: &mut DumpWriter, kernels: &KernelSet) -> Result<(),
         write(
             d,
             Artifact::KernelAsm {
-                kernel: &k.name,
+                kernel: name,
                 isa: None,
             },
             &a.asm,
@@ -393,6 +400,13 @@ fn compile_times(passes: &[PassRecord], kernels: Option<&KernelSet>) -> String {
         let ms = k.artifacts.compile_ms;
         total += ms;
         let _ = writeln!(out, "{:<48} {ms:>9.3} ms", format!("kernel/{}", k.name));
+    }
+    let mut scalars: Vec<_> = kernels.iter().flat_map(|k| k.scalar_functions()).collect();
+    scalars.sort_by(|a, b| a.name.cmp(&b.name));
+    for s in scalars {
+        let ms = s.artifacts.compile_ms;
+        total += ms;
+        let _ = writeln!(out, "{:<48} {ms:>9.3} ms", format!("scalar/{}", s.name));
     }
     let _ = writeln!(out, "{:<48} {total:>9.3} ms", "total");
     out

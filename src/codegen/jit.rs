@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use cranelift_codegen::ir::Signature;
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 
@@ -17,7 +18,17 @@ pub type DeclaredLibcalls = HashMap<&'static str, (FuncId, Signature)>;
 
 /// A fresh JIT module for the host and the libcalls declared in it.
 pub fn new_jit(verify: bool) -> Result<(JITModule, DeclaredLibcalls), String> {
+    new_jit_with_isa(verify).map(|(jit, libcalls, _)| (jit, libcalls))
+}
+
+/// [`new_jit`], plus a shared handle on the module's ISA: `JITModule` is not `Sync`, so
+/// worker threads that compile functions in parallel use this handle (the same flags, the
+/// same object) and give the finished bytes to the module afterwards.
+pub fn new_jit_with_isa(
+    verify: bool,
+) -> Result<(JITModule, DeclaredLibcalls, OwnedTargetIsa), String> {
     let isa = host_isa(verify)?;
+    let shared = isa.clone();
     let call_conv = isa.default_call_conv();
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     let symbols = all_symbols();
@@ -33,5 +44,5 @@ pub fn new_jit(verify: bool) -> Result<(JITModule, DeclaredLibcalls), String> {
             .map_err(|e| format!("declaring {}: {e}", s.name))?;
         declared.insert(s.name, (id, sig));
     }
-    Ok((module, declared))
+    Ok((module, declared, shared))
 }

@@ -8,6 +8,7 @@
 
 pub mod asm_map;
 pub mod column_reduce;
+pub mod compile_job;
 pub mod cross_isa;
 pub mod denormals;
 pub mod disassembly;
@@ -19,6 +20,7 @@ pub mod kernel;
 pub mod libcalls;
 pub mod loop_emitter;
 pub mod math;
+pub mod scalar_function;
 #[cfg(test)]
 mod tests;
 pub mod tiled_loops;
@@ -28,12 +30,11 @@ pub mod vectorize;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::time::Instant;
 
-use cranelift_codegen::ir::UserFuncName;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
-use cranelift_module::{Linkage, Module as _, ModuleError};
+use cranelift_module::{Linkage, Module as _};
+
+pub use scalar_function::ScalarFn;
 
 use crate::ir::{ComputationId, FusionKind, InstrId, Module, Op};
 
@@ -91,6 +92,8 @@ pub struct KernelSet {
     /// The kernels, in the order they were compiled.
     pub kernels: Vec<Kernel>,
     by_instruction: HashMap<(ComputationId, InstrId), usize>,
+    /// The compiled scalar computations library routines call, by computation.
+    scalar_functions: HashMap<ComputationId, ScalarFunction>,
     /// The JIT memory holding the code (never freed while the set lives; see pitfall 11 of
     /// the Cranelift notes: dropping a `JITModule` leaks its code, which is what we want
     /// while any `KernelFn` may still run).
@@ -114,6 +117,27 @@ impl KernelSet {
             .get(&(computation, instr))
             .map(|&i| &self.kernels[i])
     }
+
+    /// The native function compiled for scalar computation `comp` (a sort comparator, a
+    /// scatter combiner, ...), if it was compiled.
+    pub fn scalar_function(&self, comp: ComputationId) -> Option<&ScalarFunction> {
+        self.scalar_functions.get(&comp)
+    }
+
+    /// Every compiled scalar function, in no particular order.
+    pub fn scalar_functions(&self) -> impl Iterator<Item = &ScalarFunction> {
+        self.scalar_functions.values()
+    }
+}
+
+/// A scalar computation compiled to a native function (see [`scalar_function`]).
+pub struct ScalarFunction {
+    /// The symbol: the computation's name with `.scalar`.
+    pub name: String,
+    /// The code.
+    pub entry: ScalarFn,
+    /// Dump texts and compile time.
+    pub artifacts: KernelArtifacts,
 }
 
 /// Settings of one codegen run.
@@ -141,8 +165,15 @@ impl fmt::Display for CodegenError {
 impl std::error::Error for CodegenError {}
 
 /// Compiles one kernel for every `fusion` instruction of kind `kLoop`, `kInput` or `kOutput`
-/// in every non-fused computation of `module` (entry and control-flow bodies), all into one
-/// JIT module.
+/// in every non-fused computation of `module` (entry and control-flow bodies), and one
+/// [`ScalarFn`] for every scalar computation a library routine calls (sort comparators,
+/// scatter combiners, select-and-scatter's select and scatter), all into one JIT module.
+///
+/// Functions are emitted and compiled in parallel on the rayon pool (see [`compile_job`]);
+/// the JIT module, which is not `Sync`, only declares them first and installs the finished
+/// bytes afterwards, in declaration order, so the result does not depend on thread timing.
+/// A scalar computation the emitter cannot compile (a complex comparator, say) is left
+/// out: its instruction keeps the reference implementation, labelled as such.
 pub fn compile_kernels(
     module: &Module,
     options: &CodegenOptions,
@@ -152,14 +183,9 @@ pub fn compile_kernels(
         message,
     };
     // Tests and debug builds run Cranelift's verifier on every kernel.
-    let (mut jit, libcalls) = jit::new_jit(cfg!(debug_assertions)).map_err(fail)?;
-    let mut env = elemental::KernelEnv {
-        libcalls,
-        constants: Vec::new(),
-        math: math::MathOptions {
-            has_fma: jit.isa().has_native_fma(),
-        },
-        vectors: true,
+    let (mut jit, libcalls, isa) = jit::new_jit_with_isa(cfg!(debug_assertions)).map_err(fail)?;
+    let math = math::MathOptions {
+        has_fma: isa.has_native_fma(),
     };
     let fused: HashSet<ComputationId> = module
         .order
@@ -170,12 +196,10 @@ pub fn compile_kernels(
             _ => None,
         })
         .collect();
-    let call_conv = jit.isa().default_call_conv();
-    let frontend_config = jit.isa().frontend_config();
-    let sig = kernel::kernel_signature(call_conv);
-    let mut ctx = jit.make_context();
-    let mut fctx = FunctionBuilderContext::new();
-    let mut pending = Vec::new();
+    let call_conv = isa.default_call_conv();
+    let kernel_sig = kernel::kernel_signature(call_conv);
+    let scalar_sig = scalar_function::scalar_signature(call_conv);
+    let mut jobs = Vec::new();
     let mut used_names = HashSet::new();
     for &comp_id in &module.order {
         if fused.contains(&comp_id) {
@@ -192,78 +216,121 @@ pub fn compile_kernels(
             ) {
                 continue;
             }
-            let start = Instant::now();
             let mut name = instr.name.clone();
             if !used_names.insert(name.clone()) {
                 name = format!("{}.{}", comp.name, instr.name);
                 used_names.insert(name.clone());
             }
             let func_id = jit
-                .declare_function(&name, Linkage::Local, &sig)
+                .declare_function(&name, Linkage::Local, &kernel_sig)
                 .map_err(|e| fail(format!("declaring {name}: {e}")))?;
-            ctx.func.signature = sig.clone();
-            ctx.func.name = UserFuncName::user(0, func_id.as_u32());
-            let layout = {
-                let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-                let layout = kernel::emit_kernel(module, comp, instr, &mut b, &mut env)?;
-                b.seal_all_blocks();
-                b.finalize(frontend_config);
-                layout
-            };
-            let mut artifacts = KernelArtifacts::default();
-            if options.keep_artifacts {
-                artifacts.clif_no_opt = disassembly::annotated_clif(&ctx.func, &layout.names);
-                artifacts.function = Some(ctx.func.clone());
-                ctx.set_disasm(true);
-            }
-            if let Err(e) = jit.define_function(func_id, &mut ctx) {
-                let message = match e {
-                    ModuleError::Compilation(err) => {
-                        cranelift_codegen::print_errors::pretty_error(&ctx.func, err)
-                    }
-                    other => other.to_string(),
-                };
-                return Err(CodegenError {
-                    instruction: instr.name.clone(),
-                    message: format!("Cranelift rejected the kernel: {message}"),
-                });
-            }
-            if options.keep_artifacts {
-                artifacts.clif_with_opt = disassembly::annotated_clif(&ctx.func, &layout.names);
-                artifacts.asm = disassembly::host_asm(&ctx, jit.isa());
-                artifacts.asm_hlo = asm_map::line_names(&ctx, jit.isa(), &layout.names);
-            }
-            jit.clear_context(&mut ctx);
-            artifacts.compile_ms = start.elapsed().as_secs_f64() * 1e3;
-            pending.push((name, comp_id, instr_id, func_id, layout, artifacts));
+            jobs.push(compile_job::Job {
+                name,
+                func_id,
+                what: compile_job::What::Kernel {
+                    computation: comp_id,
+                    instruction: instr_id,
+                },
+            });
+        }
+    }
+    for comp_id in scalar_function::library_computations(module) {
+        let mut name = format!("{}.scalar", module.computation(comp_id).name);
+        while !used_names.insert(name.clone()) {
+            name.push('_');
+        }
+        let func_id = jit
+            .declare_function(&name, Linkage::Local, &scalar_sig)
+            .map_err(|e| fail(format!("declaring {name}: {e}")))?;
+        jobs.push(compile_job::Job {
+            name,
+            func_id,
+            what: compile_job::What::Scalar {
+                computation: comp_id,
+            },
+        });
+    }
+    let shared = compile_job::Shared {
+        module,
+        isa: &*isa,
+        libcalls: &libcalls,
+        math,
+        kernel_sig: &kernel_sig,
+        scalar_sig: &scalar_sig,
+        keep_artifacts: options.keep_artifacts,
+    };
+    let results: Vec<Result<Option<compile_job::Compiled>, CodegenError>> = {
+        use rayon::prelude::*;
+        jobs.par_iter().map(|job| shared.compile(job)).collect()
+    };
+    let mut compiled = Vec::with_capacity(jobs.len());
+    for (job, result) in jobs.into_iter().zip(results) {
+        // `None`: a scalar computation the emitter does not handle (see the doc above).
+        if let Some(c) = result? {
+            jit.define_function_bytes(job.func_id, c.alignment, &c.bytes, &c.relocs)
+                .map_err(|e| CodegenError {
+                    instruction: job.name.clone(),
+                    message: format!("installing the compiled code: {e}"),
+                })?;
+            compiled.push((job, c));
         }
     }
     jit.finalize_definitions()
         .map_err(|e| fail(format!("finalizing the JIT module: {e}")))?;
-    let mut kernels = Vec::with_capacity(pending.len());
+    let mut kernels = Vec::new();
     let mut by_instruction = HashMap::new();
-    for (name, computation, instruction, func_id, layout, artifacts) in pending {
-        let code = jit.get_finalized_function(func_id);
-        // SAFETY: the function was declared with `kernel_signature`, which is exactly
-        // `KernelFn`'s C ABI: three 64-bit integer arguments, no result.
-        let entry: KernelFn = unsafe { std::mem::transmute::<*const u8, KernelFn>(code) };
-        by_instruction.insert((computation, instruction), kernels.len());
-        kernels.push(Kernel {
-            name,
-            computation,
-            instruction,
-            entry,
-            work_units: layout.work_units,
-            min_units_per_task: layout.min_units_per_task,
-            operand_count: layout.operand_count,
-            output_count: layout.output_count,
-            artifacts,
-        });
+    let mut scalar_functions = HashMap::new();
+    let mut constants = Vec::new();
+    for (job, c) in compiled {
+        constants.extend(c.constants);
+        let code = jit.get_finalized_function(job.func_id);
+        match (job.what, c.layout) {
+            (
+                compile_job::What::Kernel {
+                    computation,
+                    instruction,
+                },
+                Some(layout),
+            ) => {
+                // SAFETY: the function was declared with `kernel_signature`, which is
+                // exactly `KernelFn`'s C ABI: three 64-bit integer arguments, no result.
+                let entry: KernelFn = unsafe { std::mem::transmute::<*const u8, KernelFn>(code) };
+                by_instruction.insert((computation, instruction), kernels.len());
+                kernels.push(Kernel {
+                    name: job.name,
+                    computation,
+                    instruction,
+                    entry,
+                    work_units: layout.work_units,
+                    min_units_per_task: layout.min_units_per_task,
+                    operand_count: layout.operand_count,
+                    output_count: layout.output_count,
+                    artifacts: c.artifacts,
+                });
+            }
+            (compile_job::What::Scalar { computation }, _) => {
+                // SAFETY: declared with `scalar_signature`: two 64-bit integer arguments,
+                // no result, which is `ScalarFn`'s C ABI.
+                let entry: ScalarFn = unsafe { std::mem::transmute::<*const u8, ScalarFn>(code) };
+                scalar_functions.insert(
+                    computation,
+                    ScalarFunction {
+                        name: job.name,
+                        entry,
+                        artifacts: c.artifacts,
+                    },
+                );
+            }
+            (compile_job::What::Kernel { .. }, None) => {
+                return Err(fail(format!("kernel {} has no layout", job.name)));
+            }
+        }
     }
     Ok(KernelSet {
         kernels,
         by_instruction,
+        scalar_functions,
         _jit: Some(jit),
-        _constants: env.constants,
+        _constants: constants,
     })
 }

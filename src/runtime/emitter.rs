@@ -2,8 +2,10 @@
 //! instruction into thunks over the buffer plan. Parameter, constant, tuple,
 //! get-tuple-element, bitcast, after-all, add-dependency and opt-barrier emit nothing when
 //! the plan shares their buffers (and a copy where it did not); fusions become kernel
-//! calls; dot, convolution, copy and control flow get native thunks; every other op runs
-//! its reference implementation, named as such. An op with no thunk at all is an error.
+//! calls; dot, convolution, copy and control flow get native thunks; sort, scatter,
+//! select-and-scatter (with their computations compiled), the real LAPACK custom calls
+//! `TopK` and integer and complex dots get native library routines; every other op runs its reference implementation, named
+//! as such. An op with no thunk at all is an error.
 //! XLA: `xla/service/cpu/thunk_emitter.cc` (`ThunkEmitter::EmitHloInstruction`).
 
 use crate::codegen::KernelSet;
@@ -16,6 +18,13 @@ use crate::ir::{
 
 use super::RuntimeError;
 use super::buffers::literal_leaf;
+use super::library::LibraryThunk;
+use super::library::lapack::LapackThunk;
+use super::library::loop_dot::{self, LoopDotThunk};
+use super::library::scatter::ScatterThunk;
+use super::library::select_and_scatter::SelectAndScatterThunk;
+use super::library::sort::SortThunk;
+use super::library::top_k::TopKThunk;
 use super::plan::{Plan, leaf_indices};
 use super::thunk::{
     BufferRef, ConvolutionThunk, DotThunk, KernelThunk, ParallelCopy, ReferenceThunk, Region,
@@ -203,9 +212,157 @@ impl<'a> ThunkEmitter<'a> {
                     callee: Box::new(self.emit_region(*to_apply, &args, &result)?),
                 });
             }
-            _ => out.push(Thunk::Reference(self.reference(comp, id)?)),
+            _ => match self.library(comp, id)? {
+                Some(l) => out.push(Thunk::Library(l)),
+                None => out.push(Thunk::Reference(self.reference(comp, id)?)),
+            },
         }
         Ok(())
+    }
+
+    /// The native library routine for `id`, when there is one: sort, scatter and
+    /// select-and-scatter whose computations were compiled (`KernelSet::scalar_function`),
+    /// and the real LAPACK custom calls. `None` leaves the op to the reference path.
+    fn library(
+        &self,
+        comp: ComputationId,
+        id: InstrId,
+    ) -> Result<Option<LibraryThunk>, RuntimeError> {
+        let c = &self.module.computations[comp];
+        let instr = &c.instrs[id];
+        let compiled = |f: ComputationId| {
+            self.kernels
+                .scalar_function(f)
+                .map(|s| (s.entry, self.module.computations[f].name.clone()))
+        };
+        let mut operands = Vec::new();
+        for &o in &instr.operands {
+            if !matches!(c.instrs[o].shape, Shape::Array(_)) {
+                return Ok(None);
+            }
+            operands.push(self.array_leaf(comp, o)?);
+        }
+        Ok(Some(match &instr.op {
+            Op::Sort {
+                dimension,
+                is_stable,
+                to_apply,
+            } => {
+                let Some((comparator, comparator_name)) = compiled(*to_apply) else {
+                    return Ok(None);
+                };
+                LibraryThunk::Sort(SortThunk {
+                    name: instr.name.clone(),
+                    dimension: *dimension,
+                    is_stable: *is_stable,
+                    comparator,
+                    comparator_name,
+                    operands,
+                    results: self.leaves(comp, id)?,
+                })
+            }
+            Op::Scatter {
+                dimension_numbers,
+                to_apply,
+                ..
+            } => {
+                let Some((combiner, combiner_name)) = compiled(*to_apply) else {
+                    return Ok(None);
+                };
+                let n = operands.len() / 2;
+                if operands.len() != 2 * n + 1 || n == 0 {
+                    return Err(self.error(
+                        comp,
+                        id,
+                        "scatter takes N operands, indices, N updates",
+                    ));
+                }
+                let results = self.leaves(comp, id)?;
+                let in_place = operands[..n]
+                    .iter()
+                    .zip(&results)
+                    .all(|(o, r)| o.slice == r.slice && o.shape.layout == r.shape.layout);
+                LibraryThunk::Scatter(ScatterThunk {
+                    name: instr.name.clone(),
+                    dimension_numbers: dimension_numbers.clone(),
+                    combiner,
+                    combiner_name,
+                    indices: operands[n].clone(),
+                    updates: operands[n + 1..].to_vec(),
+                    operands: operands[..n].to_vec(),
+                    results,
+                    in_place,
+                })
+            }
+            Op::SelectAndScatter {
+                window,
+                select,
+                scatter,
+            } => {
+                let (Some((select_fn, select_name)), Some((scatter_fn, scatter_name))) =
+                    (compiled(*select), compiled(*scatter))
+                else {
+                    return Ok(None);
+                };
+                let [operand, source, init] = operands.as_slice() else {
+                    return Err(self.error(comp, id, "select-and-scatter takes 3 operands"));
+                };
+                LibraryThunk::SelectAndScatter(SelectAndScatterThunk {
+                    name: instr.name.clone(),
+                    window: window.clone(),
+                    select: select_fn,
+                    select_name,
+                    scatter: scatter_fn,
+                    scatter_name,
+                    operand: operand.clone(),
+                    source: source.clone(),
+                    init: init.clone(),
+                    result: self.array_leaf(comp, id)?,
+                })
+            }
+            Op::CustomCall(cc) => {
+                let results = self.leaves(comp, id)?;
+                let lapack = LapackThunk::new(instr, cc, &operands, &results)
+                    .map_err(|m| self.error(comp, id, &m))?;
+                let top_k = TopKThunk::new(self.module, &instr.name, cc, &operands, &results)
+                    .map_err(|m| self.error(comp, id, &m))?;
+                match (lapack, top_k) {
+                    (Some(t), _) => LibraryThunk::Lapack(t),
+                    (None, Some(t)) => LibraryThunk::TopK(t),
+                    (None, None) => return Ok(None),
+                }
+            }
+            Op::Dot {
+                dimension_numbers, ..
+            } => {
+                let out = self.array_leaf(comp, id)?;
+                let [lhs, rhs] = operands.as_slice() else {
+                    return Ok(None);
+                };
+                if !loop_dot::supported(
+                    lhs.shape.element_type,
+                    rhs.shape.element_type,
+                    out.shape.element_type,
+                ) {
+                    return Ok(None);
+                }
+                LibraryThunk::LoopDot(LoopDotThunk {
+                    name: instr.name.clone(),
+                    lhs: operands[0].clone(),
+                    rhs: operands[1].clone(),
+                    out,
+                    dimension_numbers: dimension_numbers.clone(),
+                })
+            }
+            Op::TopK { largest, .. } => {
+                let results = self.leaves(comp, id)?;
+                match TopKThunk::for_op(&instr.name, *largest, &operands, &results) {
+                    Some(t) => LibraryThunk::TopK(t),
+                    None => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// A constant in a constant allocation is filled now; elsewhere it is written per run.

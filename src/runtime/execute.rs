@@ -78,6 +78,7 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
         }
         Thunk::Dot(d) => dot::run(d, &ctx.memory)?,
         Thunk::Convolution(c) => convolution::run(c, &ctx.memory)?,
+        Thunk::Library(l) => l.run(&ctx.memory)?,
         Thunk::Reference(r) => run_reference(r, ctx)?,
         Thunk::While {
             name,

@@ -13,7 +13,8 @@
 //! Files: [`plan`] (the slices the runtime reads from buffer assignment), [`emitter`]
 //! (instructions to thunks), [`thunk`] (the thunk kinds and `thunk-sequence.txt`),
 //! [`execute`] (running them), [`buffers`] (memory and literal I/O), [`dot`] and
-//! [`convolution`] (GEMM-backed library routines), [`elements`] (their type conversions).
+//! [`convolution`] (GEMM-backed library routines), [`elements`] (their type conversions),
+//! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines).
 
 pub mod buffers;
 pub mod convolution;
@@ -22,6 +23,7 @@ pub mod dot;
 pub mod elements;
 pub mod emitter;
 pub mod execute;
+pub mod library;
 pub mod plan;
 pub mod profile;
 pub mod race;

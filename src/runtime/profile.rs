@@ -87,6 +87,7 @@ pub fn name(thunk: &Thunk) -> &str {
         Thunk::Dot(d) => &d.name,
         Thunk::Convolution(c) => &c.name,
         Thunk::Reference(r) => &r.name,
+        Thunk::Library(l) => l.name(),
         Thunk::Copy { name, .. }
         | Thunk::AliasCopy { name, .. }
         | Thunk::Constant { name, .. }

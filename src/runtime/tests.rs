@@ -23,11 +23,18 @@ fn build(hlo: &str) -> (Module, Executable) {
 /// Runs `hlo` compiled and on the interpreter (random inputs from `seed`) and requires
 /// equal leaves within `tol` (exact for integers). Runs the executable twice: buffers are
 /// reused across runs.
-fn check_with(hlo: &str, seed: u64, tol: Tolerance) -> String {
-    let (module, mut exe) = build(hlo);
+pub(super) fn check_with(hlo: &str, seed: u64, tol: Tolerance) -> String {
+    let module = parse_module(hlo, "test.hlo").expect("parses").module;
     let args = bind_arguments(&entry_parameters(&module), Vec::new(), seed)
         .expect("random inputs")
         .literals;
+    check_args(hlo, &args, tol)
+}
+
+/// [`check_with`] on the given arguments.
+pub(super) fn check_args(hlo: &str, args: &[Literal], tol: Tolerance) -> String {
+    let (module, mut exe) = build(hlo);
+    let args = args.to_vec();
     let want = evaluate(&module, &args, &Default::default()).expect("interpreter runs");
     for _ in 0..2 {
         let got = exe.execute(&args).expect("executes");
@@ -46,7 +53,7 @@ fn check_with(hlo: &str, seed: u64, tol: Tolerance) -> String {
     exe.thunk_sequence_text()
 }
 
-fn check(hlo: &str) -> String {
+pub(super) fn check(hlo: &str) -> String {
     check_with(hlo, 7, Tolerance::for_type(crate::ir::PrimitiveType::F32))
 }
 
@@ -114,7 +121,7 @@ ENTRY main {
 }
 
 #[test]
-fn integer_dot_uses_the_reference_implementation() {
+fn integer_dot_runs_the_native_loop() {
     let text = check(
         "HloModule m
 ENTRY main {
@@ -124,7 +131,7 @@ ENTRY main {
 }",
     );
     assert!(
-        text.contains("library dot d (reference implementation)"),
+        text.contains("library dot d (native loop, s32 x s32 -> s32)"),
         "{text}"
     );
 }
@@ -167,7 +174,7 @@ ENTRY main {
 }
 
 #[test]
-fn sort_runs_its_reference_implementation() {
+fn sort_runs_natively_with_its_compiled_comparator() {
     let text = check(
         "HloModule m
 lt {
@@ -181,7 +188,7 @@ ENTRY main {
 }",
     );
     assert!(
-        text.contains("library sort s (reference implementation)"),
+        text.contains("library sort s (native, comparator lt compiled, 1 operand)"),
         "{text}"
     );
 }

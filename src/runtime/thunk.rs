@@ -193,6 +193,8 @@ pub enum Thunk {
     Dot(DotThunk),
     /// `convolution` through im2col and the GEMM.
     Convolution(ConvolutionThunk),
+    /// A native library routine (sort, scatter, select-and-scatter, LAPACK).
+    Library(super::library::LibraryThunk),
     /// An op run by the reference implementation.
     Reference(ReferenceThunk),
     /// `while`: the state lives in the while's result buffers; each step copies it into
@@ -298,6 +300,7 @@ impl Thunk {
                     .map(|a| format!(", autotuned: {}", super::tuning::Choice::Conv(a)))
                     .unwrap_or_default()
             ),
+            Thunk::Library(l) => writeln!(out, "{pad}{}", l.line()),
             Thunk::Reference(r) => writeln!(
                 out,
                 "{pad}library {} {} (reference implementation)",

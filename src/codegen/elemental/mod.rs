@@ -278,6 +278,15 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
         use Opcode::*;
         match op {
             Reshape => self.reshape(frame, instr, index, false),
+            // XLA's optimized HLO also writes bit reinterpretations of equal dimensions
+            // as `bitcast` (`s32[] bitcast(f32[])` in comparators): the value must change
+            // type, as a bitcast-convert does.
+            Bitcast
+                if element_type(instr)? != element_type(frame.comp.instr(instr.operands[0]))?
+                    && instr.shape.dims() == frame.comp.instr(instr.operands[0]).shape.dims() =>
+            {
+                Ok(vec![self.bitcast_convert(frame, instr, index)?])
+            }
             Bitcast => self.reshape(frame, instr, index, true),
             Tuple => {
                 let mut out = Vec::new();
