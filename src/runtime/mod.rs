@@ -212,16 +212,7 @@ impl Executable {
         read_result: bool,
     ) -> Result<Option<Literal>, RuntimeError> {
         let bases = self.bind(args)?;
-        let mut ctx = Context {
-            memory: Memory { bases },
-            evaluator: Evaluator::new(
-                &self.module,
-                EvalOptions {
-                    seed: self.seed,
-                    ..EvalOptions::default()
-                },
-            ),
-        };
+        let mut ctx = self.context(bases);
         run_sequence(&self.entry, &mut ctx)?;
         if !read_result {
             return Ok(None);
@@ -236,6 +227,20 @@ impl Executable {
         })
         .map(Some)
         .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
+    }
+
+    /// The run context over allocation bases `bases` (the rng restarts from `seed`).
+    fn context(&self, bases: Vec<*mut u8>) -> Context<'_> {
+        Context {
+            memory: Memory { bases },
+            evaluator: Evaluator::new(
+                &self.module,
+                EvalOptions {
+                    seed: self.seed,
+                    ..EvalOptions::default()
+                },
+            ),
+        }
     }
 
     /// Binds `args` to the parameter allocations (in place where the layout allows,

@@ -5,10 +5,9 @@
 
 use std::time::Instant;
 
-use crate::eval::{EvalOptions, Evaluator};
 use crate::ir::Literal;
 
-use super::execute::{Context, Memory, run_sequence, run_single_thunk};
+use super::execute::{run_sequence, run_single_thunk};
 use super::thunk::Thunk;
 use super::tuning::{Choice, ConvAlgorithm, DotStrategy, Split};
 use super::{Executable, RuntimeError};
@@ -165,16 +164,7 @@ impl Executable {
             _ => return Err(RuntimeError::new(format!("thunk {index} has no choices"))),
         };
         let bases = self.bind(args)?;
-        let mut ctx = Context {
-            memory: Memory { bases },
-            evaluator: Evaluator::new(
-                &self.module,
-                EvalOptions {
-                    seed: self.seed,
-                    ..EvalOptions::default()
-                },
-            ),
-        };
+        let mut ctx = self.context(bases);
         run_sequence(&self.entry, &mut ctx)?;
         let mut times = vec![Vec::with_capacity(rounds); choices.len()];
         for round in 0..=rounds {
