@@ -53,9 +53,10 @@ fn coverage_table() -> String {
         let yes_no = |b: bool| if b { "yes" } else { "no" };
         let used = usage.get(&op).map_or(String::new(), |n| n.to_string());
         rows.push(format!(
-            "| `{}` | {} | no | {} |",
+            "| `{}` | {} | {} | {} |",
             op.name(),
             yes_no(interprets(op)),
+            xlac::runtime::coverage::compiled_route(op),
             used
         ));
     }

@@ -19,6 +19,7 @@
 pub mod buffers;
 pub mod convolution;
 pub mod convolution_nhwc;
+pub mod coverage;
 pub mod dot;
 pub mod elements;
 pub mod emitter;
