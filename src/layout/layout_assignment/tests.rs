@@ -268,6 +268,7 @@ fn batched_attention_transposes_become_bitcasts() {
     assert!(!m.to_string().contains(" copy("), "no relayout copy:\n{m}");
     let mut simp = crate::pipeline::algsimp::AlgebraicSimplifier::layout_sensitive();
     simp.run(&mut m).unwrap();
+    crate::pipeline::dce::Dce.run(&mut m).unwrap();
     let text = m.to_string();
     assert!(!text.contains("transpose("), "every transpose is a bitcast:\n{text}");
     let after = evaluate(&m, &inputs, &EvalOptions::default()).unwrap();
