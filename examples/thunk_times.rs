@@ -46,7 +46,13 @@ fn main() {
         let mut d = times[0].clone();
         d.sort_by(f64::total_cmp);
         total += d[d.len() / 2];
-        println!("{:3} {:40} {:12} {}", t.index, t.name, t.kind, med.join("  "));
+        println!(
+            "{:3} {:40} {:12} {}",
+            t.index,
+            t.name,
+            t.kind,
+            med.join("  ")
+        );
     }
     println!("sum of defaults: {total:.3} ms");
 }

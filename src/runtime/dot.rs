@@ -43,9 +43,7 @@ const BATCH_PARALLEL_MAX_FLOPS: usize = 1 << 24;
 /// The default rule on the GEMM sizes: `batches` GEMMs of `m x k` by `k x n`.
 fn default_rule(batches: usize, m: usize, n: usize, k: usize) -> DotStrategy {
     let per_batch = m * n * k;
-    if batches > 1
-        && per_batch < BATCH_PARALLEL_MAX_FLOPS
-        && batches * per_batch >= PARALLEL_FLOPS
+    if batches > 1 && per_batch < BATCH_PARALLEL_MAX_FLOPS && batches * per_batch >= PARALLEL_FLOPS
     {
         DotStrategy::BatchParallel
     } else if per_batch >= PARALLEL_FLOPS {
@@ -59,10 +57,19 @@ fn default_rule(batches: usize, m: usize, n: usize, k: usize) -> DotStrategy {
 /// several small GEMMs, a multi-threaded GEMM for big matrices, single-threaded otherwise.
 pub fn default_strategy(d: &DotThunk) -> DotStrategy {
     let dn = &d.dimension_numbers;
-    let size = |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&x| s.dims[x] as usize).product::<usize>();
+    let size =
+        |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&x| s.dims[x] as usize).product::<usize>();
     let (ls, rs) = (&d.lhs.shape, &d.rhs.shape);
-    let lhs_free = free_dims(ls.rank(), &dn.lhs_batch_dimensions, &dn.lhs_contracting_dimensions);
-    let rhs_free = free_dims(rs.rank(), &dn.rhs_batch_dimensions, &dn.rhs_contracting_dimensions);
+    let lhs_free = free_dims(
+        ls.rank(),
+        &dn.lhs_batch_dimensions,
+        &dn.lhs_contracting_dimensions,
+    );
+    let rhs_free = free_dims(
+        rs.rank(),
+        &dn.rhs_batch_dimensions,
+        &dn.rhs_contracting_dimensions,
+    );
     default_rule(
         size(ls, &dn.lhs_batch_dimensions),
         size(ls, &lhs_free),

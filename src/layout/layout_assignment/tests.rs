@@ -270,7 +270,10 @@ fn batched_attention_transposes_become_bitcasts() {
     simp.run(&mut m).unwrap();
     crate::pipeline::dce::Dce.run(&mut m).unwrap();
     let text = m.to_string();
-    assert!(!text.contains("transpose("), "every transpose is a bitcast:\n{text}");
+    assert!(
+        !text.contains("transpose("),
+        "every transpose is a bitcast:\n{text}"
+    );
     let after = evaluate(&m, &inputs, &EvalOptions::default()).unwrap();
     assert_eq!(after, before);
 }
