@@ -2,7 +2,8 @@
 //! a fusion is a float elementwise op with a vector form (arithmetic, max/min, the
 //! transcendentals of the inline math library `codegen::math` but sin/cos/tan, float compares feeding
 //! `select`), and every array parameter either has the output's dimensions and layout or is
-//! broadcast (a scalar, a row or a column), the inner loop computes `f32x4` / `f64x2`
+//! broadcast (a scalar, a row or a column) or a bitcast of a parameter with the output's
+//! shape (a dot result reshaped inside the fusion), the inner loop computes `f32x4` / `f64x2`
 //! vectors and a scalar loop finishes the tail. A broadcast operand that varies along the
 //! output's minor dimension must be a parameter whose own minor dimension is that one (a
 //! contiguous vector load); one that does not vary along it is computed as a scalar and
@@ -75,6 +76,16 @@ fn instr_ok(
             is_t && a.dims == output.dims
                 && matches!(fused.instr(i.operands[0]).op, Op::Compare { .. })
         }
+        // A bitcast of a parameter (a dot result reshaped by the fusion) is read like the
+        // parameter: same bytes, so the element at an index of the bitcast's shape sits at
+        // that index's physical offset in the parameter's buffer.
+        Op::Plain(Opcode::Bitcast) => {
+            let operand = fused.instr(i.operands[0]);
+            is_t && a.dims == output.dims
+                && a.layout == output.layout
+                && matches!(operand.op, Op::Parameter { .. })
+                && operand.shape.as_array().map(|s| s.element_type) == Some(t)
+        }
         Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
         _ => false,
     };
@@ -101,8 +112,9 @@ pub fn vector_tree_type(fused: &Computation, root: InstrId, shape: &ArrayShape) 
             return None;
         }
         let i = fused.instr(id);
-        // A broadcast's operand that does not vary along the vector is computed as a scalar.
-        if !matches!(i.op, Op::Broadcast { .. }) {
+        // A broadcast's operand that does not vary along the vector is computed as a scalar;
+        // a bitcast reads its parameter's buffer directly.
+        if !matches!(i.op, Op::Broadcast { .. } | Op::Plain(Opcode::Bitcast)) {
             stack.extend(i.operands.iter().copied());
         }
     }
@@ -182,6 +194,22 @@ impl<'m> Emitter<'m, '_, '_> {
                 };
                 let buffer = buffers[*number].clone();
                 let offset = self.physical_offset(&buffer.shape, index);
+                let size = buffer.shape.element_type.byte_size() as i64;
+                let bytes = self.b.ins().imul_imm_s(offset, size);
+                let addr = self.b.ins().iadd(buffer.base, bytes);
+                self.b.ins().load(vty, data_flags(), addr, 0)
+            }
+            Op::Plain(Opcode::Bitcast) => {
+                // `instr_ok` accepted only a bitcast of a parameter with the loop's shape.
+                let operand = frame.comp.instr(instr.operands[0]);
+                let (Op::Parameter { number }, Params::Buffers(buffers)) =
+                    (&operand.op, &frame.params)
+                else {
+                    return Err(error(instr, "vector bitcast of a non-parameter"));
+                };
+                let buffer = buffers[*number].clone();
+                let shape = array_shape(instr)?.clone();
+                let offset = self.physical_offset(&shape, index);
                 let size = buffer.shape.element_type.byte_size() as i64;
                 let bytes = self.b.ins().imul_imm_s(offset, size);
                 let addr = self.b.ins().iadd(buffer.base, bytes);

@@ -16,13 +16,18 @@
 //!    result has rank ≤ 1 and whose other operand is a vector of ≥ 32 bytes gets its
 //!    contracting dimension minor (`{0,1}` when it contracts dimension 0), so the dot reads
 //!    each column contiguously. The literal is re-stored in that layout.
-//! 4. **Transpose feeding dots**: a rank-2 transpose used only by dots gets the layout under
+//! 4. **Transpose feeding dots**: a transpose (any rank) used only by dots gets the layout under
 //!    which it moves no byte (its operand's bytes, renamed dimensions); the
 //!    layout-sensitive simplifier then turns it into a `bitcast` and the dot reads the
 //!    operand with swapped strides. That is cheaper than materializing it whenever all its
 //!    users are dots: a dot costs the same with either operand layout, and the transpose's
 //!    read and write of every element is gone. With another user the row-major copy
-//!    would be needed anyway, so the rule does not fire.
+//!    would be needed anyway, so the rule does not fire. Batched dots (attention's
+//!    `[b,h,s,d]` heads split out of `[b,s,h*d]`) read the renamed bytes through their
+//!    batch strides. **Dot feeding a transpose** (the mirror image, attention's heads
+//!    merged back): a dot whose only user is a transpose (not itself feeding dots) is
+//!    produced in the layout under which that transpose, row-major, moves no byte; the dot
+//!    writes its result through strides at the same cost.
 //! 5. **Operand constraints**: each operand must have the layout its user reads: the
 //!    custom call's `operand_layout_constraints`, the chosen layout for the dot operands of
 //!    rules 3–4, any layout for `copy`, `transpose` and forwarding ops, the written layout
@@ -191,6 +196,7 @@ fn assign_computation(
 ) -> Result<(), PassError> {
     let gemv_constants = gemv_constants(module, c);
     let dot_transposes = dot_transposes(module, c);
+    let transposed_dots = transposed_dots(module, c, &dot_transposes);
     let written: HashMap<InstrId, Shape> = module.computations[c]
         .iter()
         .map(|(id, i)| (id, i.shape.clone()))
@@ -228,6 +234,9 @@ fn assign_computation(
                     .find(|(k, _)| *k == id)
                     .map(|(_, l)| l.clone());
                 with_layout(&instr.shape, layout)
+            }
+            Op::Dot { .. } if transposed_dots.contains_key(&id) => {
+                with_layout(&instr.shape, transposed_dots.get(&id).cloned())
             }
             Op::Transpose { dimensions } if dot_transposes.contains(&id) => {
                 let operand = &comp.instrs[instr.operands[0]].shape;
@@ -443,14 +452,14 @@ fn gemv_constants(module: &Module, c: ComputationId) -> Vec<(InstrId, Layout)> {
     out
 }
 
-/// Rule 4: rank-2 transposes whose every user is a dot.
+/// Rule 4: transposes whose every user is a dot.
 fn dot_transposes(module: &Module, c: ComputationId) -> HashSet<InstrId> {
     let comp = &module.computations[c];
     let users = comp.users();
     comp.iter()
         .filter(|(id, instr)| {
             matches!(instr.op, Op::Transpose { .. })
-                && instr.shape.rank() == 2
+                && instr.shape.rank() >= 2
                 && *id != comp.root
                 && !users[*id].is_empty()
                 && users[*id]
@@ -459,6 +468,41 @@ fn dot_transposes(module: &Module, c: ComputationId) -> HashSet<InstrId> {
         })
         .map(|(id, _)| id)
         .collect()
+}
+
+/// Rule 4, mirrored: dots (not the root) whose only user is a transpose that rule 4 leaves
+/// row-major, with the layout that makes that transpose a bitcast: the transpose's result
+/// dimension `i` is the dot's dimension `dimensions[i]`, so listing the dot's dimensions in
+/// the transpose's row-major minor-to-major order renames the same bytes.
+fn transposed_dots(
+    module: &Module,
+    c: ComputationId,
+    dot_transposes: &HashSet<InstrId>,
+) -> HashMap<InstrId, Layout> {
+    let comp = &module.computations[c];
+    let users = comp.users();
+    let mut out = HashMap::new();
+    for (id, instr) in comp.iter() {
+        if instr.opcode() != Opcode::Dot || id == comp.root || !instr.shape.is_array() {
+            continue;
+        }
+        let [t] = users[id][..] else { continue };
+        let Op::Transpose { dimensions } = &comp.instrs[t].op else {
+            continue;
+        };
+        if dot_transposes.contains(&t) || !is_permutation(dimensions, instr.shape.rank()) {
+            continue;
+        }
+        let minor_to_major: Vec<usize> = dimensions.iter().rev().copied().collect();
+        out.insert(
+            id,
+            Layout {
+                minor_to_major,
+                extra: None,
+            },
+        );
+    }
+    out
 }
 
 /// Rule 6: the entry root gets the requested result layout (row-major when none is given).

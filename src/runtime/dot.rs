@@ -34,8 +34,27 @@ impl<T> SendPtrs<T> {
 /// GEMMs with fewer multiply-adds than this run on the calling thread.
 const PARALLEL_FLOPS: usize = 1 << 18;
 
-/// The strategy a dot uses without an autotuned one: a multi-threaded GEMM for big
-/// matrices, single-threaded otherwise.
+/// Per-batch GEMMs with fewer multiply-adds than this (but several batches) spread the
+/// batches over threads instead of threading each GEMM: a multi-threaded GEMM of a small
+/// matrix spends more on splitting and joining than on its work (attention's batched
+/// 128x128x64 dots ran about twice as fast batch-parallel).
+const BATCH_PARALLEL_MAX_FLOPS: usize = 1 << 24;
+
+/// The default rule on the GEMM sizes: `batches` GEMMs of `m x k` by `k x n`.
+fn default_rule(batches: usize, m: usize, n: usize, k: usize) -> DotStrategy {
+    let per_batch = m * n * k;
+    if batches > 1 && per_batch < BATCH_PARALLEL_MAX_FLOPS && batches * per_batch >= PARALLEL_FLOPS
+    {
+        DotStrategy::BatchParallel
+    } else if per_batch >= PARALLEL_FLOPS {
+        DotStrategy::GemmParallel
+    } else {
+        DotStrategy::GemmSerial
+    }
+}
+
+/// The strategy a dot uses without an autotuned one: batches spread over threads for
+/// several small GEMMs, a multi-threaded GEMM for big matrices, single-threaded otherwise.
 pub fn default_strategy(d: &DotThunk) -> DotStrategy {
     let dn = &d.dimension_numbers;
     let size =
@@ -51,13 +70,12 @@ pub fn default_strategy(d: &DotThunk) -> DotStrategy {
         &dn.rhs_batch_dimensions,
         &dn.rhs_contracting_dimensions,
     );
-    let flops =
-        size(ls, &lhs_free) * size(rs, &rhs_free) * size(ls, &dn.lhs_contracting_dimensions);
-    if flops >= PARALLEL_FLOPS {
-        DotStrategy::GemmParallel
-    } else {
-        DotStrategy::GemmSerial
-    }
+    default_rule(
+        size(ls, &dn.lhs_batch_dimensions),
+        size(ls, &lhs_free),
+        size(rs, &rhs_free),
+        size(ls, &dn.lhs_contracting_dimensions),
+    )
 }
 
 /// Runs a dot thunk.
@@ -189,16 +207,8 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
         .map(|&d| ls.dims[d] as usize)
         .collect();
     let batches: usize = batch_dims.iter().product();
-    let strategy = strategy.unwrap_or(if m * n * k >= PARALLEL_FLOPS {
-        DotStrategy::GemmParallel
-    } else {
-        DotStrategy::GemmSerial
-    });
-    let parallelism = if strategy == DotStrategy::GemmParallel {
-        Parallelism::Rayon(0)
-    } else {
-        Parallelism::None
-    };
+    let strategy = strategy.unwrap_or_else(|| default_rule(batches, m, n, k));
+    let parallel_gemm = strategy == DotStrategy::GemmParallel;
     let ptrs = SendPtrs(dst, l.ptr, r.ptr);
     // One batch: its offsets from the batch index, then one GEMM (or zeros for k = 0).
     let one_batch = |b: usize| {
@@ -231,21 +241,25 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
                     }
                 }
             } else if m > 0 && n > 0 {
-                T::gemm(
+                let g = Gemm {
                     m,
                     n,
                     k,
                     dst,
                     dst_cs,
                     dst_rs,
-                    lp.offset(off(&l.batch_strides)),
-                    l.second,
-                    l.first,
-                    rp.offset(off(&r.batch_strides)),
-                    r.second,
-                    r.first,
-                    parallelism,
-                );
+                    lhs: lp.offset(off(&l.batch_strides)),
+                    lhs_cs: l.second,
+                    lhs_rs: l.first,
+                    rhs: rp.offset(off(&r.batch_strides)),
+                    rhs_cs: r.second,
+                    rhs_rs: r.first,
+                };
+                if parallel_gemm {
+                    g.run_split();
+                } else {
+                    g.run(Parallelism::None);
+                }
             }
         }
     };
@@ -270,6 +284,107 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
         }
     }
     Ok(())
+}
+
+/// One GEMM call's operands: `dst[m x n] = lhs[m x k] * rhs[k x n]`, element strides
+/// column first as `gemm::gemm` takes them.
+struct Gemm<T> {
+    m: usize,
+    n: usize,
+    k: usize,
+    dst: *mut T,
+    dst_cs: isize,
+    dst_rs: isize,
+    lhs: *const T,
+    lhs_cs: isize,
+    lhs_rs: isize,
+    rhs: *const T,
+    rhs_cs: isize,
+    rhs_rs: isize,
+}
+
+// SAFETY: a `Gemm` is split into blocks that write disjoint parts of `dst` and only read
+// the operands (see `run_split`).
+unsafe impl<T> Send for Gemm<T> {}
+
+/// Blocks of a split GEMM start at multiples of this many rows (or columns), a multiple
+/// of the micro-kernel's tile so no block ends in a ragged tile that another could fill.
+const SPLIT_ALIGN: usize = 16;
+
+impl<T: gemm_type::Gemm> Gemm<T> {
+    /// The whole GEMM in one call.
+    ///
+    /// # Safety
+    /// The pointers and strides must describe valid matrices.
+    unsafe fn run(&self, parallelism: Parallelism) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            T::gemm(
+                self.m,
+                self.n,
+                self.k,
+                self.dst,
+                self.dst_cs,
+                self.dst_rs,
+                self.lhs,
+                self.lhs_cs,
+                self.lhs_rs,
+                self.rhs,
+                self.rhs_cs,
+                self.rhs_rs,
+                parallelism,
+            )
+        }
+    }
+
+    /// The GEMM split into one block of output rows (or columns, whichever is longer) per
+    /// thread, each a single-threaded GEMM. The `gemm` crate's own rayon split left
+    /// 512x1024x2048 and 1024x1024x256 (k = 1024) as slow as one thread on the two-core
+    /// machine; blocks of the output always split, at the cost of packing the shared
+    /// operand once per block.
+    ///
+    /// # Safety
+    /// The pointers and strides must describe valid matrices.
+    unsafe fn run_split(&self) {
+        use rayon::prelude::*;
+        let threads = rayon::current_num_threads();
+        let rows = self.m >= self.n;
+        let len = if rows { self.m } else { self.n };
+        let block = len.div_ceil(threads).div_ceil(SPLIT_ALIGN) * SPLIT_ALIGN;
+        if threads < 2 || block >= len {
+            // SAFETY: forwarded from the caller.
+            return unsafe { self.run(Parallelism::None) };
+        }
+        let blocks: Vec<Gemm<T>> = (0..len)
+            .step_by(block)
+            .map(|start| {
+                let size = block.min(len - start);
+                let s = start as isize;
+                // SAFETY (offsets): `start` is inside the split dimension.
+                unsafe {
+                    if rows {
+                        Gemm {
+                            m: size,
+                            dst: self.dst.offset(s * self.dst_rs),
+                            lhs: self.lhs.offset(s * self.lhs_rs),
+                            ..*self
+                        }
+                    } else {
+                        Gemm {
+                            n: size,
+                            dst: self.dst.offset(s * self.dst_cs),
+                            rhs: self.rhs.offset(s * self.rhs_cs),
+                            ..*self
+                        }
+                    }
+                }
+            })
+            .collect();
+        // SAFETY: the blocks write disjoint rows (columns) of `dst`.
+        blocks
+            .into_par_iter()
+            .for_each(|g| unsafe { g.run(Parallelism::None) });
+    }
 }
 
 /// Dimensions that are neither batch nor contracting, in increasing order (the order

@@ -84,6 +84,45 @@ ENTRY main {
 }
 
 #[test]
+fn big_dot_split_into_row_blocks() {
+    // 100 x 70 x 40 multiply-adds take the threaded path: row blocks of 64 and 36.
+    check(
+        "HloModule m
+ENTRY main {
+  a = f32[100,70]{1,0} parameter(0)
+  b = f32[70,40]{1,0} parameter(1)
+  ROOT d = f32[100,40]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+    );
+}
+
+#[test]
+fn big_dot_split_into_column_blocks_with_strided_operands() {
+    // n > m: column blocks; the rhs is read transposed and the output is column-major.
+    check(
+        "HloModule m
+ENTRY main {
+  a = f32[40,70]{0,1} parameter(0)
+  b = f32[100,70]{1,0} parameter(1)
+  ROOT d = f32[40,100]{0,1} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+}",
+    );
+}
+
+#[test]
+fn many_small_batched_dots_run_batch_parallel() {
+    // 64 batches of 16 x 16 x 16 through a transposed-heads layout.
+    check(
+        "HloModule m
+ENTRY main {
+  a = f32[8,8,16,16]{3,1,2,0} parameter(0)
+  b = f32[8,8,16,16]{3,2,1,0} parameter(1)
+  ROOT d = f32[8,8,16,16]{3,1,2,0} dot(a, b), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+}",
+    );
+}
+
+#[test]
 fn dot_with_two_contracting_dims_that_do_not_collapse() {
     // Contracting dims {2,0} of lhs are not adjacent in memory: the operand is packed.
     check(

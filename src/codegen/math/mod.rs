@@ -15,7 +15,7 @@
 //! | expm1 | fdlibm kernel (Q1, Q2) + `2^n·p + (2^n − 1)` | same, Q1..Q5 |
 //! | log | Eigen/Cephes: mantissa in [√½, √2), degree-8 polynomial | fdlibm `s = f/(2+f)`, Lg1..Lg7 |
 //! | log1p | Kahan: `log(u)·x/(u−1)`, `u = 1+x` | same |
-//! | tanh | `e/(e+2)` with `e = expm1(2·abs(x))` (XLA: Eigen's rational) | same |
+//! | tanh | Eigen's rational `x·P(x²)/Q(x²)` clamped at ±7.905 (XLA's) | `e/(e+2)` with `e = expm1(2·abs(x))` |
 //! | logistic | `1/(1+exp(−x))` (XLA's expansion) | same |
 //! | erf, sin, cos, tan, atan2, cbrt, pow | the f64 algorithm on promoted lanes, rounded once | fdlibm methods, branch-free |
 //! | sqrt, rsqrt | the `sqrt` instruction, `1/sqrt` | same |
@@ -40,7 +40,7 @@
 //! | expm1 | 1 | 2 | everything; dense near 0 and at the overflow threshold |
 //! | log | 1 | 1 | everything incl. denormals; dense on [0.5, 2] |
 //! | log1p | 2 | 2 | everything; dense near 0 and −1 |
-//! | tanh | 2 | 3 | everything; dense on [−25, 25] |
+//! | tanh | 5 (at the clamp) | 3 | everything; dense on [−25, 25] |
 //! | logistic | 3 | 3 | everything; dense on [−750, 750] |
 //! | erf | 0 | 1 | everything; dense on [−7, 7] and the interval edges |
 //! | sin, cos | 0 | 2 | \|x\| ≤ 1.6e6, dense near multiples of π/2 |

@@ -228,3 +228,52 @@ ENTRY main {
     assert_eq!(comp.instr(comp.root_instr().operands[0]).name, "t");
     assert!(!comp.contains_opcode(Opcode::Copy));
 }
+
+/// Attention's head split and merge: `[b,s,h*d]` reshaped to `[b,s,h,d]` and transposed to
+/// `[b,h,s,d]` for batched dots, and the batched dot's result transposed back.
+const ATTENTION: &str = r#"HloModule heads
+ENTRY main {
+  q = f32[2,3,4]{2,1,0} parameter(0)
+  k = f32[2,3,4]{2,1,0} parameter(1)
+  qr = f32[2,3,2,2]{3,2,1,0} reshape(q)
+  kr = f32[2,3,2,2]{3,2,1,0} reshape(k)
+  qt = f32[2,2,3,2]{3,2,1,0} transpose(qr), dimensions={0,2,1,3}
+  kt = f32[2,2,3,2]{3,2,1,0} transpose(kr), dimensions={0,2,1,3}
+  s = f32[2,2,3,3]{3,2,1,0} dot(qt, kt), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={3}
+  o = f32[2,2,3,2]{3,2,1,0} dot(s, kt), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  ot = f32[2,3,2,2]{3,2,1,0} transpose(o), dimensions={0,2,1,3}
+  ROOT r = f32[2,3,4]{2,1,0} reshape(ot)
+}
+"#;
+
+#[test]
+fn batched_attention_transposes_become_bitcasts() {
+    let mut m = parse(ATTENTION);
+    let values = |n: usize, f: f32| (0..n).map(|i| (i as f32 * f).sin()).collect::<Vec<f32>>();
+    let inputs = vec![
+        Literal::Array(ArrayLiteral::from_vec(&[2, 3, 4], values(24, 0.7))),
+        Literal::Array(ArrayLiteral::from_vec(&[2, 3, 4], values(24, 1.3))),
+    ];
+    let before = evaluate(&m, &inputs, &EvalOptions::default()).unwrap();
+    assign(&mut m, vec![]);
+    // qr is row-major {3,2,1,0}; qt[b,h,s,d] = qr[b,s,h,d]: qt's minor-to-major lists
+    // the same bytes' dimensions renamed: d=3, h=1, s=2, b=0.
+    assert_eq!(m2m(&m, "qt"), vec![3, 1, 2, 0]);
+    assert_eq!(m2m(&m, "kt"), vec![3, 1, 2, 0]);
+    // o feeds only the transpose back: produced so that ot (row-major) renames its bytes.
+    assert_eq!(m2m(&m, "o"), vec![3, 1, 2, 0]);
+    assert_eq!(m2m(&m, "ot"), vec![3, 2, 1, 0]);
+    // s feeds a dot: row-major.
+    assert_eq!(m2m(&m, "s"), vec![3, 2, 1, 0]);
+    assert!(!m.to_string().contains(" copy("), "no relayout copy:\n{m}");
+    let mut simp = crate::pipeline::algsimp::AlgebraicSimplifier::layout_sensitive();
+    simp.run(&mut m).unwrap();
+    crate::pipeline::dce::Dce.run(&mut m).unwrap();
+    let text = m.to_string();
+    assert!(
+        !text.contains("transpose("),
+        "every transpose is a bitcast:\n{text}"
+    );
+    let after = evaluate(&m, &inputs, &EvalOptions::default()).unwrap();
+    assert_eq!(after, before);
+}

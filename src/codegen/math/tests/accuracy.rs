@@ -100,7 +100,8 @@ fn log1p_accuracy() {
 #[test]
 fn tanh_accuracy() {
     let d = [ZERO_DENSE, SMALL_DENSE, (-25.0, 25.0, 20001)];
-    check_unary::<f32>("tanh", tanh, &points(&d), via_f64(f64::tanh), 2);
+    // f32 is Eigen's rational (XLA:CPU's tanh): worst at its clamp, |x| ≈ 7.9.
+    check_unary::<f32>("tanh", tanh, &points(&d), via_f64(f64::tanh), 5);
     check_unary::<f64>("tanh", tanh, &points(&d), f64::tanh, 3);
 }
 
