@@ -181,6 +181,23 @@ impl<'m> Emitter<'m, '_, '_> {
             return Ok(v);
         }
         let instr = frame.comp.instr(id);
+        self.enter_instruction(&instr.name);
+        let v = self.emit_vector_uncached(frame, id, instr, index, vty, memo);
+        self.leave_instruction();
+        let v = v?;
+        memo.insert(id, v);
+        Ok(v)
+    }
+
+    fn emit_vector_uncached(
+        &mut self,
+        frame: &Frame<'m>,
+        id: InstrId,
+        instr: &'m Instruction,
+        index: &[Value],
+        vty: Type,
+        memo: &mut HashMap<InstrId, Value>,
+    ) -> Result<Value, CodegenError> {
         let t = if vty == types::F64X2 {
             PrimitiveType::F64
         } else {
@@ -294,7 +311,6 @@ impl<'m> Emitter<'m, '_, '_> {
             }
             _ => return Err(error(instr, "not vectorized")),
         };
-        memo.insert(id, v);
         Ok(v)
     }
 

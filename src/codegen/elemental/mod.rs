@@ -181,19 +181,30 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             }
         }
         let instr = frame.comp.instr(id);
-        let loc = SourceLoc::new(self.names.len() as u32);
-        self.names.push(instr.name.clone());
-        self.locs.push(loc);
-        self.b.set_srcloc(loc);
+        self.enter_instruction(&instr.name);
         let result = self.emit_uncached(frame, id, instr, index);
-        self.locs.pop();
-        self.b
-            .set_srcloc(self.locs.last().copied().unwrap_or(SourceLoc::new(0)));
+        self.leave_instruction();
         let values = result?;
         if let Some(scope) = self.cache.last_mut() {
             scope.insert(key, values.clone());
         }
         Ok(values)
+    }
+
+    /// Tags the CLIF emitted from now on with HLO instruction `name` (a new source
+    /// location), until [`Self::leave_instruction`]; dumps print it as `; %name`.
+    pub fn enter_instruction(&mut self, name: &str) {
+        let loc = SourceLoc::new(self.names.len() as u32);
+        self.names.push(name.to_string());
+        self.locs.push(loc);
+        self.b.set_srcloc(loc);
+    }
+
+    /// Back to the enclosing instruction's source location.
+    pub fn leave_instruction(&mut self) {
+        self.locs.pop();
+        self.b
+            .set_srcloc(self.locs.last().copied().unwrap_or(SourceLoc::new(0)));
     }
 
     /// The single array element of `id` at `index`.
