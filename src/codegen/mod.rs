@@ -164,6 +164,20 @@ impl fmt::Display for CodegenError {
 
 impl std::error::Error for CodegenError {}
 
+/// The computations that fusion instructions call: their code lives inside kernels, not
+/// in a function of its own.
+pub fn fused_computations(module: &Module) -> HashSet<ComputationId> {
+    module
+        .order
+        .iter()
+        .flat_map(|&c| module.computation(c).iter())
+        .filter_map(|(_, i)| match &i.op {
+            Op::Fusion { calls, .. } => Some(*calls),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Compiles one kernel for every `fusion` instruction of kind `kLoop`, `kInput` or `kOutput`
 /// in every non-fused computation of `module` (entry and control-flow bodies), and one
 /// [`ScalarFn`] for every scalar computation a library routine calls (sort comparators,
@@ -187,15 +201,7 @@ pub fn compile_kernels(
     let math = math::MathOptions {
         has_fma: isa.has_native_fma(),
     };
-    let fused: HashSet<ComputationId> = module
-        .order
-        .iter()
-        .flat_map(|&c| module.computation(c).iter())
-        .filter_map(|(_, i)| match &i.op {
-            Op::Fusion { calls, .. } => Some(*calls),
-            _ => None,
-        })
-        .collect();
+    let fused = fused_computations(module);
     let call_conv = isa.default_call_conv();
     let kernel_sig = kernel::kernel_signature(call_conv);
     let scalar_sig = scalar_function::scalar_signature(call_conv);

@@ -123,15 +123,7 @@ pub fn emit_scalar_function(
 /// uses them: sort comparators, scatter combiners, select-and-scatter's select and scatter.
 /// Only computations called from non-fused computations are listed, each once.
 pub fn library_computations(module: &Module) -> Vec<ComputationId> {
-    let fused: std::collections::HashSet<ComputationId> = module
-        .order
-        .iter()
-        .flat_map(|&c| module.computation(c).iter())
-        .filter_map(|(_, i)| match &i.op {
-            Op::Fusion { calls, .. } => Some(*calls),
-            _ => None,
-        })
-        .collect();
+    let fused = super::fused_computations(module);
     let mut seen = HashMap::new();
     let mut out = Vec::new();
     for &c in &module.order {

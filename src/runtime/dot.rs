@@ -53,23 +53,38 @@ fn default_rule(batches: usize, m: usize, n: usize, k: usize) -> DotStrategy {
     }
 }
 
+/// The free (neither batch nor contracting) dimensions of the lhs and of the rhs: the
+/// GEMM's rows and columns.
+fn free_groups(
+    ls: &ArrayShape,
+    rs: &ArrayShape,
+    dn: &DotDimensionNumbers,
+) -> (Vec<usize>, Vec<usize>) {
+    (
+        free_dims(
+            ls.rank(),
+            &dn.lhs_batch_dimensions,
+            &dn.lhs_contracting_dimensions,
+        ),
+        free_dims(
+            rs.rank(),
+            &dn.rhs_batch_dimensions,
+            &dn.rhs_contracting_dimensions,
+        ),
+    )
+}
+
+/// The product of the sizes of dimensions `ds` of `s`.
+fn size(s: &ArrayShape, ds: &[usize]) -> usize {
+    ds.iter().map(|&d| s.dims[d] as usize).product()
+}
+
 /// The strategy a dot uses without an autotuned one: batches spread over threads for
 /// several small GEMMs, a multi-threaded GEMM for big matrices, single-threaded otherwise.
 pub fn default_strategy(d: &DotThunk) -> DotStrategy {
     let dn = &d.dimension_numbers;
-    let size =
-        |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&x| s.dims[x] as usize).product::<usize>();
     let (ls, rs) = (&d.lhs.shape, &d.rhs.shape);
-    let lhs_free = free_dims(
-        ls.rank(),
-        &dn.lhs_batch_dimensions,
-        &dn.lhs_contracting_dimensions,
-    );
-    let rhs_free = free_dims(
-        rs.rank(),
-        &dn.rhs_batch_dimensions,
-        &dn.rhs_contracting_dimensions,
-    );
+    let (lhs_free, rhs_free) = free_groups(ls, rs, dn);
     default_rule(
         size(ls, &dn.lhs_batch_dimensions),
         size(ls, &lhs_free),
@@ -133,16 +148,7 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     dn: &DotDimensionNumbers,
     strategy: Option<DotStrategy>,
 ) -> Result<(), String> {
-    let lhs_free = free_dims(
-        ls.rank(),
-        &dn.lhs_batch_dimensions,
-        &dn.lhs_contracting_dimensions,
-    );
-    let rhs_free = free_dims(
-        rs.rank(),
-        &dn.rhs_batch_dimensions,
-        &dn.rhs_contracting_dimensions,
-    );
+    let (lhs_free, rhs_free) = free_groups(ls, rs, dn);
     let nb = dn.lhs_batch_dimensions.len();
     if os.rank() != nb + lhs_free.len() + rhs_free.len()
         || dn.rhs_batch_dimensions.len() != nb
@@ -150,8 +156,6 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     {
         return Err("dot dimension numbers do not match the shapes".into());
     }
-    let size =
-        |s: &ArrayShape, ds: &[usize]| ds.iter().map(|&d| s.dims[d] as usize).product::<usize>();
     let m = size(ls, &lhs_free);
     let n = size(rs, &rhs_free);
     let k = size(ls, &dn.lhs_contracting_dimensions);
