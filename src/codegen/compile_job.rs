@@ -99,6 +99,7 @@ impl Shared<'_> {
             constants: Vec::new(),
             math: self.math,
             vectors: true,
+            block_math: false,
         };
         let mut fctx = FunctionBuilderContext::new();
         let (layout, names) = {

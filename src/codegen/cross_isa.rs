@@ -203,6 +203,7 @@ pub fn compile_for_isas(
                     // target has (an `fma` without native support would be a libcall).
                     math: crate::codegen::math::MathOptions { has_fma: false },
                     vectors: false,
+                    block_math: false,
                 },
             ));
         }

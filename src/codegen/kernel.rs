@@ -213,6 +213,12 @@ pub fn emit_kernel_with<'m>(
     } else {
         None
     };
+    // Values computed once per row into a stack buffer (`row_cache.rs`).
+    let cached = if column.is_none() && !in_place_dus && tiled.is_none() {
+        super::row_cache::plan(fused, &space, env.block_math)
+    } else {
+        Vec::new()
+    };
     let mut emitter = Emitter::new(b, module, env);
     if let Some(plan) = &column {
         emitter.emit_column_reduce(&frame, plan, out_pointers[0], begin, end)?;
@@ -261,6 +267,7 @@ pub fn emit_kernel_with<'m>(
                 vec![fused.root]
             };
             let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+                this.fill_row_cache(&frame, &cached, &space, index, vty)?;
                 for &s in &starts {
                     this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;
                 }

@@ -20,6 +20,7 @@ pub mod kernel;
 pub mod libcalls;
 pub mod loop_emitter;
 pub mod math;
+pub mod row_cache;
 pub mod scalar_function;
 #[cfg(test)]
 mod tests;

@@ -180,6 +180,10 @@ impl<'m> Emitter<'m, '_, '_> {
         if let Some(&v) = memo.get(&id) {
             return Ok(v);
         }
+        if let Some(v) = self.row_cached(frame.id, id, index, Some(vty)) {
+            memo.insert(id, v);
+            return Ok(v);
+        }
         let instr = frame.comp.instr(id);
         self.enter_instruction(&instr.name);
         let v = self.emit_vector_uncached(frame, id, instr, index, vty, memo);

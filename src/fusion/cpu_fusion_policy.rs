@@ -21,6 +21,7 @@ use super::decisions::{
 use super::indexing::{ConsumerBody, invalidates_cache};
 use super::kernel_ops::{emits_kernel, is_kernel_instruction};
 use super::output_fusion::check_dot_epilogue;
+use super::row_cache::RowCacheAnalysis;
 use crate::ir::{Computation, FusionKind, InstrId, Instruction, Module, Op, Opcode, PrimitiveType};
 
 /// The facts about the computation that the policy reads.
@@ -98,7 +99,11 @@ pub fn should_fuse(
     }
     check_concatenate(p)?;
     let reads = body.reads_per_element(param);
-    if is_expensive(comp, p) && reads > 1 {
+    // Read in two loops of each row at the row's own index: the kernel caches the row.
+    let row_cached = reads > 1
+        && p.opcode() != Opcode::Reduce
+        && RowCacheAnalysis::of(&body.body).reused(&body.body, param);
+    if is_expensive(comp, p) && reads > 1 && !row_cached {
         if p.opcode() == Opcode::Reduce {
             return Err(FusionRule::ReductionBroadcastBack { reads });
         }
@@ -148,6 +153,11 @@ pub fn should_fuse(
     }
     if p.opcode() == Opcode::Reduce && body.read_once_per_row(param) {
         return Ok(FusionRule::RowReduction);
+    }
+    if row_cached && is_expensive(comp, p) {
+        return Ok(FusionRule::RowCached {
+            producer: p.opcode(),
+        });
     }
     if body.body.root_instr().opcode() == Opcode::Reduce {
         return Ok(FusionRule::ReductionInput {

@@ -150,6 +150,13 @@ pub enum FusionRule {
     /// A reduction the consumer reads once per row (broadcast back along the rows it
     /// reduced): the kernel computes it before each row's loop.
     RowReduction,
+    /// An expensive producer the consumer reads in two loops of each row (softmax's
+    /// exponentials: the row sum and the division): the kernel computes it once per row
+    /// into its row cache (`row_cache.rs`).
+    RowCached {
+        /// The producer's opcode.
+        producer: Opcode,
+    },
     /// A reduction broadcast back along the consumer's inner loop: fusing would recompute
     /// it per element.
     ReductionBroadcastBack {
@@ -307,6 +314,10 @@ impl fmt::Display for FusionRule {
             } => write!(
                 f,
                 "{producer} is expensive and the consumer ({consumer}) reads each element {reads} times"
+            ),
+            RowCached { producer } => write!(
+                f,
+                "{producer} is expensive and read in two loops of each row; the kernel computes it once per row into its row cache"
             ),
             RowReduction => write!(
                 f,

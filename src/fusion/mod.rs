@@ -22,6 +22,7 @@ pub mod kernel_ops;
 pub mod loop_invariance;
 pub mod multi_output_fusion;
 pub mod output_fusion;
+pub mod row_cache;
 
 pub use decisions::{DecisionLog, FusionDecision, FusionRule};
 

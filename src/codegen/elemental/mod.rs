@@ -74,6 +74,9 @@ pub struct KernelEnv {
     /// Whether the target has vector registers; `false` keeps every emitter scalar (the
     /// cross-ISA listing for riscv64 without V).
     pub vectors: bool,
+    /// Whether kernels may call the native block routines of `runtime/vector_math` (the
+    /// host runs them); `false` keeps all math inline.
+    pub block_math: bool,
 }
 
 type CacheKey = (u32, InstrId, Vec<Value>);
@@ -88,6 +91,8 @@ pub struct Emitter<'m, 'f, 'b> {
     pub env: &'f mut KernelEnv,
     imported: HashMap<&'static str, FuncRef>,
     cache: Vec<HashMap<CacheKey, Vec<Value>>>,
+    /// Values computed once per row into a stack buffer (`codegen/row_cache.rs`).
+    pub(crate) row_cache: HashMap<(u32, InstrId), crate::codegen::row_cache::CachedRow>,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO
     /// instruction `names[i]` that produced them, so dumps can say which is which.
@@ -144,6 +149,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             env,
             imported: HashMap::new(),
             cache: vec![HashMap::new()],
+            row_cache: HashMap::new(),
             next_frame: 0,
             names: vec![String::new()],
             locs: Vec::new(),
@@ -174,6 +180,9 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
         id: InstrId,
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
+        if let Some(v) = self.row_cached(frame.id, id, index, None) {
+            return Ok(vec![v]);
+        }
         let key = (frame.id, id, index.to_vec());
         for scope in self.cache.iter().rev() {
             if let Some(v) = scope.get(&key) {
@@ -441,7 +450,19 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
 
     /// Calls the registered libcall `name` and returns its result.
     pub fn libcall(&mut self, name: &'static str, args: &[Value]) -> Value {
-        let fref = match self.imported.get(name) {
+        let fref = self.import_libcall(name);
+        let call = self.b.ins().call(fref, args);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Calls the registered libcall `name`, which returns nothing.
+    pub fn libcall_no_result(&mut self, name: &'static str, args: &[Value]) {
+        let fref = self.import_libcall(name);
+        self.b.ins().call(fref, args);
+    }
+
+    fn import_libcall(&mut self, name: &'static str) -> FuncRef {
+        match self.imported.get(name) {
             Some(&f) => f,
             None => {
                 let (id, sig) = self
@@ -467,9 +488,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
                 self.imported.insert(name, f);
                 f
             }
-        };
-        let call = self.b.ins().call(fref, args);
-        self.b.inst_results(call)[0]
+        }
     }
 
     /// An `i64` constant.

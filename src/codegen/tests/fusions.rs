@@ -339,3 +339,49 @@ ENTRY main {{
     );
     check_hlo_reduction(&text, 4500);
 }
+
+#[test]
+fn masked_softmax_of_rank_three_caches_its_exponentials_per_row() {
+    // The attention softmax: a pred mask keeps the kernel scalar; the exponentials are read
+    // by the row sum and by the division, so the kernel caches them per row.
+    let text = "HloModule m
+
+max_f32 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] maximum(x, y)
+}
+
+add_f32 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+fused {
+  mask = pred[2,3,8]{2,1,0} parameter(0)
+  p1 = f32[2,3,8]{2,1,0} parameter(1)
+  zero = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  big = f32[] constant(-1e+09)
+  bigb = f32[2,3,8]{2,1,0} broadcast(big), dimensions={}
+  sel = f32[2,3,8]{2,1,0} select(mask, p1, bigb)
+  mx = f32[2,3]{1,0} reduce(sel, ninf), dimensions={2}, to_apply=max_f32
+  mxb = f32[2,3,8]{2,1,0} broadcast(mx), dimensions={0,1}
+  d = f32[2,3,8]{2,1,0} subtract(sel, mxb)
+  e = f32[2,3,8]{2,1,0} exponential(d)
+  s = f32[2,3]{1,0} reduce(e, zero), dimensions={2}, to_apply=add_f32
+  sb = f32[2,3,8]{2,1,0} broadcast(s), dimensions={0,1}
+  ROOT r = f32[2,3,8]{2,1,0} divide(e, sb)
+}
+
+ENTRY main {
+  a0 = pred[2,3,8]{2,1,0} parameter(0)
+  a1 = f32[2,3,8]{2,1,0} parameter(1)
+  ROOT f = f32[2,3,8]{2,1,0} fusion(a0, a1), kind=kLoop, calls=fused
+}
+";
+    for seed in 0..3 {
+        check_hlo_reduction(text, 4100 + seed);
+    }
+}

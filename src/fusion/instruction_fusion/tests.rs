@@ -321,9 +321,9 @@ ENTRY main {
 }
 
 #[test]
-fn expensive_producer_read_per_element_and_by_a_row_reduction_is_not_fused() {
+fn expensive_producer_read_per_element_and_by_a_row_reduction_is_row_cached() {
     // Softmax's denominator: the exponentials feed both the row sum (hoisted, once per
-    // row) and the divide; fusing them would compute each exponential twice.
+    // row) and the divide. The kernel computes them once per row into its row cache.
     let (pass, log) = fusion();
     check_pass(
         pass,
@@ -350,14 +350,62 @@ add {
 fused_computation {
   param_0 = f32[4,8]{1,0} parameter(0)
   c = f32[] constant(0)
-  r = f32[4]{0} reduce(param_0, c), dimensions={1}, to_apply=add
+  e = f32[4,8]{1,0} exponential(param_0)
+  r = f32[4]{0} reduce(e, c), dimensions={1}, to_apply=add
   b = f32[4,8]{1,0} broadcast(r), dimensions={0}
-  ROOT d = f32[4,8]{1,0} divide(param_0, b)
+  ROOT d = f32[4,8]{1,0} divide(e, b)
 }
 ENTRY main {
   x = f32[4,8]{1,0} parameter(0)
-  e = f32[4,8]{1,0} exponential(x)
-  ROOT broadcast_divide_fusion = f32[4,8]{1,0} fusion(e), kind=kLoop, calls=fused_computation
+  ROOT broadcast_divide_fusion = f32[4,8]{1,0} fusion(x), kind=kLoop, calls=fused_computation
+}",
+    );
+    assert_eq!(
+        rules(&log, "e", "broadcast_divide_fusion"),
+        [FusionRule::RowCached {
+            producer: Opcode::Exp,
+        }]
+    );
+}
+
+#[test]
+fn expensive_producer_read_twice_per_row_too_long_to_cache_is_not_fused() {
+    // 8192 f32 = 32 KiB per row: more than the row cache holds, so the exponentials
+    // would be computed twice; they stay a kernel of their own.
+    let (pass, log) = fusion();
+    check_pass(
+        pass,
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[2,8192]{1,0} parameter(0)
+  e = f32[2,8192]{1,0} exponential(x)
+  c = f32[] constant(0)
+  r = f32[2]{0} reduce(e, c), dimensions={1}, to_apply=add
+  b = f32[2,8192]{1,0} broadcast(r), dimensions={0}
+  ROOT d = f32[2,8192]{1,0} divide(e, b)
+}",
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+fused_computation {
+  param_0 = f32[2,8192]{1,0} parameter(0)
+  c = f32[] constant(0)
+  r = f32[2]{0} reduce(param_0, c), dimensions={1}, to_apply=add
+  b = f32[2,8192]{1,0} broadcast(r), dimensions={0}
+  ROOT d = f32[2,8192]{1,0} divide(param_0, b)
+}
+ENTRY main {
+  x = f32[2,8192]{1,0} parameter(0)
+  e = f32[2,8192]{1,0} exponential(x)
+  ROOT broadcast_divide_fusion = f32[2,8192]{1,0} fusion(e), kind=kLoop, calls=fused_computation
 }",
     );
     assert_eq!(

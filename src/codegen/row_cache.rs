@@ -1,0 +1,231 @@
+//! The row cache: the codegen half of `fusion/row_cache.rs`. Before a row's loops, the
+//! kernel computes each cached value over the whole row into a stack buffer, then every
+//! read of that value at the row's index (in the row's loop, or in a reduction's loop over
+//! the row) is a load from the buffer. Two kinds of values are cached:
+//!
+//! - a value read in two loops of the row (softmax's `exp(x - max)`, read by the row sum and
+//!   by the division): computed once instead of twice;
+//! - an f32 `exponential` or `tanh` when the host runs the native block routines of
+//!   `runtime/vector_math` (AVX-512): the kernel stores the operand row, calls the routine
+//!   once over it, and reads the results. Cranelift's widest vectors are 128 bits; the
+//!   routine's are 512, and it computes the same bits as the inline f32x4 code
+//!   (`codegen/math`), so caching changes the speed, not the results.
+//!
+//! Every read checks that its index is the row's own (the same SSA values for the outer
+//! dimensions); any other read computes the value as usual, so the cache cannot be misread.
+//! XLA:CPU's closest relative is YNNPACK's row-wise softmax (`__ynn_fusion`); its inline
+//! `exp`/`tanh` are vectorized by LLVM at the full AVX-512 width instead.
+
+use std::collections::BTreeSet;
+
+use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Type, Value, types};
+
+use super::CodegenError;
+use super::elemental::{Emitter, Frame, data_flags};
+use super::loop_emitter::IterationSpace;
+use crate::fusion::cpu_fusion_policy::is_expensive;
+use crate::fusion::row_cache::{MAX_CACHED, RowCacheAnalysis};
+use crate::ir::{Computation, InstrId, Opcode, PrimitiveType};
+
+type R<T> = Result<T, CodegenError>;
+
+/// A native routine computing one op over a whole row in place (`runtime/vector_math`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockRoutine {
+    /// f32 `exponential`.
+    ExpF32,
+    /// f32 `tanh`.
+    TanhF32,
+}
+
+impl BlockRoutine {
+    /// The routine for `op` on `t`, if there is one.
+    pub fn of(op: Opcode, t: PrimitiveType) -> Option<BlockRoutine> {
+        match (op, t) {
+            (Opcode::Exp, PrimitiveType::F32) => Some(BlockRoutine::ExpF32),
+            (Opcode::Tanh, PrimitiveType::F32) => Some(BlockRoutine::TanhF32),
+            _ => None,
+        }
+    }
+
+    /// The symbol the kernel calls, `(data: *mut T, n: u64)`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BlockRoutine::ExpF32 => "xlac_block_exp_f32",
+            BlockRoutine::TanhF32 => "xlac_block_tanh_f32",
+        }
+    }
+}
+
+/// One value a kernel caches per row.
+#[derive(Clone, Debug)]
+pub struct CachedValue {
+    /// The instruction of the fused computation.
+    pub instr: InstrId,
+    /// The native routine computing it from its operand's row, or `None` when the kernel
+    /// computes it inline.
+    pub routine: Option<BlockRoutine>,
+}
+
+/// A filled row of the cache, valid inside the row whose outer index it names.
+pub(crate) struct CachedRow {
+    base: Value,
+    outer: Vec<Value>,
+    minor: usize,
+    element_type: PrimitiveType,
+}
+
+/// The values the kernel of `fused` over `space` caches per row, in computation order;
+/// `block_math` says whether the native block routines may be called. Empty unless every
+/// work unit is a whole row.
+pub fn plan(fused: &Computation, space: &IterationSpace, block_math: bool) -> Vec<CachedValue> {
+    if space.chunks_per_row != 1 || space.minor.is_none() {
+        return Vec::new();
+    }
+    let analysis = RowCacheAnalysis::of(fused);
+    let mut cached = Vec::new();
+    for &id in &fused.order {
+        let instr = fused.instr(id);
+        if !analysis.cacheable(fused, id) {
+            continue;
+        }
+        let routine = instr
+            .shape
+            .element_type()
+            .and_then(|t| BlockRoutine::of(instr.opcode(), t))
+            .filter(|_| block_math);
+        // Only computed values are worth a row: a parameter is a load either way.
+        let computed = instr.opcode().is_elementwise() && instr.opcode() != Opcode::Parameter;
+        if routine.is_some()
+            || (computed && is_expensive(fused, instr) && analysis.reused(fused, id))
+        {
+            cached.push(CachedValue { instr: id, routine });
+        }
+        if cached.len() == MAX_CACHED {
+            break;
+        }
+    }
+    cached
+}
+
+impl<'m> Emitter<'m, '_, '_> {
+    /// Fills the row cache for the row at `index` (the work unit's index; its minor entry is
+    /// a placeholder): for each cached value in order, what it reads once per row, then its
+    /// row. `vty` is the kernel's vector type, if it has one.
+    pub fn fill_row_cache(
+        &mut self,
+        frame: &Frame<'m>,
+        cached: &[CachedValue],
+        space: &IterationSpace,
+        index: &[Value],
+        vty: Option<Type>,
+    ) -> R<()> {
+        let Some(minor) = space.minor else {
+            return Ok(());
+        };
+        let n = space.shape.dims[minor];
+        let varying: BTreeSet<usize> = [minor].into();
+        for c in cached {
+            let instr = frame.comp.instr(c.instr);
+            let element_type = instr.shape.element_type().unwrap_or(PrimitiveType::F32);
+            let size = element_type.byte_size() as i64;
+            self.hoist_invariant_broadcasts(frame, c.instr, index, &varying)?;
+            let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                (n * size) as u32,
+                6,
+            ));
+            let base = self.b.ins().stack_addr(types::I64, slot, 0);
+            // With a routine, the row holds the operand first; the routine overwrites it.
+            let what = match c.routine {
+                Some(_) => instr.operands[0],
+                None => c.instr,
+            };
+            let shape = instr.shape.as_array().cloned();
+            let vty = vty.filter(|&t| {
+                shape.as_ref().is_some_and(|s| {
+                    super::vectorize::vector_tree_type(frame.comp, what, s) == Some(t)
+                })
+            });
+            // The vector loop's part of the row; the scalar loop does the rest.
+            let whole = vty.map_or(0, |t| {
+                n / i64::from(t.lane_count()) * i64::from(t.lane_count())
+            });
+            let at = |j: Value| -> Vec<Value> {
+                let mut at = index.to_vec();
+                at[minor] = j;
+                at
+            };
+            if let Some(vty) = vty {
+                let start = self.i64c(0);
+                let end = self.i64c(whole);
+                let mut body = |this: &mut Self, j: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                    let idx = at(j);
+                    let mut memo = std::collections::HashMap::new();
+                    let v = this.emit_vector(frame, what, &idx, vty, &mut memo)?;
+                    let bytes = this.b.ins().imul_imm_s(j, size);
+                    let addr = this.b.ins().iadd(base, bytes);
+                    this.b.ins().store(data_flags(), v, addr, 0);
+                    Ok(accs)
+                };
+                self.stepped_loop(
+                    start,
+                    end,
+                    i64::from(vty.lane_count()),
+                    false,
+                    Vec::new(),
+                    &mut body,
+                )?;
+            }
+            let mut tail = |this: &mut Self, k: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                let j = this.b.ins().iadd_imm_s(k, whole);
+                let idx = at(j);
+                let v = this.emit1(frame, what, &idx)?;
+                this.store_element(base, j, element_type, v);
+                Ok(accs)
+            };
+            self.counted_loop(n - whole, Vec::new(), &mut tail)?;
+            if let Some(routine) = c.routine {
+                let len = self.i64c(n);
+                self.libcall_no_result(routine.symbol(), &[base, len]);
+            }
+            self.row_cache.insert(
+                (frame.id, c.instr),
+                CachedRow {
+                    base,
+                    outer: index.to_vec(),
+                    minor,
+                    element_type,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The cached element (`vty: None`) or vector of `id` at `index`, if `id` is cached and
+    /// `index` lies in the cached row.
+    pub(crate) fn row_cached(
+        &mut self,
+        frame_id: u32,
+        id: InstrId,
+        index: &[Value],
+        vty: Option<Type>,
+    ) -> Option<Value> {
+        let row = self.row_cache.get(&(frame_id, id))?;
+        if index.len() != row.outer.len()
+            || (0..index.len()).any(|d| d != row.minor && index[d] != row.outer[d])
+        {
+            return None;
+        }
+        let (base, t, j) = (row.base, row.element_type, index[row.minor]);
+        let size = t.byte_size() as i64;
+        let bytes = self.b.ins().imul_imm_s(j, size);
+        let addr = self.b.ins().iadd(base, bytes);
+        let ty = vty.unwrap_or(if t == PrimitiveType::F64 {
+            types::F64
+        } else {
+            types::F32
+        });
+        Some(self.b.ins().load(ty, data_flags(), addr, 0))
+    }
+}
