@@ -12,8 +12,8 @@
 //! `HandleNot`, `HandleAnd`, `HandleOr`, `HandleXor`, `HandleMaximum`, `HandleMinimum`,
 //! `HandlePower` in `algebraic_simplifier.cc`.
 
-use super::Rewrite;
 use super::matchers::{Extreme, is_all, is_all_integer_extreme, operands, scalar_like};
+use super::{NewInstr, Rewrite, Value};
 use crate::ir::{Computation, InstrId, Op, Opcode, PrimitiveType};
 
 /// The two operands of a binary instruction.
@@ -100,7 +100,51 @@ fn multiply_zero(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
 
 /// `divide`: `x / 1`.
 pub fn simplify_divide(comp: &Computation, id: InstrId) -> Option<Rewrite> {
-    divide_one(comp, id)
+    divide_one(comp, id).or_else(|| divide_by_broadcast(comp, id))
+}
+
+/// div(a, broadcast(b)) => mul(a, broadcast(div(1, b))) for real floats and a non-scalar,
+/// non-constant `b`: one division per element of `b` instead of one per element of `a`
+/// (softmax's division by its row sums). Not exact (two roundings instead of one), which is
+/// why XLA:CPU's optimized softmax shows it too: `divide(broadcast(1), reduce_sum)` feeding
+/// a `multiply`, and xlac's results stay XLA's.
+fn divide_by_broadcast(comp: &Computation, div: InstrId) -> Option<Rewrite> {
+    let t = element_type(comp, div);
+    if !t.is_float() || t.is_complex() {
+        return None;
+    }
+    let (a, bcast) = binary(comp, div);
+    let Op::Broadcast { dimensions } = &comp.instr(bcast).op else {
+        return None;
+    };
+    let b = operands(comp, bcast)[0];
+    let b_instr = comp.instr(b);
+    if b_instr.shape.rank() == 0 || matches!(b_instr.op, Op::Constant { .. }) {
+        return None;
+    }
+    let mut instrs = scalar_like(&b_instr.shape, 1)?;
+    let one = instrs.len() - 1;
+    instrs.push(NewInstr::new(
+        b_instr.shape.clone(),
+        Op::Plain(Opcode::Divide),
+        vec![Value::New(one), Value::Old(b)],
+    ));
+    instrs.push(NewInstr::new(
+        comp.instr(bcast).shape.clone(),
+        Op::Broadcast {
+            dimensions: dimensions.clone(),
+        },
+        vec![Value::New(one + 1)],
+    ));
+    instrs.push(NewInstr::new(
+        comp.instr(div).shape.clone(),
+        Op::Plain(Opcode::Multiply),
+        vec![Value::Old(a), Value::New(one + 2)],
+    ));
+    Rewrite::build(
+        "div(a, broadcast(b)) => mul(a, broadcast(div(1, b)))",
+        instrs,
+    )
 }
 
 /// div(x, 1) => x

@@ -411,3 +411,74 @@ ENTRY main {
 }",
     );
 }
+
+#[test]
+fn divide_by_a_broadcast_row_sum_is_a_multiply_by_its_reciprocal() {
+    // Two roundings instead of one: results move by at most an ULP or two.
+    let two_ulps = crate::eval::compare::Tolerance {
+        rtol: 2.5e-7,
+        atol: 0.0,
+    };
+    crate::pipeline::testing::check_pass_with_tolerance(
+        AlgebraicSimplifier::new(),
+        "
+HloModule m
+ENTRY main {
+  e = f32[4,8]{1,0} parameter(0)
+  s = f32[4]{0} parameter(1)
+  b = f32[4,8]{1,0} broadcast(s), dimensions={0}
+  d = f32[4,8]{1,0} divide(e, b)
+  ROOT n = f32[4,8]{1,0} negate(d)
+}",
+        "
+HloModule m
+ENTRY main {
+  e = f32[4,8]{1,0} parameter(0)
+  s = f32[4]{0} parameter(1)
+  b = f32[4,8]{1,0} broadcast(s), dimensions={0}
+  constant = f32[] constant(1)
+  broadcast = f32[4]{0} broadcast(constant), dimensions={}
+  divide = f32[4]{0} divide(broadcast, s)
+  broadcast.1 = f32[4,8]{1,0} broadcast(divide), dimensions={0}
+  multiply = f32[4,8]{1,0} multiply(e, broadcast.1)
+  d = f32[4,8]{1,0} divide(e, b)
+  ROOT n = f32[4,8]{1,0} negate(multiply)
+}",
+        two_ulps,
+    );
+}
+
+#[test]
+fn divide_by_a_broadcast_scalar_or_constant_or_of_integers_stays() {
+    // Scalars and constants are XLA's other rules' business; integers divide exactly.
+    stays(
+        "
+HloModule m
+ENTRY main {
+  e = f32[4,8]{1,0} parameter(0)
+  s = f32[] parameter(1)
+  b = f32[4,8]{1,0} broadcast(s), dimensions={}
+  ROOT d = f32[4,8]{1,0} divide(e, b)
+}",
+    );
+    stays(
+        "
+HloModule m
+ENTRY main {
+  e = f32[4,8]{1,0} parameter(0)
+  s = f32[4]{0} constant({1, 2, 3, 4})
+  b = f32[4,8]{1,0} broadcast(s), dimensions={0}
+  ROOT d = f32[4,8]{1,0} divide(e, b)
+}",
+    );
+    stays(
+        "
+HloModule m
+ENTRY main {
+  e = s32[4,8]{1,0} parameter(0)
+  s = s32[4]{0} parameter(1)
+  b = s32[4,8]{1,0} broadcast(s), dimensions={0}
+  ROOT d = s32[4,8]{1,0} divide(e, b)
+}",
+    );
+}
