@@ -172,7 +172,9 @@ ENTRY main {{
   ROOT f = f32[{n}]{{0}} fusion(a), kind=kLoop, calls=fused
 }}"
     );
-    let module = crate::ir::hlo_text::parse_module(&text, "test").unwrap().module;
+    let module = crate::ir::hlo_text::parse_module(&text, "test")
+        .unwrap()
+        .module;
     let kernels = compile_kernels(
         &module,
         &CodegenOptions {
@@ -229,8 +231,8 @@ fn points() -> Vec<f32> {
     ];
     // The clamp, overflow and underflow edges and their neighbouring floats.
     let edges = [
-        -104.0, 89.0, 88.72284, 88.7, -87.33655, -103.97208, -88.0, -100.0, 7.905311, 0.0004,
-        9.0, 0.5,
+        -104.0, 89.0, 88.72284, 88.7, -87.33655, -103.97208, -88.0, -100.0, 7.905311, 0.0004, 9.0,
+        0.5,
     ];
     for e in edges {
         for s in [1.0f32, -1.0] {
@@ -304,9 +306,19 @@ fn run_path(kernels: &Kernels, path: Path, xs: &[f32]) -> Vec<f32> {
 /// agree in sign (as `codegen::math`'s accuracy tests count).
 fn ulp_error(got: f32, want: f32) -> u64 {
     if got.is_nan() || want.is_nan() {
-        return if got.is_nan() && want.is_nan() { 0 } else { u64::MAX };
+        return if got.is_nan() && want.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
     }
-    let flush = |v: f32| if v.is_subnormal() { 0.0 * v.signum() } else { v };
+    let flush = |v: f32| {
+        if v.is_subnormal() {
+            0.0 * v.signum()
+        } else {
+            v
+        }
+    };
     let (g, w) = (flush(got), flush(want));
     if g == 0.0 && w == 0.0 && g.is_sign_negative() != w.is_sign_negative() {
         return u64::MAX;
@@ -333,11 +345,7 @@ fn block_routines_match_the_clif_f32x4_fma_code_bit_for_bit() {
         let (_module, clif) = compile_clif_f32x4(case.clif);
         for ftz in [false, true] {
             let mode = |f: &mut dyn FnMut()| {
-                if ftz {
-                    with_flushed_denormals(f)
-                } else {
-                    f()
-                }
+                if ftz { with_flushed_denormals(f) } else { f() }
             };
             let mut want = Vec::new();
             mode(&mut || want = run_clif(clif, &xs));
@@ -346,7 +354,10 @@ fn block_routines_match_the_clif_f32x4_fma_code_bit_for_bit() {
                 mode(&mut || got = run_path(case.kernels, path, &xs));
                 let what = format!("{} {path:?} (ftz={ftz}) vs CLIF f32x4", case.name);
                 let payloads = assert_same(&what, &xs, &got, &want);
-                println!("{what}: {} points equal, {payloads} NaN payloads differ", xs.len());
+                println!(
+                    "{what}: {} points equal, {payloads} NaN payloads differ",
+                    xs.len()
+                );
             }
             // The exported entry point (the host's fastest path).
             let mut got = xs.clone();
@@ -368,25 +379,39 @@ fn block_routines_match_the_emitted_fusion_kernel() {
         // SAFETY: `got` holds got.len() f32.
         with_flushed_denormals(|| unsafe { (case.block)(got.as_mut_ptr(), got.len() as u64) });
         let payloads = assert_same(case.name, &xs, &got, &want);
-        println!("{} vs the fusion kernel: equal, {payloads} NaN payloads differ", case.name);
+        println!(
+            "{} vs the fusion kernel: equal, {payloads} NaN payloads differ",
+            case.name
+        );
     }
 }
 
 #[test]
 fn tails_and_lengths_touch_exactly_n_elements() {
-    let xs = points();
+    // Values in [−12, 12] in a scrambled order, with a few specials: every lane matters.
+    let mut xs: Vec<f32> = (0..1000)
+        .map(|i| ((i * 7919 % 1000) as f32 / 1000.0 - 0.5) * 24.0)
+        .collect();
+    xs[5] = f32::NAN;
+    xs[12] = f32::NEG_INFINITY;
+    xs[30] = -0.0;
     for case in cases() {
         let (_module, clif) = compile_clif_f32x4(case.clif);
         for path in paths() {
             for n in [0usize, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000] {
                 // Start at an odd offset (unaligned) and keep sentinels on both sides.
-                let src = &xs[10_000 + 3 * n..10_000 + 4 * n];
+                let src = &xs[..n];
                 let mut buf = vec![f32::from_bits(0x7fc0_beef); n + 40];
                 buf[1..=n].copy_from_slice(src);
                 // SAFETY: buf[1..] holds at least n f32.
                 unsafe { run_block_on(buf.as_mut_ptr().add(1), n as u64, path, case.kernels) };
                 let want = run_clif(clif, src);
-                assert_same(&format!("{} {path:?} n={n}", case.name), src, &buf[1..=n], &want);
+                assert_same(
+                    &format!("{} {path:?} n={n}", case.name),
+                    src,
+                    &buf[1..=n],
+                    &want,
+                );
                 for (i, v) in buf.iter().enumerate() {
                     if i == 0 || i > n {
                         assert_eq!(v.to_bits(), 0x7fc0_beef, "{path:?} n={n}: wrote [{i}]");
@@ -468,9 +493,8 @@ fn kernels_can_call_the_registered_block_symbols() {
         module.define_function(id, &mut ctx).unwrap();
         module.finalize_definitions().unwrap();
         // SAFETY: the caller has the block routines' signature.
-        let caller = unsafe {
-            std::mem::transmute::<*const u8, BlockFn>(module.get_finalized_function(id))
-        };
+        let caller =
+            unsafe { std::mem::transmute::<*const u8, BlockFn>(module.get_finalized_function(id)) };
         let xs: Vec<f32> = linspace(-3.0, 3.0, 37).map(|x| x as f32).collect();
         let mut got = xs.clone();
         // SAFETY: `got` holds 37 f32.
