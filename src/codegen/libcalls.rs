@@ -43,6 +43,8 @@ pub enum LibSig {
     PtrIntPtr,
     /// `(ptr, ptr, ptr) -> i32` (memcmp)
     PtrPtrPtrToInt,
+    /// `(ptr, i64) -> ()` (the in-place block math routines of `runtime::vector_math`)
+    PtrLen,
 }
 
 impl LibSig {
@@ -64,10 +66,14 @@ impl LibSig {
             LibSig::PtrPtrPtr => (&[I64, I64, I64], I64),
             LibSig::PtrIntPtr => (&[I64, I32, I64], I64),
             LibSig::PtrPtrPtrToInt => (&[I64, I64, I64], I32),
+            // `INVALID`: no result.
+            LibSig::PtrLen => (&[I64, I64], types::INVALID),
         };
         let mut sig = Signature::new(call_conv);
         sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
-        sig.returns.push(AbiParam::new(ret));
+        if ret != types::INVALID {
+            sig.returns.push(AbiParam::new(ret));
+        }
         sig
     }
 }
@@ -593,6 +599,16 @@ pub fn all_symbols() -> Vec<LibCallSymbol> {
             "memcmp",
             memcmp_ as extern "C" fn(*const u8, *const u8, usize) -> i32,
             PtrPtrPtrToInt
+        ),
+        sym!(
+            "xlac_block_exp_f32",
+            crate::runtime::vector_math::xlac_block_exp_f32 as unsafe extern "C" fn(*mut f32, u64),
+            PtrLen
+        ),
+        sym!(
+            "xlac_block_tanh_f32",
+            crate::runtime::vector_math::xlac_block_tanh_f32 as unsafe extern "C" fn(*mut f32, u64),
+            PtrLen
         ),
     ]
 }

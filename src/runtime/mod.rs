@@ -30,6 +30,7 @@ pub mod profile;
 pub mod race;
 pub mod thunk;
 pub mod tuning;
+pub mod vector_math;
 
 #[cfg(test)]
 mod tests;
