@@ -46,6 +46,9 @@ pub struct CompileOptions {
     pub isas: Vec<String>,
     /// Keep each kernel's CLIF and assembly text even without `dump_to` (`xlac explain`).
     pub keep_kernel_artifacts: bool,
+    /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
+    /// every transcendental stays inline CLIF.
+    pub inline_math: bool,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -177,6 +180,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
     })?;
     let codegen_options = CodegenOptions {
         keep_artifacts: dump.is_some() || options.keep_kernel_artifacts,
+        block_math: !options.inline_math,
     };
     let kernels = compile_kernels(&module, &codegen_options).map_err(CompileError::Codegen)?;
     let mut warnings = Vec::new();

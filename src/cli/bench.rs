@@ -57,6 +57,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let arguments = bind_inputs(&params, &args.inputs, 0, args.json)?;
     let flags = super::PassFlags {
         autotune: args.autotune,
+        inline_math: args.inline_math,
         ..Default::default()
     };
     let options = super::compile::compile_options(&flags, args.dump_to.clone(), false)?;

@@ -57,6 +57,7 @@ pub fn compile_options(
             .collect::<Result<_, _>>()?,
         isas: Vec::new(),
         keep_kernel_artifacts: false,
+        inline_math: flags.inline_math,
         autotune: if flags.autotune {
             crate::autotune::AutotuneMode::Race
         } else {

@@ -156,6 +156,10 @@ pub struct PassFlags {
     /// are used when present. With --dump-to, each race is in KERNEL.autotune.txt.
     #[arg(long)]
     pub autotune: bool,
+    /// Keep every exp and tanh as inline Cranelift code; by default a row kernel calls the
+    /// native AVX-512/AVX2 block routines for them when the host has them (same bits).
+    #[arg(long)]
+    pub inline_math: bool,
 }
 
 /// `xlac explain`.
@@ -199,6 +203,9 @@ pub struct BenchArgs {
     /// Race tunable thunks before timing (see `xlac run --autotune`).
     #[arg(long)]
     pub autotune: bool,
+    /// Keep every exp and tanh inline (see `xlac run --inline-math`).
+    #[arg(long)]
+    pub inline_math: bool,
 }
 
 /// `xlac check`.

@@ -81,6 +81,8 @@ pub struct Shared<'a> {
     pub scalar_sig: &'a Signature,
     /// Keep CLIF and disassembly.
     pub keep_artifacts: bool,
+    /// Kernels may call the native block routines.
+    pub block_math: bool,
 }
 
 impl Shared<'_> {
@@ -99,7 +101,7 @@ impl Shared<'_> {
             constants: Vec::new(),
             math: self.math,
             vectors: true,
-            block_math: false,
+            block_math: self.block_math,
         };
         let mut fctx = FunctionBuilderContext::new();
         let (layout, names) = {

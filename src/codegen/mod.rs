@@ -146,6 +146,9 @@ pub struct ScalarFunction {
 pub struct CodegenOptions {
     /// Keep CLIF and disassembly texts in [`KernelArtifacts`] (costs compile time).
     pub keep_artifacts: bool,
+    /// Let row kernels call the native block routines of `runtime/vector_math` when the
+    /// host runs them (`codegen/row_cache.rs`); `false` keeps all math inline.
+    pub block_math: bool,
 }
 
 /// A kernel that could not be generated; names the instruction.
@@ -265,6 +268,7 @@ pub fn compile_kernels(
         kernel_sig: &kernel_sig,
         scalar_sig: &scalar_sig,
         keep_artifacts: options.keep_artifacts,
+        block_math: options.block_math && crate::runtime::vector_math::block_math_available(),
     };
     let results: Vec<Result<Option<compile_job::Compiled>, CodegenError>> = {
         use rayon::prelude::*;

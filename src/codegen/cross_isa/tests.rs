@@ -15,6 +15,7 @@ fn kernels_of(text: &str) -> (Module, KernelSet) {
         &module,
         &CodegenOptions {
             keep_artifacts: true,
+            block_math: true,
         },
     )
     .expect("compiles");

@@ -131,6 +131,7 @@ ENTRY main {
         &module,
         &crate::codegen::CodegenOptions {
             keep_artifacts: true,
+            block_math: true,
         },
     )
     .unwrap();
@@ -196,6 +197,7 @@ fn elementwise_chains_are_vectorized_with_a_scalar_tail() {
             &module,
             &crate::codegen::CodegenOptions {
                 keep_artifacts: true,
+                block_math: true,
             },
         )
         .unwrap();

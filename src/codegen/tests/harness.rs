@@ -180,6 +180,7 @@ fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol:
         &module,
         &CodegenOptions {
             keep_artifacts: true,
+            block_math: true,
         },
     )
     .unwrap_or_else(|e| panic!("{e}\n{text}"));
