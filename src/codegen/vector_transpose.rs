@@ -120,19 +120,21 @@ pub fn vector_transpose_type(fused: &Computation, space: &TiledSpace) -> Option<
                 if !float || !only_select {
                     return None;
                 }
-                push_operands(fused, i, &map, t, &mut stack)?;
+                push_operands(fused, &i.operands, &map, t, &mut stack)?;
             }
             Op::Plain(Opcode::Select) => {
                 if !is_t || !matches!(fused.instr(i.operands[0]).op, Op::Compare { .. }) {
                     return None;
                 }
-                push_operands(fused, i, &map, t, &mut stack)?;
+                // The mask (checked as a compare above), then the values.
+                stack.push((i.operands[0], map.clone()));
+                push_operands(fused, &i.operands[1..], &map, t, &mut stack)?;
             }
             Op::Plain(op) if *op == Opcode::Copy || super::vectorize::vector_op(*op) => {
                 if !is_t {
                     return None;
                 }
-                push_operands(fused, i, &map, t, &mut stack)?;
+                push_operands(fused, &i.operands, &map, t, &mut stack)?;
             }
             _ => return None,
         }
@@ -140,16 +142,16 @@ pub fn vector_transpose_type(fused: &Computation, space: &TiledSpace) -> Option<
     Some(vty)
 }
 
-/// Pushes the operands of an elementwise instruction (same map; rank-0 operands, which
+/// Pushes `operands` of an elementwise instruction (same map; rank-0 operands, which
 /// are splat, with an empty map). Fails on operands of another element type.
 fn push_operands(
     fused: &Computation,
-    i: &Instruction,
+    operands: &[InstrId],
     map: &DimMap,
     t: PrimitiveType,
     stack: &mut Vec<(InstrId, DimMap)>,
 ) -> Option<()> {
-    for &o in &i.operands {
+    for &o in operands {
         let s = fused.instr(o).shape.as_array()?;
         if s.element_type != t {
             return None;
