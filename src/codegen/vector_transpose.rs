@@ -19,12 +19,18 @@
 //! scalar element code; fusions with anything else (other element types, gathers with
 //! other strides, slices, ops without a vector form) keep the scalar tiled loops.
 //!
-//! XLA: XLA:CPU has no dedicated transpose emitter for loop fusions (it emits the fusion's
-//! elemental IR in the output's order and relies on LLVM's vectorizer, and a plain
-//! `transpose`/`copy` may go to its `TransposeThunk`-free copy kernels); the in-register
-//! block transpose is what XLA:GPU's `TransposeFusion` (`xla/service/gpu/fusions/
-//! transpose.cc`, shared-memory tiles) and Eigen's `ptranspose` (`PacketBlock` 4×4 with
-//! `_MM_TRANSPOSE4_PS`) do.
+//! Tiles: a work unit is a strip of [`TILE`] indices along `t` (as in the scalar tiled
+//! loops), walked in `TILE`×`TILE` tiles along `m`; inside a tile, block rows (`t`) outer,
+//! blocks along `m` inner, so the strided operand's lines of one tile (32 rows of 128 bytes)
+//! are reused from L1 by the next block row. Measured on transpose_add (2 cores, a loaded
+//! machine, so only coarse differences count): 16×16, 16×32 and 64×64 tiles no better
+//! than 32×32; `t` as the inner block loop, or 8-high strips, slower.
+//!
+//! XLA: XLA:CPU emits loop fusions with its elemental emitter in the output's order and
+//! leaves vectorization to LLVM; the tiled in-register transpose is what XLA:GPU's
+//! `TransposeFusion` (`xla/backends/gpu/codegen/emitters/transpose.cc`, tiles through
+//! shared memory) and Eigen's `ptranspose` on a `PacketBlock<Packet4f, 4>` (the SSE
+//! `_MM_TRANSPOSE4_PS` unpack sequence used here) do.
 
 use std::collections::HashMap;
 
@@ -211,18 +217,20 @@ impl<'m> Emitter<'m, '_, '_> {
                     row = this.b.ins().udiv_imm_s(row, dims[d]);
                 }
             }
-            let t_lo = this.b.ins().imul_imm_s(strip, TILE);
-            let t_hi = this.b.ins().iadd_imm_s(t_lo, TILE);
+            let t_lo = this.b.ins().imul_imm_s(strip, space.tile);
+            let t_hi = this.b.ins().iadd_imm_s(t_lo, space.tile);
             let n = this.i64c(n_tiled);
             let t_hi = this.b.ins().smin(t_hi, n);
             // t_lo..t_vec in whole blocks, t_vec..t_hi scalar.
             let t_len = this.b.ins().isub(t_hi, t_lo);
             let t_whole = this.b.ins().band_imm_s(t_len, -lanes);
             let t_vec = this.b.ins().iadd(t_lo, t_whole);
-            let tiles = (n_minor + TILE - 1) / TILE;
+            // Square tiles (see the module doc for the sizes measured).
+            let m_tile = space.tile;
+            let tiles = (n_minor + m_tile - 1) / m_tile;
             let mut tile = |this: &mut Self, k: Value, accs: Vec<Value>| -> R<Vec<Value>> {
-                let m_lo = this.b.ins().imul_imm_s(k, TILE);
-                let m_hi = this.b.ins().iadd_imm_s(m_lo, TILE);
+                let m_lo = this.b.ins().imul_imm_s(k, m_tile);
+                let m_hi = this.b.ins().iadd_imm_s(m_lo, m_tile);
                 let n = this.i64c(n_minor);
                 let m_hi = this.b.ins().smin(m_hi, n);
                 let m_len = this.b.ins().isub(m_hi, m_lo);

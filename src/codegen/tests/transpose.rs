@@ -162,7 +162,7 @@ fn transposes_with_elementwise_and_broadcasts() {
 }
 
 /// What the block path does not accept keeps the scalar tiled loops: integers, converts,
-/// slices, f16.
+/// slices, f16, operands strided along both tiled dimensions.
 #[test]
 fn scalar_fallbacks() {
     let cases = [
@@ -189,5 +189,16 @@ fn scalar_fallbacks() {
     ];
     for (k, (params, body, root)) in cases.iter().enumerate() {
         check(&module(params, body, root), 3600 + k as u64, Path::Scalar);
+    }
+    // Two operands transposed along different dimensions: whichever pair is tiled, one of
+    // them is strided along both (no block form).
+    let body = "  t0 = f32[8,12,16]{2,1,0} transpose(p0), dimensions={2,1,0}\n  t1 = f32[8,12,16]{2,1,0} transpose(p1), dimensions={0,2,1}\n";
+    let text = module(
+        &["f32[16,12,8]{2,1,0}", "f32[8,16,12]{2,1,0}"],
+        body,
+        "f32[8,12,16]{2,1,0} add(t0, t1)",
+    );
+    for seed in 0..2 {
+        check(&text, 3650 + seed, Path::Scalar);
     }
 }
