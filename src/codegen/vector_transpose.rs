@@ -19,12 +19,13 @@
 //! scalar element code; fusions with anything else (other element types, gathers with
 //! other strides, slices, ops without a vector form) keep the scalar tiled loops.
 //!
-//! Tiles: a work unit is a strip of [`TILE`] indices along `t` (as in the scalar tiled
-//! loops), walked in `TILE`×`TILE` tiles along `m`; inside a tile, block rows (`t`) outer,
-//! blocks along `m` inner, so the strided operand's lines of one tile (32 rows of 128 bytes)
-//! are reused from L1 by the next block row. Measured on transpose_add (2 cores, a loaded
-//! machine, so only coarse differences count): 16×16, 16×32 and 64×64 tiles no better
-//! than 32×32; `t` as the inner block loop, or 8-high strips, slower.
+//! Tiles: a work unit is a strip of [`TILE`](super::tiled_loops::TILE) indices along `t`
+//! (as in the scalar tiled loops), walked in `TILE`×`TILE` tiles along `m`; inside a tile,
+//! block rows (`t`) outer, blocks along `m` inner, so the strided operand's lines of one
+//! tile (32 rows of 128 bytes) are reused from L1 by the next block row. Measured on
+//! transpose_add (2 cores, a loaded machine, so only coarse differences count): 16×16,
+//! 16×32 and 64×64 tiles no better than 32×32; `t` as the inner block loop, or 8-high
+//! strips, slower.
 //!
 //! XLA: XLA:CPU emits loop fusions with its elemental emitter in the output's order and
 //! leaves vectorization to LLVM; the tiled in-register transpose is what XLA:GPU's
@@ -42,7 +43,7 @@ use cranelift_codegen::ir::{
 use super::CodegenError;
 use super::elemental::{Emitter, Frame, Params, data_flags, error};
 use super::loop_emitter::VectorPlan;
-use super::tiled_loops::{TILE, TiledSpace};
+use super::tiled_loops::TiledSpace;
 use crate::ir::{
     ArrayShape, ComparisonType, Computation, InstrId, Instruction, Op, Opcode, PrimitiveType,
 };
