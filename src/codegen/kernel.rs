@@ -219,6 +219,7 @@ pub fn emit_kernel_with<'m>(
     } else {
         Vec::new()
     };
+    let env_vectors = env.vectors;
     let mut emitter = Emitter::new(b, module, env);
     if let Some(plan) = &column {
         emitter.emit_column_reduce(&frame, plan, out_pointers[0], begin, end)?;
@@ -249,7 +250,24 @@ pub fn emit_kernel_with<'m>(
             Ok(())
         };
         if let Some(tiled) = &tiled {
-            emitter.tiled_loops(tiled, begin, end, &mut store_root)?;
+            // Float fusions with a block form: 4x4 (f32) / 2x2 (f64) in-register transposes.
+            let block = if vectorize && env_vectors && outputs.len() == 1 {
+                super::vector_transpose::vector_transpose_type(fused, tiled)
+            } else {
+                None
+            };
+            if let Some(vty) = block {
+                let plan = VectorPlan {
+                    frame: &frame,
+                    root: fused.root,
+                    vty,
+                    out: out_pointers[0],
+                    shape: &outputs[0],
+                };
+                emitter.vector_tiled_loops(tiled, &plan, begin, end, &mut store_root)?;
+            } else {
+                emitter.tiled_loops(tiled, begin, end, &mut store_root)?;
+            }
         } else {
             let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
             let plan = vty.map(|vty| VectorPlan {

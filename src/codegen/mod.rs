@@ -26,6 +26,7 @@ pub mod scalar_function;
 mod tests;
 pub mod tiled_loops;
 pub mod vector_reduce;
+pub mod vector_transpose;
 pub mod vector_window;
 pub mod vectorize;
 

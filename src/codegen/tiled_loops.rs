@@ -11,11 +11,15 @@
 //! strided operand's `TILE` cache lines (one per `m0`) stay in L1 while `d` runs over the
 //! tile, so every line is fetched once.
 //!
-//! The element code is the ordinary scalar element emitter: any order of computing a loop
-//! fusion's elements gives the same result. What it is not: a vectorized transpose (4×4
-//! in-register shuffles), nor a tiling of more than two dimensions.
-//! XLA: the tiled transpose emitters (`xla/service/gpu/fusions/transpose.cc`,
-//! `xla/backends/cpu/codegen/emitters/` loop tiling); XLA:CPU leaves the order to LLVM.
+//! The element code here is the ordinary scalar element emitter: any order of computing a
+//! loop fusion's elements gives the same result. Float fusions whose instructions all have
+//! a vector form run the same tiles in 4×4 (`f32x4`) or 2×2 (`f64x2`) blocks with
+//! in-register transposes instead (`vector_transpose.rs`, which uses this file's
+//! [`TiledSpace`] and keeps the scalar element code for the tile edges); this file's loops
+//! are the fallback for everything else (integers, f16/bf16, converts, slices, ...). What
+//! it is not: a tiling of more than two dimensions.
+//! XLA: the tiled transpose emitters (`xla/backends/gpu/codegen/emitters/transpose.cc`);
+//! XLA:CPU leaves the order to LLVM.
 
 use cranelift_codegen::ir::{InstBuilder, Value};
 
@@ -42,6 +46,8 @@ pub struct TiledSpace {
     pub rest: Vec<usize>,
     /// Strips along `tiled`.
     pub strips: i64,
+    /// Strip height along `tiled`.
+    pub tile: i64,
     /// Work units: strips times the product of `rest`.
     pub work_units: u64,
 }
@@ -49,7 +55,7 @@ pub struct TiledSpace {
 impl TiledSpace {
     /// Elements computed per work unit (at most).
     pub fn elements_per_unit(&self) -> i64 {
-        TILE * self.shape.dims[self.minor].max(1)
+        self.tile * self.shape.dims[self.minor].max(1)
     }
 }
 
@@ -81,6 +87,7 @@ pub fn tiled_space(fused: &Computation, output: &ArrayShape) -> Option<TiledSpac
         tiled,
         rest,
         strips,
+        tile: TILE,
         work_units: (rows * strips) as u64,
     })
 }
@@ -169,8 +176,8 @@ impl<'m> Emitter<'m, '_, '_> {
                     row = this.b.ins().udiv_imm_s(row, dims[d]);
                 }
             }
-            let t_lo = this.b.ins().imul_imm_s(strip, TILE);
-            let t_hi = this.b.ins().iadd_imm_s(t_lo, TILE);
+            let t_lo = this.b.ins().imul_imm_s(strip, space.tile);
+            let t_hi = this.b.ins().iadd_imm_s(t_lo, space.tile);
             let n = this.i64c(n_tiled);
             let t_hi = this.b.ins().smin(t_hi, n);
             let tiles = (n_minor + TILE - 1) / TILE;

@@ -122,7 +122,7 @@ pub fn vector_tree_type(fused: &Computation, root: InstrId, shape: &ArrayShape) 
 }
 
 /// Elementwise float opcodes the vector loop computes.
-fn vector_op(op: Opcode) -> bool {
+pub(crate) fn vector_op(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,

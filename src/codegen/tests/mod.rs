@@ -7,6 +7,7 @@ mod elementwise;
 mod fusions;
 mod harness;
 mod reduce;
+mod transpose;
 
 /// Shapes (dims, layout) the elementwise tests cycle through: empty, one element, odd 2-D
 /// column-major, 3-D with a permuted layout, a scalar, and a row longer than one work-unit
