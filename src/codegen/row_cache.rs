@@ -157,25 +157,34 @@ impl<'m> Emitter<'m, '_, '_> {
                 at
             };
             if let Some(vty) = vty {
-                let start = self.i64c(0);
-                let end = self.i64c(whole);
-                let mut body = |this: &mut Self, j: Value, accs: Vec<Value>| -> R<Vec<Value>> {
-                    let idx = at(j);
-                    let mut memo = std::collections::HashMap::new();
-                    let v = this.emit_vector(frame, what, &idx, vty, &mut memo)?;
-                    let bytes = this.b.ins().imul_imm_s(j, size);
-                    let addr = this.b.ins().iadd(base, bytes);
-                    this.b.ins().store(data_flags(), v, addr, 0);
-                    Ok(accs)
-                };
-                self.stepped_loop(
-                    start,
-                    end,
-                    i64::from(vty.lane_count()),
-                    false,
-                    Vec::new(),
-                    &mut body,
-                )?;
+                // Two vectors per iteration (independent work for the out-of-order core),
+                // then at most one, as the kernel's own row loop does.
+                let lanes = i64::from(vty.lane_count());
+                let whole2 = n / (2 * lanes) * (2 * lanes);
+                for (from, to, count) in [(0, whole2, 2), (whole2, whole, 1)] {
+                    if to <= from {
+                        continue;
+                    }
+                    let start = self.i64c(from);
+                    let end = self.i64c(to);
+                    let mut body = |this: &mut Self, j: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                        for k in 0..count {
+                            let j = if k == 0 {
+                                j
+                            } else {
+                                this.b.ins().iadd_imm_s(j, k * lanes)
+                            };
+                            let idx = at(j);
+                            let mut memo = std::collections::HashMap::new();
+                            let v = this.emit_vector(frame, what, &idx, vty, &mut memo)?;
+                            let bytes = this.b.ins().imul_imm_s(j, size);
+                            let addr = this.b.ins().iadd(base, bytes);
+                            this.b.ins().store(data_flags(), v, addr, 0);
+                        }
+                        Ok(accs)
+                    };
+                    self.stepped_loop(start, end, count * lanes, false, Vec::new(), &mut body)?;
+                }
             }
             let mut tail = |this: &mut Self, k: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                 let j = this.b.ins().iadd_imm_s(k, whole);
