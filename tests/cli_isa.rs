@@ -39,6 +39,7 @@ fn every_testdata_kernel_lists_on_every_isa() {
             &module,
             &CodegenOptions {
                 keep_artifacts: true,
+                block_math: true,
             },
         )
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
