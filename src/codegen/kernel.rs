@@ -284,7 +284,29 @@ pub fn emit_kernel_with<'m>(
             } else {
                 vec![fused.root]
             };
+            // Rows that call block routines fetch their successor meanwhile.
+            let mut streams: Vec<(Value, ArrayShape)> = Vec::new();
+            if cached.iter().any(|c| c.routine.is_some()) {
+                if let Params::Buffers(buffers) = &frame.params {
+                    streams.extend(
+                        buffers
+                            .iter()
+                            .filter(|p| {
+                                p.shape.dims == space.shape.dims
+                                    && p.shape.layout == space.shape.layout
+                            })
+                            .map(|p| (p.base, p.shape.clone())),
+                    );
+                }
+                streams.extend(
+                    out_pointers
+                        .iter()
+                        .zip(&outputs)
+                        .map(|(&p, s)| (p, s.clone())),
+                );
+            }
             let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+                this.prefetch_next_row(&streams, &space, index);
                 this.fill_row_cache(&frame, &cached, &space, index, vty)?;
                 for &s in &starts {
                     this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;

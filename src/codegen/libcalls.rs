@@ -610,6 +610,11 @@ pub fn all_symbols() -> Vec<LibCallSymbol> {
             crate::runtime::vector_math::xlac_block_tanh_f32 as unsafe extern "C" fn(*mut f32, u64),
             PtrLen
         ),
+        sym!(
+            "xlac_prefetch",
+            crate::runtime::vector_math::xlac_prefetch as unsafe extern "C" fn(*const u8, u64),
+            PtrLen
+        ),
     ]
 }
 

@@ -25,7 +25,7 @@ use super::elemental::{Emitter, Frame, data_flags};
 use super::loop_emitter::IterationSpace;
 use crate::fusion::cpu_fusion_policy::is_expensive;
 use crate::fusion::row_cache::{MAX_CACHED, RowCacheAnalysis};
-use crate::ir::{Computation, InstrId, Opcode, PrimitiveType};
+use crate::ir::{ArrayShape, Computation, InstrId, Opcode, PrimitiveType};
 
 type R<T> = Result<T, CodegenError>;
 
@@ -209,6 +209,30 @@ impl<'m> Emitter<'m, '_, '_> {
             );
         }
         Ok(())
+    }
+
+    /// Asks the caches for the next row of each of `streams` (buffer base and shape, each
+    /// with the kernel's dimensions and layout) while this row computes: a row kernel that
+    /// calls block routines leaves memory idle during them otherwise (`xlac_prefetch`).
+    pub fn prefetch_next_row(
+        &mut self,
+        streams: &[(Value, ArrayShape)],
+        space: &IterationSpace,
+        index: &[Value],
+    ) {
+        let Some(minor) = space.minor else {
+            return;
+        };
+        let n = space.shape.dims[minor];
+        for (base, shape) in streams {
+            let size = shape.element_type.byte_size() as i64;
+            let row = self.physical_offset(shape, index);
+            let next = self.b.ins().iadd_imm_s(row, n);
+            let bytes = self.b.ins().imul_imm_s(next, size);
+            let addr = self.b.ins().iadd(*base, bytes);
+            let len = self.i64c(n * size);
+            self.libcall_no_result("xlac_prefetch", &[addr, len]);
+        }
     }
 
     /// The cached element (`vty: None`) or vector of `id` at `index`, if `id` is cached and

@@ -44,6 +44,7 @@
 //! codegen policy that decides when a kernel calls these (that lives in `codegen`).
 
 mod exp;
+mod prefetch;
 mod scalar;
 mod tanh;
 #[cfg(target_arch = "x86_64")]
@@ -53,6 +54,7 @@ mod x86;
 mod tests;
 
 pub use exp::xlac_block_exp_f32;
+pub use prefetch::xlac_prefetch;
 pub use tanh::xlac_block_tanh_f32;
 
 /// The instruction set a block routine runs with on this host.
