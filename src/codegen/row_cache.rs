@@ -110,8 +110,10 @@ pub fn plan(fused: &Computation, space: &IterationSpace, block_math: bool) -> Ve
 
 impl<'m> Emitter<'m, '_, '_> {
     /// Fills the row cache for the row at `index` (the work unit's index; its minor entry is
-    /// a placeholder): for each cached value in order, what it reads once per row, then its
-    /// row. `vty` is the kernel's vector type, if it has one.
+    /// a placeholder). Cached values that do not read each other share one loop over the
+    /// row (the row's inputs are read once for all of them); each group first emits what
+    /// its values read once per row, then the loop, then the block routines.
+    /// `vty` is the kernel's vector type, if it has one.
     pub fn fill_row_cache(
         &mut self,
         frame: &Frame<'m>,
@@ -125,37 +127,42 @@ impl<'m> Emitter<'m, '_, '_> {
         };
         let n = space.shape.dims[minor];
         let varying: BTreeSet<usize> = [minor].into();
-        for c in cached {
-            let instr = frame.comp.instr(c.instr);
-            let element_type = instr.shape.element_type().unwrap_or(PrimitiveType::F32);
-            let size = element_type.byte_size() as i64;
-            self.hoist_invariant_broadcasts(frame, c.instr, index, &varying)?;
-            let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-                StackSlotKind::ExplicitSlot,
-                (n * size) as u32,
-                6,
-            ));
-            let base = self.b.ins().stack_addr(types::I64, slot, 0);
-            // With a routine, the row holds the operand first; the routine overwrites it.
-            let what = match c.routine {
-                Some(_) => instr.operands[0],
-                None => c.instr,
-            };
-            let shape = instr.shape.as_array().cloned();
+        for group in independent_groups(frame.comp, cached) {
+            let mut rows = Vec::with_capacity(group.len());
+            for c in group {
+                let instr = frame.comp.instr(c.instr);
+                let element_type = instr.shape.element_type().unwrap_or(PrimitiveType::F32);
+                self.hoist_invariant_broadcasts(frame, c.instr, index, &varying)?;
+                let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                    StackSlotKind::ExplicitSlot,
+                    (n * element_type.byte_size() as i64) as u32,
+                    6,
+                ));
+                let base = self.b.ins().stack_addr(types::I64, slot, 0);
+                // With a routine, the row holds the operand first; the routine overwrites it.
+                let what = match c.routine {
+                    Some(_) => instr.operands[0],
+                    None => c.instr,
+                };
+                rows.push((c, what, base, element_type));
+            }
+            // The vector loop only if every value of the group computes as `vty` vectors.
             let vty = vty.filter(|&t| {
-                shape.as_ref().is_some_and(|s| {
-                    super::vectorize::vector_tree_type(frame.comp, what, s) == Some(t)
+                rows.iter().all(|&(c, what, _, _)| {
+                    frame.comp.instr(c.instr).shape.as_array().is_some_and(|s| {
+                        super::vectorize::vector_tree_type(frame.comp, what, s) == Some(t)
+                    })
                 })
-            });
-            // The vector loop's part of the row; the scalar loop does the rest.
-            let whole = vty.map_or(0, |t| {
-                n / i64::from(t.lane_count()) * i64::from(t.lane_count())
             });
             let at = |j: Value| -> Vec<Value> {
                 let mut at = index.to_vec();
                 at[minor] = j;
                 at
             };
+            // The vector loop's part of the row; the scalar loop does the rest.
+            let whole = vty.map_or(0, |t| {
+                n / i64::from(t.lane_count()) * i64::from(t.lane_count())
+            });
             if let Some(vty) = vty {
                 // Two vectors per iteration (independent work for the out-of-order core),
                 // then at most one, as the kernel's own row loop does.
@@ -176,10 +183,12 @@ impl<'m> Emitter<'m, '_, '_> {
                             };
                             let idx = at(j);
                             let mut memo = std::collections::HashMap::new();
-                            let v = this.emit_vector(frame, what, &idx, vty, &mut memo)?;
-                            let bytes = this.b.ins().imul_imm_s(j, size);
-                            let addr = this.b.ins().iadd(base, bytes);
-                            this.b.ins().store(data_flags(), v, addr, 0);
+                            for &(_, what, base, t) in &rows {
+                                let v = this.emit_vector(frame, what, &idx, vty, &mut memo)?;
+                                let bytes = this.b.ins().imul_imm_s(j, t.byte_size() as i64);
+                                let addr = this.b.ins().iadd(base, bytes);
+                                this.b.ins().store(data_flags(), v, addr, 0);
+                            }
                         }
                         Ok(accs)
                     };
@@ -189,24 +198,28 @@ impl<'m> Emitter<'m, '_, '_> {
             let mut tail = |this: &mut Self, k: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                 let j = this.b.ins().iadd_imm_s(k, whole);
                 let idx = at(j);
-                let v = this.emit1(frame, what, &idx)?;
-                this.store_element(base, j, element_type, v);
+                for &(_, what, base, t) in &rows {
+                    let v = this.emit1(frame, what, &idx)?;
+                    this.store_element(base, j, t, v);
+                }
                 Ok(accs)
             };
             self.counted_loop(n - whole, Vec::new(), &mut tail)?;
-            if let Some(routine) = c.routine {
-                let len = self.i64c(n);
-                self.libcall_no_result(routine.symbol(), &[base, len]);
+            for (c, _, base, element_type) in rows {
+                if let Some(routine) = c.routine {
+                    let len = self.i64c(n);
+                    self.libcall_no_result(routine.symbol(), &[base, len]);
+                }
+                self.row_cache.insert(
+                    (frame.id, c.instr),
+                    CachedRow {
+                        base,
+                        outer: index.to_vec(),
+                        minor,
+                        element_type,
+                    },
+                );
             }
-            self.row_cache.insert(
-                (frame.id, c.instr),
-                CachedRow {
-                    base,
-                    outer: index.to_vec(),
-                    minor,
-                    element_type,
-                },
-            );
         }
         Ok(())
     }
@@ -261,4 +274,39 @@ impl<'m> Emitter<'m, '_, '_> {
         });
         Some(self.b.ins().load(ty, data_flags(), addr, 0))
     }
+}
+
+/// `cached` cut into consecutive groups whose values do not read one another (directly or
+/// through other instructions), so each group can be filled by one loop.
+fn independent_groups<'c>(comp: &Computation, cached: &'c [CachedValue]) -> Vec<&'c [CachedValue]> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for k in 0..cached.len() {
+        let reads_group = cached[start..k]
+            .iter()
+            .any(|earlier| reads(comp, cached[k].instr, earlier.instr));
+        if reads_group {
+            groups.push(&cached[start..k]);
+            start = k;
+        }
+    }
+    if start < cached.len() {
+        groups.push(&cached[start..]);
+    }
+    groups
+}
+
+/// True if `id` reads `value` (is it or depends on it).
+fn reads(comp: &Computation, id: InstrId, value: InstrId) -> bool {
+    let mut stack = vec![id];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(i) = stack.pop() {
+        if i == value {
+            return true;
+        }
+        if seen.insert(i) {
+            stack.extend(comp.instr(i).operands.iter().copied());
+        }
+    }
+    false
 }
