@@ -446,3 +446,26 @@ fn row_kernels_call_the_block_routines_for_exp_and_tanh() {
         assert_eq!((calls, rows), expected, "block_math={block_math}:\n{clif}");
     }
 }
+
+#[test]
+fn a_cached_value_reading_another_is_filled_after_it() {
+    // tanh(exp(x)): both are cached; the tanh row is filled from the finished exp row, so
+    // the two take separate fill loops.
+    let text = "HloModule m
+
+fused {
+  p0 = f32[2,21]{1,0} parameter(0)
+  e = f32[2,21]{1,0} exponential(p0)
+  t = f32[2,21]{1,0} tanh(e)
+  ROOT r = f32[2,21]{1,0} add(t, e)
+}
+
+ENTRY main {
+  a0 = f32[2,21]{1,0} parameter(0)
+  ROOT f = f32[2,21]{1,0} fusion(a0), kind=kLoop, calls=fused
+}
+";
+    for seed in 0..3 {
+        check_hlo_reduction(text, 4300 + seed);
+    }
+}
