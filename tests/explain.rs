@@ -23,12 +23,14 @@ fn read(dir: &Path, file: &str) -> String {
     std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
-/// Compiles the transformer block with a dump and explains `query`.
+/// Compiles the transformer block with a dump and explains `query`. The math stays inline
+/// (`--inline-math`): the story follows tanh's own CLIF and assembly, not a block routine.
 fn explain_transformer(query: &str, dump: &Path) -> Vec<Story> {
     let text = std::fs::read_to_string(TRANSFORMER).unwrap();
     let input = parse_module(&text, TRANSFORMER).unwrap().module;
     let options = CompileOptions {
         dump_to: Some(dump.to_path_buf()),
+        inline_math: true,
         ..CompileOptions::default()
     };
     let compiled = compile(input.clone(), &options).expect("compiles");

@@ -207,8 +207,11 @@ impl<'m> Emitter<'m, '_, '_> {
             self.counted_loop(n - whole, Vec::new(), &mut tail)?;
             for (c, _, base, element_type) in rows {
                 if let Some(routine) = c.routine {
+                    // The call is the op's code now: tag it with the op's name for the dumps.
+                    self.enter_instruction(&frame.comp.instr(c.instr).name);
                     let len = self.i64c(n);
                     self.libcall_no_result(routine.symbol(), &[base, len]);
+                    self.leave_instruction();
                 }
                 self.row_cache.insert(
                     (frame.id, c.instr),
