@@ -43,6 +43,7 @@ fn check(text: &str, seed: u64, path: Path) {
         &m,
         &CodegenOptions {
             keep_artifacts: true,
+            ..Default::default()
         },
     )
     .unwrap();
