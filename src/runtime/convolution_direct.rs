@@ -3,27 +3,32 @@
 //! the runtime picks by default when the reduction `K = KH·KW·C_in` is small.
 //!
 //! Why: im2col + GEMM (`convolution_nhwc.rs`) copies every input pixel `KH·KW` times into
-//! a patch matrix and then runs a GEMM whose depth `K` is tiny (27 for the first layer of
-//! an RGB CNN), so the GEMM's packing and edge handling dominate. Measured on the `cnn`
-//! benchmark (f32[16,64,64,3] * 3x3x3x16, 2 cores): the patches path took 1.7–2.5 ms, this
-//! one ~0.3 ms; on its second conv (K = 144, 32 outputs) the patches path wins, hence
-//! [`MAX_DEFAULT_DEPTH`].
+//! a patch matrix and then runs a GEMM whose depth `K` is small (27 for the first layer of
+//! an RGB CNN), so building patches and the GEMM's packing and edges dominate. Measured on
+//! the `cnn` benchmark (2 shared cores, `examples/thunk_times`, noisy): first conv
+//! (f32[16,64,64,3] * 3x3x3x16, K = 27) patches 1.9–2.8 ms, direct 0.7–1.2 ms; second conv
+//! (f32[16,32,32,16] * 3x3x16x32, K = 144) patches 1.4–1.6 ms, direct 0.8–0.9 ms. Hence
+//! the default up to [`MAX_DEFAULT_DEPTH`]; above it the algorithm is an autotune candidate.
 //!
 //! How: parallel over output rows `(batch, oh)`; output channels in blocks of 16 (one
-//! AVX-512 vector, two AVX2 vectors) with the kernel repacked once per call into
-//! `[block][kh][kw][ci][16]` (zero-padded past `C_out`), so each tap reads one contiguous
-//! 16-float weight vector. Interior output pixels (every window column inside the input)
-//! go `P` at a time with `P × 16` accumulators in registers: for each in-bounds tap
-//! `(kh, kw, ci)` each pixel's input scalar is broadcast and multiplied into the same
-//! weight vector. Window rows in the padding are skipped per output row; border pixels
-//! (some window column in the padding) go one at a time with a per-column check. The
-//! summation order differs from the interpreter's (fused multiply-adds, tap order).
-//! The code is written once, generically, and compiled for AVX-512F+FMA and AVX2+FMA
-//! (picked at run time with `is_x86_feature_detected!`) and portably.
+//! AVX-512 vector) with the kernel repacked once per call into `[block][kh][kw][ci][16]`
+//! (zero-padded past `C_out`), so each tap reads one contiguous 16-float weight vector.
+//! Interior output pixels (every window column inside the input) go several at a time with
+//! one accumulator vector per pixel and block in registers: for each in-bounds tap
+//! `(kh, kw, ci)` each pixel's input scalar is broadcast and multiplied into the weight
+//! vector(s). With AVX-512: pairs of full blocks go 6 pixels at a time (12 accumulators,
+//! each broadcast feeds two FMAs), single blocks 8 pixels at a time. Window rows in the
+//! padding are skipped per output row; border pixels (some window column in the padding)
+//! go one at a time with a per-column check. The summation order differs from the
+//! interpreter's (fused multiply-adds, tap order), within the f32 tolerances.
+//! The AVX-512 interiors use `std::arch` intrinsics (LLVM did not keep `[f32; 16]` array
+//! accumulators in registers); everything else is generic code compiled for AVX-512F+FMA,
+//! AVX2+FMA (picked at run time with `is_x86_feature_detected!`) and portably.
 //!
 //! XLA: XLA:CPU runs these convolutions through `xla/backends/cpu/runtime/
-//! convolution_thunk.cc`, i.e. Eigen's `SpatialConvolution` (or oneDNN / XNNPACK when
-//! enabled), which pick direct or packed-GEMM kernels by shape the same way.
+//! convolution_thunk.cc`, i.e. Eigen's `SpatialConvolution` (tensor contraction over
+//! image patches; oneDNN or XNNPACK when enabled, which have direct kernels for small
+//! channel counts like this one).
 
 use rayon::prelude::*;
 
@@ -35,10 +40,12 @@ use super::thunk::ConvolutionThunk;
 /// Output channels per block: one AVX-512 f32 vector.
 const LANES: usize = 16;
 
-/// The largest reduction depth `KH·KW·C_in` for which this algorithm is the default (by
-/// measurement on the `cnn` benchmark: it wins at 27, loses at 144). Above it, it is still
+/// The largest reduction depth `KH·KW·C_in` for which this algorithm is the default.
+/// Measured on the `cnn` benchmark, it wins at 27 (3x3x3 → 16) and at 144 (3x3x16 → 32);
+/// the bound keeps a pair of packed 16-channel weight blocks (`2·K·16` floats, 32 KiB at
+/// 256) inside L1, beyond which the GEMM's cache blocking should win. Above it, it is still
 /// an autotune candidate.
-pub const MAX_DEFAULT_DEPTH: usize = 64;
+pub const MAX_DEFAULT_DEPTH: usize = 256;
 
 /// True if the direct algorithm handles this convolution (any depth).
 pub fn applies(c: &ConvolutionThunk) -> bool {
@@ -283,11 +290,51 @@ fn row<const FMA: bool, const ZMM: bool, const P: usize>(s: &Setup, r: usize, or
         .collect();
     let (lo, hi) = s.interior;
     let sw = g.stride[1];
-    for (block, wblock) in s.packed.chunks_exact(s.depth * LANES).enumerate() {
+    let block_len = s.depth * LANES;
+    // With AVX-512, pairs of full 16-channel blocks go two at a time through the interior
+    // groups of 6 pixels (12 accumulators); the loop below then does their borders.
+    let paired = if ZMM { (o / LANES) & !1 } else { 0 };
+    #[cfg(target_arch = "x86_64")]
+    if ZMM {
+        const Q: usize = 6;
+        for pair in (0..paired).step_by(2) {
+            let wpair = &s.packed[pair * block_len..][..2 * block_len];
+            let co0 = pair * LANES;
+            let mut ow = lo;
+            while ow + Q <= hi {
+                let mut acc = [[[0f32; LANES]; Q]; 2];
+                let iw0 = ((ow * sw) as i64 - g.pad_low[1]) as usize;
+                // SAFETY: only `row_avx512` instantiates ZMM = true; two blocks.
+                unsafe { interior_zmm2::<Q>(s, &taps, wpair, iw0, &mut acc) };
+                for (h, half) in acc.iter().enumerate() {
+                    for (p, a) in half.iter().enumerate() {
+                        orow[(ow + p) * o + co0 + h * LANES..][..LANES].copy_from_slice(a);
+                    }
+                }
+                ow += Q;
+            }
+        }
+    }
+    for (block, wblock) in s.packed.chunks_exact(block_len).enumerate() {
         let co0 = block * LANES;
         let n = LANES.min(o - co0);
+        // Interior groups of paired blocks are done (all but the last few pixels).
+        let done = if block < paired {
+            let q = 6;
+            let groups = hi.saturating_sub(lo) / q;
+            Some((lo, lo + groups * q))
+        } else {
+            None
+        };
         let mut ow = 0;
         while ow < ow_n {
+            if let Some((a, b)) = done
+                && ow >= a
+                && ow < b
+            {
+                ow = b;
+                continue;
+            }
             if ow >= lo && ow + P <= hi {
                 let mut acc = [[0f32; LANES]; P];
                 // Input coordinate of the first pixel's first window column (>= 0: the
@@ -417,6 +464,61 @@ unsafe fn interior_zmm<const P: usize>(
     for (o, a) in out.iter_mut().zip(acc) {
         // SAFETY: `o` holds LANES floats.
         unsafe { _mm512_storeu_ps(o.as_mut_ptr(), a) };
+    }
+}
+
+/// [`interior_zmm`] for two 16-channel blocks at once (`wblock` and the next block,
+/// `block_len` floats later): each input broadcast feeds two fused multiply-adds, so
+/// there are fewer loads per multiply-add than with one block.
+///
+/// # Safety
+/// The CPU supports AVX-512F and FMA; `wblock` holds two blocks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,fma")]
+#[inline]
+unsafe fn interior_zmm2<const P: usize>(
+    s: &Setup,
+    taps: &[(usize, usize)],
+    wblock: &[f32],
+    iw0: usize,
+    out: &mut [[[f32; LANES]; P]; 2],
+) {
+    use std::arch::x86_64::*;
+    let g = s.g;
+    let c = g.channels;
+    let kw_n = g.window[1];
+    let (sw, dw) = (g.stride[1], g.dilation[1]);
+    let block_len = s.depth * LANES;
+    let mut acc0 = [_mm512_setzero_ps(); P];
+    let mut acc1 = [_mm512_setzero_ps(); P];
+    for &(kh, row_at) in taps {
+        for kw in 0..kw_n {
+            let at = (kh * kw_n + kw) * c * LANES;
+            let w0tap = &wblock[at..][..c * LANES];
+            let w1tap = &wblock[block_len + at..][..c * LANES];
+            let x0 = row_at + (iw0 + kw * dw) * c;
+            // Every pixel of the group is interior: its columns are in the row.
+            let xs = &s.input[x0..][..((P - 1) * sw) * c + c];
+            for ci in 0..c {
+                // SAFETY: ci·LANES + LANES <= wNtap.len(); p·sw·c + ci < xs.len().
+                unsafe {
+                    let w0 = _mm512_loadu_ps(w0tap.as_ptr().add(ci * LANES));
+                    let w1 = _mm512_loadu_ps(w1tap.as_ptr().add(ci * LANES));
+                    for p in 0..P {
+                        let x = _mm512_set1_ps(*xs.get_unchecked(p * sw * c + ci));
+                        acc0[p] = _mm512_fmadd_ps(x, w0, acc0[p]);
+                        acc1[p] = _mm512_fmadd_ps(x, w1, acc1[p]);
+                    }
+                }
+            }
+        }
+    }
+    for p in 0..P {
+        // SAFETY: each row holds LANES floats.
+        unsafe {
+            _mm512_storeu_ps(out[0][p].as_mut_ptr(), acc0[p]);
+            _mm512_storeu_ps(out[1][p].as_mut_ptr(), acc1[p]);
+        }
     }
 }
 

@@ -87,6 +87,19 @@ fn small_channel_counts_and_odd_output_widths() {
         "[2,6,18,32]",
         "size=3x3 pad=1_1x1_1",
     );
+    // Two pairs of full blocks plus a tail block (the paired AVX-512 path), stride 2.
+    check(
+        "[1,4,16,3]",
+        "[3,3,3,70]",
+        "[1,4,16,70]",
+        "size=3x3 pad=1_1x1_1",
+    );
+    check(
+        "[1,9,31,2]",
+        "[3,3,2,64]",
+        "[1,5,16,64]",
+        "size=3x3 stride=2x2 pad=1_1x1_1",
+    );
 }
 
 #[test]
@@ -182,9 +195,10 @@ fn direct_is_the_default_only_for_small_depths() {
     };
     let direct = Some(Choice::Conv(ConvAlgorithm::DirectSmallK));
     let patches = Some(Choice::Conv(ConvAlgorithm::NhwcPatches));
-    // K = 3·3·3 = 27 vs 3·3·16 = 144.
+    // K = 3·3·3 = 27 and 3·3·16 = 144 vs 3·3·32 = 288.
     assert_eq!(default_of(&text("[3,3,3,8]", 3)), direct);
-    assert_eq!(default_of(&text("[3,3,16,8]", 16)), patches);
+    assert_eq!(default_of(&text("[3,3,16,8]", 16)), direct);
+    assert_eq!(default_of(&text("[3,3,32,8]", 32)), patches);
     // Column-major input: neither fast path applies, so no choice at all.
     let column_major =
         text("[3,3,3,8]", 3).replace("f32[1,4,4,3]{3,2,1,0}", "f32[1,4,4,3]{0,1,2,3}");
