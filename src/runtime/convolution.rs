@@ -23,6 +23,15 @@ use super::thunk::ConvolutionThunk;
 
 /// Runs a convolution thunk.
 pub fn run(c: &ConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
+    // NHWC/HWIO f32 with a small reduction runs directly (`convolution_direct.rs`).
+    let direct = match c.algorithm {
+        Some(super::tuning::ConvAlgorithm::DirectSmallK) => true,
+        None => super::convolution_direct::is_default(c),
+        Some(_) => false,
+    };
+    if direct && super::convolution_direct::try_run(c, memory) {
+        return Ok(());
+    }
     // NHWC/HWIO f32 runs in place on the buffers (`convolution_nhwc.rs`).
     let generic = c.algorithm == Some(super::tuning::ConvAlgorithm::GenericIm2col);
     if !generic && super::convolution_nhwc::try_run(c, memory) {

@@ -18,6 +18,7 @@
 
 pub mod buffers;
 pub mod convolution;
+pub mod convolution_direct;
 pub mod convolution_nhwc;
 pub mod coverage;
 pub mod dot;

@@ -70,15 +70,26 @@ impl Executable {
                         c.into_iter().map(Choice::Dot).collect(),
                     )
                 }
-                Thunk::Convolution(c) if super::convolution_nhwc::applies(c) => (
-                    c.name.clone(),
-                    "convolution algorithm",
-                    Choice::Conv(ConvAlgorithm::NhwcPatches),
-                    vec![
+                Thunk::Convolution(c) if super::convolution_nhwc::applies(c) => {
+                    let mut candidates = vec![
                         Choice::Conv(ConvAlgorithm::NhwcPatches),
                         Choice::Conv(ConvAlgorithm::GenericIm2col),
-                    ],
-                ),
+                    ];
+                    if super::convolution_direct::applies(c) {
+                        candidates.push(Choice::Conv(ConvAlgorithm::DirectSmallK));
+                    }
+                    let default = if super::convolution_direct::is_default(c) {
+                        ConvAlgorithm::DirectSmallK
+                    } else {
+                        ConvAlgorithm::NhwcPatches
+                    };
+                    (
+                        c.name.clone(),
+                        "convolution algorithm",
+                        Choice::Conv(default),
+                        candidates,
+                    )
+                }
                 _ => continue,
             };
             candidates.retain(|&c| c != default);

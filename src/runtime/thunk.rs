@@ -118,7 +118,8 @@ pub struct ConvolutionThunk {
     pub feature_group_count: usize,
     /// `batch_group_count`.
     pub batch_group_count: usize,
-    /// An explicit algorithm chosen by `--autotune` (default: NHWC patches where they apply).
+    /// An explicit algorithm chosen by `--autotune` (default: direct for small NHWC
+    /// reductions, else NHWC patches where they apply).
     pub algorithm: Option<super::tuning::ConvAlgorithm>,
 }
 

@@ -35,6 +35,9 @@ pub enum ConvAlgorithm {
     NhwcPatches,
     /// The general im2col + GEMM for every layout and attribute.
     GenericIm2col,
+    /// NHWC/HWIO f32: direct convolution, all output channels of a few pixels in
+    /// registers (`convolution_direct.rs`); the default when `KH·KW·C_in` is small.
+    DirectSmallK,
 }
 
 /// One tunable choice, for any thunk kind.
@@ -58,6 +61,7 @@ impl fmt::Display for Choice {
             Choice::Dot(DotStrategy::BatchParallel) => f.write_str("batch-parallel"),
             Choice::Conv(ConvAlgorithm::NhwcPatches) => f.write_str("nhwc-patches"),
             Choice::Conv(ConvAlgorithm::GenericIm2col) => f.write_str("im2col-generic"),
+            Choice::Conv(ConvAlgorithm::DirectSmallK) => f.write_str("direct"),
         }
     }
 }
@@ -72,6 +76,7 @@ impl Choice {
             "batch-parallel" => Choice::Dot(DotStrategy::BatchParallel),
             "nhwc-patches" => Choice::Conv(ConvAlgorithm::NhwcPatches),
             "im2col-generic" => Choice::Conv(ConvAlgorithm::GenericIm2col),
+            "direct" => Choice::Conv(ConvAlgorithm::DirectSmallK),
             _ => Choice::Split(Split::Tasks(text.strip_prefix("tasks=")?.parse().ok()?)),
         })
     }
@@ -91,6 +96,7 @@ mod tests {
             Choice::Dot(DotStrategy::BatchParallel),
             Choice::Conv(ConvAlgorithm::NhwcPatches),
             Choice::Conv(ConvAlgorithm::GenericIm2col),
+            Choice::Conv(ConvAlgorithm::DirectSmallK),
         ] {
             assert_eq!(Choice::parse(&c.to_string()), Some(c));
         }
