@@ -31,8 +31,11 @@ impl<T> SendPtrs<T> {
     }
 }
 
-/// GEMMs with fewer multiply-adds than this run on the calling thread.
-const PARALLEL_FLOPS: usize = 1 << 18;
+/// GEMMs with fewer multiply-adds than this run on the calling thread. With the `gemm`
+/// crate's AVX-512 kernels a 1.3M multiply-add GEMM (the training step's 256x512x10 dots)
+/// takes about 60 us on one thread and 90-230 us when threaded (`thunk_times`), so
+/// threading pays from a few million on.
+const PARALLEL_FLOPS: usize = 1 << 21;
 
 /// Per-batch GEMMs with fewer multiply-adds than this (but several batches) spread the
 /// batches over threads instead of threading each GEMM: a multi-threaded GEMM of a small
