@@ -32,8 +32,7 @@
 
 use rayon::prelude::*;
 
-use crate::ir::{ArrayShape, PrimitiveType};
-
+use super::convolution_nhwc::Geometry;
 use super::execute::Memory;
 use super::thunk::ConvolutionThunk;
 
@@ -68,32 +67,8 @@ pub fn try_run(c: &ConvolutionThunk, memory: &Memory) -> bool {
     let out = memory.ptr(c.out.slice) as *mut f32;
     // SAFETY: the slices hold their shapes (checked row-major f32 in `Geometry::of`), and a
     // convolution's result never shares a buffer with its operands.
-    unsafe { g.run(lhs, rhs, out) };
+    unsafe { g.run_direct(lhs, rhs, out) };
     true
-}
-
-/// The sizes of a qualifying convolution.
-#[derive(Clone, Debug)]
-struct Geometry {
-    batch: usize,
-    in_hw: [usize; 2],
-    channels: usize,
-    window: [usize; 2],
-    stride: [usize; 2],
-    pad_low: [i64; 2],
-    dilation: [usize; 2],
-    out_hw: [usize; 2],
-    out_features: usize,
-}
-
-fn row_major_f32(s: &ArrayShape) -> bool {
-    s.element_type == PrimitiveType::F32
-        && s.layout
-            .minor_to_major
-            .iter()
-            .rev()
-            .copied()
-            .eq(0..s.rank())
 }
 
 /// Which compiled copy of the row loop runs.
@@ -134,71 +109,9 @@ struct Setup<'a> {
 }
 
 impl Geometry {
-    fn of(c: &ConvolutionThunk) -> Option<Geometry> {
-        let (ls, rs, os) = (&c.lhs.shape, &c.rhs.shape, &c.out.shape);
-        let dn = &c.dimension_numbers;
-        let nhwc = dn.input_batch_dimension == 0
-            && dn.input_spatial_dimensions == [1, 2]
-            && dn.input_feature_dimension == 3
-            && dn.kernel_spatial_dimensions == [0, 1]
-            && dn.kernel_input_feature_dimension == 2
-            && dn.kernel_output_feature_dimension == 3
-            && dn.output_batch_dimension == 0
-            && dn.output_spatial_dimensions == [1, 2]
-            && dn.output_feature_dimension == 3;
-        if !nhwc
-            || c.feature_group_count != 1
-            || c.batch_group_count != 1
-            || ls.rank() != 4
-            || rs.rank() != 4
-            || os.rank() != 4
-            || c.window.dimensions.len() != 2
-            || !row_major_f32(ls)
-            || !row_major_f32(rs)
-            || !row_major_f32(os)
-        {
-            return None;
-        }
-        let w = &c.window.dimensions;
-        if w.iter().any(|d| {
-            d.base_dilation != 1 || d.window_reversal || d.stride < 1 || d.window_dilation < 1
-        }) {
-            return None;
-        }
-        let u = |x: i64| x as usize;
-        let g = Geometry {
-            batch: u(ls.dims[0]),
-            in_hw: [u(ls.dims[1]), u(ls.dims[2])],
-            channels: u(ls.dims[3]),
-            window: [u(rs.dims[0]), u(rs.dims[1])],
-            stride: [u(w[0].stride), u(w[1].stride)],
-            pad_low: [w[0].padding_low, w[1].padding_low],
-            dilation: [u(w[0].window_dilation), u(w[1].window_dilation)],
-            out_hw: [u(os.dims[1]), u(os.dims[2])],
-            out_features: u(os.dims[3]),
-        };
-        let consistent = w[0].size == rs.dims[0]
-            && w[1].size == rs.dims[1]
-            && rs.dims[2] as usize == g.channels
-            && rs.dims[3] as usize == g.out_features
-            && os.dims[0] as usize == g.batch;
-        consistent.then_some(g)
-    }
-
-    fn depth(&self) -> usize {
-        self.window[0] * self.window[1] * self.channels
-    }
-
-    /// The input coordinate of output coordinate `o` and window coordinate `k` along
-    /// spatial dimension `d`, if it is inside the input.
-    fn input_at(&self, d: usize, o: usize, k: usize) -> Option<usize> {
-        let x = (o * self.stride[d]) as i64 - self.pad_low[d] + (k * self.dilation[d]) as i64;
-        (x >= 0 && (x as usize) < self.in_hw[d]).then_some(x as usize)
-    }
-
     /// # Safety
     /// `lhs`, `rhs`, `out` hold the row-major input, kernel and output.
-    unsafe fn run(&self, lhs: *const f32, rhs: *const f32, out: *mut f32) {
+    unsafe fn run_direct(&self, lhs: *const f32, rhs: *const f32, out: *mut f32) {
         let [oh_n, ow_n] = self.out_hw;
         let o = self.out_features;
         let rows = self.batch * oh_n;

@@ -46,18 +46,20 @@ pub fn try_run(c: &ConvolutionThunk, memory: &Memory) -> bool {
     true
 }
 
-/// The sizes of a qualifying convolution.
+/// The sizes of a convolution with NHWC input, HWIO kernel and NHWC output, all row-major
+/// f32, without groups, base dilation or reversal: the convolutions the NHWC paths (this
+/// file's patches and `convolution_direct.rs`) handle.
 #[derive(Clone, Debug)]
-struct Geometry {
-    batch: usize,
-    in_hw: [usize; 2],
-    channels: usize,
-    window: [usize; 2],
-    stride: [usize; 2],
-    pad_low: [i64; 2],
-    dilation: [usize; 2],
-    out_hw: [usize; 2],
-    out_features: usize,
+pub(super) struct Geometry {
+    pub(super) batch: usize,
+    pub(super) in_hw: [usize; 2],
+    pub(super) channels: usize,
+    pub(super) window: [usize; 2],
+    pub(super) stride: [usize; 2],
+    pub(super) pad_low: [i64; 2],
+    pub(super) dilation: [usize; 2],
+    pub(super) out_hw: [usize; 2],
+    pub(super) out_features: usize,
 }
 
 fn row_major(s: &ArrayShape) -> bool {
@@ -71,7 +73,8 @@ fn row_major(s: &ArrayShape) -> bool {
 }
 
 impl Geometry {
-    fn of(c: &ConvolutionThunk) -> Option<Geometry> {
+    /// The geometry of `c`, if it is such a convolution.
+    pub(super) fn of(c: &ConvolutionThunk) -> Option<Geometry> {
         let (ls, rs, os) = (&c.lhs.shape, &c.rhs.shape, &c.out.shape);
         let dn = &c.dimension_numbers;
         let nhwc = dn.input_batch_dimension == 0
@@ -123,9 +126,14 @@ impl Geometry {
         consistent.then_some(g)
     }
 
+    /// The reduction depth: multiply-adds per output element.
+    pub(super) fn depth(&self) -> usize {
+        self.window[0] * self.window[1] * self.channels
+    }
+
     /// The input coordinate of output coordinate `o` and window coordinate `k` along
     /// spatial dimension `d`, if it is inside the input.
-    fn input_at(&self, d: usize, o: usize, k: usize) -> Option<usize> {
+    pub(super) fn input_at(&self, d: usize, o: usize, k: usize) -> Option<usize> {
         let x = (o * self.stride[d]) as i64 - self.pad_low[d] + (k * self.dilation[d]) as i64;
         (x >= 0 && (x as usize) < self.in_hw[d]).then_some(x as usize)
     }
@@ -134,7 +142,7 @@ impl Geometry {
     /// `lhs`, `rhs`, `out` hold the row-major input, kernel and output.
     unsafe fn run(&self, lhs: *const f32, rhs: *const f32, out: *mut f32) {
         let rows = self.batch * self.out_hw[0] * self.out_hw[1];
-        let depth = self.window[0] * self.window[1] * self.channels;
+        let depth = self.depth();
         let n = self.out_features;
         if rows == 0 || n == 0 {
             return;

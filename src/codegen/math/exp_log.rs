@@ -24,9 +24,9 @@ const LN2_HI: f64 = 6.93147180369123816490e-01;
 const LN2_LO: f64 = 1.90821492927058770002e-10;
 
 /// Cephes expf: the f32 Cody–Waite split of ln2 and the polynomial for e^r − 1 − r.
-const CEPHES_LN2_HI: f64 = 0.693359375;
-const CEPHES_LN2_LO: f64 = -2.12194440e-4;
-const CEPHES_EXP_P: [f64; 6] = [
+pub(crate) const CEPHES_LN2_HI: f64 = 0.693359375;
+pub(crate) const CEPHES_LN2_LO: f64 = -2.12194440e-4;
+pub(crate) const CEPHES_EXP_P: [f64; 6] = [
     1.9875691500e-4,
     1.3981999507e-3,
     8.3334519073e-3,

@@ -22,8 +22,8 @@ use super::{Kind, MathOptions, copysign, with_f64};
 /// Eigen's float tanh (`generic_fast_tanh_float`, XLA:CPU's f32 tanh): `x·P(x²)/Q(x²)`
 /// on x clamped to ±7.90531 (where it rounds to ±1), odd numerator of degree 13, even
 /// denominator of degree 6, highest degree first; |x| < 0.0004 returns x.
-const EIGEN_TANH_CLAMP: f64 = 7.90531110763549805;
-const EIGEN_TANH_P: [f64; 7] = [
+pub(crate) const EIGEN_TANH_CLAMP: f64 = 7.90531110763549805;
+pub(crate) const EIGEN_TANH_P: [f64; 7] = [
     -2.76076847742355e-16,
     2.00018790482477e-13,
     -8.60467152213735e-11,
@@ -32,7 +32,7 @@ const EIGEN_TANH_P: [f64; 7] = [
     6.37261928875436e-04,
     4.89352455891786e-03,
 ];
-const EIGEN_TANH_Q: [f64; 4] = [
+pub(crate) const EIGEN_TANH_Q: [f64; 4] = [
     1.19825839466702e-06,
     1.18534705686654e-04,
     2.26843463243900e-03,

@@ -15,26 +15,18 @@
 
 use super::Kernels;
 use super::scalar::{clamp, ldexp, poly, round_magic, to_f32};
+use crate::codegen::math::{CEPHES_EXP_P, CEPHES_LN2_HI, CEPHES_LN2_LO};
 
 /// Below this the result is 0, above it +inf; the clamp keeps `n` in range for `ldexp`.
 const LO: f32 = -104.0;
 const HI: f32 = 89.0;
 const LOG2_E: f32 = std::f64::consts::LOG2_E as f32;
-/// Cephes's split of ln2 (`ln2 ≈ HI + LO`, `n·HI` exact).
-const CEPHES_LN2_HI: f64 = 0.693359375;
-const CEPHES_LN2_LO: f64 = -2.12194440e-4;
-/// The two `fma` multipliers of the reduction, negated before rounding as the CLIF does.
+/// The two `fma` multipliers of the reduction (Cephes's split of ln2, the inline code's),
+/// negated before rounding as the CLIF does.
 const NEG_LN2_HI: f32 = -CEPHES_LN2_HI as f32;
 const NEG_LN2_LO: f32 = -CEPHES_LN2_LO as f32;
 /// Cephes expf: e^r − 1 − r ≈ r²·P(r), highest degree first.
-const P: [f32; 6] = to_f32([
-    1.9875691500e-4,
-    1.3981999507e-3,
-    8.3334519073e-3,
-    4.1665795894e-2,
-    1.6666665459e-1,
-    5.0000001201e-1,
-]);
+const P: [f32; 6] = to_f32(CEPHES_EXP_P);
 
 static KERNELS: Kernels = Kernels {
     scalar: exp_scalar,

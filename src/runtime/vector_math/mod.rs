@@ -16,8 +16,8 @@
 //! `Kind::mul_add`/`Kind::poly` emit one, the same compare+select handling of NaN, ±inf, ±0
 //! and the clamps. So whether a kernel takes the block routine or the inline math, its
 //! results do not change (`tests.rs` compares them on >100k inputs per function). The
-//! constants are copied from `codegen::math` (which keeps them private); the tests are
-//! what ties the two copies together.
+//! polynomial coefficients and the ln2 split are `codegen::math`'s own (shared, not copied);
+//! the tests tie the two implementations together.
 //!
 //! | routine | mirrors | XLA |
 //! |---|---|---|

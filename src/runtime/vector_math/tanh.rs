@@ -13,28 +13,16 @@
 
 use super::Kernels;
 use super::scalar::{clamp, copysign, poly, to_f32};
+use crate::codegen::math::{EIGEN_TANH_CLAMP, EIGEN_TANH_P, EIGEN_TANH_Q};
 
 /// Where the rational rounds to ±1.
-const CLAMP: f32 = 7.90531110763549805f64 as f32;
+const CLAMP: f32 = EIGEN_TANH_CLAMP as f32;
 /// Below this |x|, tanh(x) = x in f32.
 const TINY: f32 = 0.0004f64 as f32;
 /// Odd numerator, highest degree first (in c²).
-const P: [f32; 7] = to_f32([
-    -2.76076847742355e-16,
-    2.00018790482477e-13,
-    -8.60467152213735e-11,
-    5.12229709037114e-08,
-    1.48572235717979e-05,
-    6.37261928875436e-04,
-    4.89352455891786e-03,
-]);
+const P: [f32; 7] = to_f32(EIGEN_TANH_P);
 /// Even denominator, highest degree first (in c²).
-const Q: [f32; 4] = to_f32([
-    1.19825839466702e-06,
-    1.18534705686654e-04,
-    2.26843463243900e-03,
-    4.89352518554385e-03,
-]);
+const Q: [f32; 4] = to_f32(EIGEN_TANH_Q);
 
 static KERNELS: Kernels = Kernels {
     scalar: tanh_scalar,
