@@ -10,7 +10,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xlac::codegen::denormals::with_flushed_denormals;
 use xlac::codegen::{CodegenOptions, compile_kernels};
 use xlac::ir::hlo_text::parse_module;
-use xlac::runtime::vector_math::{block_math_available, xlac_block_exp_f32, xlac_block_tanh_f32};
+use xlac::runtime::vector_math::{
+    PrefetchQueue, block_math_available, xlac_block_exp_f32, xlac_block_tanh_f32,
+};
 
 /// Inputs in [−4, 4): a fixed, non-trivial spread.
 fn inputs(n: usize) -> Vec<f32> {
@@ -21,7 +23,7 @@ fn inputs(n: usize) -> Vec<f32> {
 
 fn vector_math(c: &mut Criterion) {
     println!("block_math_available: {}", block_math_available());
-    type Block = unsafe extern "C" fn(*mut f32, u64);
+    type Block = unsafe extern "C" fn(*mut f32, u64, *mut PrefetchQueue, u64);
     let funcs: [(&str, &str, Block); 2] = [
         ("exp", "exponential", xlac_block_exp_f32),
         ("tanh", "tanh", xlac_block_tanh_f32),
@@ -36,7 +38,7 @@ fn vector_math(c: &mut Criterion) {
             with_flushed_denormals(|| {
                 group.bench_function(format!("block_{name}_{n}"), |b| {
                     // SAFETY: `buf` holds n f32.
-                    b.iter(|| unsafe { block(buf.as_mut_ptr(), n as u64) })
+                    b.iter(|| unsafe { block(buf.as_mut_ptr(), n as u64, std::ptr::null_mut(), 0) })
                 })
             });
             // The codegen's kernel for the same op: inline CLIF math on f32x4.

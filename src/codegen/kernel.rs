@@ -284,7 +284,7 @@ pub fn emit_kernel_with<'m>(
             } else {
                 vec![fused.root]
             };
-            // Rows that call block routines fetch their successor meanwhile.
+            // Rows that call block routines prefetch their successor meanwhile.
             let mut streams: Vec<(Value, ArrayShape)> = Vec::new();
             if cached.iter().any(|c| c.routine.is_some()) {
                 if let Params::Buffers(buffers) = &frame.params {
@@ -305,8 +305,9 @@ pub fn emit_kernel_with<'m>(
                         .map(|(&p, s)| (p, s.clone())),
                 );
             }
+            emitter.start_row_prefetch(streams, &space, &cached);
             let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
-                this.prefetch_next_row(&streams, &space, index);
+                this.queue_next_row(&space, index);
                 this.fill_row_cache(&frame, &cached, &space, index, vty)?;
                 for &s in &starts {
                     this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;

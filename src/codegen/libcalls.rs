@@ -43,8 +43,9 @@ pub enum LibSig {
     PtrIntPtr,
     /// `(ptr, ptr, ptr) -> i32` (memcmp)
     PtrPtrPtrToInt,
-    /// `(ptr, i64) -> ()` (the in-place block math routines of `runtime::vector_math`)
-    PtrLen,
+    /// `(ptr, i64, ptr, i64) -> ()` (the in-place block math routines of
+    /// `runtime::vector_math`: row, length, prefetch queue, lines to prefetch)
+    BlockRoutine,
 }
 
 impl LibSig {
@@ -67,7 +68,7 @@ impl LibSig {
             LibSig::PtrIntPtr => (&[I64, I32, I64], I64),
             LibSig::PtrPtrPtrToInt => (&[I64, I64, I64], I32),
             // `INVALID`: no result.
-            LibSig::PtrLen => (&[I64, I64], types::INVALID),
+            LibSig::BlockRoutine => (&[I64, I64, I64, I64], types::INVALID),
         };
         let mut sig = Signature::new(call_conv);
         sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
@@ -318,6 +319,10 @@ extern "C" fn memcmp_(a: *const u8, b: *const u8, n: usize) -> i32 {
         std::cmp::Ordering::Greater => 1,
     }
 }
+
+/// The C signature of the block math routines: row, length, prefetch queue, lines.
+type BlockRoutineFn =
+    unsafe extern "C" fn(*mut f32, u64, *mut crate::runtime::vector_math::PrefetchQueue, u64);
 
 /// Every symbol a kernel may reference, for registration with the JIT.
 pub fn all_symbols() -> Vec<LibCallSymbol> {
@@ -602,18 +607,13 @@ pub fn all_symbols() -> Vec<LibCallSymbol> {
         ),
         sym!(
             "xlac_block_exp_f32",
-            crate::runtime::vector_math::xlac_block_exp_f32 as unsafe extern "C" fn(*mut f32, u64),
-            PtrLen
+            crate::runtime::vector_math::xlac_block_exp_f32 as BlockRoutineFn,
+            BlockRoutine
         ),
         sym!(
             "xlac_block_tanh_f32",
-            crate::runtime::vector_math::xlac_block_tanh_f32 as unsafe extern "C" fn(*mut f32, u64),
-            PtrLen
-        ),
-        sym!(
-            "xlac_prefetch",
-            crate::runtime::vector_math::xlac_prefetch as unsafe extern "C" fn(*const u8, u64),
-            PtrLen
+            crate::runtime::vector_math::xlac_block_tanh_f32 as BlockRoutineFn,
+            BlockRoutine
         ),
     ]
 }

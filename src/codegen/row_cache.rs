@@ -18,7 +18,9 @@
 
 use std::collections::BTreeSet;
 
-use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Type, Value, types};
+use cranelift_codegen::ir::{
+    InstBuilder, StackSlot, StackSlotData, StackSlotKind, Type, Value, types,
+};
 
 use super::CodegenError;
 use super::elemental::{Emitter, Frame, data_flags};
@@ -26,6 +28,7 @@ use super::loop_emitter::IterationSpace;
 use crate::fusion::cpu_fusion_policy::is_expensive;
 use crate::fusion::row_cache::{MAX_CACHED, RowCacheAnalysis};
 use crate::ir::{ArrayShape, Computation, InstrId, Opcode, PrimitiveType};
+use crate::runtime::vector_math::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS};
 
 type R<T> = Result<T, CodegenError>;
 
@@ -48,7 +51,7 @@ impl BlockRoutine {
         }
     }
 
-    /// The symbol the kernel calls, `(data: *mut T, n: u64)`.
+    /// The symbol the kernel calls, `(data: *mut T, n: u64, queue, lines)`.
     pub fn symbol(self) -> &'static str {
         match self {
             BlockRoutine::ExpF32 => "xlac_block_exp_f32",
@@ -65,6 +68,14 @@ pub struct CachedValue {
     /// The native routine computing it from its operand's row, or `None` when the kernel
     /// computes it inline.
     pub routine: Option<BlockRoutine>,
+}
+
+/// A row kernel's prefetch queue: the stack slot its rows fill and its block routine calls
+/// drain, the streams it names, and each call's share of lines.
+pub(crate) struct RowPrefetch {
+    slot: StackSlot,
+    streams: Vec<(Value, ArrayShape)>,
+    lines_per_call: i64,
 }
 
 /// A filled row of the cache, valid inside the row whose outer index it names.
@@ -210,7 +221,17 @@ impl<'m> Emitter<'m, '_, '_> {
                     // The call is the op's code now: tag it with the op's name for the dumps.
                     self.enter_instruction(&frame.comp.instr(c.instr).name);
                     let len = self.i64c(n);
-                    self.libcall_no_result(routine.symbol(), &[base, len]);
+                    let (queue, lines) = match &self.row_prefetch {
+                        Some(pf) => {
+                            let (slot, lines) = (pf.slot, pf.lines_per_call);
+                            (
+                                self.b.ins().stack_addr(types::I64, slot, 0),
+                                self.i64c(lines),
+                            )
+                        }
+                        None => (self.i64c(0), self.i64c(0)),
+                    };
+                    self.libcall_no_result(routine.symbol(), &[base, len, queue, lines]);
                     self.leave_instruction();
                 }
                 self.row_cache.insert(
@@ -227,28 +248,71 @@ impl<'m> Emitter<'m, '_, '_> {
         Ok(())
     }
 
-    /// Asks the caches for the next row of each of `streams` (buffer base and shape, each
-    /// with the kernel's dimensions and layout) while this row computes: a row kernel that
-    /// calls block routines leaves memory idle during them otherwise (`xlac_prefetch`).
-    pub fn prefetch_next_row(
+    /// Sets up the kernel's prefetch queue (`runtime::vector_math::PrefetchQueue`), in the
+    /// entry block: a zeroed stack slot, and each block routine call's share of the lines
+    /// `streams` (buffer base and shape, each with the kernel's dimensions and layout) span
+    /// per row. Without routine calls there is no queue: the routines are where the row
+    /// waits on nothing but arithmetic.
+    pub fn start_row_prefetch(
         &mut self,
-        streams: &[(Value, ArrayShape)],
+        streams: Vec<(Value, ArrayShape)>,
         space: &IterationSpace,
-        index: &[Value],
+        cached: &[CachedValue],
     ) {
+        let calls = cached.iter().filter(|c| c.routine.is_some()).count() as i64;
         let Some(minor) = space.minor else {
             return;
         };
+        if calls == 0 || streams.is_empty() {
+            return;
+        }
+        let mut streams = streams;
+        streams.truncate(PREFETCH_STREAMS);
         let n = space.shape.dims[minor];
-        for (base, shape) in streams {
+        // One more line per stream: a row need not start on a line boundary.
+        let lines: i64 = streams
+            .iter()
+            .map(|(_, s)| (n * s.element_type.byte_size() as i64 + 63) / 64 + 1)
+            .sum();
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            PREFETCH_QUEUE_BYTES as u32,
+            3,
+        ));
+        let zero = self.i64c(0);
+        let queue = self.b.ins().stack_addr(types::I64, slot, 0);
+        for k in 0..(PREFETCH_QUEUE_BYTES / 8) as i32 {
+            self.b.ins().store(data_flags(), zero, queue, 8 * k);
+        }
+        self.row_prefetch = Some(RowPrefetch {
+            slot,
+            streams,
+            lines_per_call: (lines + calls - 1) / calls,
+        });
+    }
+
+    /// Before the row at `index`: queues the next row of each stream for the row's block
+    /// routines to prefetch (the last row's successor lies past the buffer; a prefetch
+    /// never faults).
+    pub fn queue_next_row(&mut self, space: &IterationSpace, index: &[Value]) {
+        let (Some(pf), Some(minor)) = (self.row_prefetch.take(), space.minor) else {
+            return;
+        };
+        let n = space.shape.dims[minor];
+        for (k, (base, shape)) in pf.streams.iter().enumerate() {
             let size = shape.element_type.byte_size() as i64;
             let row = self.physical_offset(shape, index);
             let next = self.b.ins().iadd_imm_s(row, n);
             let bytes = self.b.ins().imul_imm_s(next, size);
-            let addr = self.b.ins().iadd(*base, bytes);
-            let len = self.i64c(n * size);
-            self.libcall_no_result("xlac_prefetch", &[addr, len]);
+            let from = self.b.ins().iadd(*base, bytes);
+            let to = self.b.ins().iadd_imm_s(from, n * size);
+            let queue = self.b.ins().stack_addr(types::I64, pf.slot, 0);
+            self.b.ins().store(data_flags(), from, queue, 16 * k as i32);
+            self.b
+                .ins()
+                .store(data_flags(), to, queue, 16 * k as i32 + 8);
         }
+        self.row_prefetch = Some(pf);
     }
 
     /// The cached element (`vty: None`) or vector of `id` at `index`, if `id` is cached and

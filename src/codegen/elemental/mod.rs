@@ -93,6 +93,9 @@ pub struct Emitter<'m, 'f, 'b> {
     cache: Vec<HashMap<CacheKey, Vec<Value>>>,
     /// Values computed once per row into a stack buffer (`codegen/row_cache.rs`).
     pub(crate) row_cache: HashMap<(u32, InstrId), crate::codegen::row_cache::CachedRow>,
+    /// The row kernel's prefetch queue, which its block routine calls drain
+    /// (`codegen/row_cache.rs`).
+    pub(crate) row_prefetch: Option<crate::codegen::row_cache::RowPrefetch>,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO
     /// instruction `names[i]` that produced them, so dumps can say which is which.
@@ -150,6 +153,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             imported: HashMap::new(),
             cache: vec![HashMap::new()],
             row_cache: HashMap::new(),
+            row_prefetch: None,
             next_frame: 0,
             names: vec![String::new()],
             locs: Vec::new(),

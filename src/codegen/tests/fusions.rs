@@ -436,14 +436,24 @@ fn row_kernels_call_the_block_routines_for_exp_and_tanh() {
             },
         )
         .unwrap();
-        // The CLIF names imports by number: count the calls (the two routines, and a
-        // prefetch of the next row of each input and the output) and the two stack rows.
+        // The CLIF names imports by number: count the calls (the two routines), the two
+        // stack rows and the prefetch queue the routines drain (the next row of each input
+        // and of the output).
         let clif = &set.kernels[0].artifacts.clif_no_opt;
         let calls = clif.matches(" call fn").count();
         let rows = clif.matches("explicit_slot 148").count();
+        let queue = format!(
+            "explicit_slot {}",
+            crate::runtime::vector_math::PREFETCH_QUEUE_BYTES
+        );
+        let queues = clif.matches(&queue).count();
         let native = block_math && crate::runtime::vector_math::block_math_available();
-        let expected = if native { (2 + 3, 2) } else { (0, 0) };
-        assert_eq!((calls, rows), expected, "block_math={block_math}:\n{clif}");
+        let expected = if native { (2, 2, 1) } else { (0, 0, 0) };
+        assert_eq!(
+            (calls, rows, queues),
+            expected,
+            "block_math={block_math}:\n{clif}"
+        );
     }
 }
 

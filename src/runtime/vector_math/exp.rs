@@ -13,8 +13,8 @@
 // The coefficients keep the digits of `codegen::math::exp_log` (Cephes).
 #![allow(clippy::excessive_precision)]
 
-use super::Kernels;
 use super::scalar::{clamp, ldexp, poly, round_magic, to_f32};
+use super::{Kernels, PrefetchQueue};
 use crate::codegen::math::{CEPHES_EXP_P, CEPHES_LN2_HI, CEPHES_LN2_LO};
 
 /// Below this the result is 0, above it +inf; the clamp keeps `n` in range for `ldexp`.
@@ -41,10 +41,17 @@ static KERNELS: Kernels = Kernels {
 ///
 /// # Safety
 /// `data` must be valid for reads and writes of `n` consecutive f32 (any alignment); it may be
-/// null when `n` is 0. Nothing else may access the buffer during the call.
-pub unsafe extern "C" fn xlac_block_exp_f32(data: *mut f32, n: u64) {
+/// null when `n` is 0. Nothing else may access the buffer during the call. `queue` is null
+/// or a valid [`PrefetchQueue`], of which the call prefetches `lines` lines (fewer if it runs
+/// dry), spread over its loop.
+pub unsafe extern "C" fn xlac_block_exp_f32(
+    data: *mut f32,
+    n: u64,
+    queue: *mut PrefetchQueue,
+    lines: u64,
+) {
     // SAFETY: forwarded from the caller.
-    unsafe { super::run_block(data, n, &KERNELS) }
+    unsafe { super::run_block(data, n, queue, lines, &KERNELS) }
 }
 
 /// The routine's implementations, for the tests (which run every path the host has).
@@ -72,6 +79,7 @@ pub(crate) fn exp_scalar(x: f32) -> f32 {
 mod avx512 {
     use std::arch::x86_64::*;
 
+    use super::super::Prefetcher;
     use super::super::x86::{clamp16, drive16, ldexp16, poly16, round_magic16};
     use super::*;
 
@@ -95,9 +103,9 @@ mod avx512 {
     /// # Safety
     /// `data` valid for `n` f32; the host has `avx512f` and `fma`.
     #[target_feature(enable = "avx512f,fma")]
-    pub(super) unsafe fn block(data: *mut f32, n: usize) {
+    pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
         // SAFETY: forwarded from the caller.
-        unsafe { drive16(data, n, |v| exp16(v)) }
+        unsafe { drive16(data, n, prefetch, |v| exp16(v)) }
     }
 }
 
@@ -105,6 +113,7 @@ mod avx512 {
 mod avx2 {
     use std::arch::x86_64::*;
 
+    use super::super::Prefetcher;
     use super::super::x86::{clamp8, drive8, ldexp8, poly8, round_magic8};
     use super::*;
 
@@ -128,8 +137,8 @@ mod avx2 {
     /// # Safety
     /// `data` valid for `n` f32; the host has `avx2` and `fma`.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn block(data: *mut f32, n: usize) {
+    pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
         // SAFETY: forwarded from the caller.
-        unsafe { drive8(data, n, |v| exp8(v)) }
+        unsafe { drive8(data, n, prefetch, |v| exp8(v)) }
     }
 }

@@ -1,7 +1,8 @@
 //! Native "block" math routines: `exp` and `tanh` over a whole buffer of f32, in place, with
 //! 512-bit vectors. Generated kernels call them once per row on a scratch row that holds the
-//! op's argument (`call xlac_block_exp_f32(row, n)`), instead of evaluating the inline CLIF
-//! math four lanes at a time.
+//! op's argument (`call xlac_block_exp_f32(row, n, queue, lines)`), instead of evaluating the
+//! inline CLIF math four lanes at a time. Meanwhile each call prefetches its share of the
+//! kernel's next row (`prefetch.rs`).
 //!
 //! Why native code: Cranelift has no 512-bit (or 256-bit) vector types, so the inline math
 //! of `codegen::math` runs on `f32x4`, while XLA:CPU's LLVM backend runs the same polynomials
@@ -54,7 +55,8 @@ mod x86;
 mod tests;
 
 pub use exp::xlac_block_exp_f32;
-pub use prefetch::xlac_prefetch;
+pub(crate) use prefetch::Prefetcher;
+pub use prefetch::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS, PrefetchQueue};
 pub use tanh::xlac_block_tanh_f32;
 
 /// The instruction set a block routine runs with on this host.
@@ -98,9 +100,16 @@ pub fn block_math_available() -> bool {
 /// # Safety
 /// `data` must be valid for reads and writes of `n` f32 (it may be null or dangling when `n`
 /// is 0).
-pub(crate) unsafe fn run_block(data: *mut f32, n: u64, kernels: &Kernels) {
-    // SAFETY: the caller guarantees the buffer; `host_path` only returns supported paths.
-    unsafe { run_block_on(data, n, host_path(), kernels) }
+pub(crate) unsafe fn run_block(
+    data: *mut f32,
+    n: u64,
+    queue: *mut PrefetchQueue,
+    lines: u64,
+    kernels: &Kernels,
+) {
+    // SAFETY: the caller guarantees the buffer and the queue; `host_path` only returns
+    // supported paths.
+    unsafe { run_block_on(data, n, host_path(), kernels, queue, lines) }
 }
 
 /// Runs `kernels` over `data[0..n]` in place on `path` (the tests run every supported path).
@@ -108,20 +117,36 @@ pub(crate) unsafe fn run_block(data: *mut f32, n: u64, kernels: &Kernels) {
 /// # Safety
 /// As [`run_block`], and `path` must be supported by the host: `path` is [`Path::Scalar`]
 /// or at most [`host_path`] (an AVX-512 host also has AVX2).
-pub(crate) unsafe fn run_block_on(data: *mut f32, n: u64, path: Path, kernels: &Kernels) {
+pub(crate) unsafe fn run_block_on(
+    data: *mut f32,
+    n: u64,
+    path: Path,
+    kernels: &Kernels,
+    queue: *mut PrefetchQueue,
+    lines: u64,
+) {
     if n == 0 {
         return;
     }
     let n = n as usize;
     #[cfg(target_arch = "x86_64")]
     match path {
-        // SAFETY: the caller guarantees the buffer and that the host has the features.
-        Path::Avx512 => return unsafe { (kernels.avx512)(data, n) },
+        // SAFETY: the caller guarantees the buffer, the queue, and that the host has the
+        // features. Two vectors per step.
+        Path::Avx512 => {
+            let pf = Prefetcher::new(queue, lines, n.div_ceil(32));
+            return unsafe { (kernels.avx512)(data, n, pf) };
+        }
         // SAFETY: as above.
-        Path::Avx2 => return unsafe { (kernels.avx2)(data, n) },
+        Path::Avx2 => {
+            let pf = Prefetcher::new(queue, lines, n.div_ceil(16));
+            return unsafe { (kernels.avx2)(data, n, pf) };
+        }
         Path::Scalar => {}
     }
-    let _ = path; // only the x86-64 paths read it
+    // The scalar path is slower than the inline code and never chosen by the codegen: it
+    // prefetches nothing.
+    let _ = (path, queue, lines); // only the x86-64 paths read them
     // SAFETY: the caller guarantees `data` is valid for `n` elements.
     let s = unsafe { std::slice::from_raw_parts_mut(data, n) };
     for v in s {
@@ -129,9 +154,10 @@ pub(crate) unsafe fn run_block_on(data: *mut f32, n: u64, path: Path, kernels: &
     }
 }
 
-/// A block routine of one path: processes `data[0..n]` in place, `n > 0`.
+/// A block routine of one path: processes `data[0..n]` in place, `n > 0`, issuing the
+/// prefetcher's share step by step.
 #[cfg(target_arch = "x86_64")]
-pub(crate) type BlockFn = unsafe fn(data: *mut f32, n: usize);
+pub(crate) type BlockFn = unsafe fn(data: *mut f32, n: usize, prefetch: Prefetcher);
 
 /// One function's implementations, one per path.
 pub(crate) struct Kernels {

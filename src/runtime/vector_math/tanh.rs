@@ -11,8 +11,8 @@
 // The coefficients keep the digits of `codegen::math::tanh_erf` (Eigen).
 #![allow(clippy::excessive_precision)]
 
-use super::Kernels;
 use super::scalar::{clamp, copysign, poly, to_f32};
+use super::{Kernels, PrefetchQueue};
 use crate::codegen::math::{EIGEN_TANH_CLAMP, EIGEN_TANH_P, EIGEN_TANH_Q};
 
 /// Where the rational rounds to ±1.
@@ -37,10 +37,17 @@ static KERNELS: Kernels = Kernels {
 ///
 /// # Safety
 /// `data` must be valid for reads and writes of `n` consecutive f32 (any alignment); it may be
-/// null when `n` is 0. Nothing else may access the buffer during the call.
-pub unsafe extern "C" fn xlac_block_tanh_f32(data: *mut f32, n: u64) {
+/// null when `n` is 0. Nothing else may access the buffer during the call. `queue` is null
+/// or a valid [`PrefetchQueue`], of which the call prefetches `lines` lines (fewer if it runs
+/// dry), spread over its loop.
+pub unsafe extern "C" fn xlac_block_tanh_f32(
+    data: *mut f32,
+    n: u64,
+    queue: *mut PrefetchQueue,
+    lines: u64,
+) {
     // SAFETY: forwarded from the caller.
-    unsafe { super::run_block(data, n, &KERNELS) }
+    unsafe { super::run_block(data, n, queue, lines, &KERNELS) }
 }
 
 /// The routine's implementations, for the tests (which run every path the host has).
@@ -65,6 +72,7 @@ pub(crate) fn tanh_scalar(x: f32) -> f32 {
 mod avx512 {
     use std::arch::x86_64::*;
 
+    use super::super::Prefetcher;
     use super::super::x86::{abs16, clamp16, copysign16, drive16, poly16};
     use super::*;
 
@@ -88,9 +96,9 @@ mod avx512 {
     /// # Safety
     /// `data` valid for `n` f32; the host has `avx512f` and `fma`.
     #[target_feature(enable = "avx512f,fma")]
-    pub(super) unsafe fn block(data: *mut f32, n: usize) {
+    pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
         // SAFETY: forwarded from the caller.
-        unsafe { drive16(data, n, |v| tanh16(v)) }
+        unsafe { drive16(data, n, prefetch, |v| tanh16(v)) }
     }
 }
 
@@ -98,6 +106,7 @@ mod avx512 {
 mod avx2 {
     use std::arch::x86_64::*;
 
+    use super::super::Prefetcher;
     use super::super::x86::{abs8, clamp8, copysign8, drive8, poly8};
     use super::*;
 
@@ -121,8 +130,8 @@ mod avx2 {
     /// # Safety
     /// `data` valid for `n` f32; the host has `avx2` and `fma`.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn block(data: *mut f32, n: usize) {
+    pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
         // SAFETY: forwarded from the caller.
-        unsafe { drive8(data, n, |v| tanh8(v)) }
+        unsafe { drive8(data, n, prefetch, |v| tanh8(v)) }
     }
 }

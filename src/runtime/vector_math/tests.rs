@@ -29,7 +29,7 @@ type Unary = fn(&mut FunctionBuilder, &MathOptions, Value) -> Value;
 /// `(in, out, n)`: `out[0..n] = f(in[0..n])`, n a multiple of 4.
 type LoopFn = unsafe extern "C" fn(*const f32, *mut f32, i64);
 /// A block routine's signature.
-type BlockFn = unsafe extern "C" fn(*mut f32, u64);
+type BlockFn = unsafe extern "C" fn(*mut f32, u64, *mut PrefetchQueue, u64);
 
 /// One function under test: its CLIF builder, block routine, HLO opcode and f64 reference.
 struct Case {
@@ -299,7 +299,8 @@ fn assert_same(what: &str, xs: &[f32], got: &[f32], want: &[f32]) -> usize {
 fn run_path(kernels: &Kernels, path: Path, xs: &[f32]) -> Vec<f32> {
     let mut buf = xs.to_vec();
     // SAFETY: `buf` holds xs.len() f32; `paths()` lists only paths the host supports.
-    unsafe { run_block_on(buf.as_mut_ptr(), buf.len() as u64, path, kernels) };
+    let null = std::ptr::null_mut();
+    unsafe { run_block_on(buf.as_mut_ptr(), buf.len() as u64, path, kernels, null, 0) };
     buf
 }
 
@@ -363,7 +364,9 @@ fn block_routines_match_the_clif_f32x4_fma_code_bit_for_bit() {
             // The exported entry point (the host's fastest path).
             let mut got = xs.clone();
             // SAFETY: `got` holds got.len() f32.
-            mode(&mut || unsafe { (case.block)(got.as_mut_ptr(), got.len() as u64) });
+            mode(&mut || unsafe {
+                (case.block)(got.as_mut_ptr(), got.len() as u64, std::ptr::null_mut(), 0)
+            });
             assert_same(case.name, &xs, &got, &want);
         }
     }
@@ -378,7 +381,9 @@ fn block_routines_match_the_emitted_fusion_kernel() {
         let Some(want) = want else { continue };
         let mut got = xs.clone();
         // SAFETY: `got` holds got.len() f32.
-        with_flushed_denormals(|| unsafe { (case.block)(got.as_mut_ptr(), got.len() as u64) });
+        with_flushed_denormals(|| unsafe {
+            (case.block)(got.as_mut_ptr(), got.len() as u64, std::ptr::null_mut(), 0)
+        });
         let payloads = assert_same(case.name, &xs, &got, &want);
         println!(
             "{} vs the fusion kernel: equal, {payloads} NaN payloads differ",
@@ -404,8 +409,32 @@ fn tails_and_lengths_touch_exactly_n_elements() {
                 let src = &xs[..n];
                 let mut buf = vec![f32::from_bits(0x7fc0_beef); n + 40];
                 buf[1..=n].copy_from_slice(src);
-                // SAFETY: buf[1..] holds at least n f32.
-                unsafe { run_block_on(buf.as_mut_ptr().add(1), n as u64, path, case.kernels) };
+                // A queue over `xs` (prefetches only read): the routine must drain its share
+                // of lines, and only that, whatever its loop's length.
+                let mut queue = queue_over(&xs);
+                let share = 5;
+                // SAFETY: buf[1..] holds at least n f32; the queue is valid.
+                unsafe {
+                    run_block_on(
+                        buf.as_mut_ptr().add(1),
+                        n as u64,
+                        path,
+                        case.kernels,
+                        &mut queue,
+                        share,
+                    )
+                };
+                let issued = (queue.ranges[0][0] - xs.as_ptr() as u64) / 64;
+                let want_issued = if n == 0 || path == Path::Scalar {
+                    0
+                } else {
+                    share
+                };
+                assert_eq!(
+                    issued, want_issued,
+                    "{} {path:?} n={n}: lines prefetched",
+                    case.name
+                );
                 let want = run_clif(clif, src);
                 assert_same(
                     &format!("{} {path:?} n={n}", case.name),
@@ -421,7 +450,8 @@ fn tails_and_lengths_touch_exactly_n_elements() {
             }
             // n = 0 with a null pointer is allowed.
             // SAFETY: n = 0 touches nothing.
-            unsafe { run_block_on(std::ptr::null_mut(), 0, path, case.kernels) };
+            let null = std::ptr::null_mut();
+            unsafe { run_block_on(null, 0, path, case.kernels, null.cast(), 0) };
         }
     }
 }
@@ -432,7 +462,7 @@ fn block_routines_are_within_the_math_library_ulp_budgets() {
     for case in cases() {
         let mut got = xs.clone();
         // SAFETY: `got` holds got.len() f32.
-        unsafe { (case.block)(got.as_mut_ptr(), got.len() as u64) };
+        unsafe { (case.block)(got.as_mut_ptr(), got.len() as u64, std::ptr::null_mut(), 0) };
         let (mut worst, mut at) = (0, 0.0f32);
         for (&x, &g) in xs.iter().zip(&got) {
             let want = (case.reference)(x as f64) as f32;
@@ -463,7 +493,40 @@ fn availability_follows_the_host_features() {
     assert!(!block_math_available());
 }
 
-/// A JIT-compiled function calls the registered symbols with the `PtrLen` signature.
+/// A prefetch queue with one range: `xs`'s bytes.
+fn queue_over(xs: &[f32]) -> PrefetchQueue {
+    let mut queue = PrefetchQueue::default();
+    let start = xs.as_ptr() as u64;
+    queue.ranges[0] = [start, start + std::mem::size_of_val(xs) as u64];
+    queue
+}
+
+/// A share is spread over the steps and stops where the queue runs dry; ranges drain in
+/// order.
+#[test]
+fn prefetcher_issues_its_share_across_ranges() {
+    let a = vec![0f32; 64]; // 4 lines
+    let b = vec![0f32; 160]; // 10 lines
+    let mut queue = queue_over(&a);
+    let (a0, b0) = (a.as_ptr() as u64, b.as_ptr() as u64);
+    queue.ranges[1] = [b0, b0 + 640];
+    let mut pf = Prefetcher::new(&mut queue, 9, 4);
+    pf.step(); // 3 lines of a
+    pf.step(); // 1 of a, 2 of b
+    assert_eq!(queue.ranges[0][0], a0 + 256, "a drained");
+    assert_eq!(queue.ranges[1][0], b0 + 128);
+    let mut pf = Prefetcher::new(&mut queue, 100, 2);
+    for _ in 0..5 {
+        pf.step();
+    }
+    assert_eq!(queue.ranges[1][0], b0 + 640, "b drained, and no further");
+    assert!(queue.ranges[2..].iter().all(|r| r == &[0, 0]));
+    // A null queue is no queue.
+    let mut none = Prefetcher::new(std::ptr::null_mut(), 10, 1);
+    none.step();
+}
+
+/// A JIT-compiled function calls the registered symbols with the `BlockRoutine` signature.
 #[test]
 fn kernels_can_call_the_registered_block_symbols() {
     use crate::codegen::libcalls::{LibSig, signature_of};
@@ -471,7 +534,7 @@ fn kernels_can_call_the_registered_block_symbols() {
         .into_iter()
         .zip(cases())
     {
-        assert_eq!(signature_of(symbol), Some(LibSig::PtrLen));
+        assert_eq!(signature_of(symbol), Some(LibSig::BlockRoutine));
         let (mut module, libcalls, _) = new_jit_with_isa(true).unwrap();
         let (callee, callee_sig) = libcalls[symbol].clone();
         assert!(callee_sig.returns.is_empty());
@@ -498,8 +561,14 @@ fn kernels_can_call_the_registered_block_symbols() {
             unsafe { std::mem::transmute::<*const u8, BlockFn>(module.get_finalized_function(id)) };
         let xs: Vec<f32> = linspace(-3.0, 3.0, 37).map(|x| x as f32).collect();
         let mut got = xs.clone();
-        // SAFETY: `got` holds 37 f32.
-        unsafe { caller(got.as_mut_ptr(), got.len() as u64) };
+        let mut queue = queue_over(&xs);
+        // SAFETY: `got` holds 37 f32; the queue is valid.
+        unsafe { caller(got.as_mut_ptr(), got.len() as u64, &mut queue, 2) };
+        assert_eq!(
+            queue.ranges[0][0],
+            xs.as_ptr() as u64 + 128,
+            "{symbol}: queue drained"
+        );
         let want = run_path(case.kernels, Path::Scalar, &xs);
         assert_same(symbol, &xs, &got, &want);
     }

@@ -10,6 +10,7 @@
 
 use std::arch::x86_64::*;
 
+use super::Prefetcher;
 use super::scalar::MAGIC;
 
 /// Lanes per AVX-512 vector.
@@ -96,17 +97,24 @@ pub(crate) fn abs16(x: __m512) -> __m512 {
 
 /// Runs `kernel` over `data[0..n]` in place: two vectors per iteration (two independent
 /// dependency chains), then 16-lane steps whose last one is masked, so there is no scalar
-/// tail. Masked-off lanes are neither read nor written (no fault past the end).
+/// tail. Masked-off lanes are neither read nor written (no fault past the end). Each step
+/// first issues its share of `prefetch`.
 ///
 /// # Safety
 /// `data` valid for reads and writes of `n` f32; the host has `avx512f` and `fma`.
 #[target_feature(enable = "avx512f,fma")]
 #[inline]
-pub(crate) unsafe fn drive16(data: *mut f32, n: usize, kernel: impl Fn(__m512) -> __m512) {
+pub(crate) unsafe fn drive16(
+    data: *mut f32,
+    n: usize,
+    mut prefetch: Prefetcher,
+    kernel: impl Fn(__m512) -> __m512,
+) {
     let mut i = 0;
     // SAFETY (all pointer arithmetic below): i + 2·16 ≤ n, resp. the mask covers only
     // lanes i..n, within the caller's buffer.
     while i + 2 * L16 <= n {
+        prefetch.step();
         unsafe {
             let p = data.add(i);
             let a = _mm512_loadu_ps(p);
@@ -119,6 +127,7 @@ pub(crate) unsafe fn drive16(data: *mut f32, n: usize, kernel: impl Fn(__m512) -
         i += 2 * L16;
     }
     while i < n {
+        prefetch.step();
         let rest = n - i;
         let mask: __mmask16 = if rest >= L16 {
             0xffff
@@ -219,10 +228,16 @@ pub(crate) fn abs8(x: __m256) -> __m256 {
 /// `data` valid for reads and writes of `n` f32; the host has `avx2` and `fma`.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
-pub(crate) unsafe fn drive8(data: *mut f32, n: usize, kernel: impl Fn(__m256) -> __m256) {
+pub(crate) unsafe fn drive8(
+    data: *mut f32,
+    n: usize,
+    mut prefetch: Prefetcher,
+    kernel: impl Fn(__m256) -> __m256,
+) {
     let mut i = 0;
     // SAFETY (all pointer arithmetic below): every access lies within data[0..n].
     while i + 2 * L8 <= n {
+        prefetch.step();
         unsafe {
             let p = data.add(i);
             let a = _mm256_loadu_ps(p);
@@ -235,6 +250,7 @@ pub(crate) unsafe fn drive8(data: *mut f32, n: usize, kernel: impl Fn(__m256) ->
         i += 2 * L8;
     }
     while i + L8 <= n {
+        prefetch.step();
         unsafe {
             let p = data.add(i);
             _mm256_storeu_ps(p, kernel(_mm256_loadu_ps(p)));
@@ -242,6 +258,7 @@ pub(crate) unsafe fn drive8(data: *mut f32, n: usize, kernel: impl Fn(__m256) ->
         i += L8;
     }
     if i < n {
+        prefetch.step();
         let rest = n - i;
         let mut buf = [0f32; L8];
         unsafe {
