@@ -200,10 +200,15 @@ pub fn emit_kernel_with<'m>(
     } else {
         None
     };
-    // Elementwise float fusions over contiguous buffers get a vector inner loop.
-    let vty = if vectorize && outputs.len() == 1 && library_result.is_none() {
-        super::vectorize::vector_type(fused, &outputs[0])
-            .or_else(|| super::vector_window::vector_window_type(module, fused, &outputs[0]))
+    // Elementwise float fusions over contiguous buffers get a vector inner loop; so does a
+    // kOutput epilogue, reading the dot's result like a parameter.
+    let library = library_result.as_ref().map(|(id, _)| *id);
+    let vty = if vectorize && outputs.len() == 1 {
+        super::vectorize::vector_type(fused, &outputs[0], library).or_else(|| {
+            library
+                .is_none()
+                .then(|| super::vector_window::vector_window_type(module, fused, &outputs[0]))?
+        })
     } else {
         None
     };

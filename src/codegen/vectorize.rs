@@ -23,8 +23,14 @@ use crate::ir::{
 };
 
 /// The vector type a loop fusion computing `fused` into `output` can use, if any.
-pub fn vector_type(fused: &Computation, output: &ArrayShape) -> Option<Type> {
-    let ty = vector_tree_type(fused, fused.root, output)?;
+/// `library` is the instruction of a `kOutput` fusion the runtime computed into a buffer
+/// (its dot): read like a parameter with the output's shape.
+pub fn vector_type(
+    fused: &Computation,
+    output: &ArrayShape,
+    library: Option<InstrId>,
+) -> Option<Type> {
+    let ty = tree_type(fused, fused.root, output, library)?;
     let minor = *output.layout.minor_to_major.first()?;
     if output.dims[minor] < i64::from(ty.lane_count()) {
         return None;
@@ -41,10 +47,14 @@ fn instr_ok(
     output: &ArrayShape,
     t: PrimitiveType,
     minor: usize,
+    library: Option<InstrId>,
 ) -> Option<bool> {
     let i = fused.instr(id);
     let a = i.shape.as_array()?;
     let is_t = a.element_type == t;
+    if Some(id) == library {
+        return Some(is_t && a.dims == output.dims && a.layout == output.layout);
+    }
     let ok = match &i.op {
         Op::Parameter { .. } => {
             is_t && (a.rank() == 0 || (a.dims == output.dims && a.layout == output.layout))
@@ -96,6 +106,16 @@ fn instr_ok(
 /// along the physical minor dimension of `shape` (the root's own shape), if possible: the
 /// input of a row reduction.
 pub fn vector_tree_type(fused: &Computation, root: InstrId, shape: &ArrayShape) -> Option<Type> {
+    tree_type(fused, root, shape, None)
+}
+
+/// [`vector_tree_type`], with `library` read from its buffer (see [`vector_type`]).
+fn tree_type(
+    fused: &Computation,
+    root: InstrId,
+    shape: &ArrayShape,
+    library: Option<InstrId>,
+) -> Option<Type> {
     let (t, ty) = match shape.element_type {
         PrimitiveType::F32 => (PrimitiveType::F32, types::F32X4),
         PrimitiveType::F64 => (PrimitiveType::F64, types::F64X2),
@@ -108,13 +128,14 @@ pub fn vector_tree_type(fused: &Computation, root: InstrId, shape: &ArrayShape) 
         if !seen.insert(id) {
             continue;
         }
-        if !instr_ok(fused, id, shape, t, minor)? {
+        if !instr_ok(fused, id, shape, t, minor, library)? {
             return None;
         }
         let i = fused.instr(id);
         // A broadcast's operand that does not vary along the vector is computed as a scalar;
-        // a bitcast reads its parameter's buffer directly.
-        if !matches!(i.op, Op::Broadcast { .. } | Op::Plain(Opcode::Bitcast)) {
+        // a bitcast reads its parameter's buffer directly, and so does the library result.
+        if Some(id) != library && !matches!(i.op, Op::Broadcast { .. } | Op::Plain(Opcode::Bitcast))
+        {
             stack.extend(i.operands.iter().copied());
         }
     }
@@ -208,6 +229,17 @@ impl<'m> Emitter<'m, '_, '_> {
             PrimitiveType::F32
         };
         let scalar_operand = |k: usize| frame.comp.instr(instr.operands[k]).shape.rank() == 0;
+        if let Some((library, buffer)) = &frame.library_result
+            && *library == id
+        {
+            // A kOutput fusion's dot, computed by the runtime into the buffer after the
+            // fusion's operands (`vector_type` checked its shape is the loop's).
+            let offset = self.physical_offset(&buffer.shape, index);
+            let size = buffer.shape.element_type.byte_size() as i64;
+            let bytes = self.b.ins().imul_imm_s(offset, size);
+            let addr = self.b.ins().iadd(buffer.base, bytes);
+            return Ok(self.b.ins().load(vty, data_flags(), addr, 0));
+        }
         let v = match &instr.op {
             Op::Parameter { number } if instr.shape.rank() > 0 => {
                 let Params::Buffers(buffers) = &frame.params else {

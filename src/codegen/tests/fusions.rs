@@ -113,6 +113,51 @@ ENTRY main {
 }
 
 #[test]
+fn output_fusion_epilogues_run_as_vector_loops() {
+    // The dot's result (and the bias row) read as vectors, a scalar tail for 37 % 4 (and
+    // 37 % 2 for f64); checked against the interpreter, and the CLIF must load vectors.
+    for (t, vector) in [("f32", "f32x4"), ("f64", "f64x2")] {
+        let text = format!(
+            "HloModule m
+
+fused {{
+  p0 = {t}[6,4]{{1,0}} parameter(0)
+  p1 = {t}[4,37]{{1,0}} parameter(1)
+  p2 = {t}[37]{{0}} parameter(2)
+  d = {t}[6,37]{{1,0}} dot(p0, p1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  b = {t}[6,37]{{1,0}} broadcast(p2), dimensions={{1}}
+  s = {t}[6,37]{{1,0}} add(d, b)
+  z = {t}[] constant(0)
+  zb = {t}[6,37]{{1,0}} broadcast(z), dimensions={{}}
+  ROOT r = {t}[6,37]{{1,0}} maximum(s, zb)
+}}
+
+ENTRY main {{
+  a0 = {t}[6,4]{{1,0}} parameter(0)
+  a1 = {t}[4,37]{{1,0}} parameter(1)
+  a2 = {t}[37]{{0}} parameter(2)
+  ROOT f = {t}[6,37]{{1,0}} fusion(a0, a1, a2), kind=kOutput, calls=fused
+}}
+"
+        );
+        check_hlo(&text, 4310);
+        let module = crate::ir::hlo_text::parse_module(&text, "t")
+            .unwrap()
+            .module;
+        let set = crate::codegen::compile_kernels(
+            &module,
+            &crate::codegen::CodegenOptions {
+                keep_artifacts: true,
+                block_math: true,
+            },
+        )
+        .unwrap();
+        let clif = &set.kernels[0].artifacts.clif_no_opt;
+        assert!(clif.contains(&format!("load.{vector}")), "{t}:\n{clif}");
+    }
+}
+
+#[test]
 fn artifacts_name_hlo_instructions() {
     let text = "HloModule m
 
