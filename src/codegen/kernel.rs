@@ -31,6 +31,9 @@ pub struct KernelLayout {
     pub operand_count: usize,
     /// Output buffers (result leaves).
     pub output_count: usize,
+    /// Work units follow the output's physical order, the same number for every row of its
+    /// minor dimension (plain and row loops; not tiles, column blocks or an in-place update).
+    pub units_in_layout_order: bool,
     /// HLO instruction names by source location, for annotating CLIF.
     pub names: Vec<String>,
 }
@@ -379,6 +382,7 @@ pub fn emit_kernel_with<'m>(
         min_units_per_task: ((ELEMENTS_PER_TASK + per_unit - 1) / per_unit).max(1) as u64,
         operand_count: n_in,
         output_count: outputs.len(),
+        units_in_layout_order: column.is_none() && tiled.is_none() && !in_place_dus,
         names,
     })
 }

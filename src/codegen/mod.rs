@@ -85,6 +85,11 @@ pub struct Kernel {
     pub operand_count: usize,
     /// Number of result buffers after them.
     pub output_count: usize,
+    /// Work units follow the output's physical order, the same number of consecutive units
+    /// for every row of its physical minor dimension: so any block of whole rows is a
+    /// range of units a caller may run alone (a kOutput fusion's GEMM rows, right after the
+    /// GEMM computed them).
+    pub units_in_layout_order: bool,
     /// Dump texts and compile time.
     pub artifacts: KernelArtifacts,
 }
@@ -317,6 +322,7 @@ pub fn compile_kernels(
                     min_units_per_task: layout.min_units_per_task,
                     operand_count: layout.operand_count,
                     output_count: layout.output_count,
+                    units_in_layout_order: layout.units_in_layout_order,
                     artifacts: c.artifacts,
                 });
             }

@@ -96,8 +96,44 @@ pub fn default_strategy(d: &DotThunk) -> DotStrategy {
     )
 }
 
+/// Told that the GEMM rows `[begin, end)` (numbered batch-major, `batch * m + row`) are
+/// final: a kOutput fusion runs its epilogue on them there and then, on the thread that
+/// computed them.
+pub type RowsDone<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// The number of GEMM rows (`batches * m`) of `d` if its output is row-major with at least
+/// one rhs free dimension: then GEMM row `g` is the output's elements `[g·n, (g+1)·n)`, a
+/// whole number of rows of its minor dimension.
+pub fn row_major_rows(d: &DotThunk) -> Option<usize> {
+    let os = &d.out.shape;
+    let dn = &d.dimension_numbers;
+    let (lhs_free, rhs_free) = free_groups(&d.lhs.shape, &d.rhs.shape, dn);
+    let row_major = os
+        .layout
+        .minor_to_major
+        .iter()
+        .rev()
+        .copied()
+        .eq(0..os.rank());
+    (row_major && !rhs_free.is_empty())
+        .then(|| size(&d.lhs.shape, &dn.lhs_batch_dimensions) * size(&d.lhs.shape, &lhs_free))
+}
+
 /// Runs a dot thunk.
 pub fn run(d: &DotThunk, memory: &Memory) -> Result<(), RuntimeError> {
+    run_with_epilogue(d, memory, None).map(|_| ())
+}
+
+/// Runs a dot thunk; when the GEMM is split over threads by rows (or batches), tells
+/// `rows_done` about each block of rows as soon as the thread that computed it is done with
+/// it. Returns whether `rows_done` saw every row; if not, it saw none, and the caller runs
+/// its epilogue after the whole GEMM. `rows_done` must only be given when
+/// [`row_major_rows`] is `Some`.
+pub fn run_with_epilogue(
+    d: &DotThunk,
+    memory: &Memory,
+    rows_done: Option<RowsDone<'_>>,
+) -> Result<bool, RuntimeError> {
     let f64_compute = [&d.lhs, &d.rhs, &d.out]
         .iter()
         .any(|b| b.shape.element_type == PrimitiveType::F64);
@@ -112,9 +148,9 @@ pub fn run(d: &DotThunk, memory: &Memory) -> Result<(), RuntimeError> {
     // SAFETY: the slices hold their shapes.
     unsafe {
         if f64_compute {
-            dot::<f64>(args, &d.dimension_numbers, d.strategy)
+            dot::<f64>(args, &d.dimension_numbers, d.strategy, rows_done)
         } else {
-            dot::<f32>(args, &d.dimension_numbers, d.strategy)
+            dot::<f32>(args, &d.dimension_numbers, d.strategy, rows_done)
         }
     }
     .map_err(|m| RuntimeError::new(format!("{}: {m}", d.name)))
@@ -142,7 +178,8 @@ struct View<T> {
     second: isize,
 }
 
-/// A dot of two arrays into a third, computing in `T`.
+/// A dot of two arrays into a third, computing in `T`; `rows_done` as in
+/// [`run_with_epilogue`], whose result this returns.
 ///
 /// # Safety
 /// The pointers must hold arrays of the given shapes.
@@ -150,7 +187,8 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     (lhs, ls, rhs, rs, out, os): DotArgs<'_>,
     dn: &DotDimensionNumbers,
     strategy: Option<DotStrategy>,
-) -> Result<(), String> {
+    rows_done: Option<RowsDone<'_>>,
+) -> Result<bool, String> {
     let (lhs_free, rhs_free) = free_groups(ls, rs, dn);
     let nb = dn.lhs_batch_dimensions.len();
     if os.rank() != nb + lhs_free.len() + rhs_free.len()
@@ -216,6 +254,13 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     let batches: usize = batch_dims.iter().product();
     let strategy = strategy.unwrap_or_else(|| default_rule(batches, m, n, k));
     let parallel_gemm = strategy == DotStrategy::GemmParallel;
+    let batch_parallel = strategy == DotStrategy::BatchParallel && batches > 1;
+    // Row blocks reach the epilogue only when threads own whole rows (or batches) of the
+    // output in place; a serial GEMM leaves the epilogue its own thread split.
+    let threads = rayon::current_num_threads();
+    let rows_done = rows_done.filter(|_| {
+        direct && (batch_parallel || (parallel_gemm && m >= n && split_block(m, threads).is_some()))
+    });
     let ptrs = SendPtrs(dst, l.ptr, r.ptr);
     // One batch: its offsets from the batch index, then one GEMM (or zeros for k = 0).
     let one_batch = |b: usize| {
@@ -247,6 +292,9 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
                         *dst.offset(i as isize * dst_rs + j as isize * dst_cs) = T::default();
                     }
                 }
+                if let Some(done) = rows_done {
+                    done(b * m, (b + 1) * m);
+                }
             } else if m > 0 && n > 0 {
                 let g = Gemm {
                     m,
@@ -263,14 +311,17 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
                     rhs_rs: r.first,
                 };
                 if parallel_gemm {
-                    g.run_split();
+                    g.run_split(rows_done.map(|done| (done, b * m)));
                 } else {
                     g.run(Parallelism::None);
+                    if let Some(done) = rows_done {
+                        done(b * m, (b + 1) * m);
+                    }
                 }
             }
         }
     };
-    if strategy == DotStrategy::BatchParallel && batches > 1 {
+    if batch_parallel {
         use rayon::prelude::*;
         (0..batches).into_par_iter().for_each(one_batch);
     } else {
@@ -290,7 +341,14 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
             }
         }
     }
-    Ok(())
+    Ok(rows_done.is_some())
+}
+
+/// The block length when `len` rows (or columns) split over `threads` threads, if it makes
+/// at least two blocks.
+fn split_block(len: usize, threads: usize) -> Option<usize> {
+    let block = len.div_ceil(threads.max(1)).div_ceil(SPLIT_ALIGN) * SPLIT_ALIGN;
+    (threads >= 2 && block < len).then_some(block)
 }
 
 /// One GEMM call's operands: `dst[m x n] = lhs[m x k] * rhs[k x n]`, element strides
@@ -348,27 +406,31 @@ impl<T: gemm_type::Gemm> Gemm<T> {
     /// thread, each a single-threaded GEMM. The `gemm` crate's own rayon split left
     /// 512x1024x2048 and 1024x1024x256 (k = 1024) as slow as one thread on the two-core
     /// machine; blocks of the output always split, at the cost of packing the shared
-    /// operand once per block.
+    /// operand once per block. With `rows_done = (done, first)` and a split by rows, each
+    /// thread calls `done(first + begin, first + end)` on its block right after computing
+    /// it (the block is then still in its core's cache).
     ///
     /// # Safety
     /// The pointers and strides must describe valid matrices.
-    unsafe fn run_split(&self) {
+    unsafe fn run_split(&self, rows_done: Option<(RowsDone<'_>, usize)>) {
         use rayon::prelude::*;
-        let threads = rayon::current_num_threads();
         let rows = self.m >= self.n;
         let len = if rows { self.m } else { self.n };
-        let block = len.div_ceil(threads).div_ceil(SPLIT_ALIGN) * SPLIT_ALIGN;
-        if threads < 2 || block >= len {
+        let Some(block) = split_block(len, rayon::current_num_threads()) else {
             // SAFETY: forwarded from the caller.
-            return unsafe { self.run(Parallelism::None) };
-        }
-        let blocks: Vec<Gemm<T>> = (0..len)
+            unsafe { self.run(Parallelism::None) };
+            if let Some((done, first)) = rows_done {
+                done(first, first + self.m);
+            }
+            return;
+        };
+        let blocks: Vec<(usize, Gemm<T>)> = (0..len)
             .step_by(block)
             .map(|start| {
                 let size = block.min(len - start);
                 let s = start as isize;
                 // SAFETY (offsets): `start` is inside the split dimension.
-                unsafe {
+                let g = unsafe {
                     if rows {
                         Gemm {
                             m: size,
@@ -384,13 +446,17 @@ impl<T: gemm_type::Gemm> Gemm<T> {
                             ..*self
                         }
                     }
-                }
+                };
+                (start, g)
             })
             .collect();
         // SAFETY: the blocks write disjoint rows (columns) of `dst`.
-        blocks
-            .into_par_iter()
-            .for_each(|g| unsafe { g.run(Parallelism::None) });
+        blocks.into_par_iter().for_each(|(start, g)| {
+            unsafe { g.run(Parallelism::None) };
+            if let (true, Some((done, first))) = (rows, rows_done) {
+                done(first + start, first + start + g.m);
+            }
+        });
     }
 }
 

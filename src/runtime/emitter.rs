@@ -463,7 +463,18 @@ impl<'a> ThunkEmitter<'a> {
             buffers.push(dot.out.slice);
             buffers.extend(result.iter().map(|b| b.slice));
             let epilogue = kernel_thunk(instr.name.clone(), kernel, buffers, output_bytes);
-            out.push(Thunk::OutputFusion { dot, epilogue });
+            // Row blocks of the GEMM map onto ranges of the epilogue's units when both walk
+            // the output in the same (row-major) order.
+            let units_per_row = super::dot::row_major_rows(&dot).and_then(|rows| {
+                let units = kernel.work_units as usize;
+                (kernel.units_in_layout_order && rows > 0 && units.is_multiple_of(rows))
+                    .then_some((units / rows) as u64)
+            });
+            out.push(Thunk::OutputFusion {
+                dot,
+                epilogue,
+                units_per_row,
+            });
             return Ok(());
         }
         buffers.extend(result.iter().map(|b| b.slice));

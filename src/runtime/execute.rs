@@ -35,6 +35,14 @@ struct Table(Vec<*mut u8>);
 unsafe impl Sync for Table {}
 unsafe impl Send for Table {}
 
+impl Table {
+    /// The table's address, as kernels take it (a method, so closures capture the whole
+    /// `Sync` table rather than its vector).
+    fn as_ptr(&self) -> *const *mut u8 {
+        self.0.as_ptr()
+    }
+}
+
 /// What a run needs besides the thunks.
 pub struct Context<'m> {
     /// Addresses.
@@ -63,9 +71,37 @@ pub fn run_single_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeE
 fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
     match t {
         Thunk::Kernel(k) => run_kernel(k, &ctx.memory),
-        Thunk::OutputFusion { dot, epilogue } => {
-            dot::run(dot, &ctx.memory)?;
-            run_kernel(epilogue, &ctx.memory);
+        Thunk::OutputFusion {
+            dot,
+            epilogue,
+            units_per_row,
+        } => {
+            let all_rows = match *units_per_row {
+                Some(u) => {
+                    let table = Table(
+                        epilogue
+                            .buffers
+                            .iter()
+                            .map(|&s| ctx.memory.ptr(s))
+                            .collect(),
+                    );
+                    let entry = epilogue.entry;
+                    let rows_done = |begin: usize, end: usize| {
+                        let (begin, end) = (begin as u64 * u, end as u64 * u);
+                        // SAFETY: the table points at the fusion's buffers; the GEMM rows
+                        // `begin..end` are final and the units are theirs alone.
+                        with_flushed_denormals(|| unsafe { entry(table.as_ptr(), begin, end) });
+                    };
+                    dot::run_with_epilogue(dot, &ctx.memory, Some(&rows_done))?
+                }
+                None => {
+                    dot::run(dot, &ctx.memory)?;
+                    false
+                }
+            };
+            if !all_rows {
+                run_kernel(epilogue, &ctx.memory);
+            }
         }
         Thunk::Copy { copy, .. } | Thunk::AliasCopy { copy, .. } => {
             parallel_copy(copy, &ctx.memory)

@@ -168,9 +168,14 @@ impl Executable {
             Some(Thunk::Kernel(k)) => Thunk::Kernel(k.clone()),
             Some(Thunk::Dot(d)) => Thunk::Dot(d.clone()),
             Some(Thunk::Convolution(c)) => Thunk::Convolution(c.clone()),
-            Some(Thunk::OutputFusion { dot, epilogue }) => Thunk::OutputFusion {
+            Some(Thunk::OutputFusion {
+                dot,
+                epilogue,
+                units_per_row,
+            }) => Thunk::OutputFusion {
                 dot: dot.clone(),
                 epilogue: epilogue.clone(),
+                units_per_row: *units_per_row,
             },
             _ => return Err(RuntimeError::new(format!("thunk {index} has no choices"))),
         };

@@ -85,41 +85,109 @@ ENTRY main {
 
 #[test]
 fn big_dot_split_into_row_blocks() {
-    // 100 x 70 x 40 multiply-adds take the threaded path: row blocks of 64 and 36.
+    // 130 x 140 x 120 (2.2M multiply-adds, above `PARALLEL_FLOPS`) take the threaded
+    // path: on two threads, row blocks of 80 and 50.
     check(
         "HloModule m
 ENTRY main {
-  a = f32[100,70]{1,0} parameter(0)
-  b = f32[70,40]{1,0} parameter(1)
-  ROOT d = f32[100,40]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[130,140]{1,0} parameter(0)
+  b = f32[140,120]{1,0} parameter(1)
+  ROOT d = f32[130,120]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }",
     );
 }
 
 #[test]
 fn big_dot_split_into_column_blocks_with_strided_operands() {
-    // n > m: column blocks; the rhs is read transposed and the output is column-major.
+    // n > m (and 2.2M multiply-adds): column blocks; the rhs is read transposed and the
+    // output is column-major.
     check(
         "HloModule m
 ENTRY main {
-  a = f32[40,70]{0,1} parameter(0)
-  b = f32[100,70]{1,0} parameter(1)
-  ROOT d = f32[40,100]{0,1} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  a = f32[40,140]{0,1} parameter(0)
+  b = f32[400,140]{1,0} parameter(1)
+  ROOT d = f32[40,400]{0,1} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
 }",
     );
 }
 
 #[test]
 fn many_small_batched_dots_run_batch_parallel() {
-    // 64 batches of 16 x 16 x 16 through a transposed-heads layout.
+    // 64 batches of 32 x 32 x 32 (2.1M multiply-adds in all) through a transposed-heads
+    // layout.
     check(
         "HloModule m
 ENTRY main {
-  a = f32[8,8,16,16]{3,1,2,0} parameter(0)
-  b = f32[8,8,16,16]{3,2,1,0} parameter(1)
-  ROOT d = f32[8,8,16,16]{3,1,2,0} dot(a, b), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  a = f32[8,8,32,32]{3,1,2,0} parameter(0)
+  b = f32[8,8,32,32]{3,2,1,0} parameter(1)
+  ROOT d = f32[8,8,32,32]{3,1,2,0} dot(a, b), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
 }",
     );
+}
+
+/// A kOutput fusion `relu(dot(a, b) + bias)` of `lhs` x `rhs` into `out` (batch dims
+/// `batch`), bias broadcast along the last dimension of size `n`.
+fn output_fusion_hlo(lhs: &str, rhs: &str, out: &str, n: i64, batch: &str) -> String {
+    let rank = out.matches(',').count() + 1;
+    let layout: Vec<String> = (0..rank).rev().map(|d| d.to_string()).collect();
+    let (layout, last) = (layout.join(","), rank - 1);
+    let dn = if batch.is_empty() {
+        format!(
+            "lhs_contracting_dims={{{}}}, rhs_contracting_dims={{{}}}",
+            last,
+            last - 1
+        )
+    } else {
+        format!(
+            "lhs_batch_dims={{{batch}}}, lhs_contracting_dims={{{last}}}, rhs_batch_dims={{{batch}}}, rhs_contracting_dims={}",
+            format_args!("{{{}}}", last - 1)
+        )
+    };
+    format!(
+        "HloModule m
+
+fused {{
+  p0 = f32[{lhs}]{{{layout}}} parameter(0)
+  p1 = f32[{rhs}]{{{layout}}} parameter(1)
+  p2 = f32[{n}]{{0}} parameter(2)
+  d = f32[{out}]{{{layout}}} dot(p0, p1), {dn}
+  b = f32[{out}]{{{layout}}} broadcast(p2), dimensions={{{last}}}
+  s = f32[{out}]{{{layout}}} add(d, b)
+  z = f32[] constant(0)
+  zb = f32[{out}]{{{layout}}} broadcast(z), dimensions={{}}
+  ROOT r = f32[{out}]{{{layout}}} maximum(s, zb)
+}}
+
+ENTRY main {{
+  a0 = f32[{lhs}]{{{layout}}} parameter(0)
+  a1 = f32[{rhs}]{{{layout}}} parameter(1)
+  a2 = f32[{n}]{{0}} parameter(2)
+  ROOT f = f32[{out}]{{{layout}}} fusion(a0, a1, a2), kind=kOutput, calls=fused
+}}
+"
+    )
+}
+
+#[test]
+fn output_fusion_epilogues_run_on_each_threads_row_blocks() {
+    // On two threads: a GEMM split by rows (130 x 140 x 120), one split by columns (the
+    // epilogue then runs after it), 64 batch-parallel GEMMs, and a serial one; each
+    // against the interpreter, which catches rows the epilogue missed (they would hold
+    // the bare dot).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for (lhs, rhs, out, n, batch) in [
+        ("130,140", "140,120", "130,120", 120, ""),
+        ("40,140", "140,400", "40,400", 400, ""),
+        ("64,32,32", "64,32,32", "64,32,32", 32, "0"),
+        ("9,7", "7,5", "9,5", 5, ""),
+    ] {
+        let hlo = output_fusion_hlo(lhs, rhs, out, n, batch);
+        let text = pool.install(|| check(&hlo));
+        assert!(text.contains("as they finish"), "{out}: {text}");
+    }
 }
 
 #[test]

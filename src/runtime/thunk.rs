@@ -167,6 +167,11 @@ pub enum Thunk {
         dot: DotThunk,
         /// The epilogue, reading the dot result.
         epilogue: KernelThunk,
+        /// The epilogue's work units per row of the GEMM's output, when each thread's block
+        /// of GEMM rows can take its epilogue right after computing it, while the block is
+        /// still in that core's cache (`dot::run_with_epilogue`); `None`: the epilogue runs
+        /// after the whole GEMM.
+        units_per_row: Option<u64>,
     },
     /// A `copy` (relayout when the layouts differ).
     Copy {
@@ -255,15 +260,25 @@ impl Thunk {
         let pad = "  ".repeat(depth);
         let _ = match self {
             Thunk::Kernel(k) => writeln!(out, "{pad}{}", kernel_line(k)),
-            Thunk::OutputFusion { dot, epilogue } => writeln!(
+            Thunk::OutputFusion {
+                dot,
+                epilogue,
+                units_per_row,
+            } => writeln!(
                 out,
-                "{pad}output-fusion {}: gemm {}{} then {}",
+                "{pad}output-fusion {}: gemm {}{} then {}{}",
                 epilogue.name,
                 dot.out.shape.element_type,
                 dot.strategy
                     .map(|s| format!(" (autotuned: {})", super::tuning::Choice::Dot(s)))
                     .unwrap_or_default(),
-                kernel_line(epilogue)
+                kernel_line(epilogue),
+                units_per_row
+                    .map(|u| format!(
+                        ", on each thread's GEMM rows as they finish when threaded ({u} unit{} per row)",
+                        if u == 1 { "" } else { "s" }
+                    ))
+                    .unwrap_or_default()
             ),
             Thunk::Copy { name, copy } => {
                 let relayout = copy
