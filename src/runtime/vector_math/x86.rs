@@ -30,28 +30,6 @@ pub(crate) fn round_magic16(x: __m512) -> (__m512, __m512i) {
     (_mm512_sub_ps(t, m), _mm512_castps_si512(t))
 }
 
-/// `Kind::exp2i` on 16 lanes.
-#[target_feature(enable = "avx512f,fma")]
-#[inline]
-pub(crate) fn exp2i16(n: __m512) -> __m512 {
-    let (_, bits) = round_magic16(n);
-    let e = _mm512_slli_epi32::<23>(bits);
-    let e = _mm512_add_epi32(e, _mm512_set1_epi32(127 << 23));
-    _mm512_castsi512_ps(e)
-}
-
-/// `Kind::ldexp` on 16 lanes.
-#[target_feature(enable = "avx512f,fma")]
-#[inline]
-pub(crate) fn ldexp16(x: __m512, n: __m512) -> __m512 {
-    let nh = _mm512_mul_ps(n, _mm512_set1_ps(0.5));
-    let (n1, _) = round_magic16(nh);
-    let n2 = _mm512_sub_ps(n, n1);
-    let s1 = exp2i16(n1);
-    let s2 = exp2i16(n2);
-    _mm512_mul_ps(_mm512_mul_ps(x, s1), s2)
-}
-
 /// `Kind::poly` with FMA on 16 lanes.
 #[target_feature(enable = "avx512f,fma")]
 #[inline]
