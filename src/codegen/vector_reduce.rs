@@ -9,6 +9,7 @@
 //! XLA: the row-reduction vectorization of `xla/service/cpu/ir_emitter.cc`
 //! (`EmitVectorizedReduce`).
 
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
 use super::CodegenError;
@@ -72,7 +73,14 @@ impl<'m> Emitter<'m, '_, '_> {
         };
         let id = self.float_scalar(scalar_ty, identity);
         let id = self.b.ins().splat(vty, id);
-        let accs = vec![id; ACCUMULATORS as usize];
+        let mut accs = vec![id; ACCUMULATORS as usize];
+        // Maxima and minima keep NaNs out of the accumulators (a plain `maxps`/`minps` each)
+        // and collect them in a lane mask instead: a NaN-propagating select per element
+        // costs five instructions and a longer dependency chain. The mask starts all false.
+        let ordered = combine != Combine::Add;
+        if ordered {
+            accs.push(self.b.ins().fcmp(FloatCC::Unordered, id, id));
+        }
         // The input index with the reduced dimension inserted.
         let at = |iv: Value| -> Vec<Value> {
             let mut at = index.to_vec();
@@ -83,7 +91,8 @@ impl<'m> Emitter<'m, '_, '_> {
         let end = self.i64c(main);
         let mut body = |this: &mut Self, iv: Value, accs: Vec<Value>| -> R<Vec<Value>> {
             let mut next = Vec::with_capacity(accs.len());
-            for (k, &acc) in accs.iter().enumerate() {
+            let mut nans: Option<Value> = None;
+            for (k, &acc) in accs.iter().take(ACCUMULATORS as usize).enumerate() {
                 let i = if k == 0 {
                     iv
                 } else {
@@ -91,13 +100,25 @@ impl<'m> Emitter<'m, '_, '_> {
                 };
                 let mut memo = std::collections::HashMap::new();
                 let v = this.emit_vector(frame, input, &at(i), vty, &mut memo)?;
-                next.push(this.combine(combine, vty, acc, v));
+                if ordered {
+                    next.push(this.vector_max_min_ordered(vty, acc, v, combine == Combine::Max));
+                    let nan = this.b.ins().fcmp(FloatCC::Unordered, v, v);
+                    nans = Some(match nans {
+                        Some(m) => this.b.ins().bor(m, nan),
+                        None => nan,
+                    });
+                } else {
+                    next.push(this.combine(combine, vty, acc, v));
+                }
+            }
+            if let (Some(m), Some(&seen)) = (nans, accs.get(ACCUMULATORS as usize)) {
+                next.push(this.b.ins().bor(seen, m));
             }
             Ok(next)
         };
-        let accs = self.stepped_loop(start, end, step, false, accs, &mut body)?;
+        let mut accs = self.stepped_loop(start, end, step, false, accs, &mut body)?;
+        let nan_seen = if ordered { accs.pop() } else { None };
         // Pairwise, then across lanes.
-        let mut accs = accs;
         while accs.len() > 1 {
             let b = accs.pop().unwrap_or(id);
             let a = accs.pop().unwrap_or(id);
@@ -109,6 +130,13 @@ impl<'m> Emitter<'m, '_, '_> {
         for l in 1..lanes {
             let x = self.b.ins().extractlane(v, l as u8);
             total = self.combine(combine, scalar_ty, total, x);
+        }
+        if let Some(mask) = nan_seen {
+            // Any NaN in the row makes the result NaN (XLA's maximum and minimum propagate
+            // it; which NaN is not specified).
+            let any = self.b.ins().vany_true(mask);
+            let nan = self.float_scalar(scalar_ty, f64::NAN);
+            total = self.b.ins().select(any, nan, total);
         }
         let init = self.emit1(frame, init, &[])?;
         let acc = self.inline_computation(to_apply, vec![vec![init], vec![total]])?;

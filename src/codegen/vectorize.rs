@@ -363,16 +363,31 @@ impl<'m> Emitter<'m, '_, '_> {
             let m = this.b.ins().fcmp(cc, x, y);
             this.b.ins().bitcast(vty, flags, m)
         };
-        let take_b = if max {
-            mask(self, FloatCC::LessThan, a, b)
-        } else {
-            mask(self, FloatCC::LessThan, b, a)
-        };
-        let r = self.b.ins().bitselect(take_b, b, a);
+        let r = self.vector_max_min_ordered(vty, a, b, max);
         let b_nan = mask(self, FloatCC::Unordered, b, b);
         let r = self.b.ins().bitselect(b_nan, b, r);
         let a_nan = mask(self, FloatCC::Unordered, a, a);
         self.b.ins().bitselect(a_nan, a, r)
+    }
+
+    /// `maximum`/`minimum` of `a` and `b` when neither holds a NaN (lhs on ties): one
+    /// compare+select, which x64 lowers to a single `maxps`/`minps` (their operand order
+    /// gives exactly this tie rule). A NaN in `b` yields `a`, one in `a` yields `b`.
+    pub(crate) fn vector_max_min_ordered(
+        &mut self,
+        vty: Type,
+        a: Value,
+        b: Value,
+        max: bool,
+    ) -> Value {
+        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
+        let take_b = if max {
+            self.b.ins().fcmp(FloatCC::LessThan, a, b)
+        } else {
+            self.b.ins().fcmp(FloatCC::LessThan, b, a)
+        };
+        let take_b = self.b.ins().bitcast(vty, flags, take_b);
+        self.b.ins().bitselect(take_b, b, a)
     }
 
     /// A vector of `vty` with only the sign bit of every lane set (`-0.0`).
