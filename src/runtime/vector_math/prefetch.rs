@@ -65,7 +65,8 @@ impl Prefetcher {
         for r in q.ranges.iter_mut() {
             while todo > 0 && r[0] < r[1] {
                 prefetch(r[0] as *const u8);
-                r[0] += LINE;
+                // On to the next line's start (a range need not start on a line).
+                r[0] = (r[0] & !(LINE - 1)) + LINE;
                 todo -= 1;
             }
         }

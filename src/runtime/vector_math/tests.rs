@@ -411,7 +411,7 @@ fn tails_and_lengths_touch_exactly_n_elements() {
                 buf[1..=n].copy_from_slice(src);
                 // A queue over `xs` (prefetches only read): the routine must drain its share
                 // of lines, and only that, whatever its loop's length.
-                let mut queue = queue_over(&xs);
+                let mut queue = queue_at(FAKE, 1 << 20);
                 let share = 5;
                 // SAFETY: buf[1..] holds at least n f32; the queue is valid.
                 unsafe {
@@ -424,7 +424,7 @@ fn tails_and_lengths_touch_exactly_n_elements() {
                         share,
                     )
                 };
-                let issued = (queue.ranges[0][0] - xs.as_ptr() as u64) / 64;
+                let issued = (queue.ranges[0][0] - FAKE) / 64;
                 let want_issued = if n == 0 || path == Path::Scalar {
                     0
                 } else {
@@ -493,23 +493,24 @@ fn availability_follows_the_host_features() {
     assert!(!block_math_available());
 }
 
-/// A prefetch queue with one range: `xs`'s bytes.
-fn queue_over(xs: &[f32]) -> PrefetchQueue {
+/// A prefetch queue with one range of `bytes` bytes at `start`. Tests use made-up
+/// addresses: a prefetch never faults, and the queue records how far it got.
+fn queue_at(start: u64, bytes: u64) -> PrefetchQueue {
     let mut queue = PrefetchQueue::default();
-    let start = xs.as_ptr() as u64;
-    queue.ranges[0] = [start, start + std::mem::size_of_val(xs) as u64];
+    queue.ranges[0] = [start, start + bytes];
     queue
 }
 
+/// Where tests' made-up prefetch ranges start (line-aligned).
+const FAKE: u64 = 0x4000_0000;
+
 /// A share is spread over the steps and stops where the queue runs dry; ranges drain in
-/// order.
+/// order; a range that starts inside a line still fetches every line it touches.
 #[test]
 fn prefetcher_issues_its_share_across_ranges() {
-    let a = vec![0f32; 64]; // 4 lines
-    let b = vec![0f32; 160]; // 10 lines
-    let mut queue = queue_over(&a);
-    let (a0, b0) = (a.as_ptr() as u64, b.as_ptr() as u64);
-    queue.ranges[1] = [b0, b0 + 640];
+    let (a0, b0) = (FAKE, FAKE + 0x10_0000);
+    let mut queue = queue_at(a0, 256); // 4 lines
+    queue.ranges[1] = [b0, b0 + 640]; // 10 lines
     let mut pf = Prefetcher::new(&mut queue, 9, 4);
     pf.step(); // 3 lines of a
     pf.step(); // 1 of a, 2 of b
@@ -521,6 +522,11 @@ fn prefetcher_issues_its_share_across_ranges() {
     }
     assert_eq!(queue.ranges[1][0], b0 + 640, "b drained, and no further");
     assert!(queue.ranges[2..].iter().all(|r| r == &[0, 0]));
+    // 256 bytes from the middle of a line touch 5 lines.
+    let mut queue = queue_at(a0 + 32, 256);
+    let mut pf = Prefetcher::new(&mut queue, 100, 1);
+    pf.step();
+    assert_eq!(queue.ranges[0][0], a0 + 5 * 64);
     // A null queue is no queue.
     let mut none = Prefetcher::new(std::ptr::null_mut(), 10, 1);
     none.step();
@@ -561,14 +567,10 @@ fn kernels_can_call_the_registered_block_symbols() {
             unsafe { std::mem::transmute::<*const u8, BlockFn>(module.get_finalized_function(id)) };
         let xs: Vec<f32> = linspace(-3.0, 3.0, 37).map(|x| x as f32).collect();
         let mut got = xs.clone();
-        let mut queue = queue_over(&xs);
+        let mut queue = queue_at(FAKE, 1 << 20);
         // SAFETY: `got` holds 37 f32; the queue is valid.
         unsafe { caller(got.as_mut_ptr(), got.len() as u64, &mut queue, 2) };
-        assert_eq!(
-            queue.ranges[0][0],
-            xs.as_ptr() as u64 + 128,
-            "{symbol}: queue drained"
-        );
+        assert_eq!(queue.ranges[0][0], FAKE + 128, "{symbol}: queue drained");
         let want = run_path(case.kernels, Path::Scalar, &xs);
         assert_same(symbol, &xs, &got, &want);
     }
