@@ -215,14 +215,10 @@ impl Geometry {
 
 #[cfg(test)]
 mod tests {
-    use crate::codegen::{CodegenOptions, compile_kernels};
-    use crate::eval::compare::{Tolerance, compare_arrays};
-    use crate::eval::evaluate;
-    use crate::io::arguments::{bind_arguments, entry_parameters};
+    use crate::eval::compare::Tolerance;
+    use crate::ir::PrimitiveType::F32;
     use crate::ir::hlo_text::parse_module;
-    use crate::layout::BufferAssignment;
-    use crate::runtime::Executable;
-    use crate::runtime::plan::Plan;
+    use crate::runtime::tests::{assert_matches_interpreter, build, random_args};
 
     /// One NHWC f32 convolution (the fast path's layout), run by the runtime and by the
     /// interpreter on random inputs, twice (buffers are reused across runs).
@@ -230,26 +226,9 @@ mod tests {
         let hlo = format!(
             "HloModule m\nENTRY main {{\n  x = f32{x}{{3,2,1,0}} parameter(0)\n  k = f32{k}{{3,2,1,0}} parameter(1)\n  ROOT c = f32{out}{{3,2,1,0}} convolution(x, k), window={{{window}}}, dim_labels=b01f_01io->b01f\n}}\n"
         );
-        let module = parse_module(&hlo, "t").unwrap().module;
-        let plan = Plan::one_buffer_per_value(&module);
-        let kernels = compile_kernels(&module, &CodegenOptions::default()).unwrap();
-        let mut exe =
-            Executable::with_plan(module.clone(), BufferAssignment::default(), plan, kernels)
-                .unwrap();
-        let args = bind_arguments(&entry_parameters(&module), Vec::new(), 11)
-            .unwrap()
-            .literals;
-        let want = evaluate(&module, &args, &Default::default()).unwrap();
-        for _ in 0..2 {
-            let got = exe.execute(&args).unwrap();
-            let c = compare_arrays(
-                got.as_array().unwrap(),
-                want.as_array().unwrap(),
-                Tolerance::for_type(crate::ir::PrimitiveType::F32),
-            )
-            .unwrap();
-            assert!(c.ok(), "{c}\n{hlo}");
-        }
+        let (module, mut exe) = build(&hlo);
+        let args = random_args(&module, 11);
+        assert_matches_interpreter(&module, &mut exe, &args, Tolerance::for_type(F32));
     }
 
     #[test]
@@ -265,7 +244,7 @@ mod tests {
         check(
             "[1,10,7,4]",
             "[3,2,4,3]",
-            "[1,5,4,3]",
+            "[1,6,4,3]",
             "size=3x2 stride=2x2 pad=1_2x0_1",
         );
         check(
@@ -279,7 +258,7 @@ mod tests {
         check(
             "[1,6,6,1]",
             "[3,3,1,2]",
-            "[1,2,2,2]",
+            "[1,3,3,2]",
             "size=3x3 pad=-1_0x-1_0",
         );
         check(

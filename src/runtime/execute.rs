@@ -36,6 +36,11 @@ unsafe impl Sync for Table {}
 unsafe impl Send for Table {}
 
 impl Table {
+    /// The addresses of kernel `k`'s buffers.
+    fn of(k: &KernelThunk, memory: &Memory) -> Table {
+        Table(k.buffers.iter().map(|&s| memory.ptr(s)).collect())
+    }
+
     /// The table's address, as kernels take it (a method, so closures capture the whole
     /// `Sync` table rather than its vector).
     fn as_ptr(&self) -> *const *mut u8 {
@@ -78,13 +83,7 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
         } => {
             let all_rows = match *units_per_row {
                 Some(u) => {
-                    let table = Table(
-                        epilogue
-                            .buffers
-                            .iter()
-                            .map(|&s| ctx.memory.ptr(s))
-                            .collect(),
-                    );
+                    let table = Table::of(epilogue, &ctx.memory);
                     let entry = epilogue.entry;
                     let rows_done = |begin: usize, end: usize| {
                         let (begin, end) = (begin as u64 * u, end as u64 * u);
@@ -170,7 +169,7 @@ fn run_region(region: &Region, ctx: &mut Context<'_>) -> Result<(), RuntimeError
 /// Calls a kernel on the whole range, split into tasks when it is marked parallel. Every
 /// call runs with denormals flushed (MXCSR FTZ/DAZ on x86-64), as XLA:CPU's threads do.
 fn run_kernel(k: &KernelThunk, memory: &Memory) {
-    let table = Table(k.buffers.iter().map(|&s| memory.ptr(s)).collect());
+    let table = Table::of(k, memory);
     let entry = k.entry;
     let tasks = match k.split {
         Some(Split::Serial) => None,

@@ -10,7 +10,8 @@ use crate::eval::evaluate;
 use crate::io::arguments::{bind_arguments, entry_parameters};
 use crate::ir::hlo_text::parse_module;
 
-fn build(hlo: &str) -> (Module, Executable) {
+/// `hlo` parsed, verified and built on the simplest plan with its kernels compiled.
+pub(super) fn build(hlo: &str) -> (Module, Executable) {
     let module = parse_module(hlo, "test.hlo").expect("parses").module;
     crate::ir::verifier::verify(&module).expect("verifies");
     let plan = Plan::one_buffer_per_value(&module);
@@ -25,17 +26,26 @@ fn build(hlo: &str) -> (Module, Executable) {
 /// reused across runs.
 pub(super) fn check_with(hlo: &str, seed: u64, tol: Tolerance) -> String {
     let module = parse_module(hlo, "test.hlo").expect("parses").module;
-    let args = bind_arguments(&entry_parameters(&module), Vec::new(), seed)
-        .expect("random inputs")
-        .literals;
-    check_args(hlo, &args, tol)
+    check_args(hlo, &random_args(&module, seed), tol)
 }
 
 /// [`check_with`] on the given arguments.
 pub(super) fn check_args(hlo: &str, args: &[Literal], tol: Tolerance) -> String {
     let (module, mut exe) = build(hlo);
+    assert_matches_interpreter(&module, &mut exe, args, tol);
+    exe.thunk_sequence_text()
+}
+
+/// Runs `exe` (built from `module`) on `args` twice (buffers are reused across runs) and
+/// requires the interpreter's leaves within `tol` (exact for integers).
+pub(super) fn assert_matches_interpreter(
+    module: &Module,
+    exe: &mut Executable,
+    args: &[Literal],
+    tol: Tolerance,
+) {
     let args = args.to_vec();
-    let want = evaluate(&module, &args, &Default::default()).expect("interpreter runs");
+    let want = evaluate(module, &args, &Default::default()).expect("interpreter runs");
     for _ in 0..2 {
         let got = exe.execute(&args).expect("executes");
         let (g, w) = (got.leaves(), want.leaves());
@@ -50,7 +60,13 @@ pub(super) fn check_args(hlo: &str, args: &[Literal], tol: Tolerance) -> String 
             assert!(c.ok(), "{c}\nthunks:\n{}", exe.thunk_sequence_text());
         }
     }
-    exe.thunk_sequence_text()
+}
+
+/// Random arguments for `module`'s entry parameters from `seed`.
+pub(super) fn random_args(module: &Module, seed: u64) -> Vec<Literal> {
+    bind_arguments(&entry_parameters(module), Vec::new(), seed)
+        .expect("random inputs")
+        .literals
 }
 
 pub(super) fn check(hlo: &str) -> String {

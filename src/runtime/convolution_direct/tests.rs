@@ -1,13 +1,8 @@
 //! Differential tests of the direct convolution against the reference interpreter.
 
-use crate::codegen::{CodegenOptions, compile_kernels};
-use crate::eval::compare::{Tolerance, compare_arrays};
-use crate::eval::evaluate;
-use crate::io::arguments::{bind_arguments, entry_parameters};
-use crate::ir::hlo_text::parse_module;
-use crate::layout::BufferAssignment;
-use crate::runtime::Executable;
-use crate::runtime::plan::Plan;
+use crate::eval::compare::Tolerance;
+use crate::ir::PrimitiveType::F32;
+use crate::runtime::tests::{assert_matches_interpreter, build, random_args};
 use crate::runtime::tuning::{Choice, ConvAlgorithm};
 
 /// One NHWC f32 convolution run by the runtime with the direct algorithm forced, and by
@@ -16,11 +11,7 @@ fn check(x: &str, k: &str, out: &str, window: &str) {
     let hlo = format!(
         "HloModule m\nENTRY main {{\n  x = f32{x}{{3,2,1,0}} parameter(0)\n  k = f32{k}{{3,2,1,0}} parameter(1)\n  ROOT c = f32{out}{{3,2,1,0}} convolution(x, k), window={{{window}}}, dim_labels=b01f_01io->b01f\n}}\n"
     );
-    let module = parse_module(&hlo, "t").unwrap().module;
-    let plan = Plan::one_buffer_per_value(&module);
-    let kernels = compile_kernels(&module, &CodegenOptions::default()).unwrap();
-    let mut exe =
-        Executable::with_plan(module.clone(), BufferAssignment::default(), plan, kernels).unwrap();
+    let (module, mut exe) = build(&hlo);
     // Force the direct algorithm; it must be a candidate (else the test would silently
     // run another algorithm).
     let direct = Choice::Conv(ConvAlgorithm::DirectSmallK);
@@ -31,20 +22,8 @@ fn check(x: &str, k: &str, out: &str, window: &str) {
         .unwrap_or_else(|| panic!("direct convolution does not apply\n{hlo}"));
     let index = conv.index;
     exe.set_choice(index, direct);
-    let args = bind_arguments(&entry_parameters(&module), Vec::new(), 7)
-        .unwrap()
-        .literals;
-    let want = evaluate(&module, &args, &Default::default()).unwrap();
-    for _ in 0..2 {
-        let got = exe.execute(&args).unwrap();
-        let c = compare_arrays(
-            got.as_array().unwrap(),
-            want.as_array().unwrap(),
-            Tolerance::for_type(crate::ir::PrimitiveType::F32),
-        )
-        .unwrap();
-        assert!(c.ok(), "{c}\n{hlo}");
-    }
+    let args = random_args(&module, 7);
+    assert_matches_interpreter(&module, &mut exe, &args, Tolerance::for_type(F32));
 }
 
 #[test]
@@ -185,14 +164,7 @@ fn direct_is_the_default_only_for_small_depths() {
             "HloModule m\nENTRY main {{\n  x = f32[1,4,4,{c}]{{3,2,1,0}} parameter(0)\n  k = f32{k}{{3,2,1,0}} parameter(1)\n  ROOT c = f32[1,4,4,8]{{3,2,1,0}} convolution(x, k), window={{size=3x3 pad=1_1x1_1}}, dim_labels=b01f_01io->b01f\n}}\n"
         )
     };
-    let default_of = |hlo: &str| {
-        let module = parse_module(hlo, "t").unwrap().module;
-        let plan = Plan::one_buffer_per_value(&module);
-        let kernels = compile_kernels(&module, &CodegenOptions::default()).unwrap();
-        let exe =
-            Executable::with_plan(module, BufferAssignment::default(), plan, kernels).unwrap();
-        exe.tunables().first().map(|t| t.default)
-    };
+    let default_of = |hlo: &str| build(hlo).1.tunables().first().map(|t| t.default);
     let direct = Some(Choice::Conv(ConvAlgorithm::DirectSmallK));
     let patches = Some(Choice::Conv(ConvAlgorithm::NhwcPatches));
     // K = 3·3·3 = 27 and 3·3·16 = 144 vs 3·3·32 = 288.
