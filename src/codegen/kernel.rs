@@ -314,9 +314,14 @@ pub fn emit_kernel_with<'m>(
                 );
             }
             emitter.start_row_prefetch(streams, &space, &cached);
+            if cached.iter().any(|c| c.routine.is_some()) {
+                emitter.start_pointer_reloads(table, pointers.clone());
+            }
             let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
+                this.reload_pointers();
                 this.queue_next_row(&space, index);
                 this.fill_row_cache(&frame, &cached, &space, index, vty)?;
+                this.reload_pointers();
                 for &s in &starts {
                     this.hoist_invariant_broadcasts(&frame, s, index, &minor)?;
                 }

@@ -29,6 +29,9 @@ pub type RowPrologue<'a, E> = dyn FnMut(&mut E, &[Value]) -> R<()> + 'a;
 /// chunks of this many elements so a 1-D kernel still splits across threads.
 pub const MAX_CHUNK: i64 = 2048;
 
+/// Vectors per iteration of a kernel's vector loop over its work unit.
+pub const VECTOR_UNROLL: i64 = 4;
+
 /// What the vector inner loop computes: the fusion root as `vty` vectors, stored to `out`.
 pub struct VectorPlan<'a, 'm> {
     /// The fused computation's frame.
@@ -264,12 +267,13 @@ impl<'m> Emitter<'m, '_, '_> {
             let mut scalar_start = lo;
             let mut tail_guard = false;
             if let (Some(plan), true) = (vector, lanes > 1) {
-                // Vector part: lo .. lo + (hi - lo) rounded down to a multiple of lanes, two
-                // vectors per iteration (independent work for the out-of-order core), then
-                // at most one single vector, then the scalar tail.
+                // Vector part: lo .. lo + (hi - lo) rounded down to a multiple of lanes,
+                // VECTOR_UNROLL vectors per iteration (independent work for the out-of-order
+                // core; four f32x4 fill one 64-byte line of the output), then single
+                // vectors, then the scalar tail.
                 let len = this.b.ins().isub(hi, lo);
-                let whole2 = this.b.ins().band_imm_s(len, -2 * lanes);
-                let vend2 = this.b.ins().iadd(lo, whole2);
+                let wide = this.b.ins().band_imm_s(len, -VECTOR_UNROLL * lanes);
+                let vend_wide = this.b.ins().iadd(lo, wide);
                 let whole = this.b.ins().band_imm_s(len, -lanes);
                 let vend = this.b.ins().iadd(lo, whole);
                 let vectors = |this: &mut Self, i: Value, count: i64| -> R<()> {
@@ -287,16 +291,18 @@ impl<'m> Emitter<'m, '_, '_> {
                     }
                     Ok(())
                 };
-                let mut vbody2 = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
-                    vectors(this, i, 2)?;
-                    Ok(accs)
-                };
-                this.stepped_loop(lo, vend2, 2 * lanes, true, Vec::new(), &mut vbody2)?;
+                let mut wide_body =
+                    |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                        vectors(this, i, VECTOR_UNROLL)?;
+                        Ok(accs)
+                    };
+                let step = VECTOR_UNROLL * lanes;
+                this.stepped_loop(lo, vend_wide, step, true, Vec::new(), &mut wide_body)?;
                 let mut vbody1 = |this: &mut Self, i: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                     vectors(this, i, 1)?;
                     Ok(accs)
                 };
-                this.stepped_loop(vend2, vend, lanes, true, Vec::new(), &mut vbody1)?;
+                this.stepped_loop(vend_wide, vend, lanes, true, Vec::new(), &mut vbody1)?;
                 scalar_start = vend;
                 tail_guard = true;
             }

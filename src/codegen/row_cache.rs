@@ -19,7 +19,7 @@
 use std::collections::BTreeSet;
 
 use cranelift_codegen::ir::{
-    InstBuilder, StackSlot, StackSlotData, StackSlotKind, Type, Value, types,
+    InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Type, Value, types,
 };
 
 use super::CodegenError;
@@ -31,6 +31,10 @@ use crate::ir::{ArrayShape, Computation, InstrId, Opcode, PrimitiveType};
 use crate::runtime::vector_math::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS};
 
 type R<T> = Result<T, CodegenError>;
+
+/// Vectors per iteration of the loop filling a row (independent work for the out-of-order
+/// core; four f32x4 are one 64-byte line of each row).
+const FILL_UNROLL: i64 = 4;
 
 /// A native routine computing one op over a whole row in place (`runtime/vector_math`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +80,19 @@ pub(crate) struct RowPrefetch {
     slot: StackSlot,
     streams: Vec<(Value, ArrayShape)>,
     lines_per_call: i64,
+}
+
+/// The buffer pointers of a row kernel that calls block routines, loaded afresh at the start
+/// of each row and after its calls. Loaded once in the entry block, a pointer would live
+/// across every call: the register allocator then spills it and, inside the row's loops,
+/// reloads it and stores it back on every iteration. A fresh load lives only in its loop.
+pub(crate) struct PointerReloads {
+    /// The kernel's pointer table (its first argument).
+    table: Value,
+    /// The entry block's loads, in table order: the values the emitter's buffers name.
+    entry: Vec<Value>,
+    /// The latest loads, in the same order.
+    current: Vec<Value>,
 }
 
 /// A filled row of the cache, valid inside the row whose outer index it names.
@@ -175,30 +192,33 @@ impl<'m> Emitter<'m, '_, '_> {
                 n / i64::from(t.lane_count()) * i64::from(t.lane_count())
             });
             if let Some(vty) = vty {
-                // Two vectors per iteration (independent work for the out-of-order core),
-                // then at most one, as the kernel's own row loop does.
+                // FILL_UNROLL vectors per iteration, then at most FILL_UNROLL - 1 single ones.
+                // The stores go row by row: 64 bytes of one row are one cache line, which
+                // the core commits two stores at a time (a row per store would be one).
                 let lanes = i64::from(vty.lane_count());
-                let whole2 = n / (2 * lanes) * (2 * lanes);
-                for (from, to, count) in [(0, whole2, 2), (whole2, whole, 1)] {
+                let wide = n / (FILL_UNROLL * lanes) * (FILL_UNROLL * lanes);
+                for (from, to, count) in [(0, wide, FILL_UNROLL), (wide, whole, 1)] {
                     if to <= from {
                         continue;
                     }
                     let start = self.i64c(from);
                     let end = self.i64c(to);
                     let mut body = |this: &mut Self, j: Value, accs: Vec<Value>| -> R<Vec<Value>> {
+                        let mut values = Vec::with_capacity(count as usize * rows.len());
                         for k in 0..count {
-                            let j = if k == 0 {
-                                j
-                            } else {
-                                this.b.ins().iadd_imm_s(j, k * lanes)
-                            };
-                            let idx = at(j);
+                            let idx = at(this.b.ins().iadd_imm_s(j, k * lanes));
                             let mut memo = std::collections::HashMap::new();
-                            for &(_, what, base, t) in &rows {
-                                let v = this.emit_vector(frame, what, &idx, vty, &mut memo)?;
-                                let bytes = this.b.ins().imul_imm_s(j, t.byte_size() as i64);
-                                let addr = this.b.ins().iadd(base, bytes);
-                                this.b.ins().store(data_flags(), v, addr, 0);
+                            for &(_, what, _, _) in &rows {
+                                values.push(this.emit_vector(frame, what, &idx, vty, &mut memo)?);
+                            }
+                        }
+                        for (r, &(_, _, base, t)) in rows.iter().enumerate() {
+                            let bytes = this.b.ins().imul_imm_s(j, t.byte_size() as i64);
+                            let addr = this.b.ins().iadd(base, bytes);
+                            for k in 0..count {
+                                let v = values[k as usize * rows.len() + r];
+                                let offset = (k * lanes * t.byte_size() as i64) as i32;
+                                this.b.ins().store(data_flags(), v, addr, offset);
                             }
                         }
                         Ok(accs)
@@ -291,6 +311,46 @@ impl<'m> Emitter<'m, '_, '_> {
         });
     }
 
+    /// From here on, reads and writes through the pointers `entry` (loaded from `table` in
+    /// the entry block, in table order) use the loads of the latest [`Self::reload_pointers`].
+    pub(crate) fn start_pointer_reloads(&mut self, table: Value, entry: Vec<Value>) {
+        self.pointer_reloads = Some(PointerReloads {
+            table,
+            current: entry.clone(),
+            entry,
+        });
+    }
+
+    /// Loads the buffer pointers afresh (not `readonly`, so that the egraph does not merge
+    /// them with the loads before a call).
+    pub(crate) fn reload_pointers(&mut self) {
+        let Some(mut reloads) = self.pointer_reloads.take() else {
+            return;
+        };
+        for (k, v) in reloads.current.iter_mut().enumerate() {
+            *v = self.b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                reloads.table,
+                8 * k as i32,
+            );
+        }
+        self.pointer_reloads = Some(reloads);
+    }
+
+    /// The latest load of buffer pointer `entry` (itself outside a row kernel's reloads).
+    pub(crate) fn base(&self, entry: Value) -> Value {
+        self.pointer_reloads
+            .as_ref()
+            .and_then(|r| {
+                r.entry
+                    .iter()
+                    .position(|&e| e == entry)
+                    .map(|k| r.current[k])
+            })
+            .unwrap_or(entry)
+    }
+
     /// Before the row at `index`: queues the next row of each stream for the row's block
     /// routines to prefetch (the last row's successor lies past the buffer; a prefetch
     /// never faults).
@@ -304,7 +364,8 @@ impl<'m> Emitter<'m, '_, '_> {
             let row = self.physical_offset(shape, index);
             let next = self.b.ins().iadd_imm_s(row, n);
             let bytes = self.b.ins().imul_imm_s(next, size);
-            let from = self.b.ins().iadd(*base, bytes);
+            let base = self.base(*base);
+            let from = self.b.ins().iadd(base, bytes);
             let to = self.b.ins().iadd_imm_s(from, n * size);
             let queue = self.b.ins().stack_addr(types::I64, pf.slot, 0);
             self.b.ins().store(data_flags(), from, queue, 16 * k as i32);

@@ -237,7 +237,10 @@ impl<'m> Emitter<'m, '_, '_> {
             let offset = self.physical_offset(&buffer.shape, index);
             let size = buffer.shape.element_type.byte_size() as i64;
             let bytes = self.b.ins().imul_imm_s(offset, size);
-            let addr = self.b.ins().iadd(buffer.base, bytes);
+            let addr = {
+                let base = self.base(buffer.base);
+                self.b.ins().iadd(base, bytes)
+            };
             return Ok(self.b.ins().load(vty, data_flags(), addr, 0));
         }
         let v = match &instr.op {
@@ -249,7 +252,10 @@ impl<'m> Emitter<'m, '_, '_> {
                 let offset = self.physical_offset(&buffer.shape, index);
                 let size = buffer.shape.element_type.byte_size() as i64;
                 let bytes = self.b.ins().imul_imm_s(offset, size);
-                let addr = self.b.ins().iadd(buffer.base, bytes);
+                let addr = {
+                    let base = self.base(buffer.base);
+                    self.b.ins().iadd(base, bytes)
+                };
                 self.b.ins().load(vty, data_flags(), addr, 0)
             }
             Op::Plain(Opcode::Bitcast) => {
@@ -265,7 +271,10 @@ impl<'m> Emitter<'m, '_, '_> {
                 let offset = self.physical_offset(&shape, index);
                 let size = buffer.shape.element_type.byte_size() as i64;
                 let bytes = self.b.ins().imul_imm_s(offset, size);
-                let addr = self.b.ins().iadd(buffer.base, bytes);
+                let addr = {
+                    let base = self.base(buffer.base);
+                    self.b.ins().iadd(base, bytes)
+                };
                 self.b.ins().load(vty, data_flags(), addr, 0)
             }
             Op::Parameter { .. } | Op::Constant { .. } => {
@@ -295,7 +304,10 @@ impl<'m> Emitter<'m, '_, '_> {
                     let offset = self.physical_offset(&buffer.shape, &at);
                     let size = buffer.shape.element_type.byte_size() as i64;
                     let bytes = self.b.ins().imul_imm_s(offset, size);
-                    let addr = self.b.ins().iadd(buffer.base, bytes);
+                    let addr = {
+                        let base = self.base(buffer.base);
+                        self.b.ins().iadd(base, bytes)
+                    };
                     self.b.ins().load(vty, data_flags(), addr, 0)
                 } else {
                     // Constant along the vector: one scalar, splat.
@@ -405,6 +417,7 @@ impl<'m> Emitter<'m, '_, '_> {
         let offset = self.physical_offset(shape, index);
         let size = shape.element_type.byte_size() as i64;
         let bytes = self.b.ins().imul_imm_s(offset, size);
+        let base = self.base(base);
         let addr = self.b.ins().iadd(base, bytes);
         self.b.ins().store(data_flags(), v, addr, 0);
     }

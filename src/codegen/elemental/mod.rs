@@ -96,6 +96,8 @@ pub struct Emitter<'m, 'f, 'b> {
     /// The row kernel's prefetch queue, which its block routine calls drain
     /// (`codegen/row_cache.rs`).
     pub(crate) row_prefetch: Option<crate::codegen::row_cache::RowPrefetch>,
+    /// The row kernel's buffer pointers as last loaded afresh (`codegen/row_cache.rs`).
+    pub(crate) pointer_reloads: Option<crate::codegen::row_cache::PointerReloads>,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO
     /// instruction `names[i]` that produced them, so dumps can say which is which.
@@ -154,6 +156,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             cache: vec![HashMap::new()],
             row_cache: HashMap::new(),
             row_prefetch: None,
+            pointer_reloads: None,
             next_frame: 0,
             names: vec![String::new()],
             locs: Vec::new(),
@@ -442,6 +445,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
     }
 
     fn element_address(&mut self, base: Value, offset: Value, size: i64) -> Value {
+        let base = self.base(base);
         let bytes = if size == 1 {
             offset
         } else {
