@@ -34,6 +34,9 @@ pub struct KernelLayout {
     /// Work units follow the output's physical order, the same number for every row of its
     /// minor dimension (plain and row loops; not tiles, column blocks or an in-place update).
     pub units_in_layout_order: bool,
+    /// Elements per work unit when every unit is that many consecutive elements of one row
+    /// of the minor dimension, in layout order.
+    pub unit_elements: Option<u64>,
     /// HLO instruction names by source location, for annotating CLIF.
     pub names: Vec<String>,
 }
@@ -48,6 +51,10 @@ pub fn kernel_signature(call_conv: CallConv) -> Signature {
     ]);
     sig
 }
+
+/// Columns per work unit of a kOutput epilogue whose rows are longer and a multiple of it:
+/// the GEMM hands it output tiles of whole units (`runtime/dot.rs`).
+const EPILOGUE_UNIT: i64 = 512;
 
 /// Aim for about this many element computations per task when splitting across threads.
 const ELEMENTS_PER_TASK: i64 = 1 << 15;
@@ -145,6 +152,9 @@ pub fn emit_kernel_with<'m>(
         }
         if row_kernel {
             IterationSpace::whole_rows(&outputs[0])
+        } else if library_result.is_some() {
+            // A kOutput epilogue runs on the GEMM's output tiles, cut at unit boundaries.
+            IterationSpace::with_chunk(&outputs[0], EPILOGUE_UNIT)
         } else {
             IterationSpace::new(&outputs[0])
         }
@@ -388,6 +398,12 @@ pub fn emit_kernel_with<'m>(
         operand_count: n_in,
         output_count: outputs.len(),
         units_in_layout_order: column.is_none() && tiled.is_none() && !in_place_dus,
+        unit_elements: (column.is_none() && tiled.is_none() && !in_place_dus)
+            .then(|| {
+                let n = space.minor.map_or(1, |d| space.shape.dims[d]);
+                (space.chunk > 0 && n % space.chunk == 0).then_some(space.chunk as u64)
+            })
+            .flatten(),
         names,
     })
 }

@@ -91,6 +91,22 @@ impl IterationSpace {
         }
     }
 
+    /// The iteration space of `shape` whose rows, when longer than `chunk` and a multiple
+    /// of it, are cut into units of `chunk` elements (otherwise as [`Self::new`]).
+    pub fn with_chunk(shape: &ArrayShape, chunk: i64) -> IterationSpace {
+        let mut space = IterationSpace::new(shape);
+        if let Some(minor) = space.minor {
+            let n_minor = shape.dims[minor];
+            if chunk > 0 && n_minor > chunk && n_minor % chunk == 0 {
+                let rows = space.work_units / space.chunks_per_row.max(1) as u64;
+                space.chunk = chunk;
+                space.chunks_per_row = n_minor / chunk;
+                space.work_units = rows * space.chunks_per_row as u64;
+            }
+        }
+        space
+    }
+
     /// The iteration space of `shape` with whole rows as work units, however long: for
     /// kernels that compute something once per row before the row's loop (`hoist.rs`),
     /// where cutting a row into chunks would redo that work per chunk.

@@ -90,6 +90,9 @@ pub struct Kernel {
     /// range of units a caller may run alone (a kOutput fusion's GEMM rows, right after the
     /// GEMM computed them).
     pub units_in_layout_order: bool,
+    /// Elements per work unit when every unit is that many consecutive elements of one row
+    /// of the physical minor dimension (a kOutput epilogue's column tiles cut rows there).
+    pub unit_elements: Option<u64>,
     /// Dump texts and compile time.
     pub artifacts: KernelArtifacts,
 }
@@ -323,6 +326,7 @@ pub fn compile_kernels(
                     operand_count: layout.operand_count,
                     output_count: layout.output_count,
                     units_in_layout_order: layout.units_in_layout_order,
+                    unit_elements: layout.unit_elements,
                     artifacts: c.artifacts,
                 });
             }

@@ -470,10 +470,17 @@ impl<'a> ThunkEmitter<'a> {
                 (kernel.units_in_layout_order && rows > 0 && units.is_multiple_of(rows))
                     .then_some((units / rows) as u64)
             });
+            // Units of equal width that tile each GEMM row: tiles may cut rows between them.
+            let columns_per_unit = units_per_row.and_then(|u| {
+                let rows = super::dot::row_major_rows(&dot)? as u64;
+                let n = dot.out.shape.element_count() as u64 / rows.max(1);
+                kernel.unit_elements.filter(|&c| u > 1 && c * u == n)
+            });
             out.push(Thunk::OutputFusion {
                 dot,
                 epilogue,
                 units_per_row,
+                columns_per_unit,
             });
             return Ok(());
         }

@@ -3,6 +3,8 @@
 //! XLA: `xla/backends/cpu/runtime/thunk_executor.cc` (here strictly sequential: thunks run
 //! in schedule order; parallelism is inside kernels and the GEMM).
 
+use std::ops::Range;
+
 use crate::codegen::denormals::with_flushed_denormals;
 use rayon::prelude::*;
 
@@ -80,18 +82,40 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
             dot,
             epilogue,
             units_per_row,
+            columns_per_unit,
         } => {
             let all_rows = match *units_per_row {
                 Some(u) => {
                     let table = Table::of(epilogue, &ctx.memory);
                     let entry = epilogue.entry;
-                    let rows_done = |begin: usize, end: usize| {
-                        let (begin, end) = (begin as u64 * u, end as u64 * u);
-                        // SAFETY: the table points at the fusion's buffers; the GEMM rows
-                        // `begin..end` are final and the units are theirs alone.
-                        with_flushed_denormals(|| unsafe { entry(table.as_ptr(), begin, end) });
+                    let n = columns_per_unit.map(|c| c * u);
+                    let tile_done = |rows: Range<usize>, cols: Range<usize>| {
+                        let (r0, r1) = (rows.start as u64, rows.end as u64);
+                        // SAFETY (both calls): the table points at the fusion's buffers; the
+                        // tile is final and its units are its own.
+                        match (n, *columns_per_unit) {
+                            // Part of each row: the units of columns `cols`, row by row.
+                            (Some(n), Some(c)) if cols.len() as u64 != n => {
+                                let (c0, c1) =
+                                    (cols.start as u64 / c, (cols.end as u64).div_ceil(c));
+                                with_flushed_denormals(|| {
+                                    for row in r0..r1 {
+                                        unsafe {
+                                            entry(table.as_ptr(), row * u + c0, row * u + c1)
+                                        };
+                                    }
+                                });
+                            }
+                            _ => with_flushed_denormals(|| unsafe {
+                                entry(table.as_ptr(), r0 * u, r1 * u)
+                            }),
+                        }
                     };
-                    dot::run_with_epilogue(dot, &ctx.memory, Some(&rows_done))?
+                    let tiles = dot::TileEpilogue {
+                        done: &tile_done,
+                        columns: columns_per_unit.map(|c| c as usize),
+                    };
+                    dot::run_with_epilogue(dot, &ctx.memory, Some(tiles))?
                 }
                 None => {
                     dot::run(dot, &ctx.memory)?;

@@ -172,10 +172,12 @@ impl Executable {
                 dot,
                 epilogue,
                 units_per_row,
+                columns_per_unit,
             }) => Thunk::OutputFusion {
                 dot: dot.clone(),
                 epilogue: epilogue.clone(),
                 units_per_row: *units_per_row,
+                columns_per_unit: *columns_per_unit,
             },
             _ => return Err(RuntimeError::new(format!("thunk {index} has no choices"))),
         };

@@ -185,24 +185,62 @@ ENTRY main {{
 }
 
 #[test]
-fn output_fusion_epilogues_run_on_each_threads_row_blocks() {
-    // On two threads: a GEMM split by rows (130 x 140 x 120), one split by columns (the
-    // epilogue then runs after it), 64 batch-parallel GEMMs, and a serial one; each
-    // against the interpreter, which catches rows the epilogue missed (they would hold
-    // the bare dot).
+fn output_fusion_epilogues_run_on_each_threads_output_tiles() {
+    // On two threads: a GEMM split by rows (130 x 140 x 120), one split by columns with
+    // rows that are one unit (the epilogue then runs after it), 64 batch-parallel GEMMs, a
+    // serial one, and two whose blocks exceed the 1 MiB tile budget, so each thread
+    // computes its block in column tiles cut at the epilogue's 512-column units: 1024 x
+    // 1024 splits by rows (512-row blocks in 512-column tiles), 256 x 2560 by columns
+    // (blocks of 1536 and 1024 columns, starting on a unit, in 1024-column tiles). Each
+    // against the interpreter, which catches elements the epilogue missed (they would hold
+    // the bare dot), took twice (the bias twice) or took before the GEMM had finished them.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
-    for (lhs, rhs, out, n, batch) in [
-        ("130,140", "140,120", "130,120", 120, ""),
-        ("40,140", "140,400", "40,400", 400, ""),
-        ("64,32,32", "64,32,32", "64,32,32", 32, "0"),
-        ("9,7", "7,5", "9,5", 5, ""),
+    for (lhs, rhs, out, n, batch, tiles) in [
+        (
+            "130,140",
+            "140,120",
+            "130,120",
+            120,
+            "",
+            "tiles of whole rows;",
+        ),
+        (
+            "40,140",
+            "140,400",
+            "40,400",
+            400,
+            "",
+            "tiles of whole rows;",
+        ),
+        (
+            "64,32,32",
+            "64,32,32",
+            "64,32,32",
+            32,
+            "0",
+            "tiles of whole rows;",
+        ),
+        ("9,7", "7,5", "9,5", 5, "", "tiles of whole rows;"),
+        (
+            "1024,2",
+            "2,1024",
+            "1024,1024",
+            1024,
+            "",
+            "512-column units",
+        ),
+        ("256,4", "4,2560", "256,2560", 2560, "", "512-column units"),
     ] {
         let hlo = output_fusion_hlo(lhs, rhs, out, n, batch);
         let text = pool.install(|| check(&hlo));
-        assert!(text.contains("as they finish"), "{out}: {text}");
+        assert!(
+            text.contains("as its thread's GEMM finishes it"),
+            "{out}: {text}"
+        );
+        assert!(text.contains(tiles), "{out}: {text}");
     }
 }
 

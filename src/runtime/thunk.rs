@@ -168,10 +168,13 @@ pub enum Thunk {
         /// The epilogue, reading the dot result.
         epilogue: KernelThunk,
         /// The epilogue's work units per row of the GEMM's output, when each thread's block
-        /// of GEMM rows can take its epilogue right after computing it, while the block is
-        /// still in that core's cache (`dot::run_with_epilogue`); `None`: the epilogue runs
-        /// after the whole GEMM.
+        /// of GEMM rows can take its epilogue tile by tile right after computing it, while
+        /// the tile is still in that core's cache (`dot::run_with_epilogue`); `None`: the
+        /// epilogue runs after the whole GEMM.
         units_per_row: Option<u64>,
+        /// GEMM columns per epilogue work unit, when every unit is that many columns of
+        /// one row: tiles may then cut rows at unit boundaries. `None`: whole rows.
+        columns_per_unit: Option<u64>,
     },
     /// A `copy` (relayout when the layouts differ).
     Copy {
@@ -264,6 +267,7 @@ impl Thunk {
                 dot,
                 epilogue,
                 units_per_row,
+                columns_per_unit,
             } => writeln!(
                 out,
                 "{pad}output-fusion {}: gemm {}{} then {}{}",
@@ -274,10 +278,20 @@ impl Thunk {
                     .unwrap_or_default(),
                 kernel_line(epilogue),
                 units_per_row
-                    .map(|u| format!(
-                        ", on each thread's GEMM rows as they finish when threaded ({u} unit{} per row)",
-                        if u == 1 { "" } else { "s" }
-                    ))
+                    .map(|u| {
+                        let tiles = match columns_per_unit {
+                            Some(c) => format!(
+                                "tiles of whole rows and {c}-column units, at most {} KiB",
+                                super::dot::OUTPUT_TILE_BYTES >> 10
+                            ),
+                            None => "tiles of whole rows".to_string(),
+                        };
+                        format!(
+                            ", on each output tile as its thread's GEMM finishes it when threaded \
+                             ({tiles}; {u} unit{} per row)",
+                            if u == 1 { "" } else { "s" }
+                        )
+                    })
                     .unwrap_or_default()
             ),
             Thunk::Copy { name, copy } => {
