@@ -15,13 +15,16 @@ What it does, in order:
    every core; the best rate of either is "the machine's bandwidth" (STREAM reports best
    rates too), the denominator of the "% triad" columns.
 2. For every benchmark program of testdata/bench/ (testdata/generate_bench.py): make the
-   inputs with the program's own `make(rng)` and seed, time XLA:CPU through jax (compiled
-   once: lower + compile wall time is its compile time; warm-up runs, then --iters timed
-   runs with block_until_ready; median and min), save the inputs as a temporary
-   `inputs.npz` (numpy.savez: arr_0, arr_1, ...), run `xlac bench MODEL --input inputs.npz
-   --iters N --json` (one JSON line: compile_ms, run_ms_median, run_ms_min, iters) and
-   `xlac run MODEL --input inputs.npz --output out.npz --quiet`, and compare xlac's outputs
-   with XLA's (|xlac - xla| <= atol + rtol * |xla| elementwise).
+   inputs with the program's own `make(rng)` and seed, compile XLA:CPU through jax (lower
+   + compile wall time is its compile time), save the inputs as a temporary `inputs.npz`
+   (numpy.savez: arr_0, arr_1, ...), then time both sides in --rounds alternating rounds:
+   --iters/rounds runs of XLA with block_until_ready (warm-up runs first), then `xlac
+   bench MODEL --input inputs.npz --iters N --json` (one JSON line: compile_ms,
+   run_ms_median, run_ms_min, iters, run_ms = every run), and again; a burst of load
+   from the machine's other tenants then falls on both sides. Medians and mins are over
+   each side's pooled runs (--iters in all); xlac's compile time is the median of its
+   rounds. Last `xlac run MODEL --input inputs.npz --output out.npz --quiet`, whose
+   outputs are compared with XLA's (|xlac - xla| <= atol + rtol * |xla| elementwise).
 3. A markdown table: times, the ratio xlac/XLA, compile times, whether the outputs match,
    and for memory-bound programs the bandwidth reached (bytes of inputs + outputs / median
    time) as a share of the triad; then the geometric mean of the ratios.
@@ -105,7 +108,7 @@ def stream(mib, runs, threads):
 
 
 def time_calls(call, iters, warmup):
-    """Median and min wall milliseconds of `call()` over `iters` runs after `warmup`."""
+    """Wall milliseconds of each of `iters` runs of `call()` after `warmup` untimed ones."""
     for _ in range(warmup):
         call()
     times = []
@@ -113,10 +116,11 @@ def time_calls(call, iters, warmup):
         t0 = time.perf_counter()
         call()
         times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times), min(times)
+    return times
 
 
-def run_xla(name, fn, args, iters, warmup):
+def compile_xla(name, fn, args):
+    """XLA:CPU's executable for `fn` on `args`, its compile times, and the device inputs."""
     t0 = time.perf_counter()
     lowered = jax.jit(fn, keep_unused=True).lower(*args)
     t1 = time.perf_counter()
@@ -128,11 +132,15 @@ def run_xla(name, fn, args, iters, warmup):
     stale = model.rstrip("\n") != on_disk.rstrip("\n")
     dev_args = [jax.device_put(a) for a in args]
     jax.block_until_ready(dev_args)
-    median, best = time_calls(lambda: jax.block_until_ready(compiled(*dev_args)), iters, warmup)
-    outputs = [np.asarray(o) for o in jax.tree_util.tree_leaves(compiled(*dev_args))]
-    return {"compile_ms": (t2 - t0) * 1e3, "lower_ms": (t1 - t0) * 1e3,
-            "backend_compile_ms": (t2 - t1) * 1e3, "run_ms_median": median, "run_ms_min": best,
-            "iters": iters, "model_hlo_stale": stale}, outputs
+    info = {"compile_ms": (t2 - t0) * 1e3, "lower_ms": (t1 - t0) * 1e3,
+            "backend_compile_ms": (t2 - t1) * 1e3, "model_hlo_stale": stale}
+    return compiled, dev_args, info
+
+
+def summarize(times):
+    """Median and min of pooled run times, and how many."""
+    return {"run_ms_median": statistics.median(times), "run_ms_min": min(times),
+            "iters": len(times)}
 
 
 # --------------------------------------------------------------------------------------
@@ -159,6 +167,7 @@ def run_xlac(cmd, timeout):
 
 
 def xlac_bench(xlac, model, inputs, iters, timeout):
+    """(compile_ms and the list of run times, None) or (None, why) for one `xlac bench`."""
     out, err = run_xlac([xlac, "bench", model, "--input", inputs, "--iters", str(iters),
                          "--json"], timeout)
     if err:
@@ -167,8 +176,8 @@ def xlac_bench(xlac, model, inputs, iters, timeout):
         if line.startswith("{"):
             try:
                 r = json.loads(line)
-                return {k: float(r[k]) for k in ("compile_ms", "run_ms_median", "run_ms_min",
-                                                 "iters")}, None
+                return {"compile_ms": float(r["compile_ms"]),
+                        "run_ms": [float(t) for t in r["run_ms"]]}, None
             except (ValueError, KeyError, TypeError) as e:
                 return None, f"xlac bench failed: bad JSON line ({e}): {line[:80]}"
     return None, f"xlac bench failed: no JSON line in: {first_line(out)}"
@@ -219,21 +228,39 @@ def xlac_run(xlac, model, inputs, out_path, timeout, want, rtol, atol):
 
 
 def bench_one(name, opts, tmp):
+    """Times both sides in `opts.rounds` alternating rounds (XLA, then xlac, and again), so
+    that a burst of load from other tenants of the machine falls on both rather than one;
+    each side's median and min are over all its runs pooled."""
     fn, args = GB.make_inputs(name)
     meta = json.loads(GB.G.read(os.path.join(GB.BENCH_DIR, name, "meta.json")))
-    xla, want = run_xla(name, fn, args, opts.iters, opts.warmup)
-    row = {"name": name, "memory_bound": meta["memory_bound"], "xla": xla,
+    compiled, dev_args, xla = compile_xla(name, fn, args)
+    call = lambda: jax.block_until_ready(compiled(*dev_args))  # noqa: E731
+    want = [np.asarray(o) for o in jax.tree_util.tree_leaves(compiled(*dev_args))]
+    row = {"name": name, "memory_bound": meta["memory_bound"],
            "bytes": sum(a.nbytes for a in args) + sum(o.nbytes for o in want)}
-    if opts.no_xlac:
-        return row
+    per_round = -(-opts.iters // opts.rounds)
     folder = os.path.join(tmp, name)
     os.makedirs(folder, exist_ok=True)
     inputs = os.path.join(folder, "inputs.npz")
-    np.savez(inputs, *args)
-    np.savez(os.path.join(folder, "expected.npz"), *want)  # for looking at a mismatch
     model = os.path.join(GB.BENCH_DIR, name, opts.model_file)
-    row["xlac"], row["xlac_error"] = xlac_bench(opts.xlac, model, inputs, opts.iters,
-                                                opts.timeout)
+    if not opts.no_xlac:
+        np.savez(inputs, *args)
+        np.savez(os.path.join(folder, "expected.npz"), *want)  # for looking at a mismatch
+    xla_times, xlac_times, xlac_compile, xlac_error = [], [], [], None
+    for r in range(opts.rounds):
+        xla_times += time_calls(call, per_round, opts.warmup if r == 0 else 1)
+        if opts.no_xlac or xlac_error:
+            continue
+        got, xlac_error = xlac_bench(opts.xlac, model, inputs, per_round, opts.timeout)
+        if got:
+            xlac_times += got["run_ms"]
+            xlac_compile.append(got["compile_ms"])
+    row["xla"] = {**xla, **summarize(xla_times)}
+    if opts.no_xlac:
+        return row
+    row["xlac"] = None if xlac_error else {"compile_ms": statistics.median(xlac_compile),
+                                           **summarize(xlac_times)}
+    row["xlac_error"] = xlac_error
     row["check"] = xlac_run(opts.xlac, model, inputs, os.path.join(folder, "out.npz"),
                             opts.timeout, want, opts.rtol, opts.atol)
     return row
@@ -307,6 +334,9 @@ def main(argv):
     ap.add_argument("--model-file", default="model.hlo", choices=["model.hlo", "model.mlir"],
                     help="which file of testdata/bench/<name>/ xlac gets")
     ap.add_argument("--iters", type=int, default=50, help="timed runs per side (>= 30)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="alternating rounds per program, each timing --iters/rounds runs "
+                         "of XLA, then of xlac (one `xlac bench` process per round)")
     ap.add_argument("--warmup", type=int, default=5, help="untimed runs before timing XLA")
     ap.add_argument("--rtol", type=float, default=1e-3)
     ap.add_argument("--atol", type=float, default=1e-3)
@@ -321,6 +351,8 @@ def main(argv):
     unknown = [p for p in opts.programs if p not in GB.BENCH]
     if unknown:
         ap.error(f"unknown program(s) {' '.join(unknown)}; known: {' '.join(GB.BENCH)}")
+    if opts.rounds < 1:
+        ap.error("--rounds must be at least 1")
     if opts.iters < 30:
         print(f"note: --iters {opts.iters} is below the 30 runs issue #7 asks for", flush=True)
 

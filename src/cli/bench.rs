@@ -30,16 +30,20 @@ pub struct BenchResult {
     pub run_ms_min: f64,
     /// Timed runs.
     pub iters: u64,
+    /// Every timed run in milliseconds, in run order (for pooling runs across processes).
+    pub run_ms: Vec<f64>,
 }
 
 impl BenchResult {
-    /// The `--json` line: `{"compile_ms":…,"run_ms_median":…,"run_ms_min":…,"iters":…}`.
+    /// The `--json` line:
+    /// `{"compile_ms":…,"run_ms_median":…,"run_ms_min":…,"iters":…,"run_ms":[…]}`.
     pub fn to_json(&self) -> String {
         serde_json::json!({
             "compile_ms": self.compile_ms,
             "run_ms_median": self.run_ms_median,
             "run_ms_min": self.run_ms_min,
             "iters": self.iters,
+            "run_ms": self.run_ms,
         })
         .to_string()
     }
@@ -85,6 +89,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         let thunk_times = p.finish();
         write_measured_report(dir, &compiled, &thunk_times, iters as usize, args.triad_gbs)?;
     }
+    let run_ms = times.clone();
     times.sort_by(f64::total_cmp);
     let n = times.len();
     let median = if n % 2 == 1 {
@@ -97,6 +102,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         run_ms_median: median,
         run_ms_min: times[0],
         iters,
+        run_ms,
     };
     if args.json {
         println!("{}", result.to_json());
