@@ -140,17 +140,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_has_the_four_keys() {
+    fn json_has_the_summary_and_every_run() {
         let r = BenchResult {
             compile_ms: 1.5,
             run_ms_median: 0.25,
             run_ms_min: 0.125,
-            iters: 30,
+            iters: 3,
+            run_ms: vec![0.25, 0.125, 0.5],
         };
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(v["compile_ms"], 1.5);
         assert_eq!(v["run_ms_median"], 0.25);
         assert_eq!(v["run_ms_min"], 0.125);
-        assert_eq!(v["iters"], 30);
+        assert_eq!(v["iters"], 3);
+        assert_eq!(v["run_ms"], serde_json::json!([0.25, 0.125, 0.5]));
     }
 }
