@@ -496,10 +496,11 @@ impl<T: gemm_type::Gemm> Gemm<T> {
     /// thread, each a single-threaded GEMM. The `gemm` crate's own rayon split left
     /// 512x1024x2048 and 1024x1024x256 (k = 1024) as slow as one thread on the two-core
     /// machine; blocks of the output always split, at the cost of packing the shared
-    /// operand once per block. With `epilogue = (e, first)` (GEMM rows numbered from
-    /// `first`), each thread computes its block in tiles ([`Self::run_tiles`]) and runs
-    /// the epilogue on each as it finishes; a column split needs `e.columns` (the caller
-    /// checked), and its blocks then start at unit boundaries.
+    /// operand once per block (and the other once per output tile: column tiles measured
+    /// no slower, see [`Self::run_tiles`]). With `epilogue = (e, first)` (GEMM rows
+    /// numbered from `first`), the epilogue runs on each tile as it finishes; a column
+    /// split needs `e.columns` (the caller checked), and its blocks then start at unit
+    /// boundaries.
     ///
     /// # Safety
     /// The pointers and strides must describe valid matrices.
@@ -539,15 +540,38 @@ impl<T: gemm_type::Gemm> Gemm<T> {
                 (start, g)
             })
             .collect();
-        // SAFETY: the blocks write disjoint rows (columns) of `dst`.
-        blocks.into_par_iter().for_each(|(start, g)| unsafe {
-            g.run_tiles(epilogue.map(|(e, first)| {
-                if rows {
-                    (e, first + start, 0)
-                } else {
-                    (e, first, start)
-                }
-            }))
+        // Each block in output tiles (whole units for an epilogue), and the tiles of all
+        // blocks scheduled by rayon's work stealing: each thread starts on its own block,
+        // and one that finishes first takes tiles of the other's. A core the host takes
+        // away for a while then no longer doubles the GEMM's time.
+        let granularity = match epilogue {
+            Some((e, _)) => e.columns,
+            None => Some(SPLIT_ALIGN),
+        };
+        let size_of = std::mem::size_of::<T>();
+        let mut tiles: Vec<(usize, usize, Gemm<T>)> = Vec::new();
+        for (start, g) in blocks {
+            let (row, column) = if rows { (start, 0) } else { (0, start) };
+            let width = tile_columns(g.m, g.n, granularity, size_of).max(1);
+            for c in (0..g.n).step_by(width) {
+                // SAFETY (offsets): `c` is inside the block's columns.
+                let tile = unsafe {
+                    Gemm {
+                        n: width.min(g.n - c),
+                        dst: g.dst.offset(c as isize * g.dst_cs),
+                        rhs: g.rhs.offset(c as isize * g.rhs_cs),
+                        ..g
+                    }
+                };
+                tiles.push((row, column + c, tile));
+            }
+        }
+        // SAFETY: the tiles write disjoint parts of `dst`.
+        tiles.into_par_iter().for_each(|(row, column, t)| {
+            unsafe { t.run(Parallelism::None) };
+            if let Some((e, first)) = epilogue {
+                (e.done)(first + row..first + row + t.m, column..column + t.n);
+            }
         });
     }
 }

@@ -114,6 +114,27 @@ ENTRY main {
 }
 
 #[test]
+fn big_dot_blocks_run_as_column_tiles_any_thread_takes() {
+    // 1024 x 4 x 768 on two threads: row blocks of 512 x 768 (1.5 MiB) exceed the 1 MiB
+    // tile budget, so each is two tiles (512 and 256 columns) in one rayon pool; the
+    // output is column-major, so a tile starts `column * 1024` elements in.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        check(
+            "HloModule m
+ENTRY main {
+  a = f32[1024,4]{1,0} parameter(0)
+  b = f32[4,768]{1,0} parameter(1)
+  ROOT d = f32[1024,768]{0,1} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+        )
+    });
+}
+
+#[test]
 fn big_dot_split_into_column_blocks_with_strided_operands() {
     // n > m (and 2.2M multiply-adds): column blocks; the rhs is read transposed and the
     // output is column-major.
