@@ -293,13 +293,6 @@ impl<'m> Emitter<'m, '_, '_> {
         self.rotated_loop(vend, hi, true, Vec::new(), &mut scalar)?;
         Ok(())
     }
-
-    /// The address of element number `offset` of `shape` at `base`.
-    fn vector_address(&mut self, base: Value, shape: &ArrayShape, offset: Value) -> Value {
-        let size = shape.element_type.byte_size() as i64;
-        let bytes = self.b.ins().imul_imm_s(offset, size);
-        self.b.ins().iadd(base, bytes)
-    }
 }
 
 #[cfg(test)]

@@ -234,29 +234,15 @@ impl<'m> Emitter<'m, '_, '_> {
         {
             // A kOutput fusion's dot, computed by the runtime into the buffer after the
             // fusion's operands (`vector_type` checked its shape is the loop's).
-            let offset = self.physical_offset(&buffer.shape, index);
-            let size = buffer.shape.element_type.byte_size() as i64;
-            let bytes = self.b.ins().imul_imm_s(offset, size);
-            let addr = {
-                let base = self.base(buffer.base);
-                self.b.ins().iadd(base, bytes)
-            };
-            return Ok(self.b.ins().load(vty, data_flags(), addr, 0));
+            return Ok(self.load_vector(buffer.base, &buffer.shape, index, vty));
         }
         let v = match &instr.op {
             Op::Parameter { number } if instr.shape.rank() > 0 => {
                 let Params::Buffers(buffers) = &frame.params else {
                     return Err(error(instr, "vector parameters come from buffers"));
                 };
-                let buffer = buffers[*number].clone();
-                let offset = self.physical_offset(&buffer.shape, index);
-                let size = buffer.shape.element_type.byte_size() as i64;
-                let bytes = self.b.ins().imul_imm_s(offset, size);
-                let addr = {
-                    let base = self.base(buffer.base);
-                    self.b.ins().iadd(base, bytes)
-                };
-                self.b.ins().load(vty, data_flags(), addr, 0)
+                let buffer = &buffers[*number];
+                self.load_vector(buffer.base, &buffer.shape, index, vty)
             }
             Op::Plain(Opcode::Bitcast) => {
                 // `instr_ok` accepted only a bitcast of a parameter with the loop's shape.
@@ -266,16 +252,9 @@ impl<'m> Emitter<'m, '_, '_> {
                 else {
                     return Err(error(instr, "vector bitcast of a non-parameter"));
                 };
-                let buffer = buffers[*number].clone();
-                let shape = array_shape(instr)?.clone();
-                let offset = self.physical_offset(&shape, index);
-                let size = buffer.shape.element_type.byte_size() as i64;
-                let bytes = self.b.ins().imul_imm_s(offset, size);
-                let addr = {
-                    let base = self.base(buffer.base);
-                    self.b.ins().iadd(base, bytes)
-                };
-                self.b.ins().load(vty, data_flags(), addr, 0)
+                // A bitcast keeps the element type: the buffer read in the bitcast's shape.
+                let base = buffers[*number].base;
+                self.load_vector(base, array_shape(instr)?, index, vty)
             }
             Op::Parameter { .. } | Op::Constant { .. } => {
                 let s = self.emit1(frame, id, &[])?;
@@ -300,15 +279,8 @@ impl<'m> Emitter<'m, '_, '_> {
                     else {
                         return Err(error(instr, "vector broadcast of a non-parameter"));
                     };
-                    let buffer = buffers[*number].clone();
-                    let offset = self.physical_offset(&buffer.shape, &at);
-                    let size = buffer.shape.element_type.byte_size() as i64;
-                    let bytes = self.b.ins().imul_imm_s(offset, size);
-                    let addr = {
-                        let base = self.base(buffer.base);
-                        self.b.ins().iadd(base, bytes)
-                    };
-                    self.b.ins().load(vty, data_flags(), addr, 0)
+                    let buffer = &buffers[*number];
+                    self.load_vector(buffer.base, &buffer.shape, &at, vty)
                 } else {
                     // Constant along the vector: one scalar, splat.
                     let s = self.emit1(frame, instr.operands[0], &at)?;
@@ -412,13 +384,37 @@ impl<'m> Emitter<'m, '_, '_> {
         self.b.ins().splat(vty, s)
     }
 
-    /// Stores vector `v` at the output element `index` (the first of its lanes).
-    pub fn store_vector(&mut self, base: Value, shape: &ArrayShape, index: &[Value], v: Value) {
-        let offset = self.physical_offset(shape, index);
+    /// The address of element number `offset` of `shape` in the buffer at `base` (through
+    /// a row kernel's latest pointer reload, `Emitter::base`).
+    pub(crate) fn vector_address(
+        &mut self,
+        base: Value,
+        shape: &ArrayShape,
+        offset: Value,
+    ) -> Value {
         let size = shape.element_type.byte_size() as i64;
         let bytes = self.b.ins().imul_imm_s(offset, size);
         let base = self.base(base);
-        let addr = self.b.ins().iadd(base, bytes);
+        self.b.ins().iadd(base, bytes)
+    }
+
+    /// Loads the `vty` vector whose first lane is element `index` of the buffer at `base`.
+    pub fn load_vector(
+        &mut self,
+        base: Value,
+        shape: &ArrayShape,
+        index: &[Value],
+        vty: Type,
+    ) -> Value {
+        let offset = self.physical_offset(shape, index);
+        let addr = self.vector_address(base, shape, offset);
+        self.b.ins().load(vty, data_flags(), addr, 0)
+    }
+
+    /// Stores vector `v` at the output element `index` (the first of its lanes).
+    pub fn store_vector(&mut self, base: Value, shape: &ArrayShape, index: &[Value], v: Value) {
+        let offset = self.physical_offset(shape, index);
+        let addr = self.vector_address(base, shape, offset);
         self.b.ins().store(data_flags(), v, addr, 0);
     }
 }

@@ -2,6 +2,18 @@
 //! producers (softmax), multi-output loops, array constants, and kOutput dot epilogues.
 
 use super::harness::{check_hlo, check_hlo_reduction};
+use crate::codegen::KernelArtifacts;
+
+/// The dump texts of the first kernel compiled from HLO `text`.
+fn kernel_artifacts(text: &str, block_math: bool) -> KernelArtifacts {
+    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let options = crate::codegen::CodegenOptions {
+        keep_artifacts: true,
+        block_math,
+    };
+    let mut set = crate::codegen::compile_kernels(&module, &options).unwrap();
+    set.kernels.swap_remove(0).artifacts
+}
 
 #[test]
 fn softmax_with_reductions_as_producers() {
@@ -141,18 +153,7 @@ ENTRY main {{
 "
         );
         check_hlo(&text, 4310);
-        let module = crate::ir::hlo_text::parse_module(&text, "t")
-            .unwrap()
-            .module;
-        let set = crate::codegen::compile_kernels(
-            &module,
-            &crate::codegen::CodegenOptions {
-                keep_artifacts: true,
-                block_math: true,
-            },
-        )
-        .unwrap();
-        let clif = &set.kernels[0].artifacts.clif_no_opt;
+        let clif = kernel_artifacts(&text, true).clif_no_opt;
         assert!(clif.contains(&format!("load.{vector}")), "{t}:\n{clif}");
     }
 }
@@ -171,16 +172,7 @@ ENTRY main {
   ROOT f = f32[8]{0} fusion(a0), kind=kLoop, calls=fused
 }
 ";
-    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
-    let set = crate::codegen::compile_kernels(
-        &module,
-        &crate::codegen::CodegenOptions {
-            keep_artifacts: true,
-            block_math: true,
-        },
-    )
-    .unwrap();
-    let a = &set.kernels[0].artifacts;
+    let a = &kernel_artifacts(text, true);
     assert!(a.clif_no_opt.contains("; %add.3"), "{}", a.clif_no_opt);
     assert!(a.clif_with_opt.contains("fadd"), "{}", a.clif_with_opt);
     assert!(a.asm.contains("ret"), "{}", a.asm);
@@ -235,18 +227,7 @@ fn elementwise_chains_are_vectorized_with_a_scalar_tail() {
         for seed in 0..3 {
             check_hlo(&text, 4400 + seed);
         }
-        let module = crate::ir::hlo_text::parse_module(&text, "t")
-            .unwrap()
-            .module;
-        let set = crate::codegen::compile_kernels(
-            &module,
-            &crate::codegen::CodegenOptions {
-                keep_artifacts: true,
-                block_math: true,
-            },
-        )
-        .unwrap();
-        let clif = &set.kernels[0].artifacts.clif_no_opt;
+        let clif = kernel_artifacts(&text, true).clif_no_opt;
         assert!(clif.contains(&format!("load.{lanes}")), "{clif}");
     }
 }
@@ -469,22 +450,12 @@ fn row_kernels_call_the_block_routines_for_exp_and_tanh() {
     for seed in 0..3 {
         check_hlo(TANH_SIGMOID, 4200 + seed);
     }
-    let module = crate::ir::hlo_text::parse_module(TANH_SIGMOID, "t")
-        .unwrap()
-        .module;
     for block_math in [true, false] {
-        let set = crate::codegen::compile_kernels(
-            &module,
-            &crate::codegen::CodegenOptions {
-                keep_artifacts: true,
-                block_math,
-            },
-        )
-        .unwrap();
+        let artifacts = kernel_artifacts(TANH_SIGMOID, block_math);
         // The CLIF names imports by number: count the calls (the two routines), the two
         // stack rows and the prefetch queue the routines drain (the next row of each input
         // and of the output).
-        let clif = &set.kernels[0].artifacts.clif_no_opt;
+        let clif = &artifacts.clif_no_opt;
         let calls = clif.matches(" call fn").count();
         let rows = clif.matches("explicit_slot 148").count();
         let queue = format!(
