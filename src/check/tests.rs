@@ -276,7 +276,11 @@ fn probes_write_npy_files_and_an_index() {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/stablehlo-conformance")
         });
     let file = corpus.join("stablehlo-interpret/probe.mlir");
-    assert!(file.exists(), "the conformance corpus is missing: {}", file.display());
+    assert!(
+        file.exists(),
+        "the conformance corpus is missing: {}",
+        file.display()
+    );
     let file = file.as_path();
     let results = runner.check_file(file, "probe.mlir");
     assert!(

@@ -87,7 +87,11 @@ fn ulp16(ty: PrimitiveType, a: f64, b: f64) -> u64 {
 #[test]
 fn corpus_single_op_chlo_files_pass() {
     let dir = corpus_dir();
-    assert!(dir.is_dir(), "the conformance corpus is missing: {}", dir.display());
+    assert!(
+        dir.is_dir(),
+        "the conformance corpus is missing: {}",
+        dir.display()
+    );
     let files = [
         ("acosh_float16_20_20_chlo.mlir", "chlo.acosh"),
         ("asin_bfloat16_20_20_chlo.mlir", "chlo.asin"),
