@@ -11,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod codegen;
 pub mod compiler;
+pub mod diff_dump;
 pub mod eval;
 pub mod explain;
 pub mod fusion;

@@ -1392,7 +1392,7 @@ def write_indexes():
     readme = f"""# testdata: golden JAX programs
 
 Real JAX programs lowered and run by XLA:CPU, for xlac's golden tests. Everything here but
-`generate*.py`, `requirements.txt`, `bench/` (by `generate_bench.py`) and
+`generate*.py`, `requirements.txt`, `bench/` (by `generate_bench.py`), `*/xla_dump/` (by `generate_xla_dumps.py`) and
 `stablehlo-conformance/` (openxla/stablehlo's corpus, see its README) is written by `generate.py`; do not edit generated files.
 
 ## Regenerating

@@ -158,10 +158,13 @@ fn gelu_tanh_story_matches_the_dump() {
 
     // The passes: the fusion step names the same fusion and rule.
     assert!(
-        story.steps.iter().any(|s| s.event.pass == "fusion/fusion"
-            && s.event
-                .to_string()
-                .contains(&format!("fused into %{fusion}: {rule}"))),
+        story
+            .steps
+            .iter()
+            .any(|s| s.event.pass == "fusion-passes/fusion"
+                && s.event
+                    .to_string()
+                    .contains(&format!("fused into %{fusion}: {rule}"))),
         "{story}"
     );
     let _ = std::fs::remove_dir_all(&dump);
@@ -219,7 +222,7 @@ fn cli_prints_the_story_and_finds_by_metadata() {
     let (code, out, err) = xlac(&["explain", TRANSFORMER, "%tanh.1"]);
     assert_eq!(code, 0, "{err}");
     for part in [
-        "fusion/fusion:",
+        "fusion-passes/fusion:",
         "fusion: %multiply_multiply_fusion (kLoop)",
         "kernel: multiply_multiply_fusion",
         "allocation ",

@@ -175,7 +175,7 @@ fn run_rewrites_the_report_with_measured_times() {
     let (dom, console) = render(browser, &dump.join("report.html"), "run");
     assert!(!dom.contains("id=\"report-js-error\""), "script error");
     assert!(!console.contains("Uncaught"), "console:\n{console}");
-    assert!(dom.contains("measured over 1 runs"), "no measurement note");
+    assert!(dom.contains("mean over 5 warm runs"), "no measurement note");
     assert!(dom.contains("Triad bandwidth: 10.00 GB/s"));
     assert!(dom.contains("<th>% of triad</th>"));
     // Every kernel row of the cost table has a time in ms, not "not measured".

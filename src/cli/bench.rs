@@ -62,6 +62,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let flags = super::PassFlags {
         autotune: args.autotune,
         inline_math: args.inline_math,
+        disable_passes: args.disable_passes.clone(),
         ..Default::default()
     };
     let options = super::compile::compile_options(&flags, args.dump_to.clone(), false)?;
@@ -85,9 +86,31 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         run(exe)?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    if let (Some(p), Some(dir)) = (profiling, &args.dump_to) {
-        let thunk_times = p.finish();
-        write_measured_report(dir, &compiled, &thunk_times, iters as usize, args.triad_gbs)?;
+    let thunk_times = profiling.map(Profiling::finish);
+    // The triad runs after the timed runs, so its 192 MiB do not evict the model's buffers.
+    let triad_gbs = if args.triad {
+        let figures = measure_triads()?;
+        for f in &figures {
+            let line = format!(
+                "triad {} thread(s), 3 x {} MiB: best {:.2} GB/s (median {:.2})",
+                f.threads,
+                (crate::runtime::triad::DEFAULT_ELEMENTS * 8) >> 20,
+                f.best_gbs,
+                f.median_gbs
+            );
+            // With --json, stdout is the one JSON line.
+            if args.json {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
+        }
+        figures.last().map(|f| f.best_gbs)
+    } else {
+        args.triad_gbs
+    };
+    if let (Some(thunk_times), Some(dir)) = (thunk_times, &args.dump_to) {
+        write_measured_report(dir, &compiled, &thunk_times, iters as usize, triad_gbs)?;
     }
     let run_ms = times.clone();
     times.sort_by(f64::total_cmp);
@@ -115,12 +138,45 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Rewrites `DIR/report.html` with per-thunk mean times over `runs` executions.
+/// Timed triad runs per thread count.
+const TRIAD_RUNS: usize = 5;
+
+/// The triad on one thread and on every thread of the kernels' pool (one figure when the
+/// pool has one thread).
+fn measure_triads() -> Result<Vec<crate::runtime::triad::TriadFigure>, Failure> {
+    let all = rayon::current_num_threads();
+    let mut counts = vec![1];
+    if all > 1 {
+        counts.push(all);
+    }
+    counts
+        .into_iter()
+        .map(|t| {
+            crate::runtime::triad::measure(crate::runtime::triad::DEFAULT_ELEMENTS, t, TRIAD_RUNS)
+                .map_err(Failure::error)
+        })
+        .collect()
+}
+
+/// Rewrites `DIR/report.html` with per-thunk mean times over `runs` warm executions.
 pub fn write_measured_report(
     dir: &std::path::Path,
     compiled: &crate::compiler::Compiled,
     times: &ThunkTimes,
     runs: usize,
+    triad_gbs: Option<f64>,
+) -> Result<(), Failure> {
+    write_measured_report_as(dir, compiled, times, runs, false, triad_gbs)
+}
+
+/// Rewrites `DIR/report.html` with per-thunk mean times over `runs` executions; `cold`
+/// says they are the first execution's (page faults and cold caches included).
+pub fn write_measured_report_as(
+    dir: &std::path::Path,
+    compiled: &crate::compiler::Compiled,
+    times: &ThunkTimes,
+    runs: usize,
+    cold: bool,
     triad_gbs: Option<f64>,
 ) -> Result<(), Failure> {
     let data = ReportData {
@@ -130,6 +186,7 @@ pub fn write_measured_report(
     let options = ReportOptions {
         thunk_ms: Some(times.mean_ms(runs)),
         runs,
+        cold,
         triad_gbs,
     };
     crate::report::rewrite_with_measurements(dir, &data, &options).map_err(Failure::error)

@@ -7,6 +7,7 @@
 //! xlac bench MODEL [--input FILE]... [--iters N] [--json]
 //! xlac check FILE.mlir...
 //! xlac explain MODEL INSTR [--dump-to DIR]
+//! xlac diff-dump XLA_DUMP_DIR [--against MODEL | XLAC_DUMP_DIR] [--dump-to DIR] [--measure]
 //! ```
 //!
 //! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
@@ -19,6 +20,7 @@
 mod bench;
 mod check;
 mod compile;
+mod diff_dump;
 mod explain;
 mod model;
 mod run;
@@ -52,6 +54,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Compile a model and follow one instruction through passes, fusion, buffers and kernels.
     Explain(ExplainArgs),
+    /// Put xlac's decisions beside XLA's own dump folder (--xla_dump_to).
+    DiffDump(DiffDumpArgs),
 }
 
 /// Which engine runs the module.
@@ -72,6 +76,7 @@ pub enum Reference {
 
 /// `xlac run`.
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("reference").args(["compare_to", "expected"]).multiple(true)))]
 pub struct RunArgs {
     /// HLO text (`HloModule ...`) or StableHLO MLIR (`module` / `func.func`), told apart by content.
     pub model: PathBuf,
@@ -105,16 +110,25 @@ pub struct RunArgs {
     /// and name the first pass whose outputs differ (runs the interpreter backend).
     #[arg(long)]
     pub bisect: bool,
-    /// Relative tolerance of --compare-to (default 1e-3, as run_hlo_module).
-    #[arg(long, value_name = "R", requires = "compare_to")]
+    /// Relative tolerance of --compare-to and --expected (default 1e-3, as run_hlo_module).
+    #[arg(long, value_name = "R", requires = "reference")]
     pub rtol: Option<f64>,
-    /// Absolute tolerance of --compare-to (default 1e-3, as run_hlo_module).
-    #[arg(long, value_name = "A", requires = "compare_to")]
+    /// Absolute tolerance of --compare-to and --expected (default 1e-3, as run_hlo_module).
+    #[arg(long, value_name = "A", requires = "reference")]
     pub atol: Option<f64>,
     /// The machine's STREAM triad bandwidth in GB/s: report.html shows achieved bandwidth
     /// as a fraction of it (needs --dump-to).
     #[arg(long, value_name = "GBS", requires = "dump_to")]
     pub triad_gbs: Option<f64>,
+    /// Warm runs, after the real one, whose mean thunk times report.html shows (default 5;
+    /// 0 times the real run itself, cold, and the page says so). Needs --dump-to.
+    #[arg(long, value_name = "N", requires = "dump_to")]
+    pub profile_runs: Option<u64>,
+    /// Compare the result with these outputs (an .npz of the flattened result leaves, as
+    /// --output writes and scripts/export_jax.py's expected.npz holds), with the tolerance
+    /// rules of --compare-to (--rtol, --atol). Exit 1 on a mismatch.
+    #[arg(long, value_name = "FILE.npz")]
+    pub expected: Option<PathBuf>,
 }
 
 /// `xlac compile`.
@@ -198,14 +212,60 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     pub dump_to: Option<PathBuf>,
     /// The machine's STREAM triad bandwidth in GB/s, for report.html (needs --dump-to).
-    #[arg(long, value_name = "GBS", requires = "dump_to")]
+    #[arg(
+        long,
+        value_name = "GBS",
+        requires = "dump_to",
+        conflicts_with = "triad"
+    )]
     pub triad_gbs: Option<f64>,
+    /// Measure a STREAM triad in process (one thread, then every thread), print it, and use
+    /// the all-thread figure for report.html's `% of triad`.
+    #[arg(long)]
+    pub triad: bool,
+    /// Skip these passes or pipelines (see `xlac run --disable-passes`); `fusion` leaves one
+    /// loop kernel per op, as XLA's --xla_disable_hlo_passes=fusion does.
+    #[arg(long, value_name = "PASS,...", value_delimiter = ',')]
+    pub disable_passes: Vec<String>,
     /// Race tunable thunks before timing (see `xlac run --autotune`).
     #[arg(long)]
     pub autotune: bool,
     /// Keep every exp and tanh inline (see `xlac run --inline-math`).
     #[arg(long)]
     pub inline_math: bool,
+}
+
+/// `xlac diff-dump`.
+#[derive(Args, Debug, Clone)]
+pub struct DiffDumpArgs {
+    /// The folder XLA wrote with --xla_dump_to (before_optimizations, pass files,
+    /// cpu_after_optimizations, buffer-assignment).
+    #[arg(value_name = "XLA_DUMP_DIR")]
+    pub xla_dump: PathBuf,
+    /// A model to compile with xlac (default: XLA's before_optimizations.txt), or a dump
+    /// folder xlac wrote (read, not compiled).
+    #[arg(long, value_name = "MODEL|XLAC_DUMP_DIR")]
+    pub against: Option<PathBuf>,
+    /// Write xlac's dump here, with diff-dump.txt and a section in report.html (default:
+    /// a temporary folder, removed afterwards).
+    #[arg(long, value_name = "DIR")]
+    pub dump_to: Option<PathBuf>,
+    /// The module of XLA's folder to compare, by NAME, when it holds several (default: the
+    /// largest).
+    #[arg(long, value_name = "NAME")]
+    pub module: Option<String>,
+    /// Also run xlac's executable warm and list each kernel's mean time.
+    #[arg(long)]
+    pub measure: bool,
+    /// Timed runs of --measure (default 10, after one untimed run).
+    #[arg(long, value_name = "N", requires = "measure")]
+    pub iters: Option<u64>,
+    /// Inputs of --measure, as for `xlac run` (default: random from seed 0).
+    #[arg(long = "input", value_name = "FILE", requires = "measure")]
+    pub inputs: Vec<PathBuf>,
+    /// Pipeline flags, as for `xlac compile`.
+    #[command(flatten)]
+    pub passes: PassFlags,
 }
 
 /// `xlac check`.
@@ -340,6 +400,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
         Command::Explain(args) => explain::explain(args),
+        Command::DiffDump(args) => diff_dump::diff_dump(args),
     }
 }
 
@@ -350,13 +411,13 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         return 0;
     }
     let help = match args.get(1).map(String::as_str) {
-        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain")) => {
+        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain" | "diff-dump")) => {
             format!("xlac {sub} --help")
         }
         _ => "xlac --help".to_string(),
     };
     let line = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        "missing command: run, compile, bench, check or explain".to_string()
+        "missing command: run, compile, bench, check, explain or diff-dump".to_string()
     } else {
         // clap writes paragraphs: the error (possibly over several lines), a `tip:`, the
         // usage, a pointer to --help. Keep the error and the tip, on one line.

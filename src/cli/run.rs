@@ -23,6 +23,9 @@ pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
     atol: 1e-3,
 };
 
+/// Warm runs `run --dump-to` times per thunk when `--profile-runs` is not given.
+pub const DEFAULT_PROFILE_RUNS: u64 = 5;
+
 /// Runs `xlac run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let loaded = model::load(&args.model, args.quiet)?;
@@ -83,21 +86,74 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
     exe.seed = args.seed;
-    // With a dump, the run is timed per thunk for report.html.
-    let profiling = args
+    // With a dump, thunks are timed for report.html: over warm runs after the real one, or,
+    // with --profile-runs 0, on the real (cold) run itself.
+    let profile_runs = args.profile_runs.unwrap_or(DEFAULT_PROFILE_RUNS);
+    let cold = args
         .dump_to
         .as_ref()
+        .filter(|_| profile_runs == 0)
         .map(|_| crate::runtime::profile::Profiling::start());
     let result = exe
         .execute(&arguments.literals)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-    if let (Some(p), Some(dir)) = (profiling, &args.dump_to) {
-        let times = p.finish();
-        super::bench::write_measured_report(dir, &compiled, &times, 1, args.triad_gbs)?;
+    if let Some(dir) = &args.dump_to {
+        let (times, runs, is_cold) = match cold {
+            Some(p) => (p.finish(), 1, true),
+            None => {
+                let p = crate::runtime::profile::Profiling::start();
+                for _ in 0..profile_runs {
+                    exe.run(&arguments.literals)
+                        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+                }
+                (p.finish(), profile_runs as usize, false)
+            }
+        };
+        super::bench::write_measured_report_as(
+            dir,
+            &compiled,
+            &times,
+            runs,
+            is_cold,
+            args.triad_gbs,
+        )?;
     }
     print_and_save(&result, args)?;
     if let Some(module) = &reference {
         compare_with_interpreter(&result, module, &arguments.literals, args, &file)?;
+    }
+    if let Some(expected) = &args.expected {
+        compare_with_file(&result, expected, args, &file)?;
+    }
+    Ok(())
+}
+
+/// `--expected FILE.npz`: compares the result's leaves with the file's arrays, in order,
+/// with the `--compare-to` rules; prints the per-leaf report (unless `--quiet`) and fails
+/// on a mismatch.
+fn compare_with_file(
+    result: &Literal,
+    expected: &std::path::Path,
+    args: &RunArgs,
+    file: &str,
+) -> Result<(), Failure> {
+    let arrays = read_arrays(expected)?;
+    let want: Vec<&crate::ir::ArrayLiteral> = arrays.iter().map(|a| &a.literal).collect();
+    let tol = Tolerance {
+        rtol: args.rtol.unwrap_or(DEFAULT_TOLERANCE.rtol),
+        atol: args.atol.unwrap_or(DEFAULT_TOLERANCE.atol),
+    };
+    let shown = expected.display().to_string();
+    let theirs = format!("{shown} holds");
+    let (report, failed) = compare_leaves(&result.leaves(), &want, tol, &shown, &theirs)?;
+    if !args.quiet {
+        print!("{report}");
+    }
+    if failed > 0 {
+        return Err(Failure::error(format!(
+            "{file}: {failed} output(s) differ from {shown} beyond rtol {} / atol {}",
+            tol.rtol, tol.atol
+        )));
     }
     Ok(())
 }
@@ -142,20 +198,37 @@ pub fn comparison_report(
     want: &Literal,
     tol: Tolerance,
 ) -> Result<(String, usize), Failure> {
-    let (g, w) = (got.leaves(), want.leaves());
+    compare_leaves(
+        &got.leaves(),
+        &want.leaves(),
+        tol,
+        "interpreter",
+        "the interpreter's",
+    )
+}
+
+/// [`comparison_report`] over leaves; `against` names the reference in the header
+/// (`compare to interpreter`), `theirs` in the count mismatch (`the interpreter's`).
+pub fn compare_leaves(
+    g: &[&crate::ir::ArrayLiteral],
+    w: &[&crate::ir::ArrayLiteral],
+    tol: Tolerance,
+    against: &str,
+    theirs: &str,
+) -> Result<(String, usize), Failure> {
     if g.len() != w.len() {
         return Err(Failure::error(format!(
-            "the compiled result has {} outputs, the interpreter's {}",
+            "the compiled result has {} outputs, {theirs} {}",
             g.len(),
             w.len()
         )));
     }
     let mut out = format!(
-        "compare to interpreter (rtol {}, atol {}):\n",
+        "compare to {against} (rtol {}, atol {}):\n",
         tol.rtol, tol.atol
     );
     let mut failed = 0;
-    for (i, (a, e)) in g.iter().zip(&w).enumerate() {
+    for (i, (a, e)) in g.iter().zip(w).enumerate() {
         let c =
             compare_arrays(a, e, tol).map_err(|m| Failure::error(format!("output {i}: {m}")))?;
         let verdict = if c.ok() {
@@ -222,6 +295,9 @@ fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     if let (Some(_), Some(original)) = (args.compare_to, &original) {
         // The optimized module against the module as loaded: checks the pipeline.
         compare_with_interpreter(&result, original, &arguments.literals, args, &file)?;
+    }
+    if let Some(expected) = &args.expected {
+        compare_with_file(&result, expected, args, &file)?;
     }
     Ok(())
 }

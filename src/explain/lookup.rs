@@ -38,16 +38,22 @@ pub fn find_instructions(module: &Module, query: &str) -> Result<Vec<Found>, Str
                 let Some(m) = &module.computations[c].instrs[i].metadata else {
                     return false;
                 };
-                let file_ok = m
-                    .source_file
-                    .as_deref()
-                    .is_some_and(|f| f == file || f.ends_with(&format!("/{file}")));
+                let same_file = |f: &str| f == file || f.ends_with(&format!("/{file}"));
+                let file_ok = m.source_file.as_deref().is_some_and(same_file);
                 let line_ok = match (m.source_line, m.source_end_line) {
                     (Some(l), Some(end)) => l <= line && line <= end,
                     (Some(l), None) => l == line,
                     _ => false,
                 };
-                file_ok && line_ok
+                // JAX's debug info puts locations in the stack-frame table instead; any
+                // frame of the instruction's stack may be the line asked about.
+                let in_frames = match (m.stack_frame_id, &module.stack_frames) {
+                    (Some(id), Some(table)) => table.chain(id).iter().any(|(f, loc)| {
+                        same_file(f) && loc.line <= line && line <= loc.end_line.max(loc.line)
+                    }),
+                    _ => false,
+                };
+                (file_ok && line_ok) || in_frames
             })
             .map(|&(c, i)| found(c, i, "source location"))
             .collect();

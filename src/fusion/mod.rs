@@ -33,8 +33,13 @@ use crate::pipeline::dce::Dce;
 /// plain instructions, producer–consumer fusion, sibling multi-output fusion, then every
 /// leftover op that becomes a kernel is wrapped into a one-op `wrapped_<op>` fusion.
 /// Decisions go to `log`.
+///
+/// The pipeline is not called `fusion`: that is the producer–consumer pass's name (XLA's),
+/// and `--disable-passes fusion` must skip that pass alone, as XLA's
+/// `--xla_disable_hlo_passes=fusion` does, so that `fusion-wrapper` still makes one loop
+/// kernel per leftover op.
 pub fn fusion_pipeline(log: &DecisionLog) -> Pipeline {
-    Pipeline::new("fusion")
+    Pipeline::new("fusion-passes")
         .pass(custom_fusion_inliner::CustomFusionInliner::new(log.clone()))
         .pass(instruction_fusion::CpuInstructionFusion::new(log.clone()))
         .pass(multi_output_fusion::MultiOutputFusion::new(log.clone()))

@@ -177,6 +177,41 @@ pub struct StackFrameIndex {
     pub stack_frames: Vec<StackFrame>,
 }
 
+impl StackFrameIndex {
+    /// The source locations of frame `id` (1-based, as `stack_frame_id=` says) and of its
+    /// callers, innermost first, each with its file name. Stops at a missing entry, and
+    /// after 64 frames so a malformed table cannot loop.
+    pub fn chain(&self, id: i64) -> Vec<(&str, &FileLocation)> {
+        let mut out = Vec::new();
+        let mut id = id;
+        for _ in 0..64 {
+            let Some(frame) = usize::try_from(id - 1)
+                .ok()
+                .and_then(|i| self.stack_frames.get(i))
+            else {
+                break;
+            };
+            if let Some(loc) = usize::try_from(frame.file_location_id - 1)
+                .ok()
+                .and_then(|i| self.file_locations.get(i))
+            {
+                let file = usize::try_from(loc.file_name_id - 1)
+                    .ok()
+                    .and_then(|i| self.file_names.get(i))
+                    .map(String::as_str)
+                    .unwrap_or("");
+                out.push((file, loc));
+            }
+            // The caller is printed as its id plus one; 1 (or 0) means none.
+            if frame.parent_frame_id <= 1 {
+                break;
+            }
+            id = frame.parent_frame_id - 1;
+        }
+        out
+    }
+}
+
 /// Module-level settings from the `HloModule` header line.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ModuleConfig {

@@ -43,6 +43,9 @@ pub struct ReportOptions {
     pub thunk_ms: Option<HashMap<String, f64>>,
     /// How many executions the means are over.
     pub runs: usize,
+    /// True when the times are the first execution's (`xlac run --profile-runs 0`): page
+    /// faults and cold caches included.
+    pub cold: bool,
     /// The machine's STREAM triad bandwidth in GB/s, if given: achieved bandwidth is shown
     /// as a fraction of it.
     pub triad_gbs: Option<f64>,
@@ -70,14 +73,30 @@ pub fn render(data: &ReportData<'_>, options: &ReportOptions) -> String {
         css = html::CSS
     );
     let measured = match &options.thunk_ms {
-        Some(_) => format!("measured over {} runs", options.runs),
+        Some(_) if options.cold => {
+            "measured on one cold run (the first execution: page faults and cold caches \
+             included; xlac run --profile-runs N or xlac bench --dump-to average warm runs)"
+                .to_string()
+        }
+        Some(_) => format!("mean over {} warm runs", options.runs),
         None => "not measured (xlac compile runs nothing; xlac run --dump-to measures)".into(),
     };
+    let work: Vec<&graph::Node> = nodes.iter().filter(|n| !n.is_input).collect();
+    let total_bytes: u64 = work.iter().map(|n| n.cost.bytes).sum();
+    let total_ms: Option<f64> = options
+        .thunk_ms
+        .as_ref()
+        .map(|t| work.iter().filter_map(|n| t.get(&n.name)).sum());
     let _ = write!(
         s,
-        "<p>{} kernels, {} thunks in the entry schedule; times: {}.{}</p>",
+        "<p>{} kernels, {} thunks in the entry schedule, moving {} in all{}; times: {}.{}</p>",
         kernel_names.len(),
-        nodes.iter().filter(|n| !n.is_input).count(),
+        work.len(),
+        bytes(total_bytes),
+        match total_ms {
+            Some(ms) => format!(" in {ms:.3} ms (sum of the thunks' mean times)"),
+            None => String::new(),
+        },
         esc(&measured),
         match options.triad_gbs {
             Some(t) => format!(" Triad bandwidth: {t:.2} GB/s."),

@@ -30,6 +30,7 @@ pub mod plan;
 pub mod profile;
 pub mod race;
 pub mod thunk;
+pub mod triad;
 pub mod tuning;
 pub mod vector_math;
 

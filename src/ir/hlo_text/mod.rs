@@ -72,6 +72,11 @@ pub fn parse_module(text: &str, file: &str) -> Result<ParsedModule, ParseError> 
     Ok(ParsedModule { module, warnings })
 }
 
+/// A shape as HLO text prints it, with its layout: `f32[2,3]{1,0}`.
+pub fn shape_with_layout(shape: &super::Shape) -> String {
+    shapes::shape_string(shape, true)
+}
+
 /// Prints a module as HLO text in XLA's current long style.
 pub fn print_module(module: &Module) -> String {
     printer::print_module(module)
