@@ -351,6 +351,8 @@ mod tests {
             rtol: None,
             atol: None,
             triad_gbs: None,
+            profile_runs: None,
+            expected: None,
         }
     }
 
