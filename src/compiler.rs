@@ -291,6 +291,12 @@ fn optimize_with(
         .iter()
         .cloned()
         .collect::<HashSet<_>>();
+    // XLA:CPU runs sibling multi-output fusion only behind a flag, so with its `fusion`
+    // pass disabled XLA fuses nothing: xlac's extra pass goes with it, leaving one
+    // `fusion-wrapper` kernel per op.
+    if ctx.disabled.contains("fusion") {
+        ctx.disabled.insert("multi_output_fusion".to_string());
+    }
     ctx.dump = dump;
     ctx.snapshots = options.keep_snapshots.then(Vec::new);
     let recording = provenance::Recording::start();
