@@ -279,7 +279,7 @@ pub fn read_section<'a>(c: &mut Cursor<'a>) -> BResult<(usize, Cursor<'a>)> {
         if !align.is_power_of_two() || align > 1 << 16 {
             return Err(c.err(format!("bad section alignment {align}")));
         }
-        while c.offset() as u64 % align != 0 {
+        while !(c.offset() as u64).is_multiple_of(align) {
             let pad = c.byte("alignment padding")?;
             if pad != 0xCB {
                 return Err(c.err(format!(

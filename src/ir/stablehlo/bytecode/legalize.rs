@@ -47,10 +47,10 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
     let mut name = None;
     if let Props::Named(p) = &m.props {
         for (k, v) in p {
-            if *k == "sym_name" {
-                if let A::Str(s) = &**v {
-                    name = Some(s.clone());
-                }
+            if *k == "sym_name"
+                && let A::Str(s) = &**v
+            {
+                name = Some(s.clone());
             }
         }
     }
@@ -391,10 +391,8 @@ fn inherent(op: &RawOp, short: &str) -> BResult<Vec<(String, Attr)>> {
                 skip.push("precision_config");
             }
         }
-        "dot" => {
-            if get("precision_config").is_some_and(|a| all_default_precision(&a)) {
-                skip.push("precision_config");
-            }
+        "dot" if get("precision_config").is_some_and(|a| all_default_precision(&a)) => {
+            skip.push("precision_config");
         }
         "gather" | "dynamic_gather" => {
             dims_struct(
@@ -487,17 +485,14 @@ fn inherent(op: &RawOp, short: &str) -> BResult<Vec<(String, Attr)>> {
                 out.push(channel_handle(id, 0));
             }
             for k in ["use_global_device_ids", "has_dynamic_root"] {
-                match get(k).as_deref() {
-                    Some(A::Bool(true)) => out.push((k.into(), Attr::Unit)),
-                    _ => {}
+                if let Some(A::Bool(true)) = get(k).as_deref() {
+                    out.push((k.into(), Attr::Unit))
                 }
                 skip.push(k);
             }
         }
-        "cholesky" => {
-            if is_false("lower") {
-                skip.push("lower");
-            }
+        "cholesky" if is_false("lower") => {
+            skip.push("lower");
         }
         "compare" => {
             if matches!(
@@ -540,17 +535,17 @@ fn inherent(op: &RawOp, short: &str) -> BResult<Vec<(String, Attr)>> {
                 _ => {}
             }
             skip.push("api_version");
-            if let Some(A::Array(items)) = get("called_computations").as_deref() {
-                if !items.is_empty() {
-                    let syms = items
-                        .iter()
-                        .map(|a| match &**a {
-                            A::Str(s) => Ok(Attr::Symbol(s.clone())),
-                            _ => Err(err(op, "called_computations holds a non-string")),
-                        })
-                        .collect::<BResult<Vec<_>>>()?;
-                    out.push(("called_computations".into(), Attr::Array(syms)));
-                }
+            if let Some(A::Array(items)) = get("called_computations").as_deref()
+                && !items.is_empty()
+            {
+                let syms = items
+                    .iter()
+                    .map(|a| match &**a {
+                        A::Str(s) => Ok(Attr::Symbol(s.clone())),
+                        _ => Err(err(op, "called_computations holds a non-string")),
+                    })
+                    .collect::<BResult<Vec<_>>>()?;
+                out.push(("called_computations".into(), Attr::Array(syms)));
             }
             skip.push("called_computations");
             let empty = |k: &str| matches!(get(k).as_deref(), Some(A::Array(a)) if a.is_empty());
@@ -621,10 +616,10 @@ fn inherent(op: &RawOp, short: &str) -> BResult<Vec<(String, Attr)>> {
         | "sine"
         | "sqrt"
         | "tan"
-        | "tanh" => {
-            if get("result_accuracy").is_none_or(|a| is_default_accuracy(&a)) {
-                skip.push("result_accuracy");
-            }
+        | "tanh"
+            if get("result_accuracy").is_none_or(|a| is_default_accuracy(&a)) =>
+        {
+            skip.push("result_accuracy");
         }
         _ => {}
     }

@@ -262,10 +262,13 @@ fn corpus_files(part: &str) -> Vec<PathBuf> {
     v
 }
 
-/// Compares reader and text parser on every artifact of `part`; returns per target
-/// (equal, both rejected, mismatches) and the first mismatches' descriptions.
-fn compare_part(part: &str) -> (HashMap<String, (usize, usize, Vec<String>)>, usize) {
-    let mut stats: HashMap<String, (usize, usize, Vec<String>)> = HashMap::new();
+/// Per target: (equal, rejected by both, mismatch descriptions).
+type Stats = HashMap<String, (usize, usize, Vec<String>)>;
+
+/// Compares reader and text parser on every artifact of `part`; returns the per-target
+/// stats and the number of artifacts.
+fn compare_part(part: &str) -> (Stats, usize) {
+    let mut stats: Stats = HashMap::new();
     let files = corpus_files(part);
     for bc in &files {
         let target = target_of(bc);
