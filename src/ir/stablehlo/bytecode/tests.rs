@@ -426,6 +426,90 @@ fn bad_headers() {
     assert!(e.message.contains("only"), "{e}");
 }
 
+/// MLIR's prefix varint for `v`, in the fewest bytes.
+fn encode_varint(v: u64) -> Vec<u8> {
+    for extra in 0..8u32 {
+        if v < 1u64 << (7 * (extra + 1)) {
+            let word = (v << (extra + 1)) | (1 << extra);
+            return word.to_le_bytes()[..=extra as usize].to_vec();
+        }
+    }
+    let mut out = vec![0];
+    out.extend_from_slice(&v.to_le_bytes());
+    out
+}
+
+/// `v` with the data of section `id` replaced by `f(data)`, its length re-encoded (the
+/// corpus artifacts have no aligned sections, so the other sections move freely).
+fn with_section(v: &[u8], id: u8, f: impl Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+    let mut c = super::encoding::Cursor::new(v, 0);
+    c.bytes(4, "magic").unwrap();
+    c.varint("version").unwrap();
+    c.cstr("producer").unwrap();
+    let mut out = v[..c.offset()].to_vec();
+    let mut found = false;
+    while !c.at_end() {
+        let start = c.offset();
+        let (sid, data) = super::encoding::read_section(&mut c).unwrap();
+        let body = &v[c.offset() - data.remaining()..c.offset()];
+        if sid == id as usize {
+            found = true;
+            assert_eq!(v[start] & 0x80, 0, "an aligned section");
+            let new = f(body);
+            out.push(id);
+            out.extend(encode_varint(new.len() as u64));
+            out.extend(new);
+        } else {
+            out.extend_from_slice(&v[start..c.offset()]);
+        }
+    }
+    assert!(found, "no section {id}");
+    out
+}
+
+/// A section's data with its leading count replaced by `n`.
+fn with_count(data: &[u8], n: u64) -> Vec<u8> {
+    let mut c = super::encoding::Cursor::new(data, 0);
+    c.varint("count").unwrap();
+    let mut out = encode_varint(n);
+    out.extend_from_slice(&data[c.offset()..]);
+    out
+}
+
+#[test]
+fn oversized_counts_and_lengths_are_errors_not_allocations() {
+    let v = sample();
+    assert_eq!(
+        with_section(&v, 0, <[u8]>::to_vec),
+        v,
+        "the rebuild is exact"
+    );
+    for (what, id, n, want) in [
+        ("strings", 0, 1u64 << 40, "more than the"),
+        ("strings", 0, u64::MAX, "more than the"),
+        ("dialects", 1, 1 << 40, "more than the"),
+    ] {
+        let bad = with_section(&v, id, |d| with_count(d, n));
+        let e = error_of(&bad);
+        assert!(
+            e.message.contains(want) && e.offset < bad.len(),
+            "{what} count {n}: {e}"
+        );
+    }
+    // One string length of 2^60: the lengths no longer add up to the data that follows.
+    let bad = with_section(&v, 0, |d| {
+        let mut c = super::encoding::Cursor::new(d, 0);
+        let n = c.varint("count").unwrap();
+        let mut out = encode_varint(n);
+        out.extend(encode_varint(1 << 60));
+        c.varint("first length").unwrap();
+        out.extend_from_slice(&d[c.offset()..]);
+        out
+    });
+    let e = error_of(&bad);
+    assert!(e.message.contains("string data"), "{e}");
+}
+
 #[test]
 fn every_truncation_is_an_error_with_an_offset_inside_the_file() {
     let v = sample();
