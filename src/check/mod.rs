@@ -302,7 +302,10 @@ impl Runner {
             self.probe_output_dir.clone(),
         ));
         let mut ev = Evaluator::new(&module, self.options.clone());
-        ev.custom_call_handler = Some(handler.clone());
+        // `interpreter.run_parallel` grids run on the device runtime, the check ops here.
+        ev.custom_call_handler = Some(
+            crate::runtime::collectives::run_parallel::RunParallel::wrapping(Some(handler.clone())),
+        );
         let args: Vec<Literal> = args.iter().map(to_row_major).collect();
         let refs: Vec<&Literal> = args.iter().collect();
         let outcome = ev.call(module.entry, &refs);

@@ -18,6 +18,7 @@
 
 mod bench;
 mod check;
+mod check_collectives;
 mod compile;
 mod explain;
 mod model;
@@ -52,6 +53,32 @@ pub enum Command {
     Check(CheckArgs),
     /// Compile a model and follow one instruction through passes, fusion, buffers and kernels.
     Explain(ExplainArgs),
+    /// List every device's collectives and flag sequences that can diverge, before running.
+    CheckCollectives(CheckCollectivesArgs),
+}
+
+/// How devices are scheduled when a module runs on several (`--collectives`).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollectivesFlag {
+    /// One device at a time; a deadlock is reported the moment every live device waits
+    /// (the default up to 64 devices).
+    Deterministic,
+    /// Every device on its own thread at once; a wait past --collectives-deadline stops the
+    /// run with the same report.
+    Threaded,
+}
+
+/// `xlac check-collectives`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckCollectivesArgs {
+    /// The model (a per-device module, e.g. XLA's optimized SPMD module).
+    pub model: std::path::PathBuf,
+    /// Number of partitions (XLA's num_partitions).
+    #[arg(long, value_name = "N")]
+    pub partitions: u32,
+    /// Number of replicas (default 1).
+    #[arg(long, value_name = "R")]
+    pub replicas: Option<u32>,
 }
 
 /// Which engine runs the module.
@@ -115,6 +142,43 @@ pub struct RunArgs {
     /// as a fraction of it (needs --dump-to).
     #[arg(long, value_name = "GBS", requires = "dump_to")]
     pub triad_gbs: Option<f64>,
+    /// How devices are scheduled on a multi-device run (default: deterministic up to 64
+    /// devices, threaded beyond).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub collectives: Option<CollectivesFlag>,
+    /// How long one device may wait in one collective under --collectives threaded
+    /// (seconds, default 10).
+    #[arg(long, value_name = "SECONDS")]
+    pub collectives_deadline: Option<f64>,
+}
+
+impl RunArgs {
+    /// The scheduler `--collectives` and `--collectives-deadline` ask for (`None`: the
+    /// default for the device count).
+    pub fn collective_mode(
+        &self,
+    ) -> Result<Option<crate::runtime::collectives::CollectiveMode>, Failure> {
+        use crate::runtime::collectives::CollectiveMode;
+        let deadline = match self.collectives_deadline {
+            None => CollectiveMode::DEFAULT_DEADLINE,
+            Some(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => {
+                std::time::Duration::from_secs_f64(s)
+            }
+            Some(s) => {
+                return Err(Failure::usage(format!(
+                    "--collectives-deadline {s}: give seconds between 0 and 86400"
+                )));
+            }
+        };
+        Ok(match self.collectives {
+            None if self.collectives_deadline.is_some() => {
+                Some(CollectiveMode::Threaded { deadline })
+            }
+            None => None,
+            Some(CollectivesFlag::Deterministic) => Some(CollectiveMode::Deterministic),
+            Some(CollectivesFlag::Threaded) => Some(CollectiveMode::Threaded { deadline }),
+        })
+    }
 }
 
 /// `xlac compile`.
@@ -340,6 +404,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
         Command::Explain(args) => explain::explain(args),
+        Command::CheckCollectives(args) => check_collectives::check_collectives_command(args),
     }
 }
 
@@ -350,7 +415,7 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         return 0;
     }
     let help = match args.get(1).map(String::as_str) {
-        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain")) => {
+        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain" | "check-collectives")) => {
             format!("xlac {sub} --help")
         }
         _ => "xlac --help".to_string(),

@@ -275,6 +275,8 @@ mod tests {
             rtol: None,
             atol: None,
             triad_gbs: None,
+            collectives: None,
+            collectives_deadline: None,
         }
     }
 

@@ -17,6 +17,7 @@
 //! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines).
 
 pub mod buffers;
+pub mod collectives;
 pub mod convolution;
 pub mod convolution_direct;
 pub mod convolution_nhwc;
@@ -45,7 +46,7 @@ use crate::layout::{AllocationKind, BufferAssignment, Slice};
 
 use buffers::{AlignedBuffer, literal_bytes, literal_leaf, read_array, read_value, write_array};
 use emitter::ThunkEmitter;
-use execute::{Context, Memory, run_sequence};
+use execute::{Context, DeviceBinding, Memory, run_sequence};
 use plan::{Plan, leaf_indices};
 use thunk::ThunkSequence;
 
@@ -87,8 +88,8 @@ pub struct Executable {
     pub module: Module,
     /// Where every value lives.
     pub buffers: BufferAssignment,
-    /// The generated code.
-    pub kernels: KernelSet,
+    /// The generated code (shared by the replicas of one executable).
+    pub kernels: std::sync::Arc<KernelSet>,
     /// Seed of the `rng` op (reset at every run, as the interpreter's).
     pub seed: u64,
     plan: Plan,
@@ -120,6 +121,28 @@ impl Executable {
         buffers: BufferAssignment,
         plan: Plan,
         kernels: KernelSet,
+    ) -> Result<Executable, RuntimeError> {
+        Executable::build(module, buffers, plan, std::sync::Arc::new(kernels))
+    }
+
+    /// Another executable of the same module and code with its own buffers: one per device
+    /// of a grid, compiled once.
+    pub fn replicate(&self) -> Result<Executable, RuntimeError> {
+        let mut e = Executable::build(
+            self.module.clone(),
+            self.buffers.clone(),
+            self.plan.clone(),
+            self.kernels.clone(),
+        )?;
+        e.seed = self.seed;
+        Ok(e)
+    }
+
+    fn build(
+        module: Module,
+        buffers: BufferAssignment,
+        plan: Plan,
+        kernels: std::sync::Arc<KernelSet>,
     ) -> Result<Executable, RuntimeError> {
         let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
         let entry = emitter.emit_computation(module.entry)?;
@@ -209,13 +232,66 @@ impl Executable {
         self.execute_impl(args, false).map(drop)
     }
 
+    /// Runs on `args` as device `device` of `collectives` (its collectives meet the other
+    /// devices' there) and returns the entry result, as [`Self::execute`].
+    pub fn execute_on(
+        &mut self,
+        args: &[Literal],
+        device: DeviceBinding,
+    ) -> Result<Literal, RuntimeError> {
+        self.execute_device(args, true, device)?
+            .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
+    }
+
     fn execute_impl(
         &mut self,
         args: &[Literal],
         read_result: bool,
     ) -> Result<Option<Literal>, RuntimeError> {
+        // A run without a grid is the only device of its own.
+        let single: std::sync::Arc<dyn collectives::Collectives> =
+            std::sync::Arc::new(collectives::InProcess::single());
+        single
+            .start(0)
+            .map_err(|e| RuntimeError::new(e.to_string()))?;
+        let outcome = self.execute_device(
+            args,
+            read_result,
+            DeviceBinding {
+                collectives: single.clone(),
+                device: 0,
+            },
+        );
+        single.finish(0, outcome.as_ref().map(drop).map_err(|e| e.message.clone()));
+        outcome
+    }
+
+    fn execute_device(
+        &mut self,
+        args: &[Literal],
+        read_result: bool,
+        device: DeviceBinding,
+    ) -> Result<Option<Literal>, RuntimeError> {
         let bases = self.bind(args)?;
         let mut ctx = self.context(bases);
+        let grid = device.collectives.grid().clone();
+        let process =
+            crate::eval::ProcessId::new(grid.replica(device.device), grid.partition(device.device));
+        let mut context = crate::eval::DeviceContext::new(
+            std::sync::Arc::new(crate::eval::ProcessGrid::new(
+                grid.replicas,
+                grid.partitions,
+            )),
+            process,
+        );
+        context.link = Some(std::sync::Arc::new(
+            collectives::interpreter::InterpreterLink {
+                collectives: device.collectives.clone(),
+                device: device.device,
+            },
+        ));
+        ctx.evaluator.device = context;
+        ctx.device = device;
         run_sequence(&self.entry, &mut ctx)?;
         if !read_result {
             return Ok(None);
@@ -243,6 +319,10 @@ impl Executable {
                     ..EvalOptions::default()
                 },
             ),
+            device: DeviceBinding {
+                collectives: std::sync::Arc::new(collectives::InProcess::single()),
+                device: 0,
+            },
         }
     }
 
