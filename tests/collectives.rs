@@ -34,8 +34,11 @@ struct Fixture {
 fn fixtures() -> Vec<Fixture> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
     let mut dirs: Vec<PathBuf> = Vec::new();
-    for sub in ["collectives", "spmd"] {
-        let Ok(entries) = std::fs::read_dir(root.join(sub)) else {
+    // XLAC_SPMD_FIXTURES=DIR adds the programs of a testdata/spmd folder.
+    let mut subs = vec![root.join("collectives")];
+    subs.extend(std::env::var_os("XLAC_SPMD_FIXTURES").map(PathBuf::from));
+    for sub in subs {
+        let Ok(entries) = std::fs::read_dir(&sub) else {
             continue;
         };
         for e in entries.flatten() {
@@ -185,8 +188,8 @@ fn results_do_not_depend_on_thread_counts() {
         let text = String::from_utf8_lossy(&out.stdout);
         let lines: Vec<String> = text
             .lines()
-            .filter(|l| l.starts_with("DIGEST "))
-            .map(str::to_string)
+            // The harness prints `test NAME ... ` on the line the first digest starts.
+            .filter_map(|l| l.find("DIGEST ").map(|i| l[i..].to_string()))
             .collect();
         assert_eq!(lines, here, "RAYON_NUM_THREADS={threads} gives other bits");
     }
@@ -257,6 +260,10 @@ fn the_trace_of_every_collective_has_one_lane_per_device() {
         std::fs::read_to_string(dir.join(format!("module_0000.{name}.collectives.txt"))).unwrap();
     let index = std::fs::read_to_string(dir.join("index.txt")).unwrap();
     std::fs::remove_dir_all(&dir).ok();
+    // The README's screenshot is drawn from this trace (scripts/render_trace.py).
+    if let Some(out) = std::env::var_os("XLAC_COLLECTIVES_TRACE_OUT") {
+        std::fs::write(out, &json).unwrap();
+    }
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let events = doc["traceEvents"].as_array().unwrap();
     let lanes: std::collections::BTreeSet<u64> = events

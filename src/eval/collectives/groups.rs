@@ -298,6 +298,10 @@ fn parse_mesh_groups(v: &str) -> Option<Vec<Vec<i64>>> {
     }
     let mut rest = body[close + 1..].trim_start();
     let total = axes.iter().try_fold(1i64, |a, (_, s)| a.checked_mul(*s))?;
+    // Device meshes are small; refuse absurd sizes rather than allocate them.
+    if total > 1 << 20 {
+        return None;
+    }
     let ids = match rest.strip_prefix(',') {
         Some(r) => {
             let r = r.trim_start().strip_prefix("device_ids")?.trim_start();
@@ -326,7 +330,6 @@ fn parse_mesh_groups(v: &str) -> Option<Vec<Vec<i64>>> {
     let mut axis_factor: Vec<(usize, usize)> = Vec::new(); // first factor, count
     let mut group_factors: Vec<usize> = Vec::new();
     let mut subs: Vec<(usize, i64, i64)> = Vec::new();
-    let mut whole: Vec<usize> = Vec::new();
     for r in refs.split(',').map(str::trim).filter(|r| !r.is_empty()) {
         let (name, sub) = match r.find(":(") {
             Some(i) => (&r[..i], Some(&r[i + 2..])),
@@ -334,17 +337,14 @@ fn parse_mesh_groups(v: &str) -> Option<Vec<Vec<i64>>> {
         };
         let name = name.trim().trim_matches('\'');
         let axis = axes.iter().position(|(n, _)| n == name)?;
-        match sub {
-            Some(sub) => {
-                let (pre, size) = sub.split_once(')')?;
-                let pre: i64 = pre.trim().parse().ok().filter(|&p| p > 0)?;
-                let size: i64 = size.trim().parse().ok().filter(|&s| s > 0)?;
-                if axes[axis].1 % (pre * size) != 0 {
-                    return None;
-                }
-                subs.push((axis, pre, size));
+        if let Some(sub) = sub {
+            let (pre, size) = sub.split_once(')')?;
+            let pre: i64 = pre.trim().parse().ok().filter(|&p| p > 0)?;
+            let size: i64 = size.trim().parse().ok().filter(|&s| s > 0)?;
+            if axes[axis].1 % pre.checked_mul(size)? != 0 {
+                return None;
             }
-            None => whole.push(axis),
+            subs.push((axis, pre, size));
         }
     }
     for (a, (_, size)) in axes.iter().enumerate() {
@@ -367,7 +367,6 @@ fn parse_mesh_groups(v: &str) -> Option<Vec<Vec<i64>>> {
         let (first, count) = axis_factor[axis];
         group_factors.push(if count == 3 { first + 1 } else { first });
     }
-    let _ = whole;
     let mut perm: Vec<i64> = (0..factors.len())
         .filter(|f| !group_factors.contains(f))
         .map(|f| f as i64)
@@ -417,7 +416,7 @@ fn parse_iota_groups(v: &str) -> Option<Vec<Vec<i64>>> {
     let [groups, size] = shape.as_slice() else {
         return None;
     };
-    if ids.len() as i64 != groups * size || *size <= 0 {
+    if Some(ids.len() as i64) != groups.checked_mul(*size) || *size <= 0 {
         return None;
     }
     Some(ids.chunks(*size as usize).map(<[i64]>::to_vec).collect())
@@ -469,6 +468,53 @@ mod tests {
             Some(vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7]])
         );
         assert_eq!(parse_groups("mesh['x'=8] {'y'}"), None);
+        assert_eq!(parse_groups("mesh['x'=1000000000] {'x'}"), None);
+    }
+
+    /// A bounded fuzz loop over the replica-group parser: mutations of valid texts
+    /// (truncations, byte flips, repeats) never panic, hang or allocate absurd lists.
+    #[test]
+    fn group_parser_survives_mutations() {
+        let seeds = [
+            "{{0,1},{2,3}}",
+            "[2,4]<=[4,2]T(1,0)",
+            "mesh['axis_0'=4,'axis_1'=2] {'axis_1'}",
+            "mesh['axis_0'=2,'axis_1'=1,'axis_2'=4], device_ids=([4,2]T(1,0)) {'axis_2'}",
+            "mesh['x'=8] {'x':(2)2}",
+        ];
+        let alphabet: &[u8] = b"{}[](),=:'T<-0123456789xmesh ";
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let mut t: Vec<u8> = seeds[(next() % seeds.len() as u64) as usize]
+                .as_bytes()
+                .to_vec();
+            for _ in 0..(next() % 4 + 1) {
+                let i = (next() % (t.len() as u64 + 1)) as usize;
+                match next() % 4 {
+                    0 => t.truncate(i),
+                    1 if i < t.len() => t[i] = alphabet[(next() % alphabet.len() as u64) as usize],
+                    2 => t.insert(
+                        i.min(t.len()),
+                        alphabet[(next() % alphabet.len() as u64) as usize],
+                    ),
+                    _ => {
+                        let tail = t[i.min(t.len())..].to_vec();
+                        t.extend_from_slice(&tail);
+                    }
+                }
+            }
+            if let Ok(text) = std::str::from_utf8(&t)
+                && let Some(groups) = parse_groups(text)
+            {
+                assert!(groups.iter().map(Vec::len).sum::<usize>() <= 1 << 20);
+            }
+        }
     }
 
     #[test]
