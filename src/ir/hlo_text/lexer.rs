@@ -407,6 +407,7 @@ impl<'a> Cursor<'a> {
                     match bytes.get(j) {
                         None | Some(b',' | b'\n' | b'}' | b')' | b'/') => {}
                         Some(b'{') if mesh => {}
+                        Some(b'd') if mesh && self.src.text[j..].starts_with("device_ids=") => {}
                         Some(_) if j >= self.end => {}
                         Some(_) => {
                             let word: String = self.src.text[j..self.end]

@@ -353,7 +353,7 @@ fn copy_block(src: &RawArray, from: &[i64], dst: &RawArray, to: &[i64], block: &
         dst.bytes_mut()[..s].copy_from_slice(&src.bytes()[..s]);
         return;
     }
-    if block.iter().any(|&b| b == 0) {
+    if block.contains(&0) {
         return;
     }
     let (sd, dd) = (&src.shape.dims, &dst.shape.dims);

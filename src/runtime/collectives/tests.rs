@@ -377,3 +377,15 @@ fn the_trace_has_one_lane_per_device() {
     let table = run.trace.table();
     assert!(table.contains("all-gather %g"), "{table}");
 }
+
+#[test]
+fn mesh_replica_groups_parse_and_run() {
+    // XLA's V3 form with a device list: groups {0,2,4,6},{1,3,5,7}.
+    let text = format!(
+        "HloModule m\n\n{ADD}\nENTRY e {{\n  x = f32[1] parameter(0)\n  ROOT r = f32[1] all-reduce(x), channel_id=1, replica_groups=mesh['axis_0'=2,'axis_1'=1,'axis_2'=4], device_ids=([4,2]T(1,0)) {{'axis_2'}}, use_global_device_ids=true, to_apply=add\n}}\n"
+    );
+    let args = per_device(8, |d| vec![f32s(&[1], &[(1 << d) as f32])]);
+    let out = both(&text, DeviceGrid::new(1, 8), args);
+    assert_eq!(values(&out[0]), vec![1.0 + 4.0 + 16.0 + 64.0]);
+    assert_eq!(values(&out[7]), vec![2.0 + 8.0 + 32.0 + 128.0]);
+}
