@@ -313,7 +313,7 @@ mod tests {
                 let i = ((state >> (8 * k)) as usize) % m.len();
                 m[i] ^= (state >> (3 + k)) as u8 | 1;
             }
-            if state % 7 == 0 {
+            if state.is_multiple_of(7) {
                 m.truncate((state >> 20) as usize % m.len());
             }
             let _ = parse(&m);

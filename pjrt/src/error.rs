@@ -164,7 +164,7 @@ pub unsafe fn error_ref<'a>(e: *const c_void) -> Result<&'a Error> {
 
 /// Runs one entry point: logs the call, catches panics, and turns an error into a
 /// `PJRT_Error*` (NULL on success). `args` is the args struct, checked for NULL here.
-pub fn guard<A>(
+pub(crate) fn guard<A>(
     name: &'static str,
     args: *mut A,
     body: impl FnOnce(&mut A) -> Result<()>,
@@ -201,7 +201,7 @@ pub fn guard<A>(
 
 /// [`guard`] for the two functions that return `void` (`Error_Destroy`, `Error_Message`):
 /// a panic is swallowed, as there is no way to report it.
-pub fn guard_void<A>(name: &'static str, args: *mut A, body: impl FnOnce(&mut A)) {
+pub(crate) fn guard_void<A>(name: &'static str, args: *mut A, body: impl FnOnce(&mut A)) {
     call_log::record(name);
     if args.is_null() {
         return;

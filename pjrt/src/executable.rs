@@ -145,8 +145,8 @@ fn read_bytecode(code: &[u8]) -> Result<Program> {
 
 /// What runs: the compiled executable, or the module for the interpreter.
 enum Runner {
-    Compiled(Mutex<SendExecutable>),
-    Interpreter(Module),
+    Compiled(Box<Mutex<SendExecutable>>),
+    Interpreter(Box<Module>),
 }
 
 /// `xlac::runtime::Executable` behind a mutex.
@@ -308,7 +308,7 @@ pub fn compile(
                 output: array_bytes(&outputs),
                 ..MemoryStats::default()
             };
-            (Runner::Interpreter(module), text, cost, memory, 0)
+            (Runner::Interpreter(Box::new(module)), text, cost, memory, 0)
         }
         Mode::Compiled => {
             let compiled = xlac::compiler::compile(module, &xlac_options)
@@ -334,7 +334,7 @@ pub fn compile(
                 total,
             };
             (
-                Runner::Compiled(Mutex::new(SendExecutable(exe))),
+                Runner::Compiled(Box::new(Mutex::new(SendExecutable(exe)))),
                 text,
                 cost,
                 memory,

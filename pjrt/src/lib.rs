@@ -16,6 +16,9 @@
 
 // The C API's constants keep the header's names (`PJRT_NamedValue_kString`).
 #![allow(non_upper_case_globals)]
+// Every `pub unsafe extern "C" fn` has one safety contract, the header's: a valid args
+// struct whose pointers are valid for the call; it is stated once, here.
+#![allow(clippy::missing_safety_doc)]
 
 pub mod abi;
 pub mod buffer;
