@@ -220,6 +220,13 @@ impl Executable {
     /// Runs on `args` (the entry parameters, in any layouts) and returns the entry result
     /// in the layouts of the entry computation's root. Callable any number of times.
     pub fn execute(&mut self, args: &[Literal]) -> Result<Literal, RuntimeError> {
+        let refs: Vec<&Literal> = args.iter().collect();
+        self.execute_refs(&refs)
+    }
+
+    /// [`Self::execute`] on borrowed arguments (the PJRT plugin's buffers are shared, not
+    /// owned by the call).
+    pub fn execute_refs(&mut self, args: &[&Literal]) -> Result<Literal, RuntimeError> {
         self.execute_impl(args, true)?
             .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
@@ -229,7 +236,8 @@ impl Executable {
     /// timings end when the result buffers are ready (`block_until_ready`), not after a
     /// copy to the host.
     pub fn run(&mut self, args: &[Literal]) -> Result<(), RuntimeError> {
-        self.execute_impl(args, false).map(drop)
+        let refs: Vec<&Literal> = args.iter().collect();
+        self.execute_impl(&refs, false).map(drop)
     }
 
     /// Runs on `args` as device `device` of `collectives` (its collectives meet the other
@@ -245,7 +253,7 @@ impl Executable {
 
     fn execute_impl(
         &mut self,
-        args: &[Literal],
+        args: &[&Literal],
         read_result: bool,
     ) -> Result<Option<Literal>, RuntimeError> {
         // A run without a grid is the only device of its own.
@@ -328,7 +336,7 @@ impl Executable {
 
     /// Binds `args` to the parameter allocations (in place where the layout allows,
     /// copied otherwise) and returns the base address of every allocation for one run.
-    fn bind(&mut self, args: &[Literal]) -> Result<Vec<*mut u8>, RuntimeError> {
+    fn bind(&mut self, args: &[&Literal]) -> Result<Vec<*mut u8>, RuntimeError> {
         let count = self.module.entry_computation().parameters().len();
         if args.len() != count {
             return Err(RuntimeError::new(format!(
@@ -342,7 +350,7 @@ impl Executable {
             .map(|m| m.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr()))
             .collect();
         for p in &self.parameters {
-            let leaf = literal_leaf(&args[p.number], &p.index).ok_or_else(|| {
+            let leaf = literal_leaf(args[p.number], &p.index).ok_or_else(|| {
                 RuntimeError::new(format!(
                     "argument {} has no array at {:?}; the parameter is {}",
                     p.number,
