@@ -242,7 +242,19 @@ impl Runner {
     /// Runs every case of a file's text.
     pub fn check_text(&self, text: &str, name: &str) -> Vec<CaseResult> {
         let special = special::Special::of(name, text);
-        split_cases(text, self.case_marker)
+        let chunks = split_cases(text, self.case_marker);
+        if chunks.is_empty() {
+            // A file with no case would otherwise pass vacuously ("0 passed, 0 failed").
+            return vec![CaseResult {
+                file: name.to_string(),
+                case: 0,
+                status: Status::Error(format!(
+                    "no test case: no chunk contains '{}'",
+                    self.case_marker
+                )),
+            }];
+        }
+        chunks
             .into_iter()
             .enumerate()
             .map(|(case, chunk)| CaseResult {

@@ -8,6 +8,7 @@
 
 use std::alloc::{Layout as AllocLayout, alloc_zeroed, dealloc};
 
+use crate::ir::size::{AllocError, AllocRefusal};
 use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal};
 use crate::layout::buffer_assignment::ALIGNMENT;
 use crate::with_array_data;
@@ -33,6 +34,30 @@ impl AlignedBuffer {
             std::alloc::handle_alloc_error(layout);
         }
         AlignedBuffer { ptr, size }
+    }
+
+    /// [`AlignedBuffer::new`], or an [`AllocError`] naming `what` when the size is over the
+    /// limits of [`crate::ir::size::check_allocation`] or the allocator refuses it.
+    pub fn try_new(
+        size: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<AlignedBuffer, AllocError> {
+        let mut what = Some(what);
+        let mut name = || what.take().map(|f| f()).unwrap_or_default();
+        crate::ir::size::check_allocation(size as u64, &mut name)?;
+        let refused = |what: String| AllocError {
+            bytes: size as u64,
+            what,
+            reason: AllocRefusal::Refused,
+        };
+        let layout = AllocLayout::from_size_align(size.max(ALIGNMENT), ALIGNMENT)
+            .map_err(|_| refused(name()))?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(refused(name()));
+        }
+        Ok(AlignedBuffer { ptr, size })
     }
 
     fn layout(size: usize) -> AllocLayout {

@@ -91,6 +91,8 @@ pub struct Executable {
     pub kernels: KernelSet,
     /// Seed of the `rng` op (reset at every run, as the interpreter's).
     pub seed: u64,
+    /// Timeout and while-iteration cap of every run (none by default).
+    pub limits: crate::eval::limits::RunLimits,
     plan: Plan,
     entry: ThunkSequence,
     /// Owned memory per allocation (`None` for parameter allocations bound per run).
@@ -127,11 +129,13 @@ impl Executable {
         let memory: Vec<Option<AlignedBuffer>> = plan
             .allocations
             .iter()
-            .map(|a| match a.kind {
-                AllocationKind::Parameter { .. } => None,
-                _ => Some(AlignedBuffer::new(a.size)),
+            .enumerate()
+            .map(|(i, a)| match a.kind {
+                AllocationKind::Parameter { .. } => Ok(None),
+                _ => AlignedBuffer::try_new(a.size, || format!("buffer allocation {i}")).map(Some),
             })
-            .collect();
+            .collect::<Result<_, _>>()
+            .map_err(|e| RuntimeError::new(e.to_string()))?;
         for (value, dst) in &constants {
             let Some(Some(buf)) = memory.get(dst.slice.allocation) else {
                 return Err(RuntimeError::new("a constant slice is outside the plan"));
@@ -185,6 +189,7 @@ impl Executable {
             buffers,
             kernels,
             seed: 0,
+            limits: Default::default(),
             plan,
             entry,
             memory,
@@ -240,6 +245,7 @@ impl Executable {
                 &self.module,
                 EvalOptions {
                     seed: self.seed,
+                    limits: self.limits.clone(),
                     ..EvalOptions::default()
                 },
             ),
@@ -291,10 +297,17 @@ impl Executable {
             let base = if owned {
                 bases[p.slice.allocation]
             } else {
-                let scratch = self.parameter_scratch[p.slice.allocation]
-                    .get_or_insert_with(|| AlignedBuffer::new(info.size));
-                bases[p.slice.allocation] = scratch.ptr();
-                scratch.ptr()
+                let slot = &mut self.parameter_scratch[p.slice.allocation];
+                if slot.is_none() {
+                    let what =
+                        || format!("parameter {} ({})", p.number, Shape::Array(p.shape.clone()));
+                    let buffer = AlignedBuffer::try_new(info.size, what)
+                        .map_err(|e| RuntimeError::new(e.to_string()))?;
+                    *slot = Some(buffer);
+                }
+                let scratch = slot.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr());
+                bases[p.slice.allocation] = scratch;
+                scratch
             };
             // SAFETY: the slice lies inside the allocation and holds the parameter's shape.
             unsafe { write_array(base.add(p.slice.offset), leaf, &p.shape) };

@@ -103,12 +103,15 @@ fn parse_shape_at_depth(cur: &mut Cursor<'_>, depth: usize) -> PResult<Shape> {
     } else {
         Layout::row_major(dims.len())
     };
-    Ok(Shape::Array(ArrayShape {
+    let shape = ArrayShape {
         element_type,
         dims,
         dynamic_dims,
         layout,
-    }))
+    };
+    // Sizes are checked where shapes are born, so no later stage multiplies a huge one.
+    crate::ir::size::check_array(&shape).map_err(|e| cur.src.error(start, e.to_string()))?;
+    Ok(Shape::Array(shape))
 }
 
 /// A `{` after a shape starts a layout only if an integer, `:` or `}` follows; otherwise it
