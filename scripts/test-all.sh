@@ -11,7 +11,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v chromium || (apt-get update && apt-get install -y chromium)
 
 # --- Rust tests (release: the numerics are heavy) ----------------------------------------
-cargo test --release
+# XLAC_VERIFY_CLIF: Cranelift's verifier checks every generated function (debug builds do
+# it anyway; release builds only when asked).
+XLAC_VERIFY_CLIF=1 cargo test --release
 
 # --- fuzzing (bounded) -------------------------------------------------------------------
 # Every fuzz target for XLAC_FUZZ_SECONDS (30 by default) from a fixed seed; a panic, abort,

@@ -49,6 +49,8 @@ pub struct CompileOptions {
     /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
+    /// `--guard-buffers`: one buffer per value, each against a protected page.
+    pub guard_buffers: bool,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -190,8 +192,12 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             warnings = write_cross_isa_listings(d, &module, &kernels, &isas)?;
         }
     }
-    let mut executable =
-        Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
+    let mut executable = if options.guard_buffers {
+        Executable::guarded(module, buffers, kernels)
+    } else {
+        Executable::new(module, buffers, kernels)
+    }
+    .map_err(CompileError::Runtime)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
     // Races are timed runs, not compilation: they stay out of compile_ms.
     let autotune = match crate::autotune::tune(&mut executable, options.autotune) {

@@ -21,9 +21,7 @@ fn run(model: &Path, inputs: &Path, out: &Path, threads: Option<usize>) -> Resul
     if let Some(n) = threads {
         cmd.env("RAYON_NUM_THREADS", n.to_string());
     }
-    let status = cmd
-        .output()
-        .map_err(|e| format!("cannot run xlac: {e}"))?;
+    let status = cmd.output().map_err(|e| format!("cannot run xlac: {e}"))?;
     if !status.status.success() {
         return Err(format!(
             "xlac run {} failed: {}",

@@ -16,6 +16,8 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         probe_output_dir: args.probe_output_dir.clone(),
         ..Runner::stablehlo()
     };
+    runner.compiled = args.backend == super::Backend::Compiled;
+    runner.guard_buffers = args.guard_buffers;
     if let Some(seconds) = args.timeout {
         runner.timeout = std::time::Duration::from_secs_f64(seconds);
     }

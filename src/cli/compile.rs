@@ -68,6 +68,7 @@ pub fn compile_options(
         isas: Vec::new(),
         keep_kernel_artifacts: false,
         inline_math: flags.inline_math,
+        guard_buffers: flags.guard_buffers,
         autotune: if flags.autotune {
             crate::autotune::AutotuneMode::Race
         } else {

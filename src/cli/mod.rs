@@ -213,6 +213,11 @@ pub struct PassFlags {
     /// native AVX-512/AVX2 block routines for them when the host has them (same bits).
     #[arg(long)]
     pub inline_math: bool,
+    /// Debugging: give every buffer its own memory, placed against a protected page, so a
+    /// kernel that reads or writes past a buffer faults at once instead of corrupting a
+    /// neighbour. Slower; results are the same.
+    #[arg(long)]
+    pub guard_buffers: bool,
 }
 
 /// `xlac explain`.
@@ -274,6 +279,13 @@ pub struct CheckArgs {
     /// `DIR/index.csv`.
     #[arg(long, value_name = "DIR")]
     pub probe_output_dir: Option<PathBuf>,
+    /// Run the cases on this backend (the `check.*` ops always run on the interpreter).
+    #[arg(long, value_enum, default_value_t = Backend::Interpreter)]
+    pub backend: Backend,
+    /// With `--backend compiled`: every buffer against a protected page (see `xlac run
+    /// --guard-buffers`).
+    #[arg(long)]
+    pub guard_buffers: bool,
     /// How long one case may run before it is an ERROR (default 60).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,

@@ -93,6 +93,11 @@ pub struct Executable {
     pub seed: u64,
     /// Timeout and while-iteration cap of every run (none by default).
     pub limits: crate::eval::limits::RunLimits,
+    /// Custom calls the runtime has no thunk for run on the interpreter, which asks this
+    /// handler first (`xlac check --backend compiled` plugs in the `check.*` ops).
+    pub custom_call_handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
+    /// `--guard-buffers`: parameters are copied into guarded memory, never bound in place.
+    guard: bool,
     plan: Plan,
     entry: ThunkSequence,
     /// Owned memory per allocation (`None` for parameter allocations bound per run).
@@ -123,6 +128,35 @@ impl Executable {
         plan: Plan,
         kernels: KernelSet,
     ) -> Result<Executable, RuntimeError> {
+        Executable::with_plan_and_memory(module, buffers, plan, kernels, false)
+    }
+
+    /// `--guard-buffers`: the executable over [`Plan::one_buffer_per_value`], every
+    /// buffer (parameters too: they are always copied in) in its own
+    /// [`AlignedBuffer::guarded`] mapping, so that an access past any buffer faults.
+    pub fn guarded(
+        module: Module,
+        buffers: BufferAssignment,
+        kernels: KernelSet,
+    ) -> Result<Executable, RuntimeError> {
+        let plan = Plan::one_buffer_per_value(&module);
+        Executable::with_plan_and_memory(module, buffers, plan, kernels, true)
+    }
+
+    fn with_plan_and_memory(
+        module: Module,
+        buffers: BufferAssignment,
+        plan: Plan,
+        kernels: KernelSet,
+        guard: bool,
+    ) -> Result<Executable, RuntimeError> {
+        let allocate = |size: usize, what: &dyn Fn() -> String| {
+            if guard {
+                AlignedBuffer::guarded(size, what)
+            } else {
+                AlignedBuffer::try_new(size, what)
+            }
+        };
         let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
         let entry = emitter.emit_computation(module.entry)?;
         let constants = std::mem::take(&mut emitter.constants);
@@ -132,7 +166,7 @@ impl Executable {
             .enumerate()
             .map(|(i, a)| match a.kind {
                 AllocationKind::Parameter { .. } => Ok(None),
-                _ => AlignedBuffer::try_new(a.size, || format!("buffer allocation {i}")).map(Some),
+                _ => allocate(a.size, &|| format!("buffer allocation {i}")).map(Some),
             })
             .collect::<Result<_, _>>()
             .map_err(|e| RuntimeError::new(e.to_string()))?;
@@ -190,6 +224,8 @@ impl Executable {
             kernels,
             seed: 0,
             limits: Default::default(),
+            custom_call_handler: None,
+            guard,
             plan,
             entry,
             memory,
@@ -239,16 +275,18 @@ impl Executable {
 
     /// The run context over allocation bases `bases` (the rng restarts from `seed`).
     fn context(&self, bases: Vec<*mut u8>) -> Context<'_> {
+        let mut evaluator = Evaluator::new(
+            &self.module,
+            EvalOptions {
+                seed: self.seed,
+                limits: self.limits.clone(),
+                ..EvalOptions::default()
+            },
+        );
+        evaluator.custom_call_handler = self.custom_call_handler.clone();
         Context {
             memory: Memory { bases },
-            evaluator: Evaluator::new(
-                &self.module,
-                EvalOptions {
-                    seed: self.seed,
-                    limits: self.limits.clone(),
-                    ..EvalOptions::default()
-                },
-            ),
+            evaluator,
         }
     }
 
@@ -289,7 +327,7 @@ impl Executable {
             let same_layout = p.shape.rank() <= 1
                 || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
             let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
-            if whole && same_layout && !owned && !info.maybe_live_out {
+            if whole && same_layout && !owned && !info.maybe_live_out && !self.guard {
                 // Bound in place: kernels only read parameter allocations.
                 bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
                 continue;
@@ -301,8 +339,12 @@ impl Executable {
                 if slot.is_none() {
                     let what =
                         || format!("parameter {} ({})", p.number, Shape::Array(p.shape.clone()));
-                    let buffer = AlignedBuffer::try_new(info.size, what)
-                        .map_err(|e| RuntimeError::new(e.to_string()))?;
+                    let buffer = if self.guard {
+                        AlignedBuffer::guarded(info.size, what)
+                    } else {
+                        AlignedBuffer::try_new(info.size, what)
+                    }
+                    .map_err(|e| RuntimeError::new(e.to_string()))?;
                     *slot = Some(buffer);
                 }
                 let scratch = slot.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr());

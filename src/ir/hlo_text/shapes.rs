@@ -109,8 +109,11 @@ fn parse_shape_at_depth(cur: &mut Cursor<'_>, depth: usize) -> PResult<Shape> {
         dynamic_dims,
         layout,
     };
-    // Sizes are checked where shapes are born, so no later stage multiplies a huge one.
-    crate::ir::size::check_array(&shape).map_err(|e| cur.src.error(start, e.to_string()))?;
+    // Sizes are checked where shapes are born, so no later stage multiplies a huge one
+    // (an unknown `?` dimension counts as 0 here; the verifier rejects it later).
+    let mut known = shape.clone();
+    known.dims.iter_mut().for_each(|d| *d = (*d).max(0));
+    crate::ir::size::check_array(&known).map_err(|e| cur.src.error(start, e.to_string()))?;
     Ok(Shape::Array(shape))
 }
 
