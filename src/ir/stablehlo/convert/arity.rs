@@ -82,9 +82,9 @@ pub(crate) fn counts(name: &str) -> Option<(Count, Count)> {
         | "uniform_quantize"
         | "uniform_dequantize"
         | "get_dimension_size"
-        | "dynamic_iota"
-        | "collective_permute"
-        | "collective_broadcast" => (one, one),
+        | "dynamic_iota" => (one, one),
+        // Collectives over several arrays at once.
+        "collective_permute" | "collective_broadcast" => (AtLeast(1), AtLeast(1)),
         // Binary ops.
         "add"
         | "and"
