@@ -11,7 +11,17 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v chromium || (apt-get update && apt-get install -y chromium)
 
 # --- Rust tests (release: the numerics are heavy) ----------------------------------------
-cargo test --release
+# XLAC_VERIFY_CLIF: Cranelift's verifier checks every generated function (debug builds do
+# it anyway; release builds only when asked).
+XLAC_VERIFY_CLIF=1 cargo test --release
+
+# --- fuzzing (bounded) -------------------------------------------------------------------
+# Every fuzz target for XLAC_FUZZ_SECONDS (30 by default) from a fixed seed; a panic, abort,
+# signal or hang fails the suite and the input is kept under target/fuzz/TARGET/.
+cargo build --release --example fuzz
+for fuzz_target in $(target/release/examples/fuzz --list | cut -f1); do
+  target/release/examples/fuzz "$fuzz_target" --seconds "${XLAC_FUZZ_SECONDS:-30}"
+done
 
 # --- the PJRT plugin from JAX (python/tests) ---------------------------------------------
 # A venv under target/ with the pinned jax/jaxlib the plugin was measured against, pytest,

@@ -49,6 +49,8 @@ pub struct CompileOptions {
     /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
+    /// `--guard-buffers`: one buffer per value, each against a protected page.
+    pub guard_buffers: bool,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -190,8 +192,12 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             warnings = write_cross_isa_listings(d, &module, &kernels, &isas)?;
         }
     }
-    let mut executable =
-        Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
+    let mut executable = if options.guard_buffers {
+        Executable::guarded(module, buffers, kernels)
+    } else {
+        Executable::new(module, buffers, kernels)
+    }
+    .map_err(CompileError::Runtime)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
     // Races are timed runs, not compilation: they stay out of compile_ms.
     let autotune = match crate::autotune::tune(&mut executable, options.autotune) {
@@ -268,23 +274,34 @@ fn write(d: &mut DumpWriter, what: Artifact<'_>, text: &str) -> Result<(), Compi
 
 /// The HLO stages: the CPU pass pipeline (with layout assignment), fusion, copy insertion
 /// and scheduling, in one pipeline so every changed pass gets its numbered dump.
+fn compile_pipeline(options: &CompileOptions, log: &DecisionLog) -> Pipeline {
+    let layout = LayoutAssignment {
+        forced_parameter_layouts: options.forced_parameter_layouts.clone(),
+    };
+    Pipeline::new("cpu-compiler")
+        .pipeline(cpu_pipeline(layout))
+        .pipeline(fusion_pipeline(log))
+        .pipeline(
+            Pipeline::new("scheduling")
+                .pass(CopyInsertion)
+                .pass(HloMemoryScheduler),
+        )
+}
+
+/// Every name `--disable-passes` accepts: the passes and pipelines of the compile
+/// pipeline.
+pub fn pass_and_pipeline_names() -> Vec<&'static str> {
+    compile_pipeline(&CompileOptions::default(), &DecisionLog::default()).step_names()
+}
+
+/// Runs [`compile_pipeline`] on `module`, dumping and recording as `options` say.
 fn optimize_with(
     mut module: Module,
     options: &CompileOptions,
     dump: Option<&mut DumpWriter>,
 ) -> Result<Optimized, CompileError> {
     let log: DecisionLog = Rc::default();
-    let layout = LayoutAssignment {
-        forced_parameter_layouts: options.forced_parameter_layouts.clone(),
-    };
-    let mut pipeline = Pipeline::new("cpu-compiler")
-        .pipeline(cpu_pipeline(layout))
-        .pipeline(fusion_pipeline(&log))
-        .pipeline(
-            Pipeline::new("scheduling")
-                .pass(CopyInsertion)
-                .pass(HloMemoryScheduler),
-        );
+    let mut pipeline = compile_pipeline(options, &log);
     let mut ctx = PipelineContext::new();
     ctx.disabled = options
         .disabled_passes

@@ -169,7 +169,14 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
             body,
         } => {
             parallel_copy(init, &ctx.memory);
+            let mut iteration = 0u64;
             loop {
+                iteration = iteration.saturating_add(1);
+                ctx.evaluator
+                    .options
+                    .limits
+                    .check_while(name, iteration)
+                    .map_err(RuntimeError::new)?;
                 parallel_copy(&condition.enter, &ctx.memory);
                 run_sequence(&condition.sequence, ctx)?;
                 let pred = condition.root.first().ok_or_else(|| {

@@ -92,6 +92,13 @@ pub struct Executable {
     pub kernels: std::sync::Arc<KernelSet>,
     /// Seed of the `rng` op (reset at every run, as the interpreter's).
     pub seed: u64,
+    /// Timeout and while-iteration cap of every run (none by default).
+    pub limits: crate::eval::limits::RunLimits,
+    /// Custom calls the runtime has no thunk for run on the interpreter, which asks this
+    /// handler first (`xlac check --backend compiled` plugs in the `check.*` ops).
+    pub custom_call_handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
+    /// `--guard-buffers`: parameters are copied into guarded memory, never bound in place.
+    guard: bool,
     plan: Plan,
     entry: ThunkSequence,
     /// Owned memory per allocation (`None` for parameter allocations bound per run).
@@ -122,39 +129,76 @@ impl Executable {
         plan: Plan,
         kernels: KernelSet,
     ) -> Result<Executable, RuntimeError> {
-        Executable::build(module, buffers, plan, std::sync::Arc::new(kernels))
+        Executable::with_plan_and_memory(
+            module,
+            buffers,
+            plan,
+            std::sync::Arc::new(kernels),
+            false,
+        )
+    }
+
+    /// `--guard-buffers`: the executable over [`Plan::one_buffer_per_value`], every
+    /// buffer (parameters too: they are always copied in) in its own
+    /// [`AlignedBuffer::guarded`] mapping, so that an access past any buffer faults.
+    pub fn guarded(
+        module: Module,
+        buffers: BufferAssignment,
+        kernels: KernelSet,
+    ) -> Result<Executable, RuntimeError> {
+        let plan = Plan::one_buffer_per_value(&module);
+        Executable::with_plan_and_memory(
+            module,
+            buffers,
+            plan,
+            std::sync::Arc::new(kernels),
+            true,
+        )
     }
 
     /// Another executable of the same module and code with its own buffers: one per device
     /// of a grid, compiled once.
     pub fn replicate(&self) -> Result<Executable, RuntimeError> {
-        let mut e = Executable::build(
+        let mut e = Executable::with_plan_and_memory(
             self.module.clone(),
             self.buffers.clone(),
             self.plan.clone(),
             self.kernels.clone(),
+            self.guard,
         )?;
         e.seed = self.seed;
+        e.limits = self.limits.clone();
+        e.custom_call_handler = self.custom_call_handler.clone();
         Ok(e)
     }
 
-    fn build(
+    fn with_plan_and_memory(
         module: Module,
         buffers: BufferAssignment,
         plan: Plan,
         kernels: std::sync::Arc<KernelSet>,
+        guard: bool,
     ) -> Result<Executable, RuntimeError> {
+        let allocate = |size: usize, what: &dyn Fn() -> String| {
+            if guard {
+                AlignedBuffer::guarded(size, what)
+            } else {
+                AlignedBuffer::try_new(size, what)
+            }
+        };
         let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
         let entry = emitter.emit_computation(module.entry)?;
         let constants = std::mem::take(&mut emitter.constants);
         let memory: Vec<Option<AlignedBuffer>> = plan
             .allocations
             .iter()
-            .map(|a| match a.kind {
-                AllocationKind::Parameter { .. } => None,
-                _ => Some(AlignedBuffer::new(a.size)),
+            .enumerate()
+            .map(|(i, a)| match a.kind {
+                AllocationKind::Parameter { .. } => Ok(None),
+                _ => allocate(a.size, &|| format!("buffer allocation {i}")).map(Some),
             })
-            .collect();
+            .collect::<Result<_, _>>()
+            .map_err(|e| RuntimeError::new(e.to_string()))?;
         for (value, dst) in &constants {
             let Some(Some(buf)) = memory.get(dst.slice.allocation) else {
                 return Err(RuntimeError::new("a constant slice is outside the plan"));
@@ -208,6 +252,9 @@ impl Executable {
             buffers,
             kernels,
             seed: 0,
+            limits: Default::default(),
+            custom_call_handler: None,
+            guard,
             plan,
             entry,
             memory,
@@ -247,7 +294,8 @@ impl Executable {
         args: &[Literal],
         device: DeviceBinding,
     ) -> Result<Literal, RuntimeError> {
-        self.execute_device(args, true, device)?
+        let refs: Vec<&Literal> = args.iter().collect();
+        self.execute_device(&refs, true, device)?
             .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
 
@@ -276,7 +324,7 @@ impl Executable {
 
     fn execute_device(
         &mut self,
-        args: &[Literal],
+        args: &[&Literal],
         read_result: bool,
         device: DeviceBinding,
     ) -> Result<Option<Literal>, RuntimeError> {
@@ -318,15 +366,18 @@ impl Executable {
 
     /// The run context over allocation bases `bases` (the rng restarts from `seed`).
     fn context(&self, bases: Vec<*mut u8>) -> Context<'_> {
+        let mut evaluator = Evaluator::new(
+            &self.module,
+            EvalOptions {
+                seed: self.seed,
+                limits: self.limits.clone(),
+                ..EvalOptions::default()
+            },
+        );
+        evaluator.custom_call_handler = self.custom_call_handler.clone();
         Context {
             memory: Memory { bases },
-            evaluator: Evaluator::new(
-                &self.module,
-                EvalOptions {
-                    seed: self.seed,
-                    ..EvalOptions::default()
-                },
-            ),
+            evaluator,
             device: DeviceBinding {
                 collectives: std::sync::Arc::new(collectives::InProcess::single()),
                 device: 0,
@@ -371,7 +422,7 @@ impl Executable {
             let same_layout = p.shape.rank() <= 1
                 || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
             let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
-            if whole && same_layout && !owned && !info.maybe_live_out {
+            if whole && same_layout && !owned && !info.maybe_live_out && !self.guard {
                 // Bound in place: kernels only read parameter allocations.
                 bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
                 continue;
@@ -379,10 +430,21 @@ impl Executable {
             let base = if owned {
                 bases[p.slice.allocation]
             } else {
-                let scratch = self.parameter_scratch[p.slice.allocation]
-                    .get_or_insert_with(|| AlignedBuffer::new(info.size));
-                bases[p.slice.allocation] = scratch.ptr();
-                scratch.ptr()
+                let slot = &mut self.parameter_scratch[p.slice.allocation];
+                if slot.is_none() {
+                    let what =
+                        || format!("parameter {} ({})", p.number, Shape::Array(p.shape.clone()));
+                    let buffer = if self.guard {
+                        AlignedBuffer::guarded(info.size, what)
+                    } else {
+                        AlignedBuffer::try_new(info.size, what)
+                    }
+                    .map_err(|e| RuntimeError::new(e.to_string()))?;
+                    *slot = Some(buffer);
+                }
+                let scratch = slot.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr());
+                bases[p.slice.allocation] = scratch;
+                scratch
             };
             // SAFETY: the slice lies inside the allocation and holds the parameter's shape.
             unsafe { write_array(base.add(p.slice.offset), leaf, &p.shape) };
