@@ -199,9 +199,6 @@ impl DenseValue {
     }
 }
 
-/// The largest constant [`to_literal`] builds (1 GiB).
-pub const MAX_LITERAL_BYTES: u64 = 1 << 30;
-
 /// Builds the literal of `ty` that `value` spells. The error says what is wrong
 /// (wrong element count, an element that does not fit, ...).
 pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
@@ -212,18 +209,6 @@ pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
         return Err("quantized dense literals are not supported".into());
     }
     let elem_ty = t.elem.storage();
-    // A splat of a huge shape is a few bytes of input; refuse it before allocating.
-    let bytes = t
-        .dims
-        .iter()
-        .try_fold(elem_ty.byte_size().max(1) as u64, |a, &d| {
-            a.checked_mul(u64::try_from(d).ok()?)
-        });
-    if bytes.is_none_or(|b| b > MAX_LITERAL_BYTES) {
-        return Err(format!(
-            "a dense literal of type {ty} is larger than the {MAX_LITERAL_BYTES}-byte limit for constants"
-        ));
-    }
     let shape = ArrayShape::new(elem_ty, &t.dims);
     crate::ir::size::check_array(&shape).map_err(|e| e.to_string())?;
     let count = shape
