@@ -157,7 +157,7 @@ LINALG = {
 def test_linalg(xlac, cpu, request, name):
     f, args, tol, needs_lapack = LINALG[name]
     if needs_lapack:
-        request.applymarker(pytest.mark.xfail(reason=LINALG_REASON, strict=False))
+        request.applymarker(pytest.mark.xfail(reason=LINALG_REASON, strict=True))
     compare(xlac, cpu, f, *args, **tol)
 
 

@@ -95,10 +95,32 @@ fn parse_functions(c: &mut Cursor<'_>, module: &mut MlirModule, braced: bool) ->
         if c.looking_at_word("func.func") {
             let f = parse_function(c)?;
             module.functions.push(f);
+        } else if c.looking_at_word("sdy.mesh") {
+            skip_mesh(c)?;
         } else {
             return Err(c.expected("func.func"));
         }
     }
+}
+
+/// Skips `sdy.mesh @name = <axes> [{attributes}] [loc(...)]`: a Shardy mesh, which
+/// `jax.jit` writes at module level for committed arguments. It names the device axes of
+/// the `sdy.sharding` attributes, which are kept as written; a single-device program does
+/// not need it.
+fn skip_mesh(c: &mut Cursor<'_>) -> PResult<()> {
+    c.eat_word("sdy.mesh");
+    if c.sigil_name(b'@')?.is_none() {
+        return Err(c.expected("the mesh's @name"));
+    }
+    c.expect("=")?;
+    if c.peek() != Some(b'<') {
+        return Err(c.expected("'<' and the mesh's axes"));
+    }
+    c.balanced()?;
+    if c.peek() == Some(b'{') {
+        c.balanced()?;
+    }
+    skip_loc(c)
 }
 
 /// Parses `func.func [visibility] @name(args) [-> results] [attributes {...}] { body }`.

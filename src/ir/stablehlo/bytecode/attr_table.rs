@@ -409,6 +409,15 @@ impl<'a> Tables<'a> {
         let a = match dialect {
             "builtin" => builtin::attr(self, c)?,
             "vhlo" => vhlo::attr(self, c)?,
+            "sdy" => {
+                // Shardy's shardings and meshes, which `jax.jit` writes for committed
+                // arguments: the entry is self-contained, so it is skipped and kept as an
+                // opaque attribute (xlac's single-device programs do not read shardings).
+                c.bytes(c.remaining() as u64, "a Shardy attribute")?;
+                return Ok(A::Text(
+                    "<a Shardy attribute in its binary encoding>".into(),
+                ));
+            }
             other => {
                 return Err(c.err(format!(
                     "an attribute of dialect '{other}' is in its own binary encoding, which xlac does not read"

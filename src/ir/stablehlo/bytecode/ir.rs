@@ -440,6 +440,11 @@ impl<'a, 't> IrReader<'a, 't> {
             for key in names {
                 out.push((*key, self.tables.read_attr(&mut p, "a property")?));
             }
+        } else if full == "sdy.mesh" {
+            // A Shardy mesh (its name and axes), which `jax.jit` writes at module level
+            // for committed arguments. The blob is self-contained; the module reader
+            // drops the op (see `legalize::module`).
+            return Ok(Props::Named(out));
         } else {
             return Err(Cursor::err_at(
                 at,

@@ -62,6 +62,11 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
     let body = m.regions.first().and_then(|r| r.blocks.first());
     let mut cx = Legalizer { scopes: Vec::new() };
     for op in body.map(|b| b.ops.as_slice()).unwrap_or_default() {
+        // Shardy meshes name device axes for the `sdy.sharding` attributes, which are
+        // kept as written; the text parser drops the op too.
+        if op.name == "sdy.mesh" {
+            continue;
+        }
         if op.name != "vhlo.func_v1" {
             return Err(Cursor::err_at(
                 op.offset,

@@ -173,6 +173,24 @@ fn chlo_composites_lower_as_chlo_and_others_call_their_decomposition() {
     );
 }
 
+/// What `jax.jit` lowers for an argument committed to a device: a module-level Shardy mesh
+/// and a sharding attribute on the argument. The mesh is skipped, the program runs.
+#[test]
+fn module_level_shardy_meshes_are_skipped() {
+    let text = "module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+      sdy.mesh @empty_mesh = <[]> {stablehlo.mesh = {axes = []}}
+      sdy.mesh @mesh = <[\"x\"=2, \"y\"=1]> loc(unknown)
+      func.func public @main(%arg0: tensor<2xi64> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}]>}) -> (tensor<2xi64> {jax.result_info = \"result\"}) {
+        %0 = stablehlo.add %arg0, %arg0 : tensor<2xi64>
+        return %0 : tensor<2xi64>
+      }
+    }";
+    let x: Literal = ArrayLiteral::from_vec(&[2], vec![4i64, 5]).into();
+    assert_eq!(i64s(&run(text, &[x])), vec![8, 10]);
+    let bad = "module {\n  sdy.mesh = <[]>\n}";
+    assert!(parse_chunk(bad, "t.mlir", 0).is_err());
+}
+
 #[test]
 fn broadcast_in_dim_stretches_size_one_dimensions() {
     let text = "func.func @main(%x: tensor<2x1xi64>) -> tensor<2x3xi64> {
