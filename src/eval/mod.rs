@@ -24,6 +24,7 @@ mod elementwise;
 mod fft;
 mod gather_scatter;
 pub mod index;
+pub mod lapack;
 mod linalg;
 mod reduce;
 mod rng;
@@ -76,6 +77,7 @@ impl std::error::Error for EvalError {}
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
+pub use custom_call::interprets_target as interprets_custom_call;
 pub use rng::SplitMix64;
 
 /// Settings of one evaluation.

@@ -329,6 +329,13 @@ impl<'a> ThunkEmitter<'a> {
                 match (lapack, top_k) {
                     (Some(t), _) => LibraryThunk::Lapack(t),
                     (None, Some(t)) => LibraryThunk::TopK(t),
+                    (None, None) if !crate::eval::interprets_custom_call(&cc.target) => {
+                        // Said now, at compile time, and in the compiled backend's words.
+                        return Err(RuntimeError::new(format!(
+                            "custom call '{}' is not supported (compiled backend)",
+                            cc.target
+                        )));
+                    }
                     (None, None) => return Ok(None),
                 }
             }
