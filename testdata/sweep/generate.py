@@ -817,7 +817,8 @@ def write_npz(path, arrays):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
         for k in sorted(arrays, key=lambda s: (int(s.split("_")[0]), s)):
             buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.ascontiguousarray(arrays[k]), allow_pickle=False)
+            # np.require keeps rank 0 (np.ascontiguousarray would make it shape (1,)).
+            np.lib.format.write_array(buf, np.require(arrays[k], requirements="C"), allow_pickle=False)
             info = zipfile.ZipInfo(k + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             z.writestr(info, buf.getvalue())
 
