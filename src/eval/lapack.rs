@@ -40,7 +40,7 @@
 //!
 //! XLA/JAX: `jaxlib/cpu/lapack_kernels.cc` (the FFI handlers and their attributes).
 
-use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::{Mat, MatMut, MatRef, Par};
@@ -605,6 +605,9 @@ pub trait Scalar:
     + Mul<Output = Self>
     + Div<Output = Self>
     + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
 {
     /// The real type (`f32` for c64).
     type Re: Scalar<Re = Self::Re> + faer::traits::RealField + PartialOrd + Copy;
@@ -933,7 +936,7 @@ fn getf2<T: Scalar>(m: usize, n: usize, a: &mut [T]) -> (Vec<i32>, i32) {
             }
             let inv = T::one() / a[j + j * m];
             for i in j + 1..m {
-                a[i + j * m] = a[i + j * m] * inv;
+                a[i + j * m] *= inv;
             }
         } else if info == 0 {
             info = j as i32 + 1;
@@ -941,7 +944,7 @@ fn getf2<T: Scalar>(m: usize, n: usize, a: &mut [T]) -> (Vec<i32>, i32) {
         for c in j + 1..n {
             let u = a[j + c * m];
             for i in j + 1..m {
-                a[i + c * m] = a[i + c * m] - a[i + j * m] * u;
+                a[i + c * m] -= a[i + j * m] * u;
             }
         }
     }
@@ -1021,7 +1024,7 @@ pub fn orgqr<T: Scalar>(m: usize, n: usize, a: &[T], tau: &[T]) -> Vec<T> {
             for r in 0..i {
                 let mut acc = T::zero();
                 for (s, &ws) in w.iter().enumerate().take(i).skip(r) {
-                    acc = acc + t[(r, s)] * ws;
+                    acc += t[(r, s)] * ws;
                 }
                 t[(r, i)] = -(ti * acc);
             }
@@ -1263,7 +1266,7 @@ pub fn gtsv<T: Scalar>(dl: &mut [T], d: &mut [T], du: &mut [T], b: &mut [T], nrh
                 return i as i32 + 1;
             }
             let fact = dl[i] / d[i];
-            d[i + 1] = d[i + 1] - fact * du[i];
+            d[i + 1] -= fact * du[i];
             for j in 0..nrhs {
                 b[bi(i + 1, j)] = b[bi(i + 1, j)] - fact * b[bi(i, j)];
             }
@@ -1327,7 +1330,7 @@ fn larfg<T: Scalar>(alpha: T, x: &mut [T]) -> (T, T) {
     let tau = (beta_t - alpha) / beta_t;
     let scale = T::one() / (alpha - beta_t);
     for v in x.iter_mut() {
-        *v = *v * scale;
+        *v *= scale;
     }
     (beta_t, tau)
 }
@@ -1427,7 +1430,7 @@ pub fn sytrd<T: Scalar>(n: usize, a: &mut [T], lower: bool) -> (Vec<T::Re>, Vec<
         for r in 0..n {
             let mut s = T::zero();
             for k in 0..m {
-                s = s + h[at(r, rows[k])] * v[k];
+                s += h[at(r, rows[k])] * v[k];
             }
             w[r] = t * s;
         }
@@ -1438,7 +1441,7 @@ pub fn sytrd<T: Scalar>(n: usize, a: &mut [T], lower: bool) -> (Vec<T::Re>, Vec<
             full_v[rows[k]] = v[k];
         }
         for r in 0..n {
-            w[r] = w[r] + alpha * full_v[r];
+            w[r] += alpha * full_v[r];
         }
         for c in 0..n {
             for r in 0..n {
@@ -1460,9 +1463,9 @@ pub fn sytrd<T: Scalar>(n: usize, a: &mut [T], lower: bool) -> (Vec<T::Re>, Vec<
         d[i] = h[at(i, i)].real();
         a[at(i, i)] = T::from_real(d[i]);
     }
-    for i in 0..n - 1 {
+    for (i, &ei) in e.iter().enumerate().take(n - 1) {
         let (r, c) = if lower { (i + 1, i) } else { (i, i + 1) };
-        a[at(r, c)] = T::from_real(e[i]);
+        a[at(r, c)] = T::from_real(ei);
     }
     (d, e, tau)
 }

@@ -10,9 +10,9 @@ use super::*;
 type C = Complex<f64>;
 
 /// A deterministic `m×n` column-major matrix with entries in [-1, 1).
-fn matrix<T: Scalar>(m: usize, n: usize, seed: u64) -> Vec<T>
+fn matrix<T>(m: usize, n: usize, seed: u64) -> Vec<T>
 where
-    T: FromPair,
+    T: Scalar + FromPair,
 {
     let mut s = seed
         .wrapping_mul(6364136223846793005)
