@@ -130,7 +130,10 @@ fn getrf_case<T: Scalar<Re = f64> + FromPair>(m: usize, n: usize) {
     // Partial pivoting on |re| + |im|: a multiplier is at most 1 (real) or √2 in modulus
     // (complex: |a| ≤ |re a| + |im a| ≤ |re p| + |im p| ≤ √2 |p|).
     for x in &l {
-        assert!(x.norm() <= std::f64::consts::SQRT_2 + 1e-12, "multiplier {x}");
+        assert!(
+            x.norm() <= std::f64::consts::SQRT_2 + 1e-12,
+            "multiplier {x}"
+        );
     }
 }
 
