@@ -44,6 +44,7 @@ pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
 pub mod hlo_text;
 pub mod provenance;
 pub mod shape_inference;
+pub mod size;
 /// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.
 pub mod stablehlo;
 pub mod verifier;

@@ -182,8 +182,13 @@ mod tests {
         let shape = Shape::array(PrimitiveType::C128, &[zs.len() as i64]);
         let input = Literal::Array(ArrayLiteral::from_vec(&[zs.len() as i64], zs.to_vec()));
         for (op, forward, principal) in cases {
-            let out = run(op, &[(shape.clone(), input.clone())], &[shape.clone()], &[])
-                .unwrap_or_else(|e| panic!("{op}: {e}"));
+            let out = run(
+                op,
+                &[(shape.clone(), input.clone())],
+                std::slice::from_ref(&shape),
+                &[],
+            )
+            .unwrap_or_else(|e| panic!("{op}: {e}"));
             let got = out[0].as_array().unwrap().values::<C>().unwrap().to_vec();
             for (z, w) in zs.iter().zip(&got) {
                 assert!(
