@@ -119,7 +119,8 @@ impl CpuInstructionFusion {
                         continue;
                     }
                     let producer_op = p.opcode();
-                    if !ours.contains_key(&consumer) {
+                    let first_fusion = !ours.contains_key(&consumer);
+                    if first_fusion {
                         let c = module.computations[comp_id].instr(consumer).opcode();
                         let name = format!("{producer_op}_{c}_fusion");
                         consumer = wrap_instruction_booked(
