@@ -49,6 +49,9 @@ pub struct CompileOptions {
     /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
+    /// Partition the module for this device grid first (XLA's `spmd-partitioner`
+    /// pipeline); `None` for a one-device program.
+    pub spmd: Option<crate::spmd::SpmdOptions>,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -277,7 +280,12 @@ fn optimize_with(
     let layout = LayoutAssignment {
         forced_parameter_layouts: options.forced_parameter_layouts.clone(),
     };
-    let mut pipeline = Pipeline::new("cpu-compiler")
+    let spmd_log: std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>> = Rc::default();
+    let mut pipeline = Pipeline::new("cpu-compiler");
+    if let Some(spmd) = options.spmd {
+        pipeline = pipeline.pipeline(crate::spmd::spmd_pipeline(spmd, &spmd_log));
+    }
+    let mut pipeline = pipeline
         .pipeline(cpu_pipeline(layout))
         .pipeline(fusion_pipeline(&log))
         .pipeline(
@@ -298,6 +306,11 @@ fn optimize_with(
     let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
     let snapshots = ctx.snapshots.take().unwrap_or_default();
+    if options.spmd.is_some() {
+        if let Some(d) = ctx.dump.as_deref_mut() {
+            write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_text())?;
+        }
+    }
     drop(ctx);
     let fusion_decisions = log.borrow().clone();
     Ok(Optimized {

@@ -20,4 +20,5 @@ pub mod layout;
 pub mod pipeline;
 pub mod report;
 pub mod runtime;
+pub mod spmd;
 pub mod testdata;

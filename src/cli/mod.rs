@@ -19,6 +19,7 @@
 mod bench;
 mod check;
 mod compile;
+mod devices;
 mod explain;
 mod model;
 mod run;
@@ -115,6 +116,9 @@ pub struct RunArgs {
     /// as a fraction of it (needs --dump-to).
     #[arg(long, value_name = "GBS", requires = "dump_to")]
     pub triad_gbs: Option<f64>,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
 }
 
 /// `xlac compile`.
@@ -133,6 +137,9 @@ pub struct CompileArgs {
     /// Pipeline settings.
     #[command(flatten)]
     pub passes: PassFlags,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
 }
 
 /// Flags of the pass pipeline, shared by `run` and `compile`.

@@ -207,7 +207,7 @@ pub fn process_groups(
 }
 
 /// `{{0,1},{2,3}}`, `{}`, or XLA's iota form `[G,S]<=[N]` / `[G,S]<=[a,b]T(1,0)`.
-fn parse_groups(v: &str) -> Option<Vec<Vec<i64>>> {
+pub fn parse_groups(v: &str) -> Option<Vec<Vec<i64>>> {
     if v.starts_with('[') {
         return parse_iota_groups(v);
     }

@@ -1,0 +1,362 @@
+//! `--partitions N [--replicas R] [--device-assignment a,b,...] [--output-shards DIR]`:
+//! a sharded module on N simulated devices. The module is partitioned (XLA's
+//! `spmd-partitioner` pipeline) unless XLA already did (`xla_opt.hlo`: an entry named
+//! `*_spmd`), the global inputs are sharded by the entry parameters' shardings, every device
+//! runs the per-partition program, and the global results are assembled by the result's
+//! sharding. Until the collectives runtime's device entry exists, the devices run on the
+//! interpreter's process grid.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::compile::{compile_options, optimize_loaded};
+use super::{Failure, RunArgs, model};
+use crate::eval::collectives::{DeviceContext, ProcessGrid, ProcessId};
+use crate::eval::{EvalOptions, Evaluator, evaluate, to_row_major};
+use crate::io::arguments::{ParameterInfo, entry_parameters};
+use crate::io::npz::write_npz;
+use crate::ir::{ArrayShape, Literal, Module, Shape};
+use crate::spmd::run::{
+    Grid, assemble_results, global_dims, parameter_shardings, result_shardings, shard_arguments,
+};
+use crate::spmd::{SpmdOptions, devices_in_shardings, is_partitioned, needs_partitioning};
+
+/// The most devices one run simulates (each is a thread).
+pub const MAX_DEVICES: usize = 512;
+
+/// Multi-device flags of `run`, `compile` and `bench`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DeviceFlags {
+    /// Partitions (XLA's num_partitions). Default: the module's num_partitions= /
+    /// mhlo.num_partitions, else the device count in its shardings, else 1.
+    /// `--partitions 1` runs a sharded module on one device, ignoring its shardings.
+    #[arg(long, value_name = "N")]
+    pub partitions: Option<usize>,
+    /// Replicas (XLA's num_replicas). Default: the module's replica_count, else 1.
+    #[arg(long, value_name = "R")]
+    pub replicas: Option<usize>,
+    /// The device of each (replica, partition), in order replica*N+partition
+    /// (jax's mesh device order); default the identity.
+    #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+    pub device_assignment: Vec<i64>,
+    /// Also write each device's result shards to DIR/device_<id>.npz (arr_0, ...).
+    #[arg(long, value_name = "DIR")]
+    pub output_shards: Option<PathBuf>,
+}
+
+/// The device grid `module` runs on under `flags`; `None` for a plain one-device run.
+pub fn grid(module: &Module, flags: &DeviceFlags, file: &str) -> Result<Option<Grid>, Failure> {
+    let declared = module
+        .config
+        .num_partitions
+        .filter(|&n| n > 0)
+        .map(|n| n as usize);
+    if let (Some(f), Some(m)) = (flags.partitions, declared) {
+        if f != m && f != 1 {
+            return Err(Failure::error(format!(
+                "{file}: --partitions {f} disagrees with the module's num_partitions={m}"
+            )));
+        }
+    }
+    let partitions = flags
+        .partitions
+        .or(declared)
+        .or_else(|| devices_in_shardings(module))
+        .unwrap_or(1);
+    let replicas = flags
+        .replicas
+        .or(module.config.replica_count.filter(|&r| r > 0).map(|r| r as usize))
+        .unwrap_or(1);
+    if partitions == 0 || replicas == 0 {
+        return Err(Failure::usage("--partitions and --replicas must be at least 1"));
+    }
+    if partitions.saturating_mul(replicas) > MAX_DEVICES {
+        return Err(Failure::error(format!(
+            "{file}: {replicas} replicas x {partitions} partitions is more than {MAX_DEVICES} devices"
+        )));
+    }
+    let devices = partitions * replicas;
+    if !flags.device_assignment.is_empty() {
+        let a = &flags.device_assignment;
+        let mut seen = std::collections::HashSet::new();
+        if a.len() != devices {
+            return Err(Failure::error(format!(
+                "--device-assignment lists {} devices, the grid has {devices}",
+                a.len()
+            )));
+        }
+        if let Some(bad) = a.iter().find(|&&d| d < 0 || !seen.insert(d)) {
+            return Err(Failure::error(format!(
+                "--device-assignment: device {bad} is negative or listed twice"
+            )));
+        }
+    }
+    if devices == 1 && flags.output_shards.is_none() && flags.device_assignment.is_empty() {
+        return Ok(None);
+    }
+    if let Some(max) = devices_in_shardings(module) {
+        if max > partitions && partitions > 1 {
+            return Err(Failure::error(format!(
+                "{file}: the module's shardings name {max} devices, --partitions is {partitions}"
+            )));
+        }
+    }
+    Ok(Some(Grid {
+        replicas,
+        partitions,
+        device_assignment: if flags.device_assignment.is_empty() {
+            (0..devices as i64).collect()
+        } else {
+            flags.device_assignment.clone()
+        },
+    }))
+}
+
+/// For a one-device run of a module with shardings (`--partitions 1`): the partitioner on
+/// one partition, which turns its sharding annotations and shard_map boundaries into
+/// plain HLO.
+pub fn one_device_spmd(module: &Module) -> Option<SpmdOptions> {
+    (needs_partitioning(module) && !is_partitioned(module)).then_some(SpmdOptions {
+        num_partitions: 1,
+        num_replicas: 1,
+    })
+}
+
+/// True if the module has shard_map regions (their bodies are per-device code, so there is
+/// no one-device program to compare with).
+fn has_manual_regions(module: &Module) -> bool {
+    module.order.iter().any(|&c| {
+        module.computations[c].iter().any(|(_, i)| {
+            matches!(&i.op, crate::ir::Op::CustomCall(cc)
+                if matches!(cc.target.as_str(), "SPMDFullToShardShape" | "xla.sdy.GlobalToLocalShape"))
+        })
+    })
+}
+
+/// Runs every device of `grid` on the interpreter: one thread each, collectives through
+/// one process grid; results in device order.
+fn run_interpreter(
+    module: &Module,
+    args: Vec<Vec<Literal>>,
+    grid: &Grid,
+    seed: u64,
+) -> Result<Vec<Literal>, String> {
+    let (r, p) = (grid.replicas as u32, grid.partitions as u32);
+    let pg = Arc::new(ProcessGrid::new(r, p));
+    let outcomes: Vec<Result<Literal, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = args
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let pg = pg.clone();
+                let process = ProcessId::new(i as u32 / p, i as u32 % p);
+                std::thread::Builder::new()
+                    .name(format!("device{i}"))
+                    .stack_size(64 << 20)
+                    .spawn_scoped(scope, move || {
+                        let options = EvalOptions {
+                            seed,
+                            ..EvalOptions::default()
+                        };
+                        let mut ev = Evaluator::new(module, options);
+                        ev.device = DeviceContext::new(pg.clone(), process);
+                        let a: Vec<Literal> = a.iter().map(to_row_major).collect();
+                        let refs: Vec<&Literal> = a.iter().collect();
+                        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            ev.call(module.entry, &refs)
+                        }))
+                        .unwrap_or_else(|_| Err(crate::eval::EvalError::new("device panicked")));
+                        match &out {
+                            Ok(_) => pg.finish(process),
+                            Err(e) => pg.abort(&e.to_string()),
+                        }
+                        out.map_err(|e| format!("device {i}: {e}"))
+                    })
+            })
+            .collect();
+        if handles.iter().any(Result::is_err) {
+            pg.abort("a device thread could not start");
+        }
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err("device thread panicked".into())),
+                Err(e) => Err(format!("cannot start a device thread: {e}")),
+            })
+            .collect()
+    });
+    let mut results = Vec::new();
+    let mut errors = Vec::new();
+    for o in outcomes {
+        match o {
+            Ok(v) => results.push(v),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        // The root cause: an error that is not an echo of another device's.
+        let root = errors
+            .iter()
+            .position(|e| !e.contains("another process failed"))
+            .unwrap_or(0);
+        return Err(errors.swap_remove(root));
+    }
+    Ok(results)
+}
+
+/// What a multi-device run produced.
+pub struct DeviceRun {
+    /// The global result leaves.
+    pub outputs: Vec<crate::ir::ArrayLiteral>,
+    /// Each device's result, in device order.
+    pub per_device: Vec<Literal>,
+}
+
+/// The global parameters of a module: as declared, or, for an already partitioned one,
+/// the per-partition shapes times their shardings' tile counts.
+pub fn global_parameters(module: &Module) -> Vec<ParameterInfo> {
+    let mut params = entry_parameters(module);
+    if is_partitioned(module) {
+        for (p, s) in params.iter_mut().zip(parameter_shardings(module)) {
+            if let Shape::Array(a) = &mut p.shape {
+                let dims = global_dims(&a.dims, &s);
+                *a = ArrayShape::new(a.element_type, &dims);
+            }
+        }
+    }
+    params
+}
+
+fn global_result(module: &Module) -> Shape {
+    let shape = module.result_shape().clone();
+    if !is_partitioned(module) {
+        return shape;
+    }
+    let shardings = result_shardings(module);
+    let leaves: Vec<Shape> = shape
+        .leaves()
+        .iter()
+        .zip(&shardings)
+        .map(|(a, s)| Shape::array(a.element_type, &global_dims(&a.dims, s)))
+        .collect();
+    if shape.is_tuple() {
+        Shape::Tuple(leaves)
+    } else {
+        leaves.into_iter().next().unwrap_or(shape)
+    }
+}
+
+/// Partitions (unless already partitioned) and optimizes `loaded` for `grid`, shards
+/// `globals`, runs every device and assembles the results.
+pub fn run_on_grid(
+    loaded: model::LoadedModel,
+    globals: &[Literal],
+    grid: &Grid,
+    passes: &super::PassFlags,
+    dump_to: Option<PathBuf>,
+    seed: u64,
+) -> Result<DeviceRun, Failure> {
+    let file = loaded.file.clone();
+    let result_shape = global_result(&loaded.module);
+    let mut options = compile_options(passes, dump_to, false)?;
+    // The entry's shardings, from the partitioned module before the CPU pipeline rewrites
+    // its root.
+    let (param_shardings, out_shardings) = if is_partitioned(&loaded.module) {
+        let m = &loaded.module;
+        (parameter_shardings(m), result_shardings(m))
+    } else {
+        let spmd = SpmdOptions {
+            num_partitions: grid.partitions,
+            num_replicas: grid.replicas,
+        };
+        options.spmd = Some(spmd);
+        let p = crate::spmd::partition(loaded.module.clone(), spmd)
+            .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+        (parameter_shardings(&p), result_shardings(&p))
+    };
+    let optimized = optimize_loaded(loaded, &options)?;
+    let module = optimized.module;
+    let per_device = shard_arguments(globals, &param_shardings, grid)
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    let results = run_interpreter(&module, per_device, grid, seed)
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    let outputs = assemble_results(&results, &out_shardings, &result_shape, grid)
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    Ok(DeviceRun {
+        outputs,
+        per_device: results,
+    })
+}
+
+/// `xlac run ... --partitions N`.
+pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(), Failure> {
+    let file = loaded.file.clone();
+    let original = loaded.module.clone();
+    let params = global_parameters(&loaded.module);
+    let arguments = super::run::bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
+    if args.backend == super::Backend::Compiled && !args.quiet {
+        eprintln!(
+            "note: {} devices run on the interpreter (the compiled multi-device runtime is not built yet)",
+            grid.devices()
+        );
+    }
+    let run = run_on_grid(
+        loaded,
+        &arguments.literals,
+        &grid,
+        &args.passes,
+        args.dump_to.clone(),
+        args.seed,
+    )?;
+    let leaves: Vec<Literal> = run.outputs.iter().cloned().map(Literal::Array).collect();
+    let result = if original.result_shape().is_tuple() || leaves.len() != 1 {
+        Literal::Tuple(leaves)
+    } else {
+        leaves.into_iter().next().unwrap()
+    };
+    if let Some(dir) = &args.devices.output_shards {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Failure::error(format!("cannot create {}: {}", dir.display(), crate::io::io_error_text(&e)))
+        })?;
+        for (d, r) in run.per_device.iter().enumerate() {
+            let path = dir.join(format!("device_{}.npz", grid.device_assignment[d]));
+            write_npz(&path, &r.leaves())?;
+        }
+    }
+    super::run::print_and_save(&result, args)?;
+    if args.compare_to.is_some() && has_manual_regions(&original) {
+        if !args.quiet {
+            eprintln!("note: a shard_map program has no one-device reference to compare with");
+        }
+    } else if args.compare_to.is_some() && !is_partitioned(&original) {
+        // xlac's own one-device run of the global program is the reference.
+        let mut options = crate::compiler::CompileOptions::default();
+        options.spmd = one_device_spmd(&original);
+        let reference = crate::compiler::optimize(original.clone(), &options)
+            .map_err(|e| Failure::error(format!("{file}: one-device pipeline: {e}")))?
+            .module;
+        let want = evaluate(&reference, &arguments.literals, &EvalOptions {
+            seed: args.seed,
+            ..EvalOptions::default()
+        })
+        .map_err(|e| Failure::error(format!("{file}: one-device interpreter: {e}")))?;
+        let tol = crate::eval::compare::Tolerance {
+            rtol: args.rtol.unwrap_or(super::run::DEFAULT_TOLERANCE.rtol),
+            atol: args.atol.unwrap_or(super::run::DEFAULT_TOLERANCE.atol),
+        };
+        let (report, failed) = super::run::comparison_report(&result, &want, tol)?;
+        if !args.quiet {
+            print!("{report}");
+        }
+        if failed > 0 {
+            return Err(Failure::error(format!(
+                "{file}: {failed} output(s) differ from the one-device run"
+            )));
+        }
+    }
+    Ok(())
+}
