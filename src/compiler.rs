@@ -306,10 +306,10 @@ fn optimize_with(
     let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
     let snapshots = ctx.snapshots.take().unwrap_or_default();
-    if options.spmd.is_some() {
-        if let Some(d) = ctx.dump.as_deref_mut() {
-            write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_text())?;
-        }
+    if options.spmd.is_some()
+        && let Some(d) = ctx.dump.as_deref_mut()
+    {
+        write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_text())?;
     }
     drop(ctx);
     let fusion_decisions = log.borrow().clone();

@@ -92,12 +92,25 @@ fn run_xlac(model: &Path, dir: &Path, n: usize, out: &Path) -> Result<(), String
     let output = Command::new(env!("CARGO_BIN_EXE_xlac"))
         .arg("run")
         .arg(model)
-        .args(["--partitions", &n.to_string(), "--backend", "interpreter", "--quiet"])
+        .args([
+            "--partitions",
+            &n.to_string(),
+            "--backend",
+            "interpreter",
+            "--quiet",
+        ])
         .arg("--input")
         .arg(dir.join("inputs.npz"))
         .arg("--output")
         .arg(out)
-        .args(["--compare-to", "interpreter", "--rtol", "1e-4", "--atol", "1e-4"])
+        .args([
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "1e-4",
+            "--atol",
+            "1e-4",
+        ])
         .output()
         .unwrap();
     if !output.status.success() {
@@ -118,8 +131,8 @@ fn compare_to_expected(dir: &Path, out: &Path) -> Result<(), String> {
             rtol: 1e-4,
             atol: 1e-4,
         };
-        let c = compare_arrays(&g.literal, &w.literal, tol)
-            .map_err(|e| format!("output {i}: {e}"))?;
+        let c =
+            compare_arrays(&g.literal, &w.literal, tol).map_err(|e| format!("output {i}: {e}"))?;
         if !c.ok() {
             return Err(format!("output {i}: {c}"));
         }
@@ -215,7 +228,12 @@ fn collectives_match_xlas() {
         ));
         let known = KNOWN_DIFFERENCES.iter().any(|(d, _)| *d == name(&dir));
         if !ok && !known {
-            mismatched.push(format!("{}:\n  xla  {:?}\n  xlac {:?}", name(&dir), xla, mine));
+            mismatched.push(format!(
+                "{}:\n  xla  {:?}\n  xlac {:?}",
+                name(&dir),
+                xla,
+                mine
+            ));
         }
     }
     println!("{}", table.join("\n"));
@@ -270,4 +288,53 @@ fn collectives(m: &Module, _n: usize) -> Option<BTreeMap<String, usize>> {
         }
     }
     Some(out)
+}
+
+/// Runs the binary with `args`; returns (exit code, stderr).
+fn xlac(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xlac"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_multi_device_input_is_one_error_line() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/spmd/mesh2d_out_xy");
+    let model = dir.join("model.hlo");
+    let model = model.to_str().unwrap();
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let bad_sharding = tmp.join("bad.hlo");
+    let text = std::fs::read_to_string(model).unwrap();
+    std::fs::write(
+        &bad_sharding,
+        text.replacen("sharding={devices=[4,2]<=[8]}", "sharding={devices=[4,2]<=[7]}", 1),
+    )
+    .unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", model, "--partitions", "4", "--quiet"], "name 8 devices"),
+        (
+            vec!["run", model, "--partitions", "8", "--device-assignment", "0,1,2", "--quiet"],
+            "--device-assignment lists 3 devices",
+        ),
+        (
+            vec!["run", model, "--partitions", "8", "--device-assignment", "0,1,2,3,4,5,6,6", "--quiet"],
+            "listed twice",
+        ),
+        (vec!["run", model, "--partitions", "100000", "--quiet"], "more than"),
+        (vec!["run", bad_sharding.to_str().unwrap(), "--quiet"], "sharding"),
+    ];
+    for (args, want) in cases {
+        let (code, err) = xlac(&args);
+        assert_ne!(code, 0, "{args:?} succeeded");
+        let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("note:")).collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: ") && lines[0].contains(want), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -23,13 +23,13 @@ pub fn compile(args: &CompileArgs) -> Result<(), Failure> {
     let mut options = compile_options(&args.passes, Some(args.dump_to.clone()), false)?;
     options.isas = args.isa.clone();
     options.spmd = super::devices::one_device_spmd(&loaded.module);
-    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)? {
-        if !crate::spmd::is_partitioned(&loaded.module) {
-            options.spmd = Some(crate::spmd::SpmdOptions {
-                num_partitions: grid.partitions,
-                num_replicas: grid.replicas,
-            });
-        }
+    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)?
+        && !crate::spmd::is_partitioned(&loaded.module)
+    {
+        options.spmd = Some(crate::spmd::SpmdOptions {
+            num_partitions: grid.partitions,
+            num_replicas: grid.replicas,
+        });
     }
     let compiled = super::run::compile_loaded(loaded, &options)?;
     for w in &compiled.warnings {

@@ -53,12 +53,13 @@ pub fn grid(module: &Module, flags: &DeviceFlags, file: &str) -> Result<Option<G
         .num_partitions
         .filter(|&n| n > 0)
         .map(|n| n as usize);
-    if let (Some(f), Some(m)) = (flags.partitions, declared) {
-        if f != m && f != 1 {
-            return Err(Failure::error(format!(
-                "{file}: --partitions {f} disagrees with the module's num_partitions={m}"
-            )));
-        }
+    if let (Some(f), Some(m)) = (flags.partitions, declared)
+        && f != m
+        && f != 1
+    {
+        return Err(Failure::error(format!(
+            "{file}: --partitions {f} disagrees with the module's num_partitions={m}"
+        )));
     }
     let partitions = flags
         .partitions
@@ -67,10 +68,16 @@ pub fn grid(module: &Module, flags: &DeviceFlags, file: &str) -> Result<Option<G
         .unwrap_or(1);
     let replicas = flags
         .replicas
-        .or(module.config.replica_count.filter(|&r| r > 0).map(|r| r as usize))
+        .or(module
+            .config
+            .replica_count
+            .filter(|&r| r > 0)
+            .map(|r| r as usize))
         .unwrap_or(1);
     if partitions == 0 || replicas == 0 {
-        return Err(Failure::usage("--partitions and --replicas must be at least 1"));
+        return Err(Failure::usage(
+            "--partitions and --replicas must be at least 1",
+        ));
     }
     if partitions.saturating_mul(replicas) > MAX_DEVICES {
         return Err(Failure::error(format!(
@@ -96,12 +103,13 @@ pub fn grid(module: &Module, flags: &DeviceFlags, file: &str) -> Result<Option<G
     if devices == 1 && flags.output_shards.is_none() && flags.device_assignment.is_empty() {
         return Ok(None);
     }
-    if let Some(max) = devices_in_shardings(module) {
-        if max > partitions && partitions > 1 {
-            return Err(Failure::error(format!(
-                "{file}: the module's shardings name {max} devices, --partitions is {partitions}"
-            )));
-        }
+    if let Some(max) = devices_in_shardings(module)
+        && max > partitions
+        && partitions > 1
+    {
+        return Err(Failure::error(format!(
+            "{file}: the module's shardings name {max} devices, --partitions is {partitions}"
+        )));
     }
     Ok(Some(Grid {
         replicas,
@@ -320,7 +328,11 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
     };
     if let Some(dir) = &args.devices.output_shards {
         std::fs::create_dir_all(dir).map_err(|e| {
-            Failure::error(format!("cannot create {}: {}", dir.display(), crate::io::io_error_text(&e)))
+            Failure::error(format!(
+                "cannot create {}: {}",
+                dir.display(),
+                crate::io::io_error_text(&e)
+            ))
         })?;
         for (d, r) in run.per_device.iter().enumerate() {
             let path = dir.join(format!("device_{}.npz", grid.device_assignment[d]));
@@ -334,15 +346,21 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
         }
     } else if args.compare_to.is_some() && !is_partitioned(&original) {
         // xlac's own one-device run of the global program is the reference.
-        let mut options = crate::compiler::CompileOptions::default();
-        options.spmd = one_device_spmd(&original);
+        let options = crate::compiler::CompileOptions {
+            spmd: one_device_spmd(&original),
+            ..Default::default()
+        };
         let reference = crate::compiler::optimize(original.clone(), &options)
             .map_err(|e| Failure::error(format!("{file}: one-device pipeline: {e}")))?
             .module;
-        let want = evaluate(&reference, &arguments.literals, &EvalOptions {
-            seed: args.seed,
-            ..EvalOptions::default()
-        })
+        let want = evaluate(
+            &reference,
+            &arguments.literals,
+            &EvalOptions {
+                seed: args.seed,
+                ..EvalOptions::default()
+            },
+        )
         .map_err(|e| Failure::error(format!("{file}: one-device interpreter: {e}")))?;
         let tol = crate::eval::compare::Tolerance {
             rtol: args.rtol.unwrap_or(super::run::DEFAULT_TOLERANCE.rtol),

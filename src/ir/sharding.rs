@@ -131,11 +131,7 @@ fn canonical_iota(reshape: &[i64], perm: &[usize]) -> (Vec<i64>, Vec<usize>) {
     let mut dims: Vec<i64> = keep.iter().map(|&d| reshape[d]).collect();
     let mut perm: Vec<usize> = perm.iter().filter_map(|&p| renum(p)).collect();
     // Merge runs p, p+1 that stay adjacent after the transpose.
-    loop {
-        let Some(i) = (0..perm.len().saturating_sub(1)).find(|&i| perm[i + 1] == perm[i] + 1)
-        else {
-            break;
-        };
+    while let Some(i) = (0..perm.len().saturating_sub(1)).find(|&i| perm[i + 1] == perm[i] + 1) {
         let a = perm[i];
         dims[a] *= dims[a + 1];
         dims.remove(a + 1);
@@ -243,8 +239,7 @@ impl HloSharding {
             last_tile_dim_replicate,
             last_tile_dims,
         };
-        if t.last_tile_dims.is_empty() && t.tiles.dims()[..t.data_rank()].iter().all(|&d| d == 1)
-        {
+        if t.last_tile_dims.is_empty() && t.tiles.dims()[..t.data_rank()].iter().all(|&d| d == 1) {
             return HloSharding::Replicated;
         }
         HloSharding::Tiled(t)
@@ -255,7 +250,9 @@ impl HloSharding {
         match self {
             HloSharding::Replicated => true,
             HloSharding::Tiled(t) => {
-                t.last_tile_dims.iter().all(|&k| k == SubgroupKind::Replicated)
+                t.last_tile_dims
+                    .iter()
+                    .all(|&k| k == SubgroupKind::Replicated)
                     && t.tiles.dims()[..t.data_rank()].iter().all(|&d| d == 1)
             }
             HloSharding::Tuple(v) => v.iter().all(HloSharding::is_replicated),
@@ -938,13 +935,13 @@ impl SdyMesh {
             device_ids,
         };
         let count = checked_product(&mesh.axes.iter().map(|a| a.1).collect::<Vec<_>>())?;
-        if let Some(ids) = &mesh.device_ids {
-            if ids.len() as i64 != count {
-                return err(format!(
-                    "mesh @{name}: {} device ids for {count} devices",
-                    ids.len()
-                ));
-            }
+        if let Some(ids) = &mesh.device_ids
+            && ids.len() as i64 != count
+        {
+            return err(format!(
+                "mesh @{name}: {} device ids for {count} devices",
+                ids.len()
+            ));
         }
         Ok(mesh)
     }

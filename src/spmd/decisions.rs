@@ -63,9 +63,14 @@ impl DecisionLog {
             .iter()
             .flat_map(|d| &d.actions)
             .filter(|a| {
-                ["all-reduce", "all-gather", "all-to-all", "collective-permute"]
-                    .iter()
-                    .any(|k| a.starts_with(k))
+                [
+                    "all-reduce",
+                    "all-gather",
+                    "all-to-all",
+                    "collective-permute",
+                ]
+                .iter()
+                .any(|k| a.starts_with(k))
             })
             .count();
         let _ = writeln!(out, "# collectives made: {collectives}\n");

@@ -17,8 +17,8 @@
 pub mod decisions;
 pub mod reshard;
 pub mod rules;
-pub mod sharding_propagation;
 pub mod run;
+pub mod sharding_propagation;
 pub mod shards;
 pub mod spmd_partitioning;
 pub mod tiling;
@@ -52,7 +52,10 @@ pub fn spmd_pipeline(options: SpmdOptions, log: &Rc<RefCell<DecisionLog>>) -> Pi
             options,
             log.clone(),
         ))
-        .pass(spmd_partitioning::SpmdPartitioning::new(options, log.clone()))
+        .pass(spmd_partitioning::SpmdPartitioning::new(
+            options,
+            log.clone(),
+        ))
 }
 
 /// The module after the `spmd-partitioner` pipeline alone (no dumps): the per-partition

@@ -74,7 +74,9 @@ fn local_slice_ok(dims: &[i64], from: &Tiling, to: &Tiling) -> bool {
 fn all_gather(dims: &[i64], from: &Tiling, to: &Tiling) -> Option<Step> {
     let n = from.partitions();
     let differing: Vec<usize> = (0..dims.len())
-        .filter(|&d| (0..n).any(|p| from.coords[p][d] != to.coords[p][d]) || from.counts[d] != to.counts[d])
+        .filter(|&d| {
+            (0..n).any(|p| from.coords[p][d] != to.coords[p][d]) || from.counts[d] != to.counts[d]
+        })
         .collect();
     let [dim] = differing.as_slice() else {
         return None;
@@ -119,13 +121,19 @@ fn all_gather(dims: &[i64], from: &Tiling, to: &Tiling) -> Option<Step> {
 fn all_to_all(dims: &[i64], from: &Tiling, to: &Tiling) -> Option<Step> {
     let n = from.partitions();
     let differing: Vec<usize> = (0..dims.len())
-        .filter(|&d| (0..n).any(|p| from.coords[p][d] != to.coords[p][d]) || from.counts[d] != to.counts[d])
+        .filter(|&d| {
+            (0..n).any(|p| from.coords[p][d] != to.coords[p][d]) || from.counts[d] != to.counts[d]
+        })
         .collect();
     let &[x, y] = differing.as_slice() else {
         return None;
     };
     // a: split less afterwards; b: split more.
-    let (a, b) = if from.counts[x] > to.counts[x] { (x, y) } else { (y, x) };
+    let (a, b) = if from.counts[x] > to.counts[x] {
+        (x, y)
+    } else {
+        (y, x)
+    };
     if from.counts[a] <= to.counts[a] || to.counts[b] <= from.counts[b] {
         return None;
     }
@@ -300,18 +308,32 @@ mod tests {
         let x_ = t("{devices=[4,1,2]<=[8] last_tile_dim_replicate}", 2, 8);
         let rep = Tiling::replicated(2, 8);
         // Replicated -> split: local slice.
-        assert!(matches!(plan(&dims, 4, &rep, &xy)[..], [Step::LocalSlice { .. }]));
+        assert!(matches!(
+            plan(&dims, 4, &rep, &xy)[..],
+            [Step::LocalSlice { .. }]
+        ));
         // Split -> less split: all-gather over y, groups {0,1},{2,3},...
         match &plan(&dims, 4, &xy, &x_)[..] {
             [Step::AllGather { dim: 1, groups, .. }] => {
-                assert_eq!(groups, &vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]])
+                assert_eq!(
+                    groups,
+                    &vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]]
+                )
             }
             p => panic!("{p:?}"),
         }
         // wsc_reshard: P('x','y') -> P(None,'x'): gather y, then all-to-all x from 0 to 1.
         let to = t("{devices=[1,4,2]<=[8] last_tile_dim_replicate}", 2, 8);
         match &plan(&dims, 4, &xy, &to)[..] {
-            [Step::AllGather { dim: 1, .. }, Step::AllToAll { from_dim: 0, to_dim: 1, groups, .. }] => {
+            [
+                Step::AllGather { dim: 1, .. },
+                Step::AllToAll {
+                    from_dim: 0,
+                    to_dim: 1,
+                    groups,
+                    ..
+                },
+            ] => {
                 assert_eq!(groups, &vec![vec![0, 2, 4, 6], vec![1, 3, 5, 7]])
             }
             p => panic!("{p:?}"),

@@ -31,7 +31,12 @@ pub fn parameter_shardings(module: &Module) -> Vec<HloSharding> {
     entry
         .parameters()
         .iter()
-        .map(|&p| entry.instrs[p].sharding.clone().unwrap_or(HloSharding::Replicated))
+        .map(|&p| {
+            entry.instrs[p]
+                .sharding
+                .clone()
+                .unwrap_or(HloSharding::Replicated)
+        })
         .collect()
 }
 
@@ -105,7 +110,9 @@ pub fn assemble_results(
                     .ok_or_else(|| format!("a device returned no result {i}"))
             })
             .collect::<Result<_, _>>()?;
-        out.push(shards::assemble(&shards, s, &shape.dims).map_err(|e| format!("result {i}: {e}"))?);
+        out.push(
+            shards::assemble(&shards, s, &shape.dims).map_err(|e| format!("result {i}: {e}"))?,
+        );
     }
     Ok(out)
 }

@@ -22,8 +22,7 @@ use super::rules::{dot, elementwise, reduce, shape_ops};
 use super::tiling::Tiling;
 use super::{SpmdOptions, reshard};
 use crate::ir::sharding::{
-    HloSharding, SdyMesh, SdySharding, frontend_attribute, parse_frontend_meshes,
-    parse_manual_axes,
+    HloSharding, SdyMesh, SdySharding, frontend_attribute, parse_frontend_meshes, parse_manual_axes,
 };
 use crate::ir::{InstrId, Instruction, Module, Op, OpCategory, Opcode, Shape};
 use crate::pipeline::{Pass, PassError};
@@ -139,8 +138,15 @@ fn sdy_attribute(
     }
     if let Some(axes) = frontend_attribute(&fa.value, "xla.sdy.manual_axes") {
         let axes = parse_manual_axes(&axes).map_err(|e| err(instr, e))?;
-        if let Some(mesh) = list.first().and_then(|s| meshes.iter().find(|m| m.name == s.mesh)) {
-            let all = mesh.axes.iter().filter(|a| a.1 > 1).all(|a| axes.contains(&a.0));
+        if let Some(mesh) = list
+            .first()
+            .and_then(|s| meshes.iter().find(|m| m.name == s.mesh))
+        {
+            let all = mesh
+                .axes
+                .iter()
+                .filter(|a| a.1 > 1)
+                .all(|a| axes.contains(&a.0));
             if !all {
                 return Err(err(
                     instr,
@@ -188,10 +194,10 @@ impl Pass for ShardingPropagation {
                     "xla.sdy.LocalToGlobalShape" => Some("xla.sdy.out_shardings"),
                     _ => None,
                 };
-                if let Some(key) = key {
-                    if let Some(s) = sdy_attribute(&instr, key, &meshes)? {
-                        annotated = Some(s);
-                    }
+                if let Some(key) = key
+                    && let Some(s) = sdy_attribute(&instr, key, &meshes)?
+                {
+                    annotated = Some(s);
                 }
             }
             if n == 1 {
@@ -209,7 +215,11 @@ impl Pass for ShardingPropagation {
                                 .iter()
                                 .map(|o| comp.instrs[*o].shape.clone())
                                 .collect();
-                            if ops.len() == 1 { ops[0].clone() } else { Shape::Tuple(ops) }
+                            if ops.len() == 1 {
+                                ops[0].clone()
+                            } else {
+                                Shape::Tuple(ops)
+                            }
                         }
                         _ => instr.shape.clone(),
                     };
@@ -227,7 +237,10 @@ impl Pass for ShardingPropagation {
                 _ => sh.to_sharding(),
             };
             let d = log.entry(&instr.name, instr.opcode().name());
-            d.operands = operands.iter().map(|s| s.to_sharding().to_string()).collect();
+            d.operands = operands
+                .iter()
+                .map(|s| s.to_sharding().to_string())
+                .collect();
             d.sharding = stored.to_string();
             d.propagated_by = why.to_string();
             comp.instrs[id].sharding = Some(stored);
@@ -280,7 +293,9 @@ fn infer(
         (Op::Plain(Opcode::Tuple), _) => (Sh::Tuple(operands.to_vec()), "its elements'"),
         (
             _,
-            OpCategory::ElementwiseUnary | OpCategory::ElementwiseBinary | OpCategory::ElementwiseTernary,
+            OpCategory::ElementwiseUnary
+            | OpCategory::ElementwiseBinary
+            | OpCategory::ElementwiseTernary,
         ) if instr.shape.is_array()
             && instr
                 .operands
@@ -299,7 +314,11 @@ fn infer(
         },
         (Op::Broadcast { dimensions }, _) => match arr(0) {
             Some(t) => (
-                Sh::Array(shape_ops::broadcast_result(t, dimensions, instr.shape.rank())),
+                Sh::Array(shape_ops::broadcast_result(
+                    t,
+                    dimensions,
+                    instr.shape.rank(),
+                )),
                 "broadcast: the operand's split, new dimensions whole",
             ),
             None => (rep(), "broadcast"),
@@ -330,7 +349,9 @@ fn infer(
             }
             None => (rep(), "reshape"),
         },
-        (Op::Reduce { dimensions, .. }, _) if instr.operands.len() == 2 && instr.shape.is_array() => {
+        (Op::Reduce { dimensions, .. }, _)
+            if instr.operands.len() == 2 && instr.shape.is_array() =>
+        {
             match arr(0) {
                 Some(t) => (
                     Sh::Array(reduce::result(t, dimensions)),
@@ -339,7 +360,12 @@ fn infer(
                 None => (rep(), "reduce"),
             }
         }
-        (Op::Dot { dimension_numbers, .. }, _) => match (arr(0), arr(1)) {
+        (
+            Op::Dot {
+                dimension_numbers, ..
+            },
+            _,
+        ) => match (arr(0), arr(1)) {
             (Some(l), Some(r)) => {
                 let (ld, rd) = (odims(0), odims(1));
                 let od = instr.shape.dims().to_vec();

@@ -8,14 +8,17 @@ use crate::ir::{ArrayData, ArrayLiteral, ArrayShape};
 
 /// Flat row-major index of `idx` in `dims`.
 fn flat(idx: &[i64], dims: &[i64]) -> usize {
-    idx.iter()
-        .zip(dims)
-        .fold(0i64, |acc, (&i, &d)| acc * d + i) as usize
+    idx.iter().zip(dims).fold(0i64, |acc, (&i, &d)| acc * d + i) as usize
 }
 
 /// Calls `f(local, global)` for every element of a `local_dims` shard whose domain starts
 /// at `start` and is `extent` long (positions past the extent are padding: `global` None).
-fn for_each(local_dims: &[i64], start: &[i64], extent: &[i64], mut f: impl FnMut(&[i64], Option<Vec<i64>>)) {
+fn for_each(
+    local_dims: &[i64],
+    start: &[i64],
+    extent: &[i64],
+    mut f: impl FnMut(&[i64], Option<Vec<i64>>),
+) {
     let count: i64 = local_dims.iter().product();
     let mut idx = vec![0i64; local_dims.len()];
     for _ in 0..count {
@@ -35,12 +38,20 @@ fn for_each(local_dims: &[i64], start: &[i64], extent: &[i64], mut f: impl FnMut
 /// The per-partition shape of `dims` under `sharding`.
 pub fn shard_dims(sharding: &HloSharding, dims: &[i64]) -> Vec<i64> {
     let counts = sharding.tile_counts(dims.len());
-    dims.iter().zip(&counts).map(|(&n, &t)| shard_size(n, t)).collect()
+    dims.iter()
+        .zip(&counts)
+        .map(|(&n, &t)| shard_size(n, t))
+        .collect()
 }
 
 /// Partition `p`'s shard of `global` (row-major result; padding repeats element 0, whose
 /// value the partitioned program never reads).
-pub fn shard(global: &ArrayLiteral, sharding: &HloSharding, partitions: i64, p: i64) -> ArrayLiteral {
+pub fn shard(
+    global: &ArrayLiteral,
+    sharding: &HloSharding,
+    partitions: i64,
+    p: i64,
+) -> ArrayLiteral {
     let g = global.to_row_major();
     let dims = g.shape.dims.clone();
     let domain = index_domain(sharding, &dims, partitions, p);
@@ -76,7 +87,9 @@ fn copy_elements(dst: &mut ArrayData, src: &ArrayData, pairs: &[(usize, usize)])
             }
         };
     }
-    copy!(Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128, Raw)
+    copy!(
+        Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128, Raw
+    )
 }
 
 /// The global array of `dims` from every partition's shard (`shards[p]`), each element
@@ -136,7 +149,12 @@ mod tests {
     #[test]
     fn shards_round_trip_even_and_uneven() {
         let g = ArrayLiteral::from_vec(&[10, 3], (0..30).map(|x| x as f32).collect());
-        for text in ["{devices=[4,1]<=[4]}", "{devices=[2,2]<=[4]}", "{devices=[1,2,2]<=[4] last_tile_dim_replicate}", "{replicated}"] {
+        for text in [
+            "{devices=[4,1]<=[4]}",
+            "{devices=[2,2]<=[4]}",
+            "{devices=[1,2,2]<=[4] last_tile_dim_replicate}",
+            "{replicated}",
+        ] {
             let s = HloSharding::parse(text).unwrap();
             let shards: Vec<ArrayLiteral> = (0..4).map(|p| shard(&g, &s, 4, p)).collect();
             assert_eq!(assemble(&shards, &s, &[10, 3]).unwrap(), g, "{text}");
@@ -144,6 +162,9 @@ mod tests {
         let s = HloSharding::parse("{devices=[4,1]<=[4]}").unwrap();
         let last = shard(&g, &s, 4, 3);
         assert_eq!(last.shape.dims, vec![3, 3]);
-        assert_eq!(&last.data.gather(&[0, 1, 2]), &ArrayData::F32(vec![27.0, 28.0, 29.0]));
+        assert_eq!(
+            &last.data.gather(&[0, 1, 2]),
+            &ArrayData::F32(vec![27.0, 28.0, 29.0])
+        );
     }
 }

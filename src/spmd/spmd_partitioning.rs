@@ -18,9 +18,9 @@ use super::tiling::Tiling;
 use super::{SpmdOptions, is_spmd_custom_call};
 use crate::ir::sharding::HloSharding;
 use crate::ir::{
-    ArrayLiteral, ArrayShape, CalledComputations, ComparisonDirection, Computation,
-    ComputationId, InstrId, Instruction, Literal, Module, Op, OpCategory, Opcode,
-    PaddingDimension, PrimitiveType, RawAttribute, Shape, SliceDimension,
+    ArrayLiteral, ArrayShape, CalledComputations, ComparisonDirection, Computation, ComputationId,
+    InstrId, Instruction, Literal, Module, Op, OpCategory, Opcode, PaddingDimension, PrimitiveType,
+    RawAttribute, Shape, SliceDimension,
 };
 use crate::pipeline::{Pass, PassError};
 
@@ -57,7 +57,7 @@ impl Pass for SpmdPartitioning {
             channel: 0,
             pid: None,
             adders: HashMap::new(),
-            log: &mut *log,
+            log: &mut log,
             actions: Vec::new(),
         };
         p.new.name = format!("{}_spmd", p.old.name);
@@ -215,7 +215,11 @@ impl<'a> Partitioner<'a> {
 
     fn s32(&mut self, v: i64) -> InstrId {
         let lit = Literal::Array(ArrayLiteral::scalar(v as i32));
-        self.emit(Shape::scalar(PrimitiveType::S32), Op::Constant { literal: lit }, vec![])
+        self.emit(
+            Shape::scalar(PrimitiveType::S32),
+            Op::Constant { literal: lit },
+            vec![],
+        )
     }
 
     fn partition_id(&mut self) -> InstrId {
@@ -329,7 +333,11 @@ impl<'a> Partitioner<'a> {
         let mut b = crate::ir::ComputationBuilder::new(format!("add.{}.spmd", ty));
         let x = b.parameter(0, Shape::scalar(ty));
         let y = b.parameter(1, Shape::scalar(ty));
-        let opcode = if ty == PrimitiveType::Pred { Opcode::Or } else { Opcode::Add };
+        let opcode = if ty == PrimitiveType::Pred {
+            Opcode::Or
+        } else {
+            Opcode::Add
+        };
         let r = b.binary(opcode, x, y);
         let c = self.module.add_computation(b.build(r));
         self.adders.insert(ty, c);
@@ -404,7 +412,14 @@ impl<'a> Partitioner<'a> {
         cur
     }
 
-    fn emit_step(&mut self, x: InstrId, dims: &[i64], from: &Tiling, step: &Step, why: &str) -> InstrId {
+    fn emit_step(
+        &mut self,
+        x: InstrId,
+        dims: &[i64],
+        from: &Tiling,
+        step: &Step,
+        why: &str,
+    ) -> InstrId {
         let ty = self.array_shape(x).element_type;
         match step {
             Step::LocalSlice { to } => {
@@ -416,7 +431,11 @@ impl<'a> Partitioner<'a> {
                 for d in 0..dims.len() {
                     let offs: Vec<i64> = (0..self.n)
                         .map(|p| {
-                            let fs = if from.counts[d] == 1 { 0 } else { from.start(dims, p, d) };
+                            let fs = if from.counts[d] == 1 {
+                                0
+                            } else {
+                                from.start(dims, p, d)
+                            };
                             to.start(dims, p, d) - fs
                         })
                         .collect();
@@ -440,7 +459,9 @@ impl<'a> Partitioner<'a> {
                 ));
                 self.emit(
                     Shape::array(ty, &size),
-                    Op::DynamicSlice { sizes: size.clone() },
+                    Op::DynamicSlice {
+                        sizes: size.clone(),
+                    },
                     operands,
                 )
             }
@@ -482,7 +503,11 @@ impl<'a> Partitioner<'a> {
                 let mut split = s.clone();
                 split[b] = s[b] / g;
                 split.insert(b, g);
-                let r1 = self.emit(Shape::array(ty, &split), Op::Plain(Opcode::Reshape), vec![x]);
+                let r1 = self.emit(
+                    Shape::array(ty, &split),
+                    Op::Plain(Opcode::Reshape),
+                    vec![x],
+                );
                 let a2a = self.collective(
                     Opcode::AllToAll,
                     Shape::array(ty, &split),
@@ -512,7 +537,11 @@ impl<'a> Partitioner<'a> {
                     from.to_sharding(),
                     to.to_sharding()
                 ));
-                self.emit(Shape::array(ty, &want), Op::Plain(Opcode::Reshape), vec![tr])
+                self.emit(
+                    Shape::array(ty, &want),
+                    Op::Plain(Opcode::Reshape),
+                    vec![tr],
+                )
             }
         }
     }
@@ -546,7 +575,10 @@ impl<'a> Partitioner<'a> {
             PValue::Array { id, .. } | PValue::Manual(id) | PValue::Whole(id) => *id,
             PValue::Tuple(vs) => {
                 let ids: Vec<InstrId> = vs.iter().map(|v| self.materialize(v)).collect();
-                let shapes: Vec<Shape> = ids.iter().map(|&i| self.new.instrs[i].shape.clone()).collect();
+                let shapes: Vec<Shape> = ids
+                    .iter()
+                    .map(|&i| self.new.instrs[i].shape.clone())
+                    .collect();
                 self.emit(Shape::Tuple(shapes), Op::Plain(Opcode::Tuple), ids)
             }
         }
@@ -561,13 +593,19 @@ impl<'a> Partitioner<'a> {
                 self.reshard(*id, &d, &tiling.clone(), &to, why)
             }
             PValue::Tuple(vs) => {
-                let elems = dims.tuple_elements().map(<[Shape]>::to_vec).unwrap_or_default();
+                let elems = dims
+                    .tuple_elements()
+                    .map(<[Shape]>::to_vec)
+                    .unwrap_or_default();
                 let ids: Vec<InstrId> = vs
                     .iter()
                     .zip(elems.iter())
                     .map(|(v, s)| self.whole(v, s, why))
                     .collect();
-                let shapes: Vec<Shape> = ids.iter().map(|&i| self.new.instrs[i].shape.clone()).collect();
+                let shapes: Vec<Shape> = ids
+                    .iter()
+                    .map(|&i| self.new.instrs[i].shape.clone())
+                    .collect();
                 self.emit(Shape::Tuple(shapes), Op::Plain(Opcode::Tuple), ids)
             }
             PValue::Manual(id) | PValue::Whole(id) => *id,
@@ -666,7 +704,12 @@ impl<'a> Partitioner<'a> {
         }
     }
 
-    fn tuple_target(&self, instr: &Instruction, index: usize, shape: &Shape) -> Result<Tiling, PassError> {
+    fn tuple_target(
+        &self,
+        instr: &Instruction,
+        index: usize,
+        shape: &Shape,
+    ) -> Result<Tiling, PassError> {
         let rank = shape.rank();
         match instr.sharding.as_ref().and_then(|s| s.element(index)) {
             None => Ok(Tiling::replicated(rank, self.n)),
@@ -685,10 +728,10 @@ impl<'a> Partitioner<'a> {
             .operands
             .iter()
             .any(|o| matches!(self.values.get(o), Some(PValue::Manual(_))));
-        if let Op::CustomCall(cc) = &instr.op {
-            if is_spmd_custom_call(&cc.target) {
-                return self.custom_call(instr, &cc.target);
-            }
+        if let Op::CustomCall(cc) = &instr.op
+            && is_spmd_custom_call(&cc.target)
+        {
+            return self.custom_call(instr, &cc.target);
         }
         if any_manual {
             let ops: Vec<InstrId> = instr
@@ -706,7 +749,10 @@ impl<'a> Partitioner<'a> {
                     .raw_attributes
                     .retain(|a| a.name != "frontend_attributes");
             }
-            return Ok((PValue::Manual(id), "manual: copied as it is (shard_map body)"));
+            return Ok((
+                PValue::Manual(id),
+                "manual: copied as it is (shard_map body)",
+            ));
         }
         match (&instr.op, opcode.category()) {
             (Op::Parameter { .. }, _) => {
@@ -720,7 +766,10 @@ impl<'a> Partitioner<'a> {
                     }
                     s => {
                         if instr.sharding.as_ref().is_some_and(|s| !s.is_replicated()) {
-                            return Err(err(instr, "tuple parameters with shardings are not supported"));
+                            return Err(err(
+                                instr,
+                                "tuple parameters with shardings are not supported",
+                            ));
                         }
                         s.clone()
                     }
@@ -737,8 +786,17 @@ impl<'a> Partitioner<'a> {
                 let id = self.emit_clone(instr, instr.shape.clone(), vec![]);
                 let target = self.target(instr)?;
                 let rep = Tiling::replicated(instr.shape.rank(), self.n);
-                let id = self.reshard(id, instr.shape.dims(), &rep, &target, "constant sliced to its sharding");
-                Ok((PValue::Array { id, tiling: target }, "constant: whole, then sliced"))
+                let id = self.reshard(
+                    id,
+                    instr.shape.dims(),
+                    &rep,
+                    &target,
+                    "constant sliced to its sharding",
+                );
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "constant: whole, then sliced",
+                ))
             }
             (Op::GetTupleElement { index }, _) => {
                 let v = self.values[&instr.operands[0]].clone();
@@ -748,7 +806,10 @@ impl<'a> Partitioner<'a> {
                         let id = self.emit_clone(instr, instr.shape.clone(), vec![t]);
                         if instr.shape.is_array() {
                             let tiling = Tiling::replicated(instr.shape.rank(), self.n);
-                            Ok((PValue::Array { id, tiling }, "get-tuple-element of a whole tuple"))
+                            Ok((
+                                PValue::Array { id, tiling },
+                                "get-tuple-element of a whole tuple",
+                            ))
                         } else {
                             Ok((PValue::Whole(id), "get-tuple-element of a whole tuple"))
                         }
@@ -757,15 +818,23 @@ impl<'a> Partitioner<'a> {
                 }
             }
             (Op::Plain(Opcode::Tuple), _) => {
-                let vs = instr.operands.iter().map(|o| self.values[o].clone()).collect();
+                let vs = instr
+                    .operands
+                    .iter()
+                    .map(|o| self.values[o].clone())
+                    .collect();
                 Ok((PValue::Tuple(vs), "tuple: its elements"))
             }
-            (_, OpCategory::ElementwiseUnary | OpCategory::ElementwiseBinary | OpCategory::ElementwiseTernary)
-                if instr.shape.is_array()
-                    && instr
-                        .operands
-                        .iter()
-                        .all(|o| self.old.instrs[*o].shape.dims() == instr.shape.dims()) =>
+            (
+                _,
+                OpCategory::ElementwiseUnary
+                | OpCategory::ElementwiseBinary
+                | OpCategory::ElementwiseTernary,
+            ) if instr.shape.is_array()
+                && instr
+                    .operands
+                    .iter()
+                    .all(|o| self.old.instrs[*o].shape.dims() == instr.shape.dims()) =>
             {
                 self.elementwise(instr)
             }
@@ -773,10 +842,14 @@ impl<'a> Partitioner<'a> {
             (Op::Broadcast { dimensions }, _) => {
                 let target = self.target(instr)?;
                 let need = shape_ops::broadcast_operand(&target, dimensions);
-                let x = self.operand_in(instr, 0, &need, "broadcast operand to the result's split")?;
+                let x =
+                    self.operand_in(instr, 0, &need, "broadcast operand to the result's split")?;
                 let shape = with_dims(&instr.shape, target.shard_dims(instr.shape.dims()));
                 let id = self.emit_clone(instr, shape, vec![x]);
-                Ok((PValue::Array { id, tiling: target }, "broadcast: operand split like the result"))
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "broadcast: operand split like the result",
+                ))
             }
             (Op::Transpose { dimensions }, _) => {
                 let Some((x, t)) = self.operand_tiling(instr, 0) else {
@@ -786,14 +859,34 @@ impl<'a> Partitioner<'a> {
                 let shape = with_dims(&instr.shape, out.shard_dims(instr.shape.dims()));
                 let id = self.emit_clone(instr, shape, vec![x]);
                 let target = self.target(instr)?;
-                let id = self.reshard(id, instr.shape.dims(), &out, &target, "transpose result to its sharding");
-                Ok((PValue::Array { id, tiling: target }, "transpose: the split moves with the dimensions"))
+                let id = self.reshard(
+                    id,
+                    instr.shape.dims(),
+                    &out,
+                    &target,
+                    "transpose result to its sharding",
+                );
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "transpose: the split moves with the dimensions",
+                ))
             }
             (Op::Plain(Opcode::Reshape), _) if instr.shape.is_array() => self.reshape(instr),
-            (Op::Reduce { dimensions, to_apply }, _) if instr.operands.len() == 2 && instr.shape.is_array() => {
+            (
+                Op::Reduce {
+                    dimensions,
+                    to_apply,
+                },
+                _,
+            ) if instr.operands.len() == 2 && instr.shape.is_array() => {
                 self.reduce(instr, dimensions, *to_apply)
             }
-            (Op::Dot { dimension_numbers, .. }, _) => self.dot(instr, dimension_numbers),
+            (
+                Op::Dot {
+                    dimension_numbers, ..
+                },
+                _,
+            ) => self.dot(instr, dimension_numbers),
             _ => self.fallback(instr),
         }
     }
@@ -806,7 +899,10 @@ impl<'a> Partitioner<'a> {
         }
         let shape = with_dims(&instr.shape, target.shard_dims(instr.shape.dims()));
         let id = self.emit_clone(instr, shape, ops);
-        Ok((PValue::Array { id, tiling: target }, "elementwise: operands in the result's sharding"))
+        Ok((
+            PValue::Array { id, tiling: target },
+            "elementwise: operands in the result's sharding",
+        ))
     }
 
     fn reshape(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
@@ -824,14 +920,18 @@ impl<'a> Partitioner<'a> {
                 }
                 x = self.reshard(x, &from, &t, &t2, "reshape cannot keep this split");
                 t = t2;
-                shape_ops::reshape_result(&from, &to, &t).unwrap_or_else(|_| Tiling::replicated(to.len(), self.n))
+                shape_ops::reshape_result(&from, &to, &t)
+                    .unwrap_or_else(|_| Tiling::replicated(to.len(), self.n))
             }
         };
         let shape = with_dims(&instr.shape, out.shard_dims(&to));
         let id = self.emit_clone(instr, shape, vec![x]);
         let target = self.target(instr)?;
         let id = self.reshard(id, &to, &out, &target, "reshape result to its sharding");
-        Ok((PValue::Array { id, tiling: target }, "reshape: splits kept where the dimensions allow"))
+        Ok((
+            PValue::Array { id, tiling: target },
+            "reshape: splits kept where the dimensions allow",
+        ))
     }
 
     fn reduce(
@@ -852,13 +952,27 @@ impl<'a> Partitioner<'a> {
         match reduce::partial_groups(&t, dimensions) {
             None => {}
             Some(Ok(groups)) => {
-                id = self.all_reduce(id, &groups, to_apply, "the reduced dimension is split: partial results");
+                id = self.all_reduce(
+                    id,
+                    &groups,
+                    to_apply,
+                    "the reduced dimension is split: partial results",
+                );
             }
             Some(Err(())) => return Err(err(instr, "no all-reduce grouping fits this sharding")),
         }
         let target = self.target(instr)?;
-        let id = self.reshard(id, instr.shape.dims(), &out, &target, "reduce result to its sharding");
-        Ok((PValue::Array { id, tiling: target }, "reduce: local reduce, then all-reduce over split reduced dimensions"))
+        let id = self.reshard(
+            id,
+            instr.shape.dims(),
+            &out,
+            &target,
+            "reduce result to its sharding",
+        );
+        Ok((
+            PValue::Array { id, tiling: target },
+            "reduce: local reduce, then all-reduce over split reduced dimensions",
+        ))
     }
 
     fn dot(
@@ -866,7 +980,9 @@ impl<'a> Partitioner<'a> {
         instr: &Instruction,
         dnums: &crate::ir::DotDimensionNumbers,
     ) -> Result<(PValue, &'static str), PassError> {
-        let (Some((_, lt)), Some((_, rt))) = (self.operand_tiling(instr, 0), self.operand_tiling(instr, 1)) else {
+        let (Some((_, lt)), Some((_, rt))) =
+            (self.operand_tiling(instr, 0), self.operand_tiling(instr, 1))
+        else {
             return self.fallback(instr);
         };
         let ldims = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
@@ -874,7 +990,10 @@ impl<'a> Partitioner<'a> {
         let odims = instr.shape.dims().to_vec();
         let target = self.target(instr)?;
         let d = dot::DotDims::new(dnums, ldims.len(), rdims.len());
-        let eb = instr.shape.element_type().map_or(4, |t| t.byte_size().max(1) as i64);
+        let eb = instr
+            .shape
+            .element_type()
+            .map_or(4, |t| t.byte_size().max(1) as i64);
         let plan = dot::plan(
             &d,
             &lt,
@@ -901,10 +1020,18 @@ impl<'a> Partitioner<'a> {
         if let Some(groups) = &plan.partial {
             let ty = self.array_shape(id).element_type;
             let add = self.adder(ty);
-            id = self.all_reduce(id, groups, add, "the contracting dimension is split: partial sums");
+            id = self.all_reduce(
+                id,
+                groups,
+                add,
+                "the contracting dimension is split: partial sums",
+            );
         }
         let id = self.reshard(id, &odims, &plan.out, &target, "dot result to its sharding");
-        Ok((PValue::Array { id, tiling: target }, "dot: local dot of the shards"))
+        Ok((
+            PValue::Array { id, tiling: target },
+            "dot: local dot of the shards",
+        ))
     }
 
     /// Ops without a rule: computed whole on every partition, then sliced.
@@ -921,15 +1048,31 @@ impl<'a> Partitioner<'a> {
         }
         let rep = Tiling::replicated(instr.shape.rank(), self.n);
         let target = self.target(instr)?;
-        let id = self.reshard(id, instr.shape.dims(), &rep, &target, "result to its sharding");
-        Ok((PValue::Array { id, tiling: target }, "no rule: computed whole, then sliced"))
+        let id = self.reshard(
+            id,
+            instr.shape.dims(),
+            &rep,
+            &target,
+            "result to its sharding",
+        );
+        Ok((
+            PValue::Array { id, tiling: target },
+            "no rule: computed whole, then sliced",
+        ))
     }
 
-    fn custom_call(&mut self, instr: &Instruction, target_name: &str) -> Result<(PValue, &'static str), PassError> {
+    fn custom_call(
+        &mut self,
+        instr: &Instruction,
+        target_name: &str,
+    ) -> Result<(PValue, &'static str), PassError> {
         match target_name {
             "Sharding" | "xla.sdy.FuncResultSharding" => {
                 if let Some(PValue::Manual(id)) = self.values.get(&instr.operands[0]) {
-                    return Ok((PValue::Manual(*id), "sharding constraint inside a manual region"));
+                    return Ok((
+                        PValue::Manual(*id),
+                        "sharding constraint inside a manual region",
+                    ));
                 }
                 if instr.sharding.as_ref().is_some_and(HloSharding::is_manual) {
                     let v = self.values[&instr.operands[0]].clone();
@@ -941,7 +1084,10 @@ impl<'a> Partitioner<'a> {
                 }
                 let target = self.target(instr)?;
                 let id = self.operand_in(instr, 0, &target, "with_sharding_constraint")?;
-                Ok((PValue::Array { id, tiling: target }, "sharding constraint: operand resharded"))
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "sharding constraint: operand resharded",
+                ))
             }
             "SPMDFullToShardShape" | "xla.sdy.GlobalToLocalShape" => {
                 let mut outs = Vec::new();
@@ -955,9 +1101,11 @@ impl<'a> Partitioner<'a> {
                         _ => self.old.instrs[o].sharding.clone(),
                     }
                     .unwrap_or(HloSharding::Replicated);
-                    want.validate(oshape.rank(), self.n as i64).map_err(|e| err(instr, e))?;
+                    want.validate(oshape.rank(), self.n as i64)
+                        .map_err(|e| err(instr, e))?;
                     let t = Tiling::of(&want, oshape.rank(), self.n);
-                    let x = self.operand_in(instr, i, &t, "shard_map operand to its in-sharding")?;
+                    let x =
+                        self.operand_in(instr, i, &t, "shard_map operand to its in-sharding")?;
                     let want_shape = t.shard_dims(oshape.dims());
                     let got = match &instr.shape {
                         Shape::Tuple(v) => v[i].dims().to_vec(),
@@ -977,9 +1125,15 @@ impl<'a> Partitioner<'a> {
                 }
                 if instr.shape.is_tuple() {
                     let id = self.materialize(&PValue::Tuple(outs));
-                    Ok((PValue::Manual(id), "shard_map entry: each partition's shard"))
+                    Ok((
+                        PValue::Manual(id),
+                        "shard_map entry: each partition's shard",
+                    ))
                 } else {
-                    Ok((outs.pop().unwrap(), "shard_map entry: each partition's shard"))
+                    Ok((
+                        outs.pop().unwrap(),
+                        "shard_map entry: each partition's shard",
+                    ))
                 }
             }
             "SPMDShardToFullShape" | "xla.sdy.LocalToGlobalShape" => {
@@ -1007,12 +1161,21 @@ impl<'a> Partitioner<'a> {
                             ),
                         ));
                     }
-                    outs.push(PValue::Array { id: local, tiling: t });
+                    outs.push(PValue::Array {
+                        id: local,
+                        tiling: t,
+                    });
                 }
                 if instr.shape.is_tuple() {
-                    Ok((PValue::Tuple(outs), "shard_map exit: the shards form the global value"))
+                    Ok((
+                        PValue::Tuple(outs),
+                        "shard_map exit: the shards form the global value",
+                    ))
                 } else {
-                    Ok((outs.pop().unwrap(), "shard_map exit: the shards form the global value"))
+                    Ok((
+                        outs.pop().unwrap(),
+                        "shard_map exit: the shards form the global value",
+                    ))
                 }
             }
             _ => self.fallback(instr),

@@ -108,7 +108,10 @@ impl Tiling {
     /// when `None`).
     pub fn project(&self, map: &[Option<usize>]) -> Tiling {
         Tiling {
-            counts: map.iter().map(|m| m.map_or(1, |d| self.counts[d])).collect(),
+            counts: map
+                .iter()
+                .map(|m| m.map_or(1, |d| self.counts[d]))
+                .collect(),
             coords: self
                 .coords
                 .iter()
@@ -272,9 +275,7 @@ mod tests {
     #[test]
     fn from_parts_needs_a_full_grid() {
         assert!(Tiling::from_parts(vec![2, 2], vec![vec![0, 0], vec![1, 1]]).is_none());
-        assert!(
-            Tiling::from_parts(vec![2], vec![vec![0], vec![1], vec![0], vec![1]]).is_some()
-        );
+        assert!(Tiling::from_parts(vec![2], vec![vec![0], vec![1], vec![0], vec![1]]).is_some());
         assert!(Tiling::from_parts(vec![2], vec![vec![0], vec![0], vec![0], vec![1]]).is_none());
     }
 }

@@ -114,7 +114,10 @@ fn instruction_diff(
         ));
     }
     if a.sharding != b.sharding {
-        return Some(format!("sharding differs: {:?} vs {:?}", a.sharding, b.sharding));
+        return Some(format!(
+            "sharding differs: {:?} vs {:?}",
+            a.sharding, b.sharding
+        ));
     }
     if a.raw_attributes != b.raw_attributes {
         return Some(format!(

@@ -9,7 +9,11 @@ fn spmd_dirs() -> Vec<PathBuf> {
         .filter(|p| p.join("meta.json").exists())
         .collect();
     dirs.sort();
-    assert!(dirs.len() >= 16, "testdata/spmd has {} programs", dirs.len());
+    assert!(
+        dirs.len() >= 16,
+        "testdata/spmd has {} programs",
+        dirs.len()
+    );
     dirs
 }
 
@@ -91,8 +95,7 @@ fn sdy_shardings_convert_to_the_gspmd_ones_beside_them() {
 fn index_domains_equal_jax_shard_indices() {
     for dir in spmd_dirs() {
         let meta: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap())
-                .unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
         let n = meta["num_partitions"].as_i64().unwrap();
         for kind in ["inputs", "outputs"] {
             for v in meta[kind].as_array().unwrap() {
@@ -213,10 +216,12 @@ fn bad_shardings_are_errors() {
     assert!(s.validate(1, 8).is_err(), "rank mismatch");
     let s = HloSharding::parse("{devices=[2]0,5}").unwrap();
     assert!(s.validate(1, 2).is_err(), "device 5 of 2");
-    assert!(HloSharding::parse("{maximal device=9}")
-        .unwrap()
-        .validate(1, 8)
-        .is_err());
+    assert!(
+        HloSharding::parse("{maximal device=9}")
+            .unwrap()
+            .validate(1, 8)
+            .is_err()
+    );
     assert!(SdySharding::parse("#sdy.sharding<@mesh, [{\"x\":(1)2}]>").is_err());
     assert!(SdyMesh::parse("m", "<[\"x\"=0]>").is_err());
     assert!(SdyMesh::parse("m", "<[\"x\"=2], device_ids=[0]>").is_err());
@@ -241,7 +246,11 @@ fn fuzzed_shardings_never_panic() {
     };
     let alphabet = b"{}[]<>=,T()0123456789-_ \"'devicsrplatm/*";
     for round in 0..4000 {
-        let base = if round % 5 == 4 { sdy } else { seeds[round % 4] };
+        let base = if round % 5 == 4 {
+            sdy
+        } else {
+            seeds[round % 4]
+        };
         let mut bytes = base.as_bytes().to_vec();
         for _ in 0..(1 + next() % 4) {
             let at = (next() as usize) % (bytes.len() + 1);

@@ -83,7 +83,8 @@ pub struct DotPlan {
 /// batch and contracting split.
 fn local(d: &DotDims, lhs: &Tiling, rhs: &Tiling) -> Option<(Tiling, Option<Vec<Vec<i64>>>)> {
     let n = lhs.partitions();
-    let pick = |t: &Tiling, dims: &[usize]| -> Vec<i64> { dims.iter().map(|&x| t.counts[x]).collect() };
+    let pick =
+        |t: &Tiling, dims: &[usize]| -> Vec<i64> { dims.iter().map(|&x| t.counts[x]).collect() };
     if pick(lhs, &d.lhs_batch) != pick(rhs, &d.rhs_batch)
         || pick(lhs, &d.lhs_contracting) != pick(rhs, &d.rhs_contracting)
     {
@@ -160,7 +161,8 @@ pub fn plan(
     let out_batch: Vec<usize> = (0..nb).collect();
     let out_lfree: Vec<usize> = (nb..nb + nlf).collect();
     let out_rfree: Vec<usize> = (nb + nlf..d.out_rank()).collect();
-    let mut candidates: Vec<(&'static str, Tiling, Tiling)> = vec![("operands as they are", lhs.clone(), rhs.clone())];
+    let mut candidates: Vec<(&'static str, Tiling, Tiling)> =
+        vec![("operands as they are", lhs.clone(), rhs.clone())];
     if let Some(r2) = assemble(
         rr,
         n,
@@ -170,7 +172,11 @@ pub fn plan(
             (&d.rhs_free, rhs, &d.rhs_free),
         ],
     ) {
-        candidates.push(("rhs resharded to the lhs's batch/contracting split", lhs.clone(), r2));
+        candidates.push((
+            "rhs resharded to the lhs's batch/contracting split",
+            lhs.clone(),
+            r2,
+        ));
     }
     if let Some(l3) = assemble(
         lr,
@@ -181,21 +187,47 @@ pub fn plan(
             (&d.lhs_free, lhs, &d.lhs_free),
         ],
     ) {
-        candidates.push(("lhs resharded to the rhs's batch/contracting split", l3, rhs.clone()));
+        candidates.push((
+            "lhs resharded to the rhs's batch/contracting split",
+            l3,
+            rhs.clone(),
+        ));
     }
-    let l4 = assemble(lr, n, &[(&d.lhs_batch, lhs, &d.lhs_batch), (&d.lhs_free, lhs, &d.lhs_free)]);
-    if let Some(l4) = l4 {
-        if let Some(r4) = assemble(rr, n, &[(&d.rhs_batch, lhs, &d.lhs_batch), (&d.rhs_free, rhs, &d.rhs_free)]) {
-            candidates.push(("contracting dimensions gathered", l4, r4));
-        }
+    let l4 = assemble(
+        lr,
+        n,
+        &[
+            (&d.lhs_batch, lhs, &d.lhs_batch),
+            (&d.lhs_free, lhs, &d.lhs_free),
+        ],
+    );
+    if let Some(l4) = l4
+        && let Some(r4) = assemble(
+            rr,
+            n,
+            &[
+                (&d.rhs_batch, lhs, &d.lhs_batch),
+                (&d.rhs_free, rhs, &d.rhs_free),
+            ],
+        )
+    {
+        candidates.push(("contracting dimensions gathered", l4, r4));
     }
-    if let Some(t) = target {
-        if let (Some(l5), Some(r5)) = (
-            assemble(lr, n, &[(&d.lhs_batch, t, &out_batch), (&d.lhs_free, t, &out_lfree)]),
-            assemble(rr, n, &[(&d.rhs_batch, t, &out_batch), (&d.rhs_free, t, &out_rfree)]),
-        ) {
-            candidates.push(("operands resharded to the wanted result", l5, r5));
-        }
+    if let Some(t) = target
+        && let (Some(l5), Some(r5)) = (
+            assemble(
+                lr,
+                n,
+                &[(&d.lhs_batch, t, &out_batch), (&d.lhs_free, t, &out_lfree)],
+            ),
+            assemble(
+                rr,
+                n,
+                &[(&d.rhs_batch, t, &out_batch), (&d.rhs_free, t, &out_rfree)],
+            ),
+        )
+    {
+        candidates.push(("operands resharded to the wanted result", l5, r5));
     }
     candidates.push((
         "both operands replicated",

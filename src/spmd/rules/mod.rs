@@ -21,7 +21,9 @@ pub fn reduction_groups(
     key: impl Fn(usize) -> Vec<i64>,
     part: impl Fn(usize) -> Vec<i64>,
 ) -> Option<Vec<Vec<i64>>> {
-    let mut by_key: Vec<(Vec<i64>, Vec<(Vec<i64>, Vec<i64>)>)> = Vec::new();
+    // Per key, its parts and the partitions holding each.
+    type Buckets = Vec<(Vec<i64>, Vec<i64>)>;
+    let mut by_key: Vec<(Vec<i64>, Buckets)> = Vec::new();
     for p in 0..n {
         let k = key(p);
         let slot = match by_key.iter().position(|(kk, _)| *kk == k) {

@@ -20,7 +20,9 @@ pub fn partial_groups(operand: &Tiling, reduced: &[usize]) -> Option<Result<Vec<
     if reduced.iter().all(|&d| operand.counts[d] == 1) {
         return None;
     }
-    let kept: Vec<usize> = (0..operand.rank()).filter(|d| !reduced.contains(d)).collect();
+    let kept: Vec<usize> = (0..operand.rank())
+        .filter(|d| !reduced.contains(d))
+        .collect();
     Some(
         reduction_groups(
             operand.partitions(),

@@ -37,9 +37,8 @@ pub fn reshape_result(from: &[i64], to: &[i64], operand: &Tiling) -> Result<Tili
             continue;
         }
         let prefix: i64 = from[..i].iter().product();
-        let found = (0..to.len()).find(|&j| {
-            to[..j].iter().product::<i64>() == prefix && to[j] != 1 && map[j].is_none()
-        });
+        let found = (0..to.len())
+            .find(|&j| to[..j].iter().product::<i64>() == prefix && to[j] != 1 && map[j].is_none());
         let ok = from[i] % t == 0
             && found.is_some_and(|j| {
                 let m = to[j];

@@ -15,7 +15,11 @@ use crate::ir::{CustomCall, InstrId, Op, Shape};
 
 impl<'a> Converter<'a> {
     /// The meshes of `sdy.mesh` ops.
-    pub(crate) fn set_meshes(&mut self, meshes: &[(String, String)], loc: Loc) -> Result<(), ParseError> {
+    pub(crate) fn set_meshes(
+        &mut self,
+        meshes: &[(String, String)],
+        loc: Loc,
+    ) -> Result<(), ParseError> {
         for (name, text) in meshes {
             let m = SdyMesh::parse(name, text)
                 .map_err(|e| self.err(loc, format!("sdy.mesh @{name}: {e}")))?;
@@ -78,7 +82,10 @@ impl<'a> Converter<'a> {
     }
 
     /// `sdy.sharding_constraint` and `sdy.manual_computation`; `None` for other ops.
-    pub(crate) fn convert_sdy(&mut self, op: &'a Operation) -> Result<Option<Vec<InstrId>>, ParseError> {
+    pub(crate) fn convert_sdy(
+        &mut self,
+        op: &'a Operation,
+    ) -> Result<Option<Vec<InstrId>>, ParseError> {
         match op.name.as_str() {
             "sdy.sharding_constraint" => {
                 let Some(Attr::Opaque(t)) = op.attr("sharding") else {
@@ -88,7 +95,9 @@ impl<'a> Converter<'a> {
                 let s = self.sdy_to_hlo(&s, op.loc)?;
                 let x = self.operands(op)?;
                 let shape = self.shape(x[0].id).clone();
-                Ok(Some(vec![self.sharding_call("Sharding", x[0].id, shape, s, op.loc)]))
+                Ok(Some(vec![
+                    self.sharding_call("Sharding", x[0].id, shape, s, op.loc),
+                ]))
             }
             "sdy.manual_computation" => self.manual_computation(op).map(Some),
             _ => Ok(None),
@@ -107,20 +116,24 @@ impl<'a> Converter<'a> {
         let ins = list("in_shardings")?;
         let outs = list("out_shardings")?;
         let axes = match op.attr("manual_axes") {
-            Some(Attr::Opaque(t)) => parse_manual_axes(t).map_err(|e| self.err(op.loc, e.to_string()))?,
+            Some(Attr::Opaque(t)) => {
+                parse_manual_axes(t).map_err(|e| self.err(op.loc, e.to_string()))?
+            }
             _ => Vec::new(),
         };
         if let Some(mesh) = ins
             .first()
             .or(outs.first())
             .and_then(|s| self.meshes.iter().find(|m| m.name == s.mesh))
+            && mesh
+                .axes
+                .iter()
+                .any(|(a, size)| *size > 1 && !axes.contains(a))
         {
-            if mesh.axes.iter().any(|(a, size)| *size > 1 && !axes.contains(a)) {
-                return Err(self.err(
+            return Err(self.err(
                     op.loc,
                     "sdy.manual_computation over some mesh axes only (partially manual) is not supported",
                 ));
-            }
         }
         let operands = self.operands(op)?;
         let region = op
@@ -156,7 +169,10 @@ impl<'a> Converter<'a> {
                 HloSharding::Manual,
                 op.loc,
             );
-            locals.push(Val { id: l, ty: local_ty });
+            locals.push(Val {
+                id: l,
+                ty: local_ty,
+            });
         }
         let comp = self.comp();
         self.scopes.push(Scope {
