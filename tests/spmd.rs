@@ -313,28 +313,60 @@ fn bad_multi_device_input_is_one_error_line() {
     let text = std::fs::read_to_string(model).unwrap();
     std::fs::write(
         &bad_sharding,
-        text.replacen("sharding={devices=[4,2]<=[8]}", "sharding={devices=[4,2]<=[7]}", 1),
+        text.replacen(
+            "sharding={devices=[4,2]<=[8]}",
+            "sharding={devices=[4,2]<=[7]}",
+            1,
+        ),
     )
     .unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["run", model, "--partitions", "4", "--quiet"], "name 8 devices"),
         (
-            vec!["run", model, "--partitions", "8", "--device-assignment", "0,1,2", "--quiet"],
+            vec!["run", model, "--partitions", "4", "--quiet"],
+            "name 8 devices",
+        ),
+        (
+            vec![
+                "run",
+                model,
+                "--partitions",
+                "8",
+                "--device-assignment",
+                "0,1,2",
+                "--quiet",
+            ],
             "--device-assignment lists 3 devices",
         ),
         (
-            vec!["run", model, "--partitions", "8", "--device-assignment", "0,1,2,3,4,5,6,6", "--quiet"],
+            vec![
+                "run",
+                model,
+                "--partitions",
+                "8",
+                "--device-assignment",
+                "0,1,2,3,4,5,6,6",
+                "--quiet",
+            ],
             "listed twice",
         ),
-        (vec!["run", model, "--partitions", "100000", "--quiet"], "more than"),
-        (vec!["run", bad_sharding.to_str().unwrap(), "--quiet"], "sharding"),
+        (
+            vec!["run", model, "--partitions", "100000", "--quiet"],
+            "more than",
+        ),
+        (
+            vec!["run", bad_sharding.to_str().unwrap(), "--quiet"],
+            "sharding",
+        ),
     ];
     for (args, want) in cases {
         let (code, err) = xlac(&args);
         assert_ne!(code, 0, "{args:?} succeeded");
         let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("note:")).collect();
         assert_eq!(lines.len(), 1, "{args:?}: {err}");
-        assert!(lines[0].starts_with("error: ") && lines[0].contains(want), "{args:?}: {err}");
+        assert!(
+            lines[0].starts_with("error: ") && lines[0].contains(want),
+            "{args:?}: {err}"
+        );
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
