@@ -82,6 +82,10 @@ fn sdy_shardings_convert_to_the_gspmd_ones_beside_them() {
             ) else {
                 continue;
             };
+            if sdy.starts_with("#sdy.sharding_per_value") {
+                // Shardy's per-result form on a custom call: checked by propagation.
+                continue;
+            }
             let sdy = SdySharding::parse(&sdy).unwrap();
             let mesh = meshes.iter().find(|m| m.name == sdy.mesh).unwrap();
             assert_eq!(sdy.to_hlo(mesh).unwrap().to_string(), sh, "{line}");
