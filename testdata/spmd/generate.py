@@ -368,7 +368,7 @@ def npz_bytes(named):
             info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
             with zf.open(info, "w", force_zip64=True) as fh:
-                np.lib.format.write_array(fh, np.ascontiguousarray(a), allow_pickle=False)
+                np.lib.format.write_array(fh, np.ascontiguousarray(a).reshape(np.shape(a)), allow_pickle=False)
     return buf.getvalue()
 
 
