@@ -117,6 +117,14 @@ fn split_top(s: &str) -> Vec<String> {
 }
 
 fn strip_layout(s: &str) -> String {
+    // Tuple prints carry `/*index=5*/` comments.
+    let mut s = s.to_string();
+    while let (Some(a), Some(b)) = (s.find("/*"), s.find("*/")) {
+        if b < a {
+            break;
+        }
+        s.replace_range(a..b + 2, "");
+    }
     let mut out = String::new();
     let mut depth = 0;
     for ch in s.chars() {
