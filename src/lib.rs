@@ -14,6 +14,7 @@ pub mod compiler;
 pub mod eval;
 pub mod explain;
 pub mod fusion;
+pub mod fuzz;
 pub mod io;
 pub mod ir;
 pub mod layout;

@@ -1392,8 +1392,8 @@ def write_indexes():
     readme = f"""# testdata: golden JAX programs
 
 Real JAX programs lowered and run by XLA:CPU, for xlac's golden tests. Everything here but
-`generate.py`, `generate_bench.py`, `requirements.txt` and `bench/` (the benchmark programs,
-written by `generate_bench.py`) is written by `generate.py`; do not edit generated files.
+`generate*.py`, `requirements.txt`, `bench/` (by `generate_bench.py`) and
+`stablehlo-conformance/` (openxla/stablehlo's corpus, see its README) is written by `generate.py`; do not edit generated files.
 
 ## Regenerating
 

@@ -226,7 +226,7 @@ def write_readme():
         shapes = " ".join(f"{x['dtype']}{x['shape']}".replace(" ", "") for x in meta["inputs"])
         rows.append(f"| `{name}` | {meta['description']} | {'yes' if meta['memory_bound'] else ''}"
                     f" | {shapes} | {meta['xla_temp_size_in_bytes']} | {meta['xla_kernel_count']} |")
-    text = """# testdata/bench: benchmark programs (issue #7)
+    text = """# testdata/bench: benchmark programs
 
 Written by `testdata/generate_bench.py`; do not edit by hand. Each folder holds `model.hlo`,
 `model.mlir`, `xla_opt.hlo` and `meta.json` exactly as `testdata/generate.py` writes them for

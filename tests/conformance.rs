@@ -1,4 +1,4 @@
-//! The StableHLO conformance corpus (`../shared/conformance/`, see its README): every
+//! The StableHLO conformance corpus (`testdata/stablehlo-conformance/`, see its README): every
 //! `.mlir` file runs through `xlac check`'s engine in-process. The test prints the pass
 //! table by folder and the ops of the cases that do not pass (by `primary_op` from
 //! `index.tsv`), and fails if fewer cases pass than the floor in
@@ -16,28 +16,20 @@ use std::sync::Mutex;
 
 use xlac::check::{CaseResult, Runner, Status, Summary};
 
-/// The corpus folder: `$XLAC_CONFORMANCE_DIR`, else `../shared/conformance` beside the
-/// crate (also looked for one level higher, for git worktrees under `wt/`).
+/// The corpus folder: `$XLAC_CONFORMANCE_DIR`, else the copy in the repository,
+/// `testdata/stablehlo-conformance/`.
 fn corpus_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("XLAC_CONFORMANCE_DIR") {
         return PathBuf::from(dir);
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("../shared/conformance"),
-        root.join("../../shared/conformance"),
-    ];
-    candidates
-        .iter()
-        .find(|d| d.join("index.tsv").exists())
-        .cloned()
-        .unwrap_or_else(|| {
-            panic!(
-                "the conformance corpus is missing: expected {} (with index.tsv), or set \
-                 XLAC_CONFORMANCE_DIR",
-                candidates[0].display()
-            )
-        })
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/stablehlo-conformance");
+    assert!(
+        dir.join("index.tsv").exists(),
+        "the conformance corpus is missing: expected {} (with index.tsv), or set \
+         XLAC_CONFORMANCE_DIR",
+        dir.display()
+    );
+    dir
 }
 
 /// Every `.mlir` file under `dir`, as paths relative to it, sorted.

@@ -53,6 +53,16 @@ pub fn compile_options(
         })?),
         None => None,
     };
+    let known = crate::compiler::pass_and_pipeline_names();
+    for name in &flags.disable_passes {
+        if !known.contains(&name.as_str()) {
+            let close = crate::explain::closest_names(name, &known, 3);
+            return Err(Failure::usage(format!(
+                "--disable-passes: unknown pass or pipeline '{name}'; closest: {}",
+                close.join(", ")
+            )));
+        }
+    }
     Ok(CompileOptions {
         disabled_passes: flags.disable_passes.clone(),
         dump_to,
@@ -68,6 +78,7 @@ pub fn compile_options(
         keep_kernel_artifacts: false,
         inline_math: flags.inline_math,
         spmd: None,
+        guard_buffers: flags.guard_buffers,
         autotune: if flags.autotune {
             crate::autotune::AutotuneMode::Race
         } else {

@@ -2,22 +2,21 @@
 //! a sharded module on N simulated devices. The module is partitioned (XLA's
 //! `spmd-partitioner` pipeline) unless XLA already did (`xla_opt.hlo`: an entry named
 //! `*_spmd`), the global inputs are sharded by the entry parameters' shardings, every device
-//! runs the per-partition program, and the global results are assembled by the result's
-//! sharding. Until the collectives runtime's device entry exists, the devices run on the
-//! interpreter's process grid.
+//! runs the per-partition program (compiled once, or on the interpreter) on the collectives
+//! runtime, and the global results are assembled by the result's sharding.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Args;
 
 use super::compile::{compile_options, optimize_loaded};
 use super::{Failure, RunArgs, model};
-use crate::eval::collectives::{DeviceContext, ProcessGrid, ProcessId};
-use crate::eval::{EvalOptions, Evaluator, evaluate, to_row_major};
+use crate::compiler::{DeviceBackend, DeviceRunOptions, run_on_devices};
+use crate::eval::{EvalOptions, evaluate};
 use crate::io::arguments::{ParameterInfo, entry_parameters};
 use crate::io::npz::write_npz;
 use crate::ir::{ArrayShape, Literal, Module, Shape};
+use crate::runtime::collectives::DeviceGrid;
 use crate::spmd::run::{
     Grid, assemble_results, global_dims, parameter_shardings, result_shardings, shard_arguments,
 };
@@ -143,79 +142,6 @@ fn has_manual_regions(module: &Module) -> bool {
     })
 }
 
-/// Runs every device of `grid` on the interpreter: one thread each, collectives through
-/// one process grid; results in device order.
-fn run_interpreter(
-    module: &Module,
-    args: Vec<Vec<Literal>>,
-    grid: &Grid,
-    seed: u64,
-) -> Result<Vec<Literal>, String> {
-    let (r, p) = (grid.replicas as u32, grid.partitions as u32);
-    let pg = Arc::new(ProcessGrid::new(r, p));
-    let outcomes: Vec<Result<Literal, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = args
-            .into_iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let pg = pg.clone();
-                let process = ProcessId::new(i as u32 / p, i as u32 % p);
-                std::thread::Builder::new()
-                    .name(format!("device{i}"))
-                    .stack_size(64 << 20)
-                    .spawn_scoped(scope, move || {
-                        let options = EvalOptions {
-                            seed,
-                            ..EvalOptions::default()
-                        };
-                        let mut ev = Evaluator::new(module, options);
-                        ev.device = DeviceContext::new(pg.clone(), process);
-                        let a: Vec<Literal> = a.iter().map(to_row_major).collect();
-                        let refs: Vec<&Literal> = a.iter().collect();
-                        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            ev.call(module.entry, &refs)
-                        }))
-                        .unwrap_or_else(|_| Err(crate::eval::EvalError::new("device panicked")));
-                        match &out {
-                            Ok(_) => pg.finish(process),
-                            Err(e) => pg.abort(&e.to_string()),
-                        }
-                        out.map_err(|e| format!("device {i}: {e}"))
-                    })
-            })
-            .collect();
-        if handles.iter().any(Result::is_err) {
-            pg.abort("a device thread could not start");
-        }
-        handles
-            .into_iter()
-            .map(|h| match h {
-                Ok(h) => h
-                    .join()
-                    .unwrap_or_else(|_| Err("device thread panicked".into())),
-                Err(e) => Err(format!("cannot start a device thread: {e}")),
-            })
-            .collect()
-    });
-    let mut results = Vec::new();
-    let mut errors = Vec::new();
-    for o in outcomes {
-        match o {
-            Ok(v) => results.push(v),
-            Err(e) => errors.push(e),
-        }
-    }
-    if !errors.is_empty() {
-        // The root cause: an error that is not an echo of another device's.
-        let root = errors
-            .iter()
-            .position(|e| !e.contains("another process failed"))
-            .unwrap_or(0);
-        return Err(errors.swap_remove(root));
-    }
-    Ok(results)
-}
-
 /// What a multi-device run produced.
 pub struct DeviceRun {
     /// The global result leaves.
@@ -258,19 +184,32 @@ fn global_result(module: &Module) -> Shape {
     }
 }
 
-/// Partitions (unless already partitioned) and optimizes `loaded` for `grid`, shards
-/// `globals`, runs every device and assembles the results.
+/// How [`run_on_grid`] runs the devices.
+pub struct GridRun<'a> {
+    /// Pipeline flags.
+    pub passes: &'a super::PassFlags,
+    /// `--dump-to`.
+    pub dump_to: Option<PathBuf>,
+    /// Seed of `rng`.
+    pub seed: u64,
+    /// Compiled executables or the interpreter on every device.
+    pub backend: super::Backend,
+    /// The collectives scheduler (`None`: the default for the device count).
+    pub mode: Option<crate::runtime::collectives::CollectiveMode>,
+}
+
+/// Partitions (unless already partitioned) and compiles `loaded` for `grid`, shards
+/// `globals`, runs every device on the collectives runtime and assembles the results.
 pub fn run_on_grid(
     loaded: model::LoadedModel,
     globals: &[Literal],
     grid: &Grid,
-    passes: &super::PassFlags,
-    dump_to: Option<PathBuf>,
-    seed: u64,
+    how: GridRun<'_>,
 ) -> Result<DeviceRun, Failure> {
     let file = loaded.file.clone();
     let result_shape = global_result(&loaded.module);
-    let mut options = compile_options(passes, dump_to, false)?;
+    let mut options = compile_options(how.passes, how.dump_to, false)?;
+    options.stablehlo_source = loaded.stablehlo.clone();
     // The entry's shardings, from the partitioned module before the CPU pipeline rewrites
     // its root.
     let (param_shardings, out_shardings) = if is_partitioned(&loaded.module) {
@@ -286,17 +225,44 @@ pub fn run_on_grid(
             .map_err(|e| Failure::error(format!("{file}: {e}")))?;
         (parameter_shardings(&p), result_shardings(&p))
     };
-    let optimized = optimize_loaded(loaded, &options)?;
-    let module = optimized.module;
+    let backend = match how.backend {
+        super::Backend::Compiled => DeviceBackend::Compiled,
+        super::Backend::Interpreter => DeviceBackend::Interpreter,
+    };
+    // The compiled backend compiles (partitioning first) once for every device; the
+    // interpreter runs the module after the same HLO pipeline.
+    let module = match backend {
+        DeviceBackend::Compiled => loaded.module,
+        DeviceBackend::Interpreter => optimize_loaded(loaded, &options)?.module,
+    };
     let per_device = shard_arguments(globals, &param_shardings, grid)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-    let results = run_interpreter(&module, per_device, grid, seed)
+    let device_grid = DeviceGrid {
+        replicas: grid.replicas as u32,
+        partitions: grid.partitions as u32,
+        device_assignment: Some(
+            grid.device_assignment
+                .iter()
+                .map(|&d| u32::try_from(d).unwrap_or(u32::MAX))
+                .collect(),
+        ),
+    };
+    let run_options = DeviceRunOptions {
+        backend,
+        mode: how.mode,
+        compile: options,
+        eval: EvalOptions {
+            seed: how.seed,
+            ..EvalOptions::default()
+        },
+    };
+    let run = run_on_devices(&[module], &device_grid, &per_device, &run_options)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-    let outputs = assemble_results(&results, &out_shardings, &result_shape, grid)
+    let outputs = assemble_results(&run.results, &out_shardings, &result_shape, grid)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
     Ok(DeviceRun {
         outputs,
-        per_device: results,
+        per_device: run.results,
     })
 }
 
@@ -306,19 +272,17 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
     let original = loaded.module.clone();
     let params = global_parameters(&loaded.module);
     let arguments = super::run::bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
-    if args.backend == super::Backend::Compiled && !args.quiet {
-        eprintln!(
-            "note: {} devices run on the interpreter (the compiled multi-device runtime is not built yet)",
-            grid.devices()
-        );
-    }
     let run = run_on_grid(
         loaded,
         &arguments.literals,
         &grid,
-        &args.passes,
-        args.dump_to.clone(),
-        args.seed,
+        GridRun {
+            passes: &args.passes,
+            dump_to: args.dump_to.clone(),
+            seed: args.seed.unwrap_or(0),
+            backend: args.backend,
+            mode: args.collective_mode()?,
+        },
     )?;
     let leaves: Vec<Literal> = run.outputs.iter().cloned().map(Literal::Array).collect();
     let result = if original.result_shape().is_tuple() || leaves.len() != 1 {
@@ -357,7 +321,7 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             &reference,
             &arguments.literals,
             &EvalOptions {
-                seed: args.seed,
+                seed: args.seed.unwrap_or(0),
                 ..EvalOptions::default()
             },
         )

@@ -52,11 +52,21 @@ pub fn compile_loaded(
 pub fn bind_inputs(
     params: &[ParameterInfo],
     paths: &[PathBuf],
-    seed: u64,
+    seed_flag: Option<u64>,
     quiet: bool,
 ) -> Result<Arguments, Failure> {
+    let seed = seed_flag.unwrap_or(0);
     let inputs = read_inputs(paths)?;
     let given = inputs.len();
+    if given == 0 && !paths.is_empty() && !params.is_empty() && seed_flag.is_none() {
+        // An empty archive is more often a mistake than a request for random inputs.
+        let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::error(format!(
+            "{} holds no arrays for the model's {} parameter(s); give --seed N to run on random inputs",
+            files.join(", "),
+            params.len()
+        )));
+    }
     let arguments = bind_arguments(params, inputs, seed)?;
     if given > 0 && !arguments.randomized.is_empty() && !quiet {
         let names: Vec<String> = arguments
@@ -86,7 +96,8 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
     options.spmd = super::devices::one_device_spmd(&loaded.module);
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
-    exe.seed = args.seed;
+    exe.seed = args.seed.unwrap_or(0);
+    exe.limits = args.limits.run_limits();
     // With a dump, the run is timed per thunk for report.html.
     let profiling = args
         .dump_to
@@ -116,7 +127,8 @@ fn compare_with_interpreter(
     file: &str,
 ) -> Result<(), Failure> {
     let options = EvalOptions {
-        seed: args.seed,
+        seed: args.seed.unwrap_or(0),
+        limits: args.limits.run_limits(),
         ..EvalOptions::default()
     };
     let want = evaluate(reference, arguments, &options)
@@ -128,6 +140,15 @@ fn compare_with_interpreter(
     let (report, failed) = comparison_report(result, &want, tol)?;
     if !args.quiet {
         print!("{report}");
+    }
+    if failed == 0 {
+        // The verdict is what --compare-to was asked for: it prints even with --quiet.
+        println!(
+            "compare to interpreter: all {} output(s) ok (rtol {}, atol {})",
+            result.leaves().len(),
+            tol.rtol,
+            tol.atol
+        );
     }
     if failed > 0 {
         return Err(Failure::error(format!(
@@ -208,7 +229,8 @@ fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     let params = entry_parameters(module);
     let arguments = bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
     let options = EvalOptions {
-        seed: args.seed,
+        seed: args.seed.unwrap_or(0),
+        limits: args.limits.run_limits(),
         ..EvalOptions::default()
     };
     if let (true, Some(original)) = (args.bisect, &original) {
@@ -272,15 +294,18 @@ mod tests {
             output,
             dump_to: None,
             backend: Backend::Interpreter,
-            seed: 0,
+            seed: None,
             quiet: true,
             compare_to: None,
             passes: Default::default(),
+            limits: Default::default(),
             bisect: false,
             rtol: None,
             atol: None,
             triad_gbs: None,
             devices: Default::default(),
+            collectives: None,
+            collectives_deadline: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The custom calls JAX emits on CPU: LAPACK Cholesky (`lapack_spotrf_ffi`,
 //! `lapack_dpotrf_ffi`, and the complex `c`/`z` forms), triangular solve (`lapack_?trsm_ffi`)
-//! and `TopK`; and `interpreter.run_parallel`, which runs a grid of processes
-//! ([`super::collectives::grid`]). Any other target is an error naming it, unless the
+//! and `TopK`. `interpreter.run_parallel` runs on the device runtime, through its
+//! custom-call handler (`runtime::collectives::run_parallel`). Any other target is an error naming it, unless the
 //! evaluator's [`super::CustomCallHandler`] takes it first.
 //!
 //! What the targets expect, as jax/jaxlib 0.10.2 emits them (see `scripts/golden_linalg.py`):
@@ -48,7 +48,11 @@ pub fn custom_call(
         }
         "TopK" => top_k(ev, instr, operands, cc),
         // The StableHLO reference interpreter's multi-device op (see `collectives::grid`).
-        "interpreter.run_parallel" => super::collectives::run_parallel(ev, instr, operands, cc),
+        // Runs on the device runtime: `runtime::collectives::run_parallel::RunParallel` is
+        // the handler that takes it.
+        "interpreter.run_parallel" => Err(EvalError::new(
+            "interpreter.run_parallel needs the device runtime's handler (runtime::collectives::run_parallel)",
+        )),
         other => Err(EvalError::new(format!(
             "custom-call target \"{other}\" is not supported by the interpreter"
         ))),

@@ -24,6 +24,7 @@ mod elementwise;
 mod fft;
 mod gather_scatter;
 pub mod index;
+pub mod limits;
 mod linalg;
 mod reduce;
 mod rng;
@@ -85,6 +86,8 @@ pub struct EvalOptions {
     pub seed: u64,
     /// Flush float denormals to zero in arithmetic, as XLA:CPU does (see [`denormals`]).
     pub flush_denormals: bool,
+    /// Timeout and while-iteration cap ([`limits`]).
+    pub limits: limits::RunLimits,
 }
 
 impl Default for EvalOptions {
@@ -92,6 +95,7 @@ impl Default for EvalOptions {
         EvalOptions {
             seed: 0,
             flush_denormals: true,
+            limits: limits::RunLimits::default(),
         }
     }
 }
@@ -188,6 +192,14 @@ impl<'m> Evaluator<'m> {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| EvalError::new("operand used before it is defined"))
                     .map_err(|e| located(e, comp, instr))?;
+                // Values are built with infallible allocations: refuse, as one error, a
+                // result the machine cannot hold (an abort is not an answer).
+                let bytes = crate::ir::size::check_shape(&instr.shape)
+                    .map_err(|e| located(EvalError::new(e.to_string()), comp, instr))?;
+                crate::ir::size::check_allocation(bytes, || {
+                    format!("the value of {} ({})", instr.name, instr.shape)
+                })
+                .map_err(|e| located(EvalError::new(e.to_string()), comp, instr))?;
                 self.eval_in_call(comp, instr, &operands, args)?
             };
             values[id.index()] = Some(value);
@@ -373,7 +385,7 @@ impl<'m> Evaluator<'m> {
             } => sort::sort(self, shape, operands, *dimension, *is_stable, *to_apply),
             Op::TopK { k, largest } => sort::topk(shape, operands[0], *k, *largest),
             Op::While { condition, body } => {
-                control_flow::while_loop(self, operands[0], *condition, *body)
+                control_flow::while_loop(self, &instr.name, operands[0], *condition, *body)
             }
             Op::Conditional {
                 branch_computations,

@@ -46,6 +46,7 @@ pub use sharding::HloSharding;
 pub mod hlo_text;
 pub mod provenance;
 pub mod shape_inference;
+pub mod size;
 /// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.
 pub mod stablehlo;
 pub mod verifier;

@@ -224,6 +224,21 @@ impl Pipeline {
             .collect()
     }
 
+    /// The names `--disable-passes` accepts: this pipeline's, its sub-pipelines' and
+    /// every pass's, depth-first, each once.
+    pub fn step_names(&self) -> Vec<&'static str> {
+        let mut out = vec![self.name];
+        for s in &self.steps {
+            match s {
+                Step::Pass(p) => out.push(p.name()),
+                Step::Pipeline(p) => out.extend(p.step_names()),
+            }
+        }
+        let mut seen = HashSet::new();
+        out.retain(|n| seen.insert(*n));
+        out
+    }
+
     /// Runs the pipeline on `module`; returns whether anything changed.
     pub fn run(
         &mut self,

@@ -290,7 +290,7 @@ fn narrow_float_rounding_ties_to_even() {
 #[test]
 #[allow(clippy::excessive_precision)] // digits as the corpus writes them
 fn complex_cbrt_and_atan2_follow_the_stablehlo_spec() {
-    // Expected values from ../shared/conformance/stablehlo-interpret/cbrt.mlir and atan2.mlir.
+    // Expected values from testdata/stablehlo-conformance/stablehlo-interpret/cbrt.mlir and atan2.mlir.
     let cbrt = c128_unary(Opcode::Cbrt).unwrap();
     let r = cbrt(Complex::new(3.0, 4.0));
     assert!(

@@ -626,7 +626,10 @@ fn roots_and_instruction_ids() {
 #[test]
 fn hostile_sizes_and_nesting_are_errors() {
     let huge = "HloModule m\nENTRY e {\n  ROOT c = f32[99999999999,99999999999] constant({...})\n}";
-    assert_eq!(error(huge), "t.hlo:3:50: constant has too many elements");
+    assert_eq!(
+        error(huge),
+        "t.hlo:3:12: f32[99999999999,99999999999] is too large: its size in bytes does not fit in 64 bits"
+    );
     let huge = "HloModule m\nENTRY e {\n  ROOT c = f32[4000000000] constant({...})\n}";
     assert_eq!(
         error(huge),

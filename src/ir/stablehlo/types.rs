@@ -250,6 +250,11 @@ pub fn parse_type(c: &mut Cursor<'_>) -> PResult<Type> {
             super::attributes::parse_attr(c)?;
         }
         c.expect(">")?;
+        // Sizes are checked where shapes are born, so no later stage multiplies a huge one.
+        let shape = crate::ir::ArrayShape::new(elem.storage(), &dims);
+        if let Err(e) = crate::ir::size::check_array(&shape) {
+            return Err(c.err(format!("tensor type: {e}")));
+        }
         return Ok(Type::Tensor(TensorType { dims, elem }));
     }
     match parse_elem_type(c) {

@@ -3,8 +3,8 @@
 //! checks: `expect_close` within 3 ULP, `expect_almost_eq` within 1e-3. The expected
 //! values were computed by JAX when the corpus was generated.
 //!
-//! The files live outside the repository (`../shared/conformance`, or `$XLAC_CONFORMANCE`);
-//! the test says so and passes when they are absent.
+//! The files are the repository's copy of the corpus (`testdata/stablehlo-conformance/`,
+//! or `$XLAC_CONFORMANCE_DIR`).
 
 use std::path::PathBuf;
 
@@ -13,15 +13,13 @@ use half::{bf16, f16};
 use super::tests::run;
 use crate::ir::{ArrayLiteral, Literal, PrimitiveType, Shape};
 
-/// The corpus directory, if present.
-fn corpus_dir() -> Option<PathBuf> {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        std::env::var_os("XLAC_CONFORMANCE").map(PathBuf::from),
-        Some(manifest.join("../shared/conformance")),
-        Some(manifest.join("../../shared/conformance")),
-    ];
-    candidates.into_iter().flatten().find(|p| p.is_dir())
+/// The corpus directory: `$XLAC_CONFORMANCE_DIR`, else the repository's copy.
+fn corpus_dir() -> PathBuf {
+    std::env::var_os("XLAC_CONFORMANCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/stablehlo-conformance")
+        })
 }
 
 /// Every `dense<"0x...">` blob of the file, decoded to bytes, in order.
@@ -88,10 +86,12 @@ fn ulp16(ty: PrimitiveType, a: f64, b: f64) -> u64 {
 
 #[test]
 fn corpus_single_op_chlo_files_pass() {
-    let Some(dir) = corpus_dir() else {
-        eprintln!("conformance corpus not found; set XLAC_CONFORMANCE to run this test");
-        return;
-    };
+    let dir = corpus_dir();
+    assert!(
+        dir.is_dir(),
+        "the conformance corpus is missing: {}",
+        dir.display()
+    );
     let files = [
         ("acosh_float16_20_20_chlo.mlir", "chlo.acosh"),
         ("asin_bfloat16_20_20_chlo.mlir", "chlo.asin"),

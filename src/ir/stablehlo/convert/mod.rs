@@ -15,6 +15,7 @@
 //! to their storage integers), `attrs.rs` (reading attributes).
 //! XLA: `xla/hlo/translate/mhlo_to_hlo/mlir_hlo_to_hlo.cc`.
 
+mod arity;
 mod attrs;
 mod basic;
 mod misc;
@@ -609,6 +610,8 @@ impl<'a> Converter<'a> {
 
     /// Converts one operation; returns one instruction per result.
     fn convert_op_inner(&mut self, op: &'a Operation) -> Result<Vec<InstrId>, ParseError> {
+        // Every conversion below may index its operands and results: counts first.
+        arity::check_counts(op).map_err(|m| self.err(op.loc, m))?;
         if op
             .operand_types
             .iter()
