@@ -129,13 +129,7 @@ impl Executable {
         plan: Plan,
         kernels: KernelSet,
     ) -> Result<Executable, RuntimeError> {
-        Executable::with_plan_and_memory(
-            module,
-            buffers,
-            plan,
-            std::sync::Arc::new(kernels),
-            false,
-        )
+        Executable::with_plan_and_memory(module, buffers, plan, std::sync::Arc::new(kernels), false)
     }
 
     /// `--guard-buffers`: the executable over [`Plan::one_buffer_per_value`], every
@@ -147,13 +141,7 @@ impl Executable {
         kernels: KernelSet,
     ) -> Result<Executable, RuntimeError> {
         let plan = Plan::one_buffer_per_value(&module);
-        Executable::with_plan_and_memory(
-            module,
-            buffers,
-            plan,
-            std::sync::Arc::new(kernels),
-            true,
-        )
+        Executable::with_plan_and_memory(module, buffers, plan, std::sync::Arc::new(kernels), true)
     }
 
     /// Another executable of the same module and code with its own buffers: one per device
