@@ -138,8 +138,28 @@ fn strip_layout(s: &str) -> String {
     out
 }
 
+/// For XLA's partitioned `xla_opt.hlo`, which does not record its result shardings:
+/// `--result-sharding` for every output, from the generator's record of jax's outputs.
+fn result_shardings(model: &Path, dir: &Path) -> Vec<String> {
+    if model.file_name().is_none_or(|f| f != "xla_opt.hlo") {
+        return Vec::new();
+    }
+    let m = meta(dir);
+    m["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| {
+            [
+                "--result-sharding".to_string(),
+                o["sharding"].as_str().unwrap().to_string(),
+            ]
+        })
+        .collect()
+}
+
 /// Runs the xlac binary; returns the assembled outputs (or the error text).
-fn run_xlac(model: &Path, dir: &Path, n: usize, out: &Path) -> Result<(), String> {
+fn run_xlac(model: &Path, dir: &Path, n: usize, out: &Path, backend: &str) -> Result<(), String> {
     let output = Command::new(env!("CARGO_BIN_EXE_xlac"))
         .arg("run")
         .arg(model)
@@ -147,9 +167,10 @@ fn run_xlac(model: &Path, dir: &Path, n: usize, out: &Path) -> Result<(), String
             "--partitions",
             &n.to_string(),
             "--backend",
-            "interpreter",
+            backend,
             "--quiet",
         ])
+        .args(result_shardings(model, dir))
         .arg("--input")
         .arg(dir.join("inputs.npz"))
         .arg("--output")
@@ -191,14 +212,15 @@ fn compare_to_expected(dir: &Path, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn check_runs(file: &str) {
-    let tmp = std::env::temp_dir().join(format!("xlac-spmd-{}-{file}", std::process::id()));
+fn check_runs(file: &str, backend: &str) {
+    let tmp =
+        std::env::temp_dir().join(format!("xlac-spmd-{}-{backend}-{file}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut failures = Vec::new();
     let mut passed = 0;
     for dir in dirs() {
         let out = tmp.join(format!("{}.npz", name(&dir)));
-        let r = run_xlac(&dir.join(file), &dir, partitions(&dir), &out)
+        let r = run_xlac(&dir.join(file), &dir, partitions(&dir), &out, backend)
             .and_then(|_| compare_to_expected(&dir, &out));
         match r {
             Ok(()) => passed += 1,
@@ -215,18 +237,45 @@ fn check_runs(file: &str) {
 }
 
 #[test]
-fn every_fixture_hlo_matches_xla_and_one_device() {
-    check_runs("model.hlo");
+fn every_fixture_hlo_matches_xla_and_one_device_compiled() {
+    check_runs("model.hlo", "compiled");
 }
 
 #[test]
-fn every_fixture_gspmd_hlo_matches_xla_and_one_device() {
-    check_runs("model.gspmd.hlo");
+fn every_fixture_hlo_matches_xla_and_one_device_interpreter() {
+    check_runs("model.hlo", "interpreter");
 }
 
 #[test]
-fn every_fixture_mlir_matches_xla_and_one_device() {
-    check_runs("model.mlir");
+fn every_fixture_gspmd_hlo_matches_xla_and_one_device_compiled() {
+    check_runs("model.gspmd.hlo", "compiled");
+}
+
+#[test]
+fn every_fixture_gspmd_hlo_matches_xla_and_one_device_interpreter() {
+    check_runs("model.gspmd.hlo", "interpreter");
+}
+
+#[test]
+fn every_fixture_mlir_matches_xla_and_one_device_compiled() {
+    check_runs("model.mlir", "compiled");
+}
+
+#[test]
+fn every_fixture_mlir_matches_xla_and_one_device_interpreter() {
+    check_runs("model.mlir", "interpreter");
+}
+
+#[test]
+fn every_fixture_xla_opt_hlo_matches_xla_compiled() {
+    // XLA's own partitioned program (fused, combined all-reduces, `mesh[...]` groups), from
+    // the global inputs: xlac shards them by the entry's shardings.
+    check_runs("xla_opt.hlo", "compiled");
+}
+
+#[test]
+fn every_fixture_xla_opt_hlo_matches_xla_interpreter() {
+    check_runs("xla_opt.hlo", "interpreter");
 }
 
 #[test]
@@ -365,6 +414,8 @@ fn bad_multi_device_input_is_one_error_line() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/spmd/mesh2d_out_xy");
     let model = dir.join("model.hlo");
     let model = model.to_str().unwrap();
+    let xla_opt = dir.join("xla_opt.hlo");
+    let xla_opt = xla_opt.to_str().unwrap();
     let tmp = std::env::temp_dir().join(format!("xlac-spmd-bad-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let bad_sharding = tmp.join("bad.hlo");
@@ -414,6 +465,37 @@ fn bad_multi_device_input_is_one_error_line() {
         (
             vec!["run", bad_sharding.to_str().unwrap(), "--quiet"],
             "sharding",
+        ),
+        // XLA's partitioned program does not say how its split result is laid out.
+        (
+            vec!["run", xla_opt, "--partitions", "8", "--quiet"],
+            "give --result-sharding",
+        ),
+        (
+            vec![
+                "run",
+                xla_opt,
+                "--partitions",
+                "8",
+                "--result-sharding",
+                "{devices=[8,1]<=[8]}",
+                "--result-sharding",
+                "{replicated}",
+                "--quiet",
+            ],
+            "result arrays: 1",
+        ),
+        (
+            vec![
+                "run",
+                model,
+                "--partitions",
+                "8",
+                "--result-sharding",
+                "{replicated}",
+                "--quiet",
+            ],
+            "for an already partitioned module",
         ),
     ];
     for (args, want) in cases {

@@ -15,6 +15,7 @@ use crate::compiler::{DeviceBackend, DeviceRunOptions, run_on_devices};
 use crate::eval::{EvalOptions, evaluate};
 use crate::io::arguments::{ParameterInfo, entry_parameters};
 use crate::io::npz::write_npz;
+use crate::ir::sharding::HloSharding;
 use crate::ir::{ArrayShape, Literal, Module, Shape};
 use crate::runtime::collectives::DeviceGrid;
 use crate::spmd::run::{
@@ -43,6 +44,34 @@ pub struct DeviceFlags {
     /// Also write each device's result shards to DIR/device_<id>.npz (arr_0, ...).
     #[arg(long, value_name = "DIR")]
     pub output_shards: Option<PathBuf>,
+    /// The sharding of each result leaf of an already partitioned module (XLA's
+    /// `xla_opt.hlo` does not record it), in XLA's text: `{devices=[8,1]<=[8]}`; give it
+    /// once for every leaf, or once per leaf in order.
+    #[arg(long, value_name = "SHARDING")]
+    pub result_sharding: Vec<String>,
+}
+
+/// The result shardings `--result-sharding` gives for a result of `leaves` leaves.
+fn flag_result_shardings(
+    flags: &[String],
+    leaves: usize,
+) -> Result<Option<Vec<HloSharding>>, Failure> {
+    if flags.is_empty() {
+        return Ok(None);
+    }
+    let parsed: Vec<HloSharding> = flags
+        .iter()
+        .map(|t| {
+            HloSharding::parse(t).map_err(|e| Failure::usage(format!("--result-sharding {t}: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    match parsed.len() {
+        1 => Ok(Some(vec![parsed[0].clone(); leaves])),
+        n if n == leaves => Ok(Some(parsed)),
+        n => Err(Failure::usage(format!(
+            "--result-sharding is given {n} times; result arrays: {leaves} (give it once, or once per result array)"
+        ))),
+    }
 }
 
 /// The device grid `module` runs on under `flags`; `None` for a plain one-device run.
@@ -165,16 +194,16 @@ pub fn global_parameters(module: &Module) -> Vec<ParameterInfo> {
     params
 }
 
-fn global_result(module: &Module) -> Shape {
+/// The global result shape of `module` whose leaves are held in `shardings`.
+fn global_result(module: &Module, shardings: &[HloSharding]) -> Shape {
     let shape = module.result_shape().clone();
     if !is_partitioned(module) {
         return shape;
     }
-    let shardings = result_shardings(module);
     let leaves: Vec<Shape> = shape
         .leaves()
         .iter()
-        .zip(&shardings)
+        .zip(shardings)
         .map(|(a, s)| Shape::array(a.element_type, &global_dims(&a.dims, s)))
         .collect();
     if shape.is_tuple() {
@@ -182,6 +211,11 @@ fn global_result(module: &Module) -> Shape {
     } else {
         leaves.into_iter().next().unwrap_or(shape)
     }
+}
+
+/// True if the root of a partitioned module says how its result is sharded.
+fn root_has_sharding(module: &Module) -> bool {
+    module.entry_computation().root_instr().sharding.is_some()
 }
 
 /// How [`run_on_grid`] runs the devices.
@@ -196,6 +230,10 @@ pub struct GridRun<'a> {
     pub backend: super::Backend,
     /// The collectives scheduler (`None`: the default for the device count).
     pub mode: Option<crate::runtime::collectives::CollectiveMode>,
+    /// `--result-sharding`.
+    pub result_sharding: &'a [String],
+    /// `--quiet`.
+    pub quiet: bool,
 }
 
 /// Partitions (unless already partitioned) and compiles `loaded` for `grid`, shards
@@ -207,15 +245,27 @@ pub fn run_on_grid(
     how: GridRun<'_>,
 ) -> Result<DeviceRun, Failure> {
     let file = loaded.file.clone();
-    let result_shape = global_result(&loaded.module);
+    let leaves = loaded.module.result_shape().leaves().len();
+    let given = flag_result_shardings(how.result_sharding, leaves)?;
     let mut options = compile_options(how.passes, how.dump_to, false)?;
     options.stablehlo_source = loaded.stablehlo.clone();
     // The entry's shardings, from the partitioned module before the CPU pipeline rewrites
     // its root.
+    // `None`: an XLA-partitioned module that does not say (decided from the results).
     let (param_shardings, out_shardings) = if is_partitioned(&loaded.module) {
         let m = &loaded.module;
-        (parameter_shardings(m), result_shardings(m))
+        let out = match given {
+            Some(g) => Some(g),
+            None if root_has_sharding(m) || grid.partitions == 1 => Some(result_shardings(m)),
+            None => None,
+        };
+        (parameter_shardings(m), out)
     } else {
+        if given.is_some() {
+            return Err(Failure::usage(format!(
+                "{file}: --result-sharding is for an already partitioned module; this one's result shardings come from its annotations"
+            )));
+        }
         let spmd = SpmdOptions {
             num_partitions: grid.partitions,
             num_replicas: grid.replicas,
@@ -223,8 +273,9 @@ pub fn run_on_grid(
         options.spmd = Some(spmd);
         let p = crate::spmd::partition(loaded.module.clone(), spmd)
             .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-        (parameter_shardings(&p), result_shardings(&p))
+        (parameter_shardings(&p), Some(result_shardings(&p)))
     };
+    let unpartitioned = loaded.module.clone();
     let backend = match how.backend {
         super::Backend::Compiled => DeviceBackend::Compiled,
         super::Backend::Interpreter => DeviceBackend::Interpreter,
@@ -258,6 +309,27 @@ pub fn run_on_grid(
     };
     let run = run_on_devices(&[module], &device_grid, &per_device, &run_options)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    let out_shardings = match out_shardings {
+        Some(s) => s,
+        None => {
+            // Equal results on every partition are a replicated result; otherwise the
+            // shards cannot be placed without the sharding, and guessing would be wrong.
+            let first = &run.results[0];
+            if run.results[..grid.partitions].iter().any(|r| r != first) {
+                return Err(Failure::error(format!(
+                    "{file}: the module does not record its result sharding and the devices' results differ: give --result-sharding (XLA's text, e.g. {{devices=[{},1]<=[{}]}})",
+                    grid.partitions, grid.partitions
+                )));
+            }
+            if !how.quiet {
+                eprintln!(
+                    "note: {file} does not record its result sharding; every device returned the same values, so the result is taken as replicated"
+                );
+            }
+            vec![HloSharding::Replicated; leaves]
+        }
+    };
+    let result_shape = global_result(&unpartitioned, &out_shardings);
     let outputs = assemble_results(&run.results, &out_shardings, &result_shape, grid)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
     Ok(DeviceRun {
@@ -282,6 +354,8 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             seed: args.seed.unwrap_or(0),
             backend: args.backend,
             mode: args.collective_mode()?,
+            result_sharding: &args.devices.result_sharding,
+            quiet: args.quiet,
         },
     )?;
     let leaves: Vec<Literal> = run.outputs.iter().cloned().map(Literal::Array).collect();

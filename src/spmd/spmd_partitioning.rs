@@ -720,6 +720,44 @@ impl<'a> Partitioner<'a> {
         }
     }
 
+    /// `v` resharded to `instr`'s sharding (element `index` of it for a tuple), when that
+    /// is a different tiling of an array; other values as they are.
+    fn to_annotation(
+        &mut self,
+        v: PValue,
+        instr: &Instruction,
+        index: Option<usize>,
+    ) -> Result<PValue, PassError> {
+        let PValue::Array { id, tiling } = &v else {
+            return Ok(v);
+        };
+        let shape = match index {
+            Some(i) => match &instr.shape {
+                Shape::Tuple(elems) => elems[i].clone(),
+                s => s.clone(),
+            },
+            None => instr.shape.clone(),
+        };
+        if !shape.is_array() || instr.sharding.is_none() {
+            return Ok(v);
+        }
+        let want = match index {
+            Some(i) => self.tuple_target(instr, i, &shape)?,
+            None => self.target(instr)?,
+        };
+        if &want == tiling {
+            return Ok(v);
+        }
+        let id = self.reshard(
+            *id,
+            shape.dims(),
+            tiling,
+            &want,
+            "resharded to the annotation",
+        );
+        Ok(PValue::Array { id, tiling: want })
+    }
+
     /// Partitions one instruction; returns its value and the rule's name.
     fn partition(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
         let opcode = instr.opcode();
@@ -801,7 +839,12 @@ impl<'a> Partitioner<'a> {
             (Op::GetTupleElement { index }, _) => {
                 let v = self.values[&instr.operands[0]].clone();
                 match v {
-                    PValue::Tuple(vs) => Ok((vs[*index].clone(), "get-tuple-element: the element")),
+                    PValue::Tuple(vs) => {
+                        // An annotated element (GSPMD's root `get-tuple-element` carries the
+                        // result's sharding) is resharded to its annotation.
+                        let v = self.to_annotation(vs[*index].clone(), instr, None)?;
+                        Ok((v, "get-tuple-element: the element"))
+                    }
                     PValue::Whole(t) => {
                         let id = self.emit_clone(instr, instr.shape.clone(), vec![t]);
                         if instr.shape.is_array() {
@@ -818,11 +861,13 @@ impl<'a> Partitioner<'a> {
                 }
             }
             (Op::Plain(Opcode::Tuple), _) => {
-                let vs = instr
-                    .operands
-                    .iter()
-                    .map(|o| self.values[o].clone())
-                    .collect();
+                // Each element in the tuple's sharding (a root tuple's `sharding={{...}}` is
+                // the program's output sharding).
+                let mut vs = Vec::with_capacity(instr.operands.len());
+                for (i, o) in instr.operands.iter().enumerate() {
+                    let v = self.values[o].clone();
+                    vs.push(self.to_annotation(v, instr, Some(i))?);
+                }
                 Ok((PValue::Tuple(vs), "tuple: its elements"))
             }
             (
