@@ -24,6 +24,7 @@ mod elementwise;
 mod fft;
 mod gather_scatter;
 pub mod index;
+pub mod lapack;
 pub mod limits;
 mod linalg;
 mod reduce;
@@ -77,6 +78,7 @@ impl std::error::Error for EvalError {}
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
+pub use custom_call::interprets_target as interprets_custom_call;
 pub use rng::SplitMix64;
 
 /// Settings of one evaluation.

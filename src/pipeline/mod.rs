@@ -21,6 +21,7 @@ pub mod dump;
 pub mod flatten_call_graph;
 pub mod float_normalization;
 pub mod op_expander;
+pub mod qr_expander;
 pub mod rng_bit_generator_expander;
 pub mod topk_decomposer;
 pub mod triangular_solve_expander;

@@ -341,6 +341,17 @@ impl<'a> ThunkEmitter<'a> {
                 match (lapack, top_k) {
                     (Some(t), _) => LibraryThunk::Lapack(t),
                     (None, Some(t)) => LibraryThunk::TopK(t),
+                    // `check.*` are `xlac check`'s test ops: compiled, never run here.
+                    (None, None)
+                        if !crate::eval::interprets_custom_call(&cc.target)
+                            && !cc.target.starts_with("check.") =>
+                    {
+                        // Said now, at compile time, and in the compiled backend's words.
+                        return Err(RuntimeError::new(format!(
+                            "custom call '{}' is not supported (compiled backend)",
+                            cc.target
+                        )));
+                    }
                     (None, None) => return Ok(None),
                 }
             }

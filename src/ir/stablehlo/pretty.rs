@@ -382,6 +382,7 @@ fn normalize(
             rename(op, "length", "fft_length");
         }
         "rng_bit_generator" => rename(op, "algorithm", "rng_algorithm"),
+        "rng" => rename(op, "distribution", "rng_distribution"),
         "dot_general" | "dot" => {
             rename(op, "precision", "precision_config");
             let mut fields = Vec::new();

@@ -12,7 +12,7 @@ use crate::ir::stablehlo::chlo::{self, ChloAttr, ChloOp};
 use crate::ir::stablehlo::dense::to_literal;
 use crate::ir::{
     BackendConfig, CalledComputations, ComputationId, CustomCall, CustomCallApiVersion, InstrId,
-    Layout, Op, Opcode, OutputOperandAlias, RawAttribute, Shape,
+    Layout, Op, Opcode, OutputOperandAlias, RawAttribute, Shape, SliceDimension,
 };
 
 /// Escapes a string for a JSON value.
@@ -258,6 +258,9 @@ impl<'a> Converter<'a> {
     ) -> Result<Vec<InstrId>, ParseError> {
         let loc = op.loc;
         let target = self.str_attr(op, "call_target_name")?.to_string();
+        if target == "ApproxTopK" {
+            return self.convert_approx_top_k(op, ids);
+        }
         let mut cc = CustomCall::new(&target);
         cc.has_side_effect = self.bool_attr(op, "has_side_effect")?;
         cc.api_version = match self.opt_int(op, "api_version")? {
@@ -351,6 +354,89 @@ impl<'a> Converter<'a> {
         } else {
             self.unpack(id, n, loc)
         })
+    }
+
+    /// `custom_call @ApproxTopK(operands..., init_values...)` as XLA lowers it on CPU (its
+    /// fallback, what jax's own HLO path emits): a sort of the operands along
+    /// `reduction_dim` with the call's comparator, then the first `top_k` of each.
+    /// XLA: `xla/service/topk_rewriter.cc`'s ApproxTopK fallback and `ApproxTopKFallback`
+    /// in `xla/hlo/builder/lib/approx_topk.cc`.
+    fn convert_approx_top_k(
+        &mut self,
+        op: &Operation,
+        ids: Vec<InstrId>,
+    ) -> Result<Vec<InstrId>, ParseError> {
+        let loc = op.loc;
+        let config = op.attr("mhlo.backend_config");
+        let int = |name: &str| config.and_then(|c| c.field(name)).and_then(Attr::as_int);
+        let (Some(k), Some(dim)) = (int("top_k"), int("reduction_dim")) else {
+            return Err(self.err(
+                loc,
+                "ApproxTopK needs top_k and reduction_dim in mhlo.backend_config",
+            ));
+        };
+        let n = ids.len() / 2;
+        if n == 0 || ids.len() != 2 * n || op.result_types.len() != n {
+            return Err(self.err(
+                loc,
+                "ApproxTopK takes N operands and N init values, returns N",
+            ));
+        }
+        let comparator = match op.attr("called_computations") {
+            Some(Attr::Array(items)) if items.len() == 1 => {
+                let f = items[0].as_str().unwrap_or_default().to_string();
+                self.function(&f, op)?
+            }
+            _ => return Err(self.err(loc, "ApproxTopK needs one comparator")),
+        };
+        let operands = ids[..n].to_vec();
+        let shapes: Vec<Shape> = operands.iter().map(|&i| self.shape(i).clone()).collect();
+        let rank = self.shape(operands[0]).rank();
+        let dim = usize::try_from(dim)
+            .ok()
+            .filter(|&d| d < rank)
+            .ok_or_else(|| self.err(loc, format!("ApproxTopK reduction_dim {dim} out of range")))?;
+        let sort_shape = if n == 1 {
+            shapes[0].clone()
+        } else {
+            Shape::Tuple(shapes.clone())
+        };
+        let sort = self.add(
+            sort_shape,
+            Op::Sort {
+                dimension: dim,
+                is_stable: false,
+                to_apply: comparator,
+            },
+            operands,
+            loc,
+        );
+        let sorted = if n == 1 {
+            vec![sort]
+        } else {
+            self.unpack(sort, n, loc)
+        };
+        let mut out = Vec::with_capacity(n);
+        for (i, s) in sorted.into_iter().enumerate() {
+            let result = op.result_types[i].to_shape();
+            let limits = result.dims().to_vec();
+            if limits.get(dim).copied() != Some(k.min(shapes[i].dims()[dim])) {
+                return Err(self.err(
+                    loc,
+                    "ApproxTopK result does not hold top_k along reduction_dim",
+                ));
+            }
+            let slice = limits
+                .iter()
+                .map(|&limit| SliceDimension {
+                    start: 0,
+                    limit,
+                    stride: 1,
+                })
+                .collect();
+            out.push(self.add(result, Op::Slice { slice }, vec![s], loc));
+        }
+        Ok(out)
     }
 
     /// Collectives and other cross-device or I/O ops, as unmodeled HLO instructions with

@@ -343,3 +343,37 @@ fn ragged_dot_multiplies_each_row_group_by_its_rhs() {
         .to_vec();
     assert_eq!(v, vec![1.0, 2.0, 3.0, 4.0, 6.0, 5.0]);
 }
+
+#[test]
+fn rng_drops_its_shape_operand() {
+    // jax's `lax.rng_uniform` in both printed forms: `rng(a, b)` of the result's shape.
+    for line in [
+        "%0 = stablehlo.rng %a, %b, %s, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<2xf32>",
+        "%0 = \"stablehlo.rng\"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<2xf32>",
+    ] {
+        let text = format!(
+            "func.func @main() -> tensor<2xf32> {{
+              %a = stablehlo.constant dense<0.0> : tensor<f32>
+              %b = stablehlo.constant dense<1.0> : tensor<f32>
+              %s = stablehlo.constant dense<2> : tensor<1xi64>
+              {line}
+              func.return %0 : tensor<2xf32>
+            }}"
+        );
+        let m = convert(&text);
+        let rngs: Vec<_> = m
+            .entry_computation()
+            .iter()
+            .filter_map(|(_, i)| match &i.op {
+                Op::Rng { distribution } => Some((*distribution, i.operands.len())),
+                _ => None,
+            })
+            .collect();
+        let want = if line.contains("NORMAL") {
+            crate::ir::RandomDistribution::Normal
+        } else {
+            crate::ir::RandomDistribution::Uniform
+        };
+        assert_eq!(rngs, vec![(want, 2)], "{line}");
+    }
+}
