@@ -1309,6 +1309,7 @@ fn normalize_columns<T: Scalar>(v: &mut [Complex<T::Re>], n: usize) {
 /// with `A = Z T Zᴴ`, `Z` unitary, `T` upper triangular (complex) or quasi-triangular with
 /// 2×2 blocks for conjugate pairs (real; the blocks are not put in LAPACK's standard form
 /// with equal diagonals). Non-finite input or no convergence: `info = 1`, NaN results.
+#[allow(clippy::type_complexity)]
 pub fn gees<T: Scalar>(n: usize, a: &[T]) -> (Vec<T>, Vec<T>, Vec<Complex<T::Re>>, i32) {
     let result = if a.iter().all(|x| x.finite()) {
         T::schur(a, n)
