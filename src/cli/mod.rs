@@ -20,6 +20,7 @@ mod bench;
 mod check;
 mod check_collectives;
 mod compile;
+mod devices;
 mod explain;
 mod model;
 mod run;
@@ -148,6 +149,9 @@ pub struct RunArgs {
     /// as a fraction of it (needs --dump-to).
     #[arg(long, value_name = "GBS", requires = "dump_to")]
     pub triad_gbs: Option<f64>,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
     /// How devices are scheduled on a multi-device run (default: deterministic up to 64
     /// devices, threaded beyond).
     #[arg(long, value_enum, value_name = "MODE")]
@@ -203,6 +207,9 @@ pub struct CompileArgs {
     /// Pipeline settings.
     #[command(flatten)]
     pub passes: PassFlags,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
     /// Resource limits.
     #[command(flatten)]
     pub limits: LimitFlags,
