@@ -722,7 +722,7 @@ impl<'a> Partitioner<'a> {
 
     /// `v` resharded to `instr`'s sharding (element `index` of it for a tuple), when that
     /// is a different tiling of an array; other values as they are.
-    fn to_annotation(
+    fn reshard_to_annotation(
         &mut self,
         v: PValue,
         instr: &Instruction,
@@ -842,7 +842,7 @@ impl<'a> Partitioner<'a> {
                     PValue::Tuple(vs) => {
                         // An annotated element (GSPMD's root `get-tuple-element` carries the
                         // result's sharding) is resharded to its annotation.
-                        let v = self.to_annotation(vs[*index].clone(), instr, None)?;
+                        let v = self.reshard_to_annotation(vs[*index].clone(), instr, None)?;
                         Ok((v, "get-tuple-element: the element"))
                     }
                     PValue::Whole(t) => {
@@ -866,7 +866,7 @@ impl<'a> Partitioner<'a> {
                 let mut vs = Vec::with_capacity(instr.operands.len());
                 for (i, o) in instr.operands.iter().enumerate() {
                     let v = self.values[o].clone();
-                    vs.push(self.to_annotation(v, instr, Some(i))?);
+                    vs.push(self.reshard_to_annotation(v, instr, Some(i))?);
                 }
                 Ok((PValue::Tuple(vs), "tuple: its elements"))
             }
