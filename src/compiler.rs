@@ -49,6 +49,9 @@ pub struct CompileOptions {
     /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
+    /// Partition the module for this device grid first (XLA's `spmd-partitioner`
+    /// pipeline); `None` for a one-device program.
+    pub spmd: Option<crate::spmd::SpmdOptions>,
     /// `--guard-buffers`: one buffer per value, each against a protected page.
     pub guard_buffers: bool,
 }
@@ -274,11 +277,19 @@ fn write(d: &mut DumpWriter, what: Artifact<'_>, text: &str) -> Result<(), Compi
 
 /// The HLO stages: the CPU pass pipeline (with layout assignment), fusion, copy insertion
 /// and scheduling, in one pipeline so every changed pass gets its numbered dump.
-fn compile_pipeline(options: &CompileOptions, log: &DecisionLog) -> Pipeline {
+fn compile_pipeline(
+    options: &CompileOptions,
+    log: &DecisionLog,
+    spmd_log: &std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>>,
+) -> Pipeline {
     let layout = LayoutAssignment {
         forced_parameter_layouts: options.forced_parameter_layouts.clone(),
     };
-    Pipeline::new("cpu-compiler")
+    let mut pipeline = Pipeline::new("cpu-compiler");
+    if let Some(spmd) = options.spmd {
+        pipeline = pipeline.pipeline(crate::spmd::spmd_pipeline(spmd, spmd_log));
+    }
+    pipeline
         .pipeline(cpu_pipeline(layout))
         .pipeline(fusion_pipeline(log))
         .pipeline(
@@ -291,7 +302,15 @@ fn compile_pipeline(options: &CompileOptions, log: &DecisionLog) -> Pipeline {
 /// Every name `--disable-passes` accepts: the passes and pipelines of the compile
 /// pipeline.
 pub fn pass_and_pipeline_names() -> Vec<&'static str> {
-    compile_pipeline(&CompileOptions::default(), &DecisionLog::default()).step_names()
+    // Every step, the SPMD ones included: a grid's options add them.
+    let options = CompileOptions {
+        spmd: Some(crate::spmd::SpmdOptions {
+            num_partitions: 2,
+            num_replicas: 1,
+        }),
+        ..CompileOptions::default()
+    };
+    compile_pipeline(&options, &DecisionLog::default(), &Rc::default()).step_names()
 }
 
 /// Runs [`compile_pipeline`] on `module`, dumping and recording as `options` say.
@@ -301,7 +320,8 @@ fn optimize_with(
     dump: Option<&mut DumpWriter>,
 ) -> Result<Optimized, CompileError> {
     let log: DecisionLog = Rc::default();
-    let mut pipeline = compile_pipeline(options, &log);
+    let spmd_log: std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>> = Rc::default();
+    let mut pipeline = compile_pipeline(options, &log, &spmd_log);
     let mut ctx = PipelineContext::new();
     ctx.disabled = options
         .disabled_passes
@@ -315,6 +335,11 @@ fn optimize_with(
     let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
     let snapshots = ctx.snapshots.take().unwrap_or_default();
+    if options.spmd.is_some()
+        && let Some(d) = ctx.dump.as_deref_mut()
+    {
+        write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_text())?;
+    }
     drop(ctx);
     let fusion_decisions = log.borrow().clone();
     Ok(Optimized {

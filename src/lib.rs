@@ -21,4 +21,5 @@ pub mod layout;
 pub mod pipeline;
 pub mod report;
 pub mod runtime;
+pub mod spmd;
 pub mod testdata;

@@ -22,6 +22,15 @@ pub fn compile(args: &CompileArgs) -> Result<(), Failure> {
     let loaded = model::load(&args.model, false)?;
     let mut options = compile_options(&args.passes, Some(args.dump_to.clone()), false)?;
     options.isas = args.isa.clone();
+    options.spmd = super::devices::one_device_spmd(&loaded.module);
+    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)?
+        && !crate::spmd::is_partitioned(&loaded.module)
+    {
+        options.spmd = Some(crate::spmd::SpmdOptions {
+            num_partitions: grid.partitions,
+            num_replicas: grid.replicas,
+        });
+    }
     let compiled = super::run::compile_loaded(loaded, &options)?;
     for w in &compiled.warnings {
         eprintln!("warning: {w}");
@@ -68,6 +77,7 @@ pub fn compile_options(
         isas: Vec::new(),
         keep_kernel_artifacts: false,
         inline_math: flags.inline_math,
+        spmd: None,
         guard_buffers: flags.guard_buffers,
         autotune: if flags.autotune {
             crate::autotune::AutotuneMode::Race

@@ -22,6 +22,7 @@ mod check;
 mod check_collectives;
 mod compile;
 mod convert;
+mod devices;
 mod explain;
 mod model;
 mod run;
@@ -173,6 +174,9 @@ pub struct RunArgs {
     /// as a fraction of it (needs --dump-to).
     #[arg(long, value_name = "GBS", requires = "dump_to")]
     pub triad_gbs: Option<f64>,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
     /// How devices are scheduled on a multi-device run (default: deterministic up to 64
     /// devices, threaded beyond).
     #[arg(long, value_enum, value_name = "MODE")]
@@ -228,6 +232,9 @@ pub struct CompileArgs {
     /// Pipeline settings.
     #[command(flatten)]
     pub passes: PassFlags,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
     /// Resource limits.
     #[command(flatten)]
     pub limits: LimitFlags,

@@ -26,6 +26,9 @@ pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
 /// Runs `xlac run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let loaded = model::load(&args.model, args.quiet)?;
+    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)? {
+        return super::devices::run(loaded, args, grid);
+    }
     // --bisect is about the pass pipeline: it runs the interpreter over every snapshot.
     if args.backend == Backend::Interpreter || args.bisect {
         return execute(loaded, args);
@@ -89,7 +92,8 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
     // Inputs are checked before compiling: the pipeline keeps the entry signature.
     let params = entry_parameters(&loaded.module);
     let arguments = bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
-    let options = compile_options(&args.passes, args.dump_to.clone(), false)?;
+    let mut options = compile_options(&args.passes, args.dump_to.clone(), false)?;
+    options.spmd = super::devices::one_device_spmd(&loaded.module);
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
     exe.seed = args.seed.unwrap_or(0);
@@ -196,7 +200,7 @@ pub fn comparison_report(
 }
 
 /// Prints the result (unless `--quiet`) and writes `--output`.
-fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
+pub(super) fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
         if let Err(e) = writeln!(stdout, "{result}").and_then(|_| stdout.flush()) {
@@ -217,7 +221,8 @@ fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
 fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     let file = loaded.file.clone();
     let original = (args.bisect || args.compare_to.is_some()).then(|| loaded.module.clone());
-    let options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
+    let mut options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
+    options.spmd = super::devices::one_device_spmd(&loaded.module);
     let optimized = optimize_loaded(loaded, &options)?;
     let module = &optimized.module;
 
@@ -298,6 +303,7 @@ mod tests {
             rtol: None,
             atol: None,
             triad_gbs: None,
+            devices: Default::default(),
             collectives: None,
             collectives_deadline: None,
         }

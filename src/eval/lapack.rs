@@ -1,5 +1,5 @@
 //! The LAPACK FFI custom calls jax/jaxlib 0.10.2 emits on CPU (`lapack_?getrf_ffi`,
-//! `?geqrf`, `?orgqr`/`?ungqr`, `?gesdd`, `?syevd`/`?heevd`, `?geev`, `?gtsv`, `?potrf`,
+//! `?geqrf`, `?orgqr`/`?ungqr`, `?gesdd`, `?syevd`/`?heevd`, `?geev`, `?gees`, `?gtsv`, `?potrf`,
 //! `?trsm`), for f32, f64, c64 and c128 with any number of batch dimensions.
 //!
 //! One implementation serves both backends: [`run`] computes a call through the
@@ -30,6 +30,10 @@
 //!   QR sweeps; compare as multisets), right vectors normalized as LAPACK does (unit
 //!   2-norm, largest component real); left vectors are the rows of `VR⁻¹`, conjugated and
 //!   normalized the same way.
+//! * `gees` (no sorting): nalgebra's Schur decomposition (faer's is crate-private), `T`
+//!   triangular for complex input, quasi-triangular with one 2×2 block per conjugate pair
+//!   for real input (not rotated into LAPACK's standard form); `Z` and `T` are unique only
+//!   up to such rotations and phases: compare `Z T Zᴴ` and `Zᴴ Z`.
 //! * `gtsv`: LAPACK's `?gtsv` (Gaussian elimination with partial pivoting on the three
 //!   diagonals), written out: faer has no tridiagonal solver.
 //! * `potrf`, `trsm`: the unblocked loops of `eval::linalg` (so the compiled backend, the
@@ -89,6 +93,12 @@ pub enum Routine {
     },
     /// `?gtsv`: `(dl, d, du, b, info)`.
     Gtsv,
+    /// `?gees` (no eigenvalue sorting): `(t, vs, wr, wi, sdim, info)` for real input,
+    /// `(t, vs, w, sdim, info)` for complex.
+    Gees {
+        /// `mode = V`: the Schur vectors.
+        vectors: bool,
+    },
     /// `?gehrd`: `(a, tau, info)`, reducing rows and columns `low..=high` (1-based).
     Gehrd {
         /// `low` (1-based).
@@ -122,6 +132,8 @@ impl Routine {
             Routine::Geev { .. } if complex => (&[2], &[1, 2, 2, 0]),
             Routine::Geev { .. } => (&[2], &[1, 1, 2, 2, 0]),
             Routine::Gtsv => (&[1, 1, 1, 2], &[1, 1, 1, 2, 0]),
+            Routine::Gees { .. } if complex => (&[2], &[2, 2, 1, 0, 0]),
+            Routine::Gees { .. } => (&[2], &[2, 2, 1, 1, 0, 0]),
             Routine::Gehrd { .. } => (&[2], &[2, 1, 0]),
             Routine::Sytrd { .. } => (&[2], &[2, 1, 1, 1, 0]),
             Routine::Potrf { .. } => (&[2], &[2, 0]),
@@ -167,7 +179,7 @@ fn parse_target(target: &str) -> Option<(PrimitiveType, &str)> {
     let name = chars.as_str();
     let complex = matches!(ty, PrimitiveType::C64 | PrimitiveType::C128);
     let known = match name {
-        "getrf" | "geqrf" | "gesdd" | "geev" | "gtsv" | "potrf" | "trsm" | "gehrd" => true,
+        "getrf" | "geqrf" | "gesdd" | "geev" | "gees" | "gtsv" | "potrf" | "trsm" | "gehrd" => true,
         "orgqr" | "syevd" | "sytrd" => !complex,
         "ungqr" | "heevd" | "hetrd" => complex,
         _ => false,
@@ -225,6 +237,14 @@ impl LapackCall {
                 right: flag("compute_right", b'V', b'N')?,
             },
             "gtsv" => Routine::Gtsv,
+            "gees" => {
+                if flag("sort", b'S', b'N')? {
+                    return Err("gees with eigenvalue sorting (sort = S) is not supported".into());
+                }
+                Routine::Gees {
+                    vectors: flag("mode", b'V', b'N')?,
+                }
+            }
             "gehrd" => {
                 let int = |n: &str| -> Result<i64, String> {
                     attrs
@@ -397,6 +417,17 @@ impl LapackCall {
                 ]);
                 v
             }
+            Routine::Gees { .. } => {
+                square(m, n)?;
+                let mut v = vec![(vec![n, n], self.ty), (vec![n, n], self.ty)];
+                v.extend(if complex {
+                    vec![(vec![n], self.ty)]
+                } else {
+                    vec![(vec![n], self.ty), (vec![n], self.ty)]
+                });
+                v.extend([(vec![], PrimitiveType::S32), (vec![], PrimitiveType::S32)]);
+                v
+            }
             Routine::Gtsv => {
                 let n = core(&self.operands[1], 1)[0];
                 let b = core(&self.operands[3], 2);
@@ -508,6 +539,9 @@ impl LapackCall {
                 if right { ", right vectors" } else { "" }
             ),
             Routine::Gtsv => "gtsv (tridiagonal solve)".to_string(),
+            Routine::Gees { vectors } => {
+                format!("gees (Schur{})", if vectors { ", vectors" } else { "" })
+            }
             Routine::Gehrd { .. } => "gehrd (Hessenberg reduction)".to_string(),
             Routine::Sytrd { lower } => format!(
                 "sytrd (tridiagonal reduction, {})",
@@ -630,6 +664,10 @@ pub trait Scalar:
     /// The eigenvalues and right eigenvectors (column-major) of the `n×n` column-major `a`.
     #[allow(clippy::type_complexity)]
     fn eigen(a: &[Self], n: usize) -> Option<(Vec<Complex<Self::Re>>, Vec<Complex<Self::Re>>)>;
+    /// The Schur form `T` and vectors `Z` (`A = Z T Zᴴ`, column-major) of the `n×n`
+    /// column-major `a`, and the eigenvalues read off `T`; `None` without convergence.
+    #[allow(clippy::type_complexity)]
+    fn schur(a: &[Self], n: usize) -> Option<(Vec<Self>, Vec<Self>, Vec<Complex<Self::Re>>)>;
 }
 
 macro_rules! scalars {
@@ -661,6 +699,34 @@ macro_rules! scalars {
                 let e = faer::linalg::solvers::Eigen::<$re>::new_from_real(m).ok()?;
                 Some(eigen_parts(e.S().column_vector(), e.U()))
             }
+            fn schur(a: &[Self], n: usize) -> Option<(Vec<Self>, Vec<Self>, Vec<Complex<$re>>)> {
+                let (t, z) = nalgebra_schur(a, n, <$re>::EPSILON)?;
+                // 1×1 blocks are real eigenvalues; a 2×2 block [[a, b], [c, d]] (nonzero
+                // subdiagonal) holds a conjugate pair, positive imaginary part first.
+                let mut w = Vec::with_capacity(n);
+                let mut i = 0;
+                while i < n {
+                    if i + 1 < n && t[i + 1 + i * n] != 0.0 {
+                        let (a, b) = (t[i + i * n], t[i + (i + 1) * n]);
+                        let (c, d) = (t[i + 1 + i * n], t[i + 1 + (i + 1) * n]);
+                        let p = 0.5 * (a - d);
+                        let disc = p * p + b * c;
+                        let mid = 0.5 * (a + d);
+                        if disc < 0.0 {
+                            let im = (-disc).sqrt();
+                            w.extend([Complex::new(mid, im), Complex::new(mid, -im)]);
+                        } else {
+                            let r = disc.sqrt();
+                            w.extend([Complex::new(mid + r, 0.0), Complex::new(mid - r, 0.0)]);
+                        }
+                        i += 2;
+                    } else {
+                        w.push(Complex::new(t[i + i * n], 0.0));
+                        i += 1;
+                    }
+                }
+                Some((t, z, w))
+            }
         }
         impl Scalar for Complex<$re> {
             type Re = $re;
@@ -689,11 +755,31 @@ macro_rules! scalars {
                 let e = faer::linalg::solvers::Eigen::<$re>::new(m).ok()?;
                 Some(eigen_parts(e.S().column_vector(), e.U()))
             }
+            fn schur(a: &[Self], n: usize) -> Option<(Vec<Self>, Vec<Self>, Vec<Complex<$re>>)> {
+                let (t, z) = nalgebra_schur(a, n, <$re>::EPSILON)?;
+                let w = (0..n).map(|i| t[i + i * n]).collect();
+                Some((t, z, w))
+            }
         }
     };
 }
 scalars!(f32);
 scalars!(f64);
+
+/// nalgebra's Schur decomposition (Hessenberg reduction, then implicit double-shift QR;
+/// complex 2×2 blocks are split, so complex `T` is triangular): faer 0.24 keeps its own
+/// Schur routines crate-private. At most 100 sweeps per row (LAPACK allows 30), so a
+/// matrix that does not converge reports `None` instead of looping.
+#[allow(clippy::type_complexity)]
+fn nalgebra_schur<T: nalgebra::ComplexField + Copy>(
+    a: &[T],
+    n: usize,
+    eps: T::RealField,
+) -> Option<(Vec<T>, Vec<T>)> {
+    let m = nalgebra::DMatrix::from_column_slice(n, n, a);
+    let (z, t) = nalgebra::linalg::Schur::try_new(m, eps, 100 * n.max(1))?.unpack();
+    Some((t.as_slice().to_vec(), z.as_slice().to_vec()))
+}
 
 fn eigen_parts<R: Copy>(
     s: faer::ColRef<'_, Complex<R>>,
@@ -792,6 +878,29 @@ fn run_typed<T: Scalar>(call: &LapackCall, io: &mut impl LapackIo) -> Result<(),
                 io.write(r, 2, b, &vl);
                 io.write(r + 1, 2, b, &vr);
                 io.write(r + 2, 0, b, &[info]);
+            }
+            Routine::Gees { vectors } => {
+                let a = io.read::<T>(0, 2, b);
+                let (t, z, w, info) = gees(n, &a);
+                io.write(0, 2, b, &t);
+                // jobvs = N leaves vs unreferenced; xlac writes zeros there.
+                let z = if vectors { z } else { vec![T::zero(); n * n] };
+                io.write(1, 2, b, &z);
+                let mut r = 2;
+                if call.is_complex() {
+                    let w: Vec<T::Cx> = w.into_iter().map(T::cx).collect();
+                    io.write(r, 1, b, &w);
+                    r += 1;
+                } else {
+                    let wr: Vec<T::Re> = w.iter().map(|c| c.re).collect();
+                    let wi: Vec<T::Re> = w.iter().map(|c| c.im).collect();
+                    io.write(r, 1, b, &wr);
+                    io.write(r + 1, 1, b, &wi);
+                    r += 2;
+                }
+                // sdim: no eigenvalues are selected without sorting.
+                io.write(r, 0, b, &[0i32]);
+                io.write(r + 1, 0, b, &[info]);
             }
             Routine::Gtsv => {
                 let mut dl = io.read::<T>(0, 1, b);
@@ -1193,6 +1302,31 @@ fn normalize_columns<T: Scalar>(v: &mut [Complex<T::Re>], n: usize) {
             *c = Complex::new(c.re * sr - c.im * si, c.re * si + c.im * sr);
         }
         col[big] = Complex::new(col[big].re, zero);
+    }
+}
+
+/// `?gees` (no sorting) on one column-major `n×n` matrix: `(T, Z, eigenvalues, info)`
+/// with `A = Z T Zᴴ`, `Z` unitary, `T` upper triangular (complex) or quasi-triangular with
+/// 2×2 blocks for conjugate pairs (real; the blocks are not put in LAPACK's standard form
+/// with equal diagonals). Non-finite input or no convergence: `info = 1`, NaN results.
+#[allow(clippy::type_complexity)]
+pub fn gees<T: Scalar>(n: usize, a: &[T]) -> (Vec<T>, Vec<T>, Vec<Complex<T::Re>>, i32) {
+    let result = if a.iter().all(|x| x.finite()) {
+        T::schur(a, n)
+    } else {
+        None
+    };
+    match result {
+        Some((t, z, w)) => (t, z, w, 0),
+        None => {
+            let nan_t = T::from_real(nan::<T::Re>());
+            (
+                vec![nan_t; n * n],
+                vec![nan_t; n * n],
+                vec![Complex::new(nan::<T::Re>(), nan::<T::Re>()); n],
+                1,
+            )
+        }
     }
 }
 

@@ -28,6 +28,7 @@ mod opcode;
 mod primitive_type;
 mod rewrite;
 mod shape;
+pub mod sharding;
 
 pub use attributes::*;
 pub use builder::ComputationBuilder;
@@ -40,6 +41,7 @@ pub use module::{
 pub use opcode::{Arity, OpCategory, Opcode};
 pub use primitive_type::{PrimitiveType, TypeKind};
 pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
+pub use sharding::HloSharding;
 
 pub mod hlo_text;
 pub mod provenance;

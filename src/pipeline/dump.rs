@@ -26,6 +26,8 @@ pub enum Artifact<'a> {
     CompileTimes,
     /// Every producer–consumer pair the fusion passes considered, and the rule that decided.
     FusionDecisions,
+    /// Per instruction: shardings in and out, the partitioner's rule, the collectives it made.
+    SpmdDecisions,
     /// The buffer plan: allocations and the values in them (XLA's format).
     BufferAssignment,
     /// Schedule positions where each value is defined and last used.
@@ -164,6 +166,11 @@ impl DumpWriter {
             Artifact::FusionDecisions => (
                 "fusion-decisions.txt".to_string(),
                 "every producer-consumer pair fusion considered, and the rule that decided"
+                    .to_string(),
+            ),
+            Artifact::SpmdDecisions => (
+                "spmd-decisions.txt".to_string(),
+                "per instruction: its sharding and why, the partitioner's rule, the collectives it made"
                     .to_string(),
             ),
             Artifact::BufferAssignment => (

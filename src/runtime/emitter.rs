@@ -215,7 +215,7 @@ impl<'a> ThunkEmitter<'a> {
             Op::Unmodeled { opcode, .. }
                 if crate::runtime::collectives::CollectiveKind::of(*opcode).is_some() =>
             {
-                out.push(Thunk::Collective(self.collective(comp, id)?));
+                out.push(Thunk::Collective(Box::new(self.collective(comp, id)?)));
             }
             Op::Plain(opcode @ (Opcode::PartitionId | Opcode::ReplicaId)) => {
                 out.push(Thunk::DeviceIndex {

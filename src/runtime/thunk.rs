@@ -237,7 +237,7 @@ pub enum Thunk {
     /// An op run by the reference implementation.
     Reference(ReferenceThunk),
     /// A collective through the device runtime.
-    Collective(CollectiveThunk),
+    Collective(Box<CollectiveThunk>),
     /// `replica-id` or `partition-id`: this device's id as a `u32[]`.
     DeviceIndex {
         /// The instruction's name.

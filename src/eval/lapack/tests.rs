@@ -537,3 +537,62 @@ fn sytrd_reduces_either_triangle() {
         }
     }
 }
+
+fn gees_case<T: Scalar<Re = f64> + FromPair>(n: usize, a0: Vec<T>) {
+    let (t0, z0, w, info) = gees(n, &a0);
+    assert_eq!(info, 0, "{n}x{n}");
+    let (a, t, z) = (cx(&a0), cx(&t0), cx(&z0));
+    assert_close(
+        &mul(&mul(&z, &t, n, n, n), &adjoint(&z, n, n), n, n, n),
+        &a,
+        1e-10,
+        "Z T Zᴴ = A",
+    );
+    assert_orthonormal_columns(&z, n, n, "Z");
+    // Complex: triangular. Real: quasi-triangular, no two adjacent subdiagonal entries,
+    // each 2×2 block a conjugate pair, the eigenvalues read off the blocks.
+    for j in 0..n {
+        for i in j + 1..n {
+            let sub = i == j + 1 && !T::COMPLEX_TYPE;
+            assert!(
+                sub || t[i + j * n] == C::new(0.0, 0.0),
+                "T[{i},{j}] = {}",
+                t[i + j * n]
+            );
+        }
+    }
+    let mut i = 0;
+    while i < n {
+        if i + 1 < n && t[i + 1 + i * n] != C::new(0.0, 0.0) {
+            assert!(i + 2 >= n || t[i + 2 + (i + 1) * n] == C::new(0.0, 0.0));
+            assert!(
+                w[i].im > 0.0 && w[i + 1] == w[i].conj(),
+                "pair {} {}",
+                w[i],
+                w[i + 1]
+            );
+            let trace = t[i + i * n] + t[i + 1 + (i + 1) * n];
+            assert!((w[i] + w[i + 1] - trace).norm() < 1e-12);
+            i += 2;
+        } else {
+            assert!((w[i] - t[i + i * n]).norm() == 0.0);
+            i += 1;
+        }
+    }
+}
+
+#[test]
+fn gees_reconstructs_with_unitary_vectors() {
+    for n in [0, 1, 2, 3, 5, 12] {
+        gees_case::<f64>(n, matrix(n, n, n as u64 + 21));
+        gees_case::<C>(n, matrix(n, n, n as u64 + 21));
+    }
+    // A rotation by 90° (eigenvalues ±i): one real 2×2 block.
+    gees_case::<f64>(2, vec![0.0, 1.0, -1.0, 0.0]);
+    // The cyclic shift of order 3 (eigenvalues the cube roots of unity), which stalls a
+    // double-shift QR without exceptional shifts, and a Jordan block (defective).
+    gees_case::<f64>(3, vec![0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+    gees_case::<f64>(3, vec![2.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 1.0, 2.0]);
+    let (_, _, _, info) = gees::<f64>(2, &[1.0, f64::NAN, 0.0, 1.0]);
+    assert_eq!(info, 1);
+}

@@ -1,6 +1,6 @@
 //! The LAPACK FFI custom calls JAX emits on CPU (`lapack_?getrf_ffi`, `?geqrf`,
-//! `?orgqr`/`?ungqr`, `?gesdd`, `?syevd`/`?heevd`, `?geev`, `?gtsv`, `?potrf`, `?trsm`) as
-//! native routines on the plan's buffers, f32/f64/c64/c128, batched.
+//! `?orgqr`/`?ungqr`, `?gesdd`, `?syevd`/`?heevd`, `?geev`, `?gees`, `?gtsv`, `?potrf`,
+//! `?trsm`) as native routines on the plan's buffers, f32/f64/c64/c128, batched.
 //!
 //! The routines themselves are `eval::lapack`'s (faer's factorizations in LAPACK's output
 //! conventions), shared with the interpreter so that both backends compute the same bits;

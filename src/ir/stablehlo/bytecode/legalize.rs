@@ -83,6 +83,7 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
         name,
         attributes: attrs,
         functions,
+        meshes: Vec::new(),
         loc,
     })
 }
@@ -138,9 +139,13 @@ impl Legalizer {
             .first()
             .map(|b| b.arguments.clone())
             .unwrap_or_default();
+        // Argument and result attributes carry shardings, which Shardy writes in its
+        // own binary encoding that this reader keeps opaque: none are read yet.
         Ok(Function {
             name,
             arguments,
+            argument_attributes: Vec::new(),
+            result_attributes: Vec::new(),
             results,
             body,
             loc: loc_of(&op.loc),
