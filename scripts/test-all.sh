@@ -11,4 +11,33 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v chromium || (apt-get update && apt-get install -y chromium)
 
 # --- Rust tests (release: the numerics are heavy) ----------------------------------------
-cargo test --release
+# XLAC_VERIFY_CLIF: Cranelift's verifier checks every generated function (debug builds do
+# it anyway; release builds only when asked).
+XLAC_VERIFY_CLIF=1 cargo test --release
+
+# --- fuzzing (bounded) -------------------------------------------------------------------
+# Every fuzz target for XLAC_FUZZ_SECONDS (30 by default) from a fixed seed; a panic, abort,
+# signal or hang fails the suite and the input is kept under target/fuzz/TARGET/.
+cargo build --release --example fuzz
+for fuzz_target in $(target/release/examples/fuzz --list | cut -f1); do
+  target/release/examples/fuzz "$fuzz_target" --seconds "${XLAC_FUZZ_SECONDS:-30}"
+done
+
+# --- the PJRT plugin from JAX (python/tests) ---------------------------------------------
+# A venv under target/ with the pinned jax/jaxlib the plugin was measured against, pytest,
+# and the plugin installed the way users install it (`pip install ./python`, which builds
+# the cdylib with cargo). pytest's exit code 5 (no tests collected) counts as a failure.
+venv=target/pjrt-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || (apt-get update && apt-get install -y python3-venv && python3 -m venv "$venv")
+fi
+"$venv/bin/pip" install --quiet jax==0.10.2 jaxlib==0.10.2 pytest setuptools wheel
+"$venv/bin/pip" install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+status=0
+# From the root: python/ itself must not be on sys.path (its jax_plugins has no library).
+"$venv/bin/python" -m pytest -q python/tests || status=$?
+if [ "$status" -eq 5 ]; then
+  echo "error: python/tests collected no tests" >&2
+  exit 1
+fi
+[ "$status" -eq 0 ] || exit "$status"

@@ -49,6 +49,11 @@ pub struct CompileOptions {
     /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
+    /// Partition the module for this device grid first (XLA's `spmd-partitioner`
+    /// pipeline); `None` for a one-device program.
+    pub spmd: Option<crate::spmd::SpmdOptions>,
+    /// `--guard-buffers`: one buffer per value, each against a protected page.
+    pub guard_buffers: bool,
 }
 
 /// The module after every HLO-to-HLO stage, and how each pass went.
@@ -190,8 +195,12 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             warnings = write_cross_isa_listings(d, &module, &kernels, &isas)?;
         }
     }
-    let mut executable =
-        Executable::new(module, buffers, kernels).map_err(CompileError::Runtime)?;
+    let mut executable = if options.guard_buffers {
+        Executable::guarded(module, buffers, kernels)
+    } else {
+        Executable::new(module, buffers, kernels)
+    }
+    .map_err(CompileError::Runtime)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
     // Races are timed runs, not compilation: they stay out of compile_ms.
     let autotune = match crate::autotune::tune(&mut executable, options.autotune) {
@@ -268,23 +277,51 @@ fn write(d: &mut DumpWriter, what: Artifact<'_>, text: &str) -> Result<(), Compi
 
 /// The HLO stages: the CPU pass pipeline (with layout assignment), fusion, copy insertion
 /// and scheduling, in one pipeline so every changed pass gets its numbered dump.
+fn compile_pipeline(
+    options: &CompileOptions,
+    log: &DecisionLog,
+    spmd_log: &std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>>,
+) -> Pipeline {
+    let layout = LayoutAssignment {
+        forced_parameter_layouts: options.forced_parameter_layouts.clone(),
+    };
+    let mut pipeline = Pipeline::new("cpu-compiler");
+    if let Some(spmd) = options.spmd {
+        pipeline = pipeline.pipeline(crate::spmd::spmd_pipeline(spmd, spmd_log));
+    }
+    pipeline
+        .pipeline(cpu_pipeline(layout))
+        .pipeline(fusion_pipeline(log))
+        .pipeline(
+            Pipeline::new("scheduling")
+                .pass(CopyInsertion)
+                .pass(HloMemoryScheduler),
+        )
+}
+
+/// Every name `--disable-passes` accepts: the passes and pipelines of the compile
+/// pipeline.
+pub fn pass_and_pipeline_names() -> Vec<&'static str> {
+    // Every step, the SPMD ones included: a grid's options add them.
+    let options = CompileOptions {
+        spmd: Some(crate::spmd::SpmdOptions {
+            num_partitions: 2,
+            num_replicas: 1,
+        }),
+        ..CompileOptions::default()
+    };
+    compile_pipeline(&options, &DecisionLog::default(), &Rc::default()).step_names()
+}
+
+/// Runs [`compile_pipeline`] on `module`, dumping and recording as `options` say.
 fn optimize_with(
     mut module: Module,
     options: &CompileOptions,
     dump: Option<&mut DumpWriter>,
 ) -> Result<Optimized, CompileError> {
     let log: DecisionLog = Rc::default();
-    let layout = LayoutAssignment {
-        forced_parameter_layouts: options.forced_parameter_layouts.clone(),
-    };
-    let mut pipeline = Pipeline::new("cpu-compiler")
-        .pipeline(cpu_pipeline(layout))
-        .pipeline(fusion_pipeline(&log))
-        .pipeline(
-            Pipeline::new("scheduling")
-                .pass(CopyInsertion)
-                .pass(HloMemoryScheduler),
-        );
+    let spmd_log: std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>> = Rc::default();
+    let mut pipeline = compile_pipeline(options, &log, &spmd_log);
     let mut ctx = PipelineContext::new();
     ctx.disabled = options
         .disabled_passes
@@ -304,6 +341,11 @@ fn optimize_with(
     let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
     let snapshots = ctx.snapshots.take().unwrap_or_default();
+    if options.spmd.is_some()
+        && let Some(d) = ctx.dump.as_deref_mut()
+    {
+        write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_text())?;
+    }
     drop(ctx);
     let fusion_decisions = log.borrow().clone();
     Ok(Optimized {
@@ -420,4 +462,183 @@ fn compile_times(passes: &[PassRecord], kernels: Option<&KernelSet>) -> String {
     }
     let _ = writeln!(out, "{:<48} {total:>9.3} ms", "total");
     out
+}
+
+/// Which backend runs the devices of [`run_on_devices`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeviceBackend {
+    /// Each device runs the compiled executable.
+    Compiled,
+    /// Each device runs the reference interpreter.
+    Interpreter,
+}
+
+/// How [`run_on_devices`] runs.
+#[derive(Clone, Debug)]
+pub struct DeviceRunOptions {
+    /// The backend.
+    pub backend: DeviceBackend,
+    /// The scheduler; `None`: deterministic up to 64 devices, threaded beyond.
+    pub mode: Option<crate::runtime::collectives::CollectiveMode>,
+    /// How the compiled backend compiles (a dump goes to `compile.dump_to`; with several
+    /// distinct modules, only the first is dumped).
+    pub compile: CompileOptions,
+    /// Interpreter settings (seed of `rng`).
+    pub eval: crate::eval::EvalOptions,
+}
+
+impl Default for DeviceRunOptions {
+    fn default() -> DeviceRunOptions {
+        DeviceRunOptions {
+            backend: DeviceBackend::Compiled,
+            mode: None,
+            compile: CompileOptions::default(),
+            eval: crate::eval::EvalOptions::default(),
+        }
+    }
+}
+
+/// Why a multi-device run failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeviceRunError {
+    /// A module did not compile.
+    Compile(CompileError),
+    /// The run stopped: a deadlock report, a mismatch, a bad collective, a failed device.
+    Collectives(crate::runtime::collectives::CollectiveError),
+}
+
+impl std::fmt::Display for DeviceRunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeviceRunError::Compile(e) => write!(f, "{e}"),
+            DeviceRunError::Collectives(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DeviceRunError {}
+
+impl crate::runtime::collectives::DeviceProgram for crate::runtime::Executable {
+    fn run(
+        &mut self,
+        collectives: &std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
+        device: crate::runtime::collectives::DeviceId,
+        args: &[crate::ir::Literal],
+    ) -> Result<crate::ir::Literal, String> {
+        let binding = crate::runtime::execute::DeviceBinding {
+            collectives: collectives.clone(),
+            device,
+        };
+        self.execute_on(args, binding).map_err(|e| e.message)
+    }
+}
+
+/// Runs already-partitioned per-device modules on `grid`: device `d` (flattened,
+/// `replica * partitions + partition`) runs `modules[d]` (or `modules[0]` when one module
+/// serves every device, as SPMD programs do) on `args[d]`, on its own thread, its
+/// collectives meeting the others' in one in-process runtime. Returns every device's
+/// result and the collectives trace; with `options.compile.dump_to`, also writes
+/// `collectives.trace.json` and `collectives.txt` there.
+pub fn run_on_devices(
+    modules: &[Module],
+    grid: &crate::runtime::collectives::DeviceGrid,
+    args: &[Vec<crate::ir::Literal>],
+    options: &DeviceRunOptions,
+) -> Result<crate::runtime::collectives::devices::DeviceRun, DeviceRunError> {
+    use crate::runtime::collectives::{
+        CollectiveError, CollectiveMode, Collectives, DeviceProgram, InProcess, run_devices,
+    };
+    let count = grid.count();
+    if modules.len() != 1 && modules.len() != count {
+        return Err(DeviceRunError::Collectives(CollectiveError::BadOp(
+            format!(
+                "{} modules for {count} devices: give one, or one per device",
+                modules.len()
+            ),
+        )));
+    }
+    let mode = options
+        .mode
+        .unwrap_or_else(|| CollectiveMode::default_for(count));
+    let collectives: std::sync::Arc<dyn Collectives> =
+        std::sync::Arc::new(InProcess::new(grid.clone(), mode));
+    let outcome = match options.backend {
+        DeviceBackend::Compiled => {
+            let mut executables: Vec<crate::runtime::Executable> = Vec::with_capacity(count);
+            let mut compiled: Vec<crate::runtime::Executable> = Vec::new();
+            for (i, m) in modules.iter().enumerate() {
+                let mut o = options.compile.clone();
+                if i > 0 {
+                    o.dump_to = None;
+                }
+                compiled.push(
+                    compile(m.clone(), &o)
+                        .map_err(DeviceRunError::Compile)?
+                        .executable,
+                );
+            }
+            if compiled.len() == 1 && count > 1 {
+                let first = compiled.remove(0);
+                for _ in 1..count {
+                    executables.push(
+                        first
+                            .replicate()
+                            .map_err(|e| DeviceRunError::Compile(CompileError::Runtime(e)))?,
+                    );
+                }
+                executables.insert(0, first);
+            } else {
+                executables = compiled;
+            }
+            let mut programs: Vec<Box<dyn DeviceProgram + '_>> = executables
+                .into_iter()
+                .map(|e| Box::new(e) as Box<dyn DeviceProgram>)
+                .collect();
+            run_devices(&mut programs, args, collectives.clone())
+        }
+        DeviceBackend::Interpreter => {
+            let queues = std::sync::Arc::new(crate::eval::ProcessGrid::new(
+                grid.replicas,
+                grid.partitions,
+            ));
+            let mut programs: Vec<Box<dyn DeviceProgram + '_>> = (0..count)
+                .map(|d| {
+                    let module = if modules.len() == 1 {
+                        &modules[0]
+                    } else {
+                        &modules[d]
+                    };
+                    Box::new(
+                        crate::runtime::collectives::interpreter::InterpretedDevice {
+                            module,
+                            computation: module.entry,
+                            options: options.eval.clone(),
+                            handler: None,
+                            queues: queues.clone(),
+                        },
+                    ) as Box<dyn DeviceProgram + '_>
+                })
+                .collect();
+            run_devices(&mut programs, args, collectives.clone())
+        }
+    };
+    if let Some(dir) = &options.compile.dump_to {
+        write_collectives_dump(dir, &modules[0].name, &collectives.trace())
+            .map_err(DeviceRunError::Compile)?;
+    }
+    outcome.map_err(DeviceRunError::Collectives)
+}
+
+/// Writes `module_0000.NAME.collectives.trace.json` and `.collectives.txt` into `dir`.
+pub fn write_collectives_dump(
+    dir: &std::path::Path,
+    name: &str,
+    trace: &crate::runtime::collectives::Trace,
+) -> Result<(), CompileError> {
+    let mut d = DumpWriter::reopen(dir, name).map_err(CompileError::Dump)?;
+    d.write(Artifact::CollectivesTrace, &trace.chrome_json())
+        .map_err(CompileError::Dump)?;
+    d.write(Artifact::CollectivesTable, &trace.table())
+        .map_err(CompileError::Dump)?;
+    d.finish().map_err(CompileError::Dump)
 }

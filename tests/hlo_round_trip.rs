@@ -26,6 +26,35 @@ fn hlo_files() -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
+/// The `.hlo` files one level deeper: the multi-device fixtures (`testdata/spmd/*/`,
+/// `testdata/collectives/*/`), whose XLA dumps carry every replica-group syntax (explicit,
+/// iota, `mesh[...]`) and every `sharding=` form.
+fn multi_device_hlo_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut files = Vec::new();
+    for group in ["spmd", "collectives"] {
+        for dir in std::fs::read_dir(root.join(group)).unwrap().flatten() {
+            if !dir.path().is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                if f.path().extension().is_some_and(|e| e == "hlo") {
+                    files.push(f.path());
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn multi_device_fixtures_round_trip() {
+    let files = multi_device_hlo_files();
+    assert!(files.len() >= 100, "{} files", files.len());
+    round_trip(&files);
+}
+
 #[test]
 fn every_testdata_hlo_file_round_trips() {
     let Some(files) = hlo_files() else {
@@ -33,8 +62,13 @@ fn every_testdata_hlo_file_round_trips() {
         return;
     };
     assert!(!files.is_empty(), "testdata has no .hlo files");
+    round_trip(&files);
+}
+
+/// Parse, print, parse again: the same module, and a stable print.
+fn round_trip(files: &[PathBuf]) {
     let mut failures = Vec::new();
-    for path in &files {
+    for path in files {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).expect("readable file");
         let first = match parse_module(&text, &name) {

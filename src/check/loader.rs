@@ -85,14 +85,36 @@ pub type Loader = fn(&str, &str, usize) -> Result<Module, LoadError>;
 /// ```
 pub fn stablehlo(text: &str, file: &str, line_offset: usize) -> Result<Module, LoadError> {
     let line_offset = u32::try_from(line_offset).unwrap_or(u32::MAX);
-    crate::ir::stablehlo::parse_chunk(text, file, line_offset)
-        .map_err(|e| LoadError::from_message(e.to_string()))
+    let module = crate::ir::stablehlo::parse_chunk(text, file, line_offset)
+        .map_err(|e| LoadError::from_message(e.to_string()))?;
+    verified(module, file)
+}
+
+/// The module if the verifier accepts it (as `xlac run` requires: a recursive function
+/// would otherwise recurse in the interpreter until the stack overflows), else its first
+/// finding as an error.
+fn verified(module: Module, file: &str) -> Result<Module, LoadError> {
+    match crate::ir::verifier::verify(&module) {
+        Ok(()) => Ok(module),
+        Err(errors) => {
+            let first = errors.first().map_or_else(
+                || "the verifier rejected the module".to_string(),
+                |e| e.to_string(),
+            );
+            let more = match errors.len() {
+                0 | 1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            Err(LoadError::from_message(format!("{file}: {first}{more}")))
+        }
+    }
 }
 
 /// Reads a case written as an HLO text module. Lines are numbered as in the whole file.
 pub fn hlo_text(text: &str, file: &str, line_offset: usize) -> Result<Module, LoadError> {
     let shifted = format!("{}{text}", "\n".repeat(line_offset));
-    parse_module(&shifted, file)
+    let module = parse_module(&shifted, file)
         .map(|parsed| parsed.module)
-        .map_err(|e| LoadError::from_message(e.to_string()))
+        .map_err(|e| LoadError::from_message(e.to_string()))?;
+    verified(module, file)
 }

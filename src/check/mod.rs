@@ -187,6 +187,11 @@ pub struct Runner {
     pub timeout: Duration,
     /// Interpreter settings.
     pub options: EvalOptions,
+    /// Run cases on the compiled backend instead of the interpreter (the `check.*` ops
+    /// still run on the interpreter, inside the executable's reference thunks).
+    pub compiled: bool,
+    /// With `compiled`: `--guard-buffers` (every buffer against a protected page).
+    pub guard_buffers: bool,
     /// If set, `interpreter.probe` also writes each value it records to
     /// `DIR/<probe_id>_<n>.npy` (`n` counts that probe's executions from 0) and appends
     /// `probe_id,type,path` to `DIR/index.csv`, like the reference's `--probe-output-dir`.
@@ -213,6 +218,8 @@ impl Runner {
             case_marker: "func.func",
             timeout: Duration::from_secs(60),
             options: reference_semantics(),
+            compiled: false,
+            guard_buffers: false,
             probe_output_dir: None,
         }
     }
@@ -242,7 +249,19 @@ impl Runner {
     /// Runs every case of a file's text.
     pub fn check_text(&self, text: &str, name: &str) -> Vec<CaseResult> {
         let special = special::Special::of(name, text);
-        split_cases(text, self.case_marker)
+        let chunks = split_cases(text, self.case_marker);
+        if chunks.is_empty() {
+            // A file with no case would otherwise pass vacuously ("0 passed, 0 failed").
+            return vec![CaseResult {
+                file: name.to_string(),
+                case: 0,
+                status: Status::Error(format!(
+                    "no test case: no chunk contains '{}'",
+                    self.case_marker
+                )),
+            }];
+        }
+        chunks
             .into_iter()
             .enumerate()
             .map(|(case, chunk)| CaseResult {
@@ -281,6 +300,27 @@ impl Runner {
         })
     }
 
+    /// Compiles `module` and runs it on `args`, the `check.*` ops going to `handler`.
+    fn run_compiled(
+        &self,
+        module: &crate::ir::Module,
+        args: &[Literal],
+        handler: Arc<CheckHandler>,
+    ) -> crate::eval::EvalResult {
+        let options = crate::compiler::CompileOptions {
+            guard_buffers: self.guard_buffers,
+            autotune: crate::autotune::AutotuneMode::Off,
+            ..Default::default()
+        };
+        let mut compiled = crate::compiler::compile(module.clone(), &options)
+            .map_err(|e| crate::eval::EvalError::new(format!("compile: {e}")))?;
+        compiled.executable.custom_call_handler = Some(handler);
+        compiled
+            .executable
+            .execute(args)
+            .map_err(|e| crate::eval::EvalError::new(e.to_string()))
+    }
+
     /// Loads and runs one case on the current thread.
     fn run_case_here(&self, chunk: &Chunk, name: &str, special: &special::Special) -> Status {
         let module = match (self.loader)(&chunk.text, name, chunk.line_offset) {
@@ -301,11 +341,20 @@ impl Runner {
         let handler = Arc::new(CheckHandler::with_probe_output_dir(
             self.probe_output_dir.clone(),
         ));
-        let mut ev = Evaluator::new(&module, self.options.clone());
-        ev.custom_call_handler = Some(handler.clone());
         let args: Vec<Literal> = args.iter().map(to_row_major).collect();
-        let refs: Vec<&Literal> = args.iter().collect();
-        let outcome = ev.call(module.entry, &refs);
+        let outcome = if self.compiled {
+            self.run_compiled(&module, &args, handler.clone())
+        } else {
+            let mut ev = Evaluator::new(&module, self.options.clone());
+            // `interpreter.run_parallel` grids run on the device runtime, the check ops here.
+            ev.custom_call_handler = Some(
+                crate::runtime::collectives::run_parallel::RunParallel::wrapping(Some(
+                    handler.clone(),
+                )),
+            );
+            let refs: Vec<&Literal> = args.iter().collect();
+            ev.call(module.entry, &refs)
+        };
         if let Some(failure) = handler.failure() {
             return Status::Fail(failure);
         }

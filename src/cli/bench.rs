@@ -58,7 +58,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let loaded = model::load(&args.model, args.json)?;
     let file = loaded.file.clone();
     let params = entry_parameters(&loaded.module);
-    let arguments = bind_inputs(&params, &args.inputs, 0, args.json)?;
+    let arguments = bind_inputs(&params, &args.inputs, None, args.json)?;
     let flags = super::PassFlags {
         autotune: args.autotune,
         inline_math: args.inline_math,
@@ -68,6 +68,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let options = super::compile::compile_options(&flags, args.dump_to.clone(), false)?;
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
+    exe.limits = args.limits.run_limits();
     let run = |exe: &mut crate::runtime::Executable| {
         // `run`, not `execute`: the result stays in the executable's buffers, as XLA's
         // timed results stay on the device; copying 16 MB out would be timed otherwise.

@@ -12,10 +12,15 @@ use crate::check::{Runner, Summary};
 /// Runs `xlac check`.
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     let stdout = std::io::stdout();
-    let runner = Runner {
+    let mut runner = Runner {
         probe_output_dir: args.probe_output_dir.clone(),
         ..Runner::stablehlo()
     };
+    runner.compiled = args.backend == super::Backend::Compiled;
+    runner.guard_buffers = args.guard_buffers;
+    if let Some(seconds) = args.timeout {
+        runner.timeout = std::time::Duration::from_secs_f64(seconds);
+    }
     let summary = check_files(&runner, &args.files, &mut stdout.lock());
     if summary.all_passed() {
         Ok(())

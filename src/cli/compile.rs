@@ -22,6 +22,15 @@ pub fn compile(args: &CompileArgs) -> Result<(), Failure> {
     let loaded = model::load(&args.model, false)?;
     let mut options = compile_options(&args.passes, Some(args.dump_to.clone()), false)?;
     options.isas = args.isa.clone();
+    options.spmd = super::devices::one_device_spmd(&loaded.module);
+    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)?
+        && !crate::spmd::is_partitioned(&loaded.module)
+    {
+        options.spmd = Some(crate::spmd::SpmdOptions {
+            num_partitions: grid.partitions,
+            num_replicas: grid.replicas,
+        });
+    }
     let compiled = super::run::compile_loaded(loaded, &options)?;
     for w in &compiled.warnings {
         eprintln!("warning: {w}");
@@ -44,6 +53,16 @@ pub fn compile_options(
         })?),
         None => None,
     };
+    let known = crate::compiler::pass_and_pipeline_names();
+    for name in &flags.disable_passes {
+        if !known.contains(&name.as_str()) {
+            let close = crate::explain::closest_names(name, &known, 3);
+            return Err(Failure::usage(format!(
+                "--disable-passes: unknown pass or pipeline '{name}'; closest: {}",
+                close.join(", ")
+            )));
+        }
+    }
     Ok(CompileOptions {
         disabled_passes: flags.disable_passes.clone(),
         dump_to,
@@ -58,6 +77,8 @@ pub fn compile_options(
         isas: Vec::new(),
         keep_kernel_artifacts: false,
         inline_math: flags.inline_math,
+        spmd: None,
+        guard_buffers: flags.guard_buffers,
         autotune: if flags.autotune {
             crate::autotune::AutotuneMode::Race
         } else {

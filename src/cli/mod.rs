@@ -8,6 +8,7 @@
 //! xlac check FILE.mlir...
 //! xlac explain MODEL INSTR [--dump-to DIR]
 //! xlac diff-dump XLA_DUMP_DIR [--against MODEL | XLAC_DUMP_DIR] [--dump-to DIR] [--measure]
+//! xlac convert MODEL --to mlir|hlo
 //! ```
 //!
 //! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
@@ -19,11 +20,16 @@
 
 mod bench;
 mod check;
+mod check_collectives;
 mod compile;
 mod diff_dump;
+mod convert;
+mod devices;
 mod explain;
 mod model;
 mod run;
+
+pub use model::{ModelFormat, detect_format as detect_model_format};
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,6 +62,54 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Put xlac's decisions beside XLA's own dump folder (--xla_dump_to).
     DiffDump(DiffDumpArgs),
+    /// Print a model (HLO text, StableHLO text or a StableHLO portable artifact) as
+    /// StableHLO text or HLO text.
+    Convert(ConvertArgs),
+    /// List every device's collectives and flag sequences that can diverge, before running.
+    CheckCollectives(CheckCollectivesArgs),
+}
+
+/// What `xlac convert` prints.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConvertTo {
+    /// StableHLO MLIR text.
+    Mlir,
+    /// HLO text, as ingested (before any pass).
+    Hlo,
+}
+
+/// `xlac convert`.
+#[derive(Args, Debug, Clone)]
+pub struct ConvertArgs {
+    /// HLO text, StableHLO MLIR, or a StableHLO portable artifact (MLIR bytecode).
+    pub model: PathBuf,
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub to: ConvertTo,
+}
+
+/// How devices are scheduled when a module runs on several (`--collectives`).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollectivesFlag {
+    /// One device at a time; a deadlock is reported the moment every live device waits
+    /// (the default up to 64 devices).
+    Deterministic,
+    /// Every device on its own thread at once; a wait past --collectives-deadline stops the
+    /// run with the same report.
+    Threaded,
+}
+
+/// `xlac check-collectives`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckCollectivesArgs {
+    /// The model (a per-device module, e.g. XLA's optimized SPMD module).
+    pub model: std::path::PathBuf,
+    /// Number of partitions (XLA's num_partitions).
+    #[arg(long, value_name = "N")]
+    pub partitions: u32,
+    /// Number of replicas (default 1).
+    #[arg(long, value_name = "R")]
+    pub replicas: Option<u32>,
 }
 
 /// Which engine runs the module.
@@ -78,7 +132,8 @@ pub enum Reference {
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("reference").args(["compare_to", "expected"]).multiple(true)))]
 pub struct RunArgs {
-    /// HLO text (`HloModule ...`) or StableHLO MLIR (`module` / `func.func`), told apart by content.
+    /// HLO text (`HloModule ...`), StableHLO MLIR (`module` / `func.func`) or a StableHLO
+    /// portable artifact (MLIR bytecode), told apart by content.
     pub model: PathBuf,
     /// One .npz holding the entry parameters in order, or one .npy per parameter (repeat the flag).
     /// Parameters without an input get random values from --seed.
@@ -93,9 +148,10 @@ pub struct RunArgs {
     /// Which engine runs the module.
     #[arg(long, value_enum, default_value_t = Backend::Compiled)]
     pub backend: Backend,
-    /// Seed of the random inputs and of the `rng` op.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the random inputs and of the `rng` op (default 0). Given explicitly, it also
+    /// allows an `--input` archive that holds no arrays.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
@@ -106,6 +162,9 @@ pub struct RunArgs {
     /// Pipeline settings.
     #[command(flatten)]
     pub passes: PassFlags,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Run the interpreter before the pipeline and after each pass that changed the module,
     /// and name the first pass whose outputs differ (runs the interpreter backend).
     #[arg(long)]
@@ -129,6 +188,46 @@ pub struct RunArgs {
     /// rules of --compare-to (--rtol, --atol). Exit 1 on a mismatch.
     #[arg(long, value_name = "FILE.npz")]
     pub expected: Option<PathBuf>,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
+    /// How devices are scheduled on a multi-device run (default: deterministic up to 64
+    /// devices, threaded beyond).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub collectives: Option<CollectivesFlag>,
+    /// How long one device may wait in one collective under --collectives threaded
+    /// (seconds, default 10).
+    #[arg(long, value_name = "SECONDS")]
+    pub collectives_deadline: Option<f64>,
+}
+
+impl RunArgs {
+    /// The scheduler `--collectives` and `--collectives-deadline` ask for (`None`: the
+    /// default for the device count).
+    pub fn collective_mode(
+        &self,
+    ) -> Result<Option<crate::runtime::collectives::CollectiveMode>, Failure> {
+        use crate::runtime::collectives::CollectiveMode;
+        let deadline = match self.collectives_deadline {
+            None => CollectiveMode::DEFAULT_DEADLINE,
+            Some(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => {
+                std::time::Duration::from_secs_f64(s)
+            }
+            Some(s) => {
+                return Err(Failure::usage(format!(
+                    "--collectives-deadline {s}: give seconds between 0 and 86400"
+                )));
+            }
+        };
+        Ok(match self.collectives {
+            None if self.collectives_deadline.is_some() => {
+                Some(CollectiveMode::Threaded { deadline })
+            }
+            None => None,
+            Some(CollectivesFlag::Deterministic) => Some(CollectiveMode::Deterministic),
+            Some(CollectivesFlag::Threaded) => Some(CollectiveMode::Threaded { deadline }),
+        })
+    }
 }
 
 /// `xlac compile`.
@@ -147,6 +246,56 @@ pub struct CompileArgs {
     /// Pipeline settings.
     #[command(flatten)]
     pub passes: PassFlags,
+    /// Multi-device flags.
+    #[command(flatten)]
+    pub devices: devices::DeviceFlags,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitFlags,
+}
+
+/// Resource limits, shared by `run`, `compile` and `bench`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitFlags {
+    /// The largest array any instruction, input or buffer may have, in bytes (default
+    /// 2^40 = 1 TiB; at most 2^62). A larger shape is a verifier error before anything is
+    /// allocated or compiled.
+    #[arg(long, value_name = "B")]
+    pub max_array_bytes: Option<u64>,
+    /// Stop the run (exit 1) when a while loop is still running this many seconds after
+    /// execution started.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
+    /// Stop the run (exit 1) when any one while loop reaches this many iterations (off by
+    /// default: a loop may legitimately run long).
+    #[arg(long, value_name = "N")]
+    pub max_while_iterations: Option<u64>,
+}
+
+impl LimitFlags {
+    /// Puts the limits in force for this process.
+    pub fn apply(&self) {
+        crate::ir::size::set_max_array_bytes(
+            self.max_array_bytes
+                .unwrap_or(crate::ir::size::DEFAULT_MAX_ARRAY_BYTES),
+        );
+    }
+
+    /// The limits of one run, with the clock starting now.
+    pub fn run_limits(&self) -> crate::eval::limits::RunLimits {
+        crate::eval::limits::RunLimits::starting_now(
+            self.timeout.map(std::time::Duration::from_secs_f64),
+            self.max_while_iterations,
+        )
+    }
+}
+
+/// A number of seconds: finite, not negative.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e9)
+        .ok_or_else(|| format!("'{s}' is not a number of seconds"))
 }
 
 /// Flags of the pass pipeline, shared by `run` and `compile`.
@@ -174,6 +323,11 @@ pub struct PassFlags {
     /// native AVX-512/AVX2 block routines for them when the host has them (same bits).
     #[arg(long)]
     pub inline_math: bool,
+    /// Debugging: give every buffer its own memory, placed against a protected page, so a
+    /// kernel that reads or writes past a buffer faults at once instead of corrupting a
+    /// neighbour. Slower; results are the same.
+    #[arg(long)]
+    pub guard_buffers: bool,
 }
 
 /// `xlac explain`.
@@ -233,6 +387,9 @@ pub struct BenchArgs {
     /// Keep every exp and tanh inline (see `xlac run --inline-math`).
     #[arg(long)]
     pub inline_math: bool,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitFlags,
 }
 
 /// `xlac diff-dump`.
@@ -278,6 +435,16 @@ pub struct CheckArgs {
     /// `DIR/index.csv`.
     #[arg(long, value_name = "DIR")]
     pub probe_output_dir: Option<PathBuf>,
+    /// Run the cases on this backend (the `check.*` ops always run on the interpreter).
+    #[arg(long, value_enum, default_value_t = Backend::Interpreter)]
+    pub backend: Backend,
+    /// With `--backend compiled`: every buffer against a protected page (see `xlac run
+    /// --guard-buffers`).
+    #[arg(long)]
+    pub guard_buffers: bool,
+    /// How long one case may run before it is an ERROR (default 60).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
 }
 
 /// Why a command failed: the lines to print after `error: ` and the exit code.
@@ -347,6 +514,32 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_EXIT: i32 = 130;
+
+/// Makes Ctrl-C stop a run cleanly: every while loop stops at its next iteration with an
+/// `error: interrupted (Ctrl-C) in while loop ...` line; a run that is not in a loop is
+/// given a second to notice, then the process prints `error: interrupted (Ctrl-C)` and
+/// exits. A second Ctrl-C exits at once. Exit code [`INTERRUPTED_EXIT`].
+pub fn install_interrupt_handler() {
+    let result = ctrlc::set_handler(|| {
+        if crate::eval::limits::interrupted() {
+            eprintln!("error: interrupted (Ctrl-C)");
+            std::process::exit(INTERRUPTED_EXIT);
+        }
+        crate::eval::limits::interrupt();
+        std::thread::spawn(|| {
+            // Not a wait for an event: the grace period a loop gets to stop by itself.
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            eprintln!("error: interrupted (Ctrl-C)");
+            std::process::exit(INTERRUPTED_EXIT);
+        });
+    });
+    if let Err(e) = result {
+        eprintln!("warning: Ctrl-C will not stop runs cleanly: {e}");
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(&args) {
@@ -373,7 +566,11 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
             for line in &failure.lines {
                 eprintln!("error: {line}");
             }
-            failure.code
+            if crate::eval::limits::interrupted() {
+                INTERRUPTED_EXIT
+            } else {
+                failure.code
+            }
         }
         Err(payload) => {
             let recorded = PANIC_MESSAGE.lock().ok().and_then(|mut m| m.take());
@@ -395,12 +592,20 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
 
 fn dispatch(cli: &Cli) -> Result<(), Failure> {
     match &cli.command {
+        Command::Run(args) => args.limits.apply(),
+        Command::Compile(args) => args.limits.apply(),
+        Command::Bench(args) => args.limits.apply(),
+        _ => LimitFlags::default().apply(),
+    }
+    match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Compile(args) => compile::compile(args),
         Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
         Command::Explain(args) => explain::explain(args),
         Command::DiffDump(args) => diff_dump::diff_dump(args),
+        Command::Convert(args) => convert::convert(args),
+        Command::CheckCollectives(args) => check_collectives::check_collectives_command(args),
     }
 }
 
@@ -412,6 +617,7 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
     }
     let help = match args.get(1).map(String::as_str) {
         Some(sub @ ("run" | "compile" | "bench" | "check" | "explain" | "diff-dump")) => {
+        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain" | "check-collectives")) => {
             format!("xlac {sub} --help")
         }
         _ => "xlac --help".to_string(),
@@ -482,7 +688,10 @@ mod tests {
             r.inputs,
             vec![PathBuf::from("a.npy"), PathBuf::from("b.npy")]
         );
-        assert_eq!((r.seed, r.quiet, r.backend), (7, true, Backend::Compiled));
+        assert_eq!(
+            (r.seed, r.quiet, r.backend),
+            (Some(7), true, Backend::Compiled)
+        );
         assert_eq!(r.dump_to, Some(PathBuf::from("d")));
     }
 

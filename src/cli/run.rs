@@ -29,6 +29,9 @@ pub const DEFAULT_PROFILE_RUNS: u64 = 5;
 /// Runs `xlac run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let loaded = model::load(&args.model, args.quiet)?;
+    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)? {
+        return super::devices::run(loaded, args, grid);
+    }
     // --bisect is about the pass pipeline: it runs the interpreter over every snapshot.
     if args.backend == Backend::Interpreter || args.bisect {
         return execute(loaded, args);
@@ -52,11 +55,21 @@ pub fn compile_loaded(
 pub fn bind_inputs(
     params: &[ParameterInfo],
     paths: &[PathBuf],
-    seed: u64,
+    seed_flag: Option<u64>,
     quiet: bool,
 ) -> Result<Arguments, Failure> {
+    let seed = seed_flag.unwrap_or(0);
     let inputs = read_inputs(paths)?;
     let given = inputs.len();
+    if given == 0 && !paths.is_empty() && !params.is_empty() && seed_flag.is_none() {
+        // An empty archive is more often a mistake than a request for random inputs.
+        let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::error(format!(
+            "{} holds no arrays for the model's {} parameter(s); give --seed N to run on random inputs",
+            files.join(", "),
+            params.len()
+        )));
+    }
     let arguments = bind_arguments(params, inputs, seed)?;
     if given > 0 && !arguments.randomized.is_empty() && !quiet {
         let names: Vec<String> = arguments
@@ -82,10 +95,12 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
     // Inputs are checked before compiling: the pipeline keeps the entry signature.
     let params = entry_parameters(&loaded.module);
     let arguments = bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
-    let options = compile_options(&args.passes, args.dump_to.clone(), false)?;
+    let mut options = compile_options(&args.passes, args.dump_to.clone(), false)?;
+    options.spmd = super::devices::one_device_spmd(&loaded.module);
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
-    exe.seed = args.seed;
+    exe.seed = args.seed.unwrap_or(0);
+    exe.limits = args.limits.run_limits();
     // With a dump, thunks are timed for report.html: over warm runs after the real one, or,
     // with --profile-runs 0, on the real (cold) run itself.
     let profile_runs = args.profile_runs.unwrap_or(DEFAULT_PROFILE_RUNS);
@@ -168,7 +183,8 @@ fn compare_with_interpreter(
     file: &str,
 ) -> Result<(), Failure> {
     let options = EvalOptions {
-        seed: args.seed,
+        seed: args.seed.unwrap_or(0),
+        limits: args.limits.run_limits(),
         ..EvalOptions::default()
     };
     let want = evaluate(reference, arguments, &options)
@@ -180,6 +196,15 @@ fn compare_with_interpreter(
     let (report, failed) = comparison_report(result, &want, tol)?;
     if !args.quiet {
         print!("{report}");
+    }
+    if failed == 0 {
+        // The verdict is what --compare-to was asked for: it prints even with --quiet.
+        println!(
+            "compare to interpreter: all {} output(s) ok (rtol {}, atol {})",
+            result.leaves().len(),
+            tol.rtol,
+            tol.atol
+        );
     }
     if failed > 0 {
         return Err(Failure::error(format!(
@@ -248,7 +273,7 @@ pub fn compare_leaves(
 }
 
 /// Prints the result (unless `--quiet`) and writes `--output`.
-fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
+pub(super) fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
         if let Err(e) = writeln!(stdout, "{result}").and_then(|_| stdout.flush()) {
@@ -269,14 +294,16 @@ fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
 fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     let file = loaded.file.clone();
     let original = (args.bisect || args.compare_to.is_some()).then(|| loaded.module.clone());
-    let options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
+    let mut options = compile_options(&args.passes, args.dump_to.clone(), args.bisect)?;
+    options.spmd = super::devices::one_device_spmd(&loaded.module);
     let optimized = optimize_loaded(loaded, &options)?;
     let module = &optimized.module;
 
     let params = entry_parameters(module);
     let arguments = bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
     let options = EvalOptions {
-        seed: args.seed,
+        seed: args.seed.unwrap_or(0),
+        limits: args.limits.run_limits(),
         ..EvalOptions::default()
     };
     if let (true, Some(original)) = (args.bisect, &original) {
@@ -343,16 +370,20 @@ mod tests {
             output,
             dump_to: None,
             backend: Backend::Interpreter,
-            seed: 0,
+            seed: None,
             quiet: true,
             compare_to: None,
             passes: Default::default(),
+            limits: Default::default(),
             bisect: false,
             rtol: None,
             atol: None,
             triad_gbs: None,
             profile_runs: None,
             expected: None,
+            devices: Default::default(),
+            collectives: None,
+            collectives_deadline: None,
         }
     }
 

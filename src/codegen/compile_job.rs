@@ -147,7 +147,7 @@ impl Shared<'_> {
                 let message = cranelift_codegen::print_errors::pretty_error(e.func, e.inner);
                 return Err(CodegenError {
                     instruction: job.name.clone(),
-                    message: format!("Cranelift rejected the function: {message}"),
+                    message: format!("internal: Cranelift rejected the function: {message}"),
                 });
             }
         };

@@ -177,6 +177,34 @@ impl fmt::Display for CodegenError {
 
 impl std::error::Error for CodegenError {}
 
+/// Whether Cranelift's verifier checks every generated function: in debug builds (and so
+/// in `cargo test` without `--release`), and whenever `XLAC_VERIFY_CLIF` is set (the test
+/// suite sets it for its release run). Off otherwise: it costs about 30% of compile time.
+pub fn verify_clif() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("XLAC_VERIFY_CLIF").is_some()
+}
+
+/// [`compile_job::Shared::compile`], with a panic inside the emitter or Cranelift (an
+/// assertion on malformed IR) turned into an `internal:` error naming the kernel.
+fn compile_caught(
+    shared: &compile_job::Shared<'_>,
+    job: &compile_job::Job,
+) -> Result<Option<compile_job::Compiled>, CodegenError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shared.compile(job))).unwrap_or_else(
+        |payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            Err(CodegenError {
+                instruction: job.name.clone(),
+                message: format!("internal: code generation panicked: {message}"),
+            })
+        },
+    )
+}
+
 /// The computations that fusion instructions call: their code lives inside kernels, not
 /// in a function of its own.
 pub fn fused_computations(module: &Module) -> HashSet<ComputationId> {
@@ -209,8 +237,7 @@ pub fn compile_kernels(
         instruction: module.name.clone(),
         message,
     };
-    // Tests and debug builds run Cranelift's verifier on every kernel.
-    let (mut jit, libcalls, isa) = jit::new_jit_with_isa(cfg!(debug_assertions)).map_err(fail)?;
+    let (mut jit, libcalls, isa) = jit::new_jit_with_isa(verify_clif()).map_err(fail)?;
     let math = math::MathOptions {
         has_fma: isa.has_native_fma(),
     };
@@ -281,7 +308,9 @@ pub fn compile_kernels(
     };
     let results: Vec<Result<Option<compile_job::Compiled>, CodegenError>> = {
         use rayon::prelude::*;
-        jobs.par_iter().map(|job| shared.compile(job)).collect()
+        jobs.par_iter()
+            .map(|job| compile_caught(&shared, job))
+            .collect()
     };
     let mut compiled = Vec::with_capacity(jobs.len());
     for (job, result) in jobs.into_iter().zip(results) {

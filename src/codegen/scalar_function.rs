@@ -136,6 +136,15 @@ pub fn library_computations(module: &Module) -> Vec<ComputationId> {
                 Op::SelectAndScatter {
                     select, scatter, ..
                 } => vec![*select, *scatter],
+                // The runtime's collective thunks fold members with the reducer.
+                Op::Unmodeled {
+                    opcode: crate::ir::Opcode::AllReduce | crate::ir::Opcode::ReduceScatter,
+                    called,
+                } => called
+                    .iter()
+                    .filter(|c| c.attribute == "to_apply")
+                    .flat_map(|c| c.computations.first().copied())
+                    .collect(),
                 _ => Vec::new(),
             };
             for id in called {

@@ -18,7 +18,22 @@
 pub mod grid;
 pub mod groups;
 
-pub use grid::{DeviceContext, ProcessGrid, ProcessId, run_parallel};
+pub use grid::{DeviceContext, ProcessGrid, ProcessId};
+
+/// Where an evaluator's collectives go when it runs as one device of the device runtime
+/// (`runtime::collectives`, which implements this; the interpreter cannot depend on the
+/// runtime, so the runtime plugs in here). With a link, `all-reduce`, `all-gather`,
+/// `reduce-scatter`, `all-to-all`, `collective-permute` and `collective-broadcast` run
+/// there, exactly as the compiled backend's thunks run them.
+pub trait CollectiveLink: Send + Sync {
+    /// Runs collective `instr` of this device on `operands` and returns its result.
+    fn collective(
+        &self,
+        ev: &mut Evaluator<'_>,
+        instr: &Instruction,
+        operands: &[&Literal],
+    ) -> EvalResult;
+}
 
 use self::groups::{CollectiveAttributes, GroupMode, process_groups};
 use super::index::{expect_array, integer_at};
@@ -57,6 +72,19 @@ pub fn collective(
     operands: &[&Literal],
 ) -> EvalResult {
     use Opcode::*;
+    if let Some(link) = ev.device.link.clone()
+        && matches!(
+            opcode,
+            AllReduce
+                | AllGather
+                | ReduceScatter
+                | AllToAll
+                | CollectivePermute
+                | CollectiveBroadcast
+        )
+    {
+        return link.collective(ev, instr, operands);
+    }
     let attrs = CollectiveAttributes::of(instr)?;
     match opcode {
         AllReduce | ReduceScatter => {
@@ -524,6 +552,3 @@ fn context() -> Literal {
 fn owned(operands: &[&Literal]) -> Vec<Literal> {
     operands.iter().map(|l| (*l).clone()).collect()
 }
-
-#[cfg(test)]
-mod tests;

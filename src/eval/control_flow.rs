@@ -9,12 +9,19 @@ use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, ComputationId, Literal, Sha
 /// `while(init)`: runs `body` on the loop state while `condition` returns true.
 pub fn while_loop(
     ev: &mut Evaluator<'_>,
+    name: &str,
     init: &Literal,
     condition: ComputationId,
     body: ComputationId,
 ) -> EvalResult {
     let mut state = init.clone();
+    let mut iteration = 0u64;
     loop {
+        iteration = iteration.saturating_add(1);
+        ev.options
+            .limits
+            .check_while(name, iteration)
+            .map_err(EvalError::new)?;
         let keep_going = ev.call(condition, &[&state])?;
         if !scalar_pred(&keep_going, "while condition")? {
             return Ok(state);

@@ -1,7 +1,7 @@
 //! The custom calls JAX emits on CPU: LAPACK Cholesky (`lapack_spotrf_ffi`,
 //! `lapack_dpotrf_ffi`, and the complex `c`/`z` forms), triangular solve (`lapack_?trsm_ffi`)
-//! and `TopK`; and `interpreter.run_parallel`, which runs a grid of processes
-//! ([`super::collectives::grid`]). Any other target is an error naming it, unless the
+//! and `TopK`. `interpreter.run_parallel` runs on the device runtime, through its
+//! custom-call handler (`runtime::collectives::run_parallel`). Any other target is an error naming it, unless the
 //! evaluator's [`super::CustomCallHandler`] takes it first.
 //!
 //! What the targets expect, as jax/jaxlib 0.10.2 emits them (see `scripts/golden_linalg.py`):
@@ -24,11 +24,11 @@
 //! matrix, LAPACK would see the transpose: the `uplo` (and for trsm the `side`) flags then
 //! refer to the transposed matrix, and are flipped here.
 
-use super::linalg::{self, Trsm};
+use super::lapack::{self, LapackCall, LapackIo};
 use super::{EvalError, EvalResult, Evaluator};
 use crate::ir::{
     ArrayData, ArrayLiteral, ArrayShape, BackendConfig, ComparisonDirection, CustomCall,
-    Instruction, Literal, Op, PrimitiveType, Shape,
+    Instruction, Literal, NativeType, Op, PrimitiveType, Shape,
 };
 
 /// Runs a custom call by target name. `instr` is the custom-call instruction (for its
@@ -40,86 +40,105 @@ pub fn custom_call(
     cc: &CustomCall,
 ) -> EvalResult {
     match cc.target.as_str() {
-        "lapack_spotrf_ffi" | "lapack_dpotrf_ffi" | "lapack_cpotrf_ffi" | "lapack_zpotrf_ffi" => {
-            potrf(instr, operands, cc)
-        }
-        "lapack_strsm_ffi" | "lapack_dtrsm_ffi" | "lapack_ctrsm_ffi" | "lapack_ztrsm_ffi" => {
-            trsm(instr, operands, cc)
-        }
+        t if lapack::is_lapack_target(t) => lapack(instr, operands, cc),
         "TopK" => top_k(ev, instr, operands, cc),
         // The StableHLO reference interpreter's multi-device op (see `collectives::grid`).
-        "interpreter.run_parallel" => super::collectives::run_parallel(ev, instr, operands, cc),
+        // Runs on the device runtime: `runtime::collectives::run_parallel::RunParallel` is
+        // the handler that takes it.
+        "interpreter.run_parallel" => Err(EvalError::new(
+            "interpreter.run_parallel needs the device runtime's handler (runtime::collectives::run_parallel)",
+        )),
         other => Err(EvalError::new(format!(
             "custom-call target \"{other}\" is not supported by the interpreter"
         ))),
     }
 }
 
-/// `lapack_?potrf_ffi`: `(factor, info)`.
-fn potrf(instr: &Instruction, operands: &[&Literal], cc: &CustomCall) -> EvalResult {
-    let [Literal::Array(a)] = operands else {
-        return Err(EvalError::new(format!(
-            "{} takes one array operand",
-            cc.target
-        )));
-    };
-    let attrs = FfiAttributes::of(instr)?;
-    let mut lower = match attrs.letter("uplo")? {
-        b'L' => true,
-        b'U' => false,
-        c => return Err(bad_flag(cc, "uplo", c)),
-    };
-    if lapack_sees_transpose(cc, 0)? {
-        lower = !lower;
-    }
-    let (factor, info) = linalg::potrf(a, lower)?;
-    let batch = &a.shape.dims[..a.shape.rank().saturating_sub(2)];
-    let info = ArrayLiteral::from_vec(batch, info);
-    Ok(Literal::Tuple(vec![factor.into(), info.into()]))
+/// True if [`custom_call`] runs `target` (without a [`super::CustomCallHandler`]).
+pub fn interprets_target(target: &str) -> bool {
+    lapack::is_lapack_target(target) || matches!(target, "TopK" | "interpreter.run_parallel")
 }
 
-/// `lapack_?trsm_ffi`: solves `op(a) x = b` or `x op(a) = b`.
-fn trsm(instr: &Instruction, operands: &[&Literal], cc: &CustomCall) -> EvalResult {
-    let [Literal::Array(a), Literal::Array(b)] = operands else {
-        return Err(EvalError::new(format!(
-            "{} takes two array operands (a, b)",
-            cc.target
-        )));
-    };
-    let attrs = FfiAttributes::of(instr)?;
-    let flag = |name: &str, yes: u8, no: u8| -> EvalResult<bool> {
-        match attrs.letter(name)? {
-            c if c == yes => Ok(true),
-            c if c == no => Ok(false),
-            c => Err(bad_flag(cc, name, c)),
+/// A LAPACK custom call on literals: the shared routines of [`super::lapack`], reading and
+/// writing the logical (row-major) literals.
+fn lapack(instr: &Instruction, operands: &[&Literal], cc: &CustomCall) -> EvalResult {
+    let mut inputs = Vec::with_capacity(operands.len());
+    for o in operands {
+        match o {
+            Literal::Array(a) => inputs.push(a),
+            _ => {
+                return Err(EvalError::new(format!(
+                    "{} takes array operands",
+                    cc.target
+                )));
+            }
         }
-    };
-    let mut how = Trsm {
-        left_side: flag("side", b'L', b'R')?,
-        lower: flag("uplo", b'L', b'U')?,
-        transpose: false,
-        conjugate: false,
-        unit_diagonal: flag("diag", b'U', b'N')?,
-    };
-    (how.transpose, how.conjugate) = match attrs.letter("trans_x")? {
-        b'N' => (false, false),
-        b'T' => (true, false),
-        b'C' => (true, true),
-        c => return Err(bad_flag(cc, "trans_x", c)),
-    };
-    let (ta, tb) = (lapack_sees_transpose(cc, 0)?, lapack_sees_transpose(cc, 1)?);
-    if ta != tb {
-        return Err(EvalError::new(format!(
-            "{}: a and b have different layouts",
-            cc.target
-        )));
     }
-    if ta {
-        // LAPACK solves op(aᵀ) xᵀ = bᵀ: transposing back swaps the side and the triangle.
-        how.left_side = !how.left_side;
-        how.lower = !how.lower;
+    let shapes: Vec<ArrayShape> = inputs.iter().map(|a| a.shape.clone()).collect();
+    let results: Vec<ArrayShape> = instr.shape.leaves().into_iter().cloned().collect();
+    let call = LapackCall::new(instr, cc, &shapes, &results)
+        .map_err(|m| EvalError::new(format!("{}: {m}", cc.target)))?
+        .ok_or_else(|| EvalError::new(format!("{} is not a LAPACK routine", cc.target)))?;
+    let mut io = LiteralIo {
+        operands: inputs,
+        results: results
+            .iter()
+            .map(|s| ArrayLiteral::zeros(ArrayShape::new(s.element_type, &s.dims)))
+            .collect(),
+    };
+    lapack::run(&call, &mut io).map_err(|m| EvalError::new(format!("{}: {m}", cc.target)))?;
+    let mut leaves = io.results.into_iter().map(Literal::Array);
+    Ok(match &instr.shape {
+        Shape::Tuple(_) => Literal::Tuple(leaves.collect()),
+        _ => leaves
+            .next()
+            .ok_or_else(|| EvalError::new("a LAPACK call returns at least one array"))?,
+    })
+}
+
+/// The operands and results of a LAPACK call as row-major literals.
+struct LiteralIo<'a> {
+    operands: Vec<&'a ArrayLiteral>,
+    results: Vec<ArrayLiteral>,
+}
+
+/// Element `e` of core block `b` in column-major order ↔ its row-major index.
+fn row_major_index(dims: &[i64], core: usize, b: usize, e: usize) -> usize {
+    let size: usize = dims[dims.len() - core..]
+        .iter()
+        .map(|&d| d.max(0) as usize)
+        .product();
+    if core < 2 {
+        return b * size + e;
     }
-    Ok(linalg::trsm(a, b, how)?.into())
+    let r = dims.len();
+    let (rows, cols) = (dims[r - 2].max(0) as usize, dims[r - 1].max(0) as usize);
+    let _ = cols;
+    let (i, j) = (e % rows, e / rows);
+    b * size + i * cols + j
+}
+
+impl LapackIo for LiteralIo<'_> {
+    fn read<T: NativeType>(&self, i: usize, core: usize, b: usize) -> Vec<T> {
+        let a = self.operands[i];
+        let data = T::slice(&a.data).expect("LapackCall checked the operand types");
+        let size: usize = a.shape.dims[a.shape.rank() - core..]
+            .iter()
+            .map(|&d| d.max(0) as usize)
+            .product();
+        (0..size)
+            .map(|e| data[row_major_index(&a.shape.dims, core, b, e)])
+            .collect()
+    }
+
+    fn write<T: NativeType>(&mut self, i: usize, core: usize, b: usize, v: &[T]) {
+        let r = &mut self.results[i];
+        let dims = r.shape.dims.clone();
+        let data = T::slice_mut(&mut r.data).expect("LapackCall checked the result types");
+        for (e, &x) in v.iter().enumerate() {
+            data[row_major_index(&dims, core, b, e)] = x;
+        }
+    }
 }
 
 /// `TopK`: the `k` largest elements of each row (the last dimension) and their indices,
@@ -249,42 +268,17 @@ fn total_order_keys(data: &ArrayData) -> EvalResult<Vec<i128>> {
     })
 }
 
-/// True if operand `i`'s layout constraint is row-major within the matrix (its most minor
-/// dimension is the last one), so that column-major LAPACK sees the transpose.
-fn lapack_sees_transpose(cc: &CustomCall, i: usize) -> EvalResult<bool> {
-    let constraint = cc
-        .operand_layout_constraints
-        .as_ref()
-        .and_then(|c| c.get(i))
-        .and_then(Shape::as_array)
-        .ok_or_else(|| {
-            EvalError::new(format!(
-                "{} needs operand_layout_constraints for operand {i}",
-                cc.target
-            ))
-        })?;
-    let rank = constraint.rank();
-    Ok(rank >= 2 && constraint.layout.minor_to_major.first() == Some(&(rank - 1)))
-}
-
-fn bad_flag(cc: &CustomCall, name: &str, c: u8) -> EvalError {
-    EvalError::new(format!(
-        "{}: unexpected {name} = {c} ({:?})",
-        cc.target, c as char
-    ))
-}
-
 /// The attributes of a typed-FFI custom call: the MLIR dictionary JAX puts in
 /// `backend_config`, e.g. `{diag = 78 : ui8, side = 76 : ui8}`.
 #[derive(Debug, Default, PartialEq)]
-struct FfiAttributes {
+pub(super) struct FfiAttributes {
     /// `(name, value)` in order; values without their `: type` suffix, strings unquoted.
     entries: Vec<(String, String)>,
 }
 
 impl FfiAttributes {
     /// The attributes of `instr` (empty when it has no `backend_config`).
-    fn of(instr: &Instruction) -> EvalResult<FfiAttributes> {
+    pub(super) fn of(instr: &Instruction) -> EvalResult<FfiAttributes> {
         match &instr.backend_config {
             None => Ok(FfiAttributes::default()),
             Some(BackendConfig::Json(text) | BackendConfig::Quoted(text)) => {
@@ -324,7 +318,7 @@ impl FfiAttributes {
     }
 
     /// The value of `name`, if present.
-    fn get(&self, name: &str) -> Option<&str> {
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.entries
             .iter()
             .find(|(n, _)| n == name)
@@ -332,7 +326,7 @@ impl FfiAttributes {
     }
 
     /// A byte-valued attribute (`uplo = 76 : ui8`), as the ASCII letter it encodes.
-    fn letter(&self, name: &str) -> EvalResult<u8> {
+    pub(super) fn letter(&self, name: &str) -> EvalResult<u8> {
         let v = self
             .get(name)
             .ok_or_else(|| EvalError::new(format!("missing FFI attribute `{name}`")))?;

@@ -263,6 +263,19 @@ impl AccVec {
                 // Truncate to the result width, then sign-extend back.
                 AccVec::I64(v.into_iter().map(|x| (x << bits) >> bits).collect())
             }
+            // A pred result sums in bool arithmetic (HloEvaluator's ElementwiseT is bool):
+            // OR of ANDs, i.e. a nonzero count of true products.
+            P::Pred => {
+                let v = match int_as_i64(&a.data, order) {
+                    Some(v) => v.into_iter().map(|x| u64::from(x != 0)).collect(),
+                    None => real_as_f64(&a.data, order)
+                        .ok_or_else(unsupported)?
+                        .into_iter()
+                        .map(|x| u64::from(x != 0.0))
+                        .collect(),
+                };
+                AccVec::U64(v)
+            }
             P::U8 | P::U16 | P::U32 | P::U64 => {
                 let bits = 64 - ty.bit_width() as u32;
                 let v = int_as_i64(&a.data, order).ok_or_else(unsupported)?;
@@ -432,6 +445,7 @@ pub(super) fn finish_u64(v: Vec<u64>, ty: PrimitiveType) -> ArrayData {
         PrimitiveType::U8 => ArrayData::U8(v.into_iter().map(|x| x as u8).collect()),
         PrimitiveType::U16 => ArrayData::U16(v.into_iter().map(|x| x as u16).collect()),
         PrimitiveType::U32 => ArrayData::U32(v.into_iter().map(|x| x as u32).collect()),
+        PrimitiveType::Pred => ArrayData::Pred(v.into_iter().map(|x| x != 0).collect()),
         _ => ArrayData::U64(v),
     }
 }
@@ -483,6 +497,32 @@ mod tests {
             values::<f32>(&r),
             vec![17.0, 22.0, 27.0, 22.0, 29.0, 36.0, 27.0, 36.0, 45.0]
         );
+    }
+
+    #[test]
+    fn pred_dot_is_or_of_ands() {
+        // [[t,f],[f,f]] x [[f,t],[t,f]]: row 0 hits (0,0)&(0,1) -> [f,t]; row 1 has no true.
+        let a = lit(&[2, 2], vec![true, false, false, false]);
+        let b = lit(&[2, 2], vec![false, true, true, false]);
+        let r = dot(
+            &Shape::array(P::Pred, &[2, 2]),
+            &a,
+            &b,
+            &dnums(&[], &[], &[1], &[0]),
+        )
+        .unwrap();
+        assert_eq!(values::<bool>(&r), vec![false, true, false, false]);
+        // Two true products still give true (no wrap to 0 as in u1 arithmetic).
+        let ones = lit(&[1, 2], vec![true, true]);
+        let col = lit(&[2, 1], vec![true, true]);
+        let r = dot(
+            &Shape::array(P::Pred, &[1, 1]),
+            &ones,
+            &col,
+            &dnums(&[], &[], &[1], &[0]),
+        )
+        .unwrap();
+        assert_eq!(values::<bool>(&r), vec![true]);
     }
 
     #[test]

@@ -36,7 +36,7 @@ use crate::ir::{
 };
 
 /// An element type the linear algebra routines compute in: a real or complex float.
-pub(super) trait Field:
+pub trait Field:
     NativeType
     + Add<Output = Self>
     + Sub<Output = Self>
@@ -275,6 +275,7 @@ fn cholesky_expander<T: Field>(a: &[T], n: usize, lower: bool) -> Vec<T> {
 
 /// LAPACK `?potrf` on one batch of `[..., n, n]` row-major matrices holding the *logical*
 /// matrix: returns the factors (other triangle untouched) and one `info` per matrix.
+#[cfg(test)]
 pub(super) fn potrf(a: &ArrayLiteral, lower: bool) -> EvalResult<(ArrayLiteral, Vec<i32>)> {
     let (batch, n) = square_dims(&a.shape, "potrf operand")?;
     if batch * n == 0 {
@@ -300,7 +301,7 @@ pub(super) fn potrf(a: &ArrayLiteral, lower: bool) -> EvalResult<(ArrayLiteral, 
 }
 
 /// One matrix of [`potrf`]: unblocked left-looking Cholesky in place, as `?potf2` does.
-fn potrf_one<T: Field>(a: &[T], n: usize, lower: bool) -> (Vec<T>, i32) {
+pub(super) fn potrf_one<T: Field>(a: &[T], n: usize, lower: bool) -> (Vec<T>, i32) {
     // `U` is `L^H` of the same Hermitian matrix: factor the conjugate transpose and undo it,
     // which also carries the untouched lower triangle through unchanged.
     let mut w = if lower {
@@ -337,7 +338,7 @@ fn potrf_one<T: Field>(a: &[T], n: usize, lower: bool) -> (Vec<T>, i32) {
 
 /// What one triangular solve computes: `op(a) x = b` (left side) or `x op(a) = b`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) struct Trsm {
+pub struct Trsm {
     /// `op(a)` is on the left of `x`.
     pub left_side: bool,
     /// Read the lower triangle of `a` (else the upper).
@@ -418,7 +419,14 @@ pub(super) fn trsm(a: &ArrayLiteral, b: &ArrayLiteral, how: Trsm) -> EvalResult<
 /// One matrix of [`trsm`]: builds `op(a)` explicitly (masked to its triangle), turns a
 /// right-side solve into a left-side one by transposing (`x M = b` ⇔ `Mᵀ xᵀ = bᵀ`), then
 /// substitutes forward or backward.
-fn trsm_one<T: Field>(a: &[T], b: &[T], k: usize, m: usize, n: usize, how: Trsm) -> Vec<T> {
+pub(super) fn trsm_one<T: Field>(
+    a: &[T],
+    b: &[T],
+    k: usize,
+    m: usize,
+    n: usize,
+    how: Trsm,
+) -> Vec<T> {
     // M = op(triangle(a)), with ones on the diagonal for unit_diagonal.
     let mut mat = vec![T::zero(); k * k];
     for i in 0..k {

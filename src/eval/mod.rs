@@ -24,6 +24,8 @@ mod elementwise;
 mod fft;
 mod gather_scatter;
 pub mod index;
+pub mod lapack;
+pub mod limits;
 mod linalg;
 mod reduce;
 mod rng;
@@ -76,6 +78,7 @@ impl std::error::Error for EvalError {}
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
+pub use custom_call::interprets_target as interprets_custom_call;
 pub use rng::SplitMix64;
 
 /// Settings of one evaluation.
@@ -85,6 +88,8 @@ pub struct EvalOptions {
     pub seed: u64,
     /// Flush float denormals to zero in arithmetic, as XLA:CPU does (see [`denormals`]).
     pub flush_denormals: bool,
+    /// Timeout and while-iteration cap ([`limits`]).
+    pub limits: limits::RunLimits,
 }
 
 impl Default for EvalOptions {
@@ -92,6 +97,7 @@ impl Default for EvalOptions {
         EvalOptions {
             seed: 0,
             flush_denormals: true,
+            limits: limits::RunLimits::default(),
         }
     }
 }
@@ -188,6 +194,14 @@ impl<'m> Evaluator<'m> {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| EvalError::new("operand used before it is defined"))
                     .map_err(|e| located(e, comp, instr))?;
+                // Values are built with infallible allocations: refuse, as one error, a
+                // result the machine cannot hold (an abort is not an answer).
+                let bytes = crate::ir::size::check_shape(&instr.shape)
+                    .map_err(|e| located(EvalError::new(e.to_string()), comp, instr))?;
+                crate::ir::size::check_allocation(bytes, || {
+                    format!("the value of {} ({})", instr.name, instr.shape)
+                })
+                .map_err(|e| located(EvalError::new(e.to_string()), comp, instr))?;
                 self.eval_in_call(comp, instr, &operands, args)?
             };
             values[id.index()] = Some(value);
@@ -373,7 +387,7 @@ impl<'m> Evaluator<'m> {
             } => sort::sort(self, shape, operands, *dimension, *is_stable, *to_apply),
             Op::TopK { k, largest } => sort::topk(shape, operands[0], *k, *largest),
             Op::While { condition, body } => {
-                control_flow::while_loop(self, operands[0], *condition, *body)
+                control_flow::while_loop(self, &instr.name, operands[0], *condition, *body)
             }
             Op::Conditional {
                 branch_computations,

@@ -482,6 +482,8 @@ macro_rules! complex_ops {
                 Tanh => |x: Cx| x.tanh(),
                 Sin => |x: Cx| x.sin(),
                 Cos => |x: Cx| x.cos(),
+                // (sin 2a + i sinh 2b) / (cos 2a + cosh 2b), as XLA:CPU's result is.
+                Tan => |x: Cx| x.tan(),
                 // The StableHLO reference: 1 / (1 + e^-x), log(1 + x), e^x - 1.
                 Logistic => |x: Cx| Cx::new(1.0, 0.0) / (Cx::new(1.0, 0.0) + (-x).exp()),
                 Log1p => |x: Cx| (x + Cx::new(1.0, 0.0)).ln(),

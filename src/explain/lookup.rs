@@ -3,7 +3,7 @@
 //! (`model.py:42`, matched against `source_file`/`source_line` metadata). When nothing
 //! matches, the error lists the closest names, so a typo costs one more try, not a search.
 
-use crate::ir::{ComputationId, InstrId, Module};
+use crate::ir::{ComputationId, FileLocation, InstrId, Module, StackFrameIndex};
 
 /// One instruction of the input module that matches the query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +60,30 @@ pub fn find_instructions(module: &Module, query: &str) -> Result<Vec<Found>, Str
         if !hits.is_empty() {
             return Ok(hits);
         }
+        // What jax writes with `debug_info=True`: `stack_frame_id` into the module's
+        // FileNames/FileLocations/StackFrames tables. The innermost frame first (the line
+        // that made the op); failing that, any caller's line (a call into a function).
+        if let Some(index) = &module.stack_frames {
+            for innermost in [true, false] {
+                let hits: Vec<Found> = all
+                    .iter()
+                    .filter(|&&(c, i)| {
+                        let frame = module.computations[c].instrs[i]
+                            .metadata
+                            .as_ref()
+                            .and_then(|m| m.stack_frame_id);
+                        frame_chain(index, frame)
+                            .into_iter()
+                            .take(if innermost { 1 } else { usize::MAX })
+                            .any(|loc| location_matches(index, loc, file, line))
+                    })
+                    .map(|&(c, i)| found(c, i, "source location"))
+                    .collect();
+                if !hits.is_empty() {
+                    return Ok(hits);
+                }
+            }
+        }
     }
     let by_op_name: Vec<Found> = all
         .iter()
@@ -108,6 +132,41 @@ fn all_instructions(module: &Module) -> Vec<(ComputationId, InstrId)> {
         .into_iter()
         .flat_map(|c| module.computations[c].order.iter().map(move |&i| (c, i)))
         .collect()
+}
+
+/// The file locations of frame `id` and its callers, innermost first (bounded, so a
+/// malformed table with a cycle cannot loop).
+fn frame_chain(index: &StackFrameIndex, id: Option<i64>) -> Vec<&FileLocation> {
+    let mut out = Vec::new();
+    let mut id = id;
+    while let Some(k) = id {
+        let Some(frame) = usize::try_from(k - 1)
+            .ok()
+            .and_then(|k| index.stack_frames.get(k))
+        else {
+            break;
+        };
+        if out.len() > index.stack_frames.len() {
+            break;
+        }
+        if let Some(loc) = usize::try_from(frame.file_location_id - 1)
+            .ok()
+            .and_then(|l| index.file_locations.get(l))
+        {
+            out.push(loc);
+        }
+        // XLA prints the caller's id plus one; 1 (or 0) is "no caller".
+        id = (frame.parent_frame_id > 1).then_some(frame.parent_frame_id - 1);
+    }
+    out
+}
+
+fn location_matches(index: &StackFrameIndex, loc: &FileLocation, file: &str, line: i64) -> bool {
+    let name = usize::try_from(loc.file_name_id - 1)
+        .ok()
+        .and_then(|f| index.file_names.get(f));
+    let file_ok = name.is_some_and(|f| f == file || f.ends_with(&format!("/{file}")));
+    file_ok && loc.line <= line && line <= loc.end_line.max(loc.line)
 }
 
 /// `model.py:42` → (`model.py`, 42).
@@ -192,6 +251,59 @@ ENTRY main {
         let by_line = find_instructions(&m, "model.py:43").unwrap();
         assert_eq!(names(&m, &by_line), ["exp.2"]);
         assert_eq!(by_line[0].matched_by, "source location");
+    }
+
+    /// What `jax.jit(f).lower(x).as_text(dialect="hlo", debug_info=True)` prints for
+    /// `def g(x): return jnp.tanh(x) * 2` (line 3) and `def f(x): y = jnp.sin(x)` (line 6),
+    /// `return g(y) + 1` (line 7), called at line 9.
+    const DEBUG_INFO: &str = r#"HloModule jit_f, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+
+FileNames
+1 "/tmp/dbg.py"
+
+FunctionNames
+1 "<module>"
+2 "f"
+3 "g"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=9 end_line=9 column=6 end_column=25}
+2 {file_name_id=1 function_name_id=2 line=6 end_line=6 column=8 end_column=18}
+3 {file_name_id=1 function_name_id=2 line=7 end_line=7 column=11 end_column=19}
+4 {file_name_id=1 function_name_id=3 line=3 end_line=3 column=11 end_column=26}
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+2 {file_location_id=2 parent_frame_id=2}
+3 {file_location_id=3 parent_frame_id=2}
+4 {file_location_id=4 parent_frame_id=4}
+
+
+ENTRY main.1 {
+  x.1 = f32[4]{0} parameter(0), metadata={op_name="x"}
+  sin.1 = f32[4]{0} sine(x.1), metadata={op_name="jit(f)/sin" stack_frame_id=2}
+  tanh.1 = f32[4]{0} tanh(sin.1), metadata={op_name="jit(f)/tanh" stack_frame_id=4}
+  constant.3 = f32[] constant(2)
+  broadcast.3 = f32[4]{0} broadcast(constant.3), dimensions={}
+  mul.1 = f32[4]{0} multiply(tanh.1, broadcast.3), metadata={op_name="jit(f)/mul" stack_frame_id=4}
+  constant.2 = f32[] constant(1)
+  broadcast.2 = f32[4]{0} broadcast(constant.2), dimensions={}
+  ROOT add.1 = f32[4]{0} add(mul.1, broadcast.2), metadata={op_name="jit(f)/add" stack_frame_id=3}
+}
+"#;
+
+    #[test]
+    fn finds_source_lines_through_jax_stack_frames() {
+        let m = parse_module(DEBUG_INFO, "m.hlo").unwrap().module;
+        let at = |q: &str| names(&m, &find_instructions(&m, q).unwrap());
+        assert_eq!(at("dbg.py:6"), ["sin.1"]);
+        assert_eq!(at("dbg.py:3"), ["tanh.1", "mul.1"]);
+        // The op made on line 7 itself wins over what line 7's call of g made.
+        assert_eq!(at("dbg.py:7"), ["add.1"]);
+        // Line 9 made nothing itself: everything it called.
+        assert_eq!(at("/tmp/dbg.py:9"), ["sin.1", "tanh.1", "mul.1", "add.1"]);
+        assert!(find_instructions(&m, "dbg.py:5").is_err());
+        assert!(find_instructions(&m, "other.py:6").is_err());
     }
 
     #[test]

@@ -12,13 +12,12 @@
 //! reduced element once per row (`loop_invariance.rs`) is fused, and the kernel computes it
 //! before each row's loop.
 
-use cranelift_entity::SecondaryMap;
-
 use super::decisions::{
     FusionRule, MAX_CODE_DUPLICATION, MAX_CONCAT_OPERANDS, MAX_REDUCTIONS_PER_FUSION,
     MIN_MINOR_CONCAT_SIZE,
 };
-use super::indexing::{ConsumerBody, invalidates_cache};
+use super::fusion_instruction::OuterBooks;
+use super::indexing::{BodySummary, ConsumerBody, invalidates_cache};
 use super::kernel_ops::{emits_kernel, is_kernel_instruction};
 use super::output_fusion::check_dot_epilogue;
 use super::row_cache::RowCacheAnalysis;
@@ -30,10 +29,11 @@ pub struct PolicyContext<'a> {
     pub module: &'a Module,
     /// The computation being fused.
     pub comp: &'a Computation,
-    /// Users of every instruction of `comp`.
-    pub users: &'a SecondaryMap<InstrId, Vec<InstrId>>,
-    /// Fusions this pass made (the only ones that grow).
-    pub ours: &'a std::collections::HashSet<InstrId>,
+    /// Users, control edges and dead instructions of `comp`.
+    pub books: &'a OuterBooks,
+    /// Fusions this pass made (the only ones that grow), with the summaries of their
+    /// bodies.
+    pub ours: &'a std::collections::HashMap<InstrId, BodySummary>,
 }
 
 /// `Ok(rule)` to fuse `producer` into `consumer`, `Err(rule)` to keep them apart.
@@ -49,13 +49,19 @@ pub fn should_fuse(
     if comp.root == producer {
         return Err(FusionRule::ProducerIsRoot);
     }
-    if has_control_edges(comp, producer) || has_control_edges(comp, consumer) {
+    if cx.books.has_control_edges(comp, producer) || cx.books.has_control_edges(comp, consumer) {
         return Err(FusionRule::ControlDependency);
     }
     if p.opcode() == Opcode::Fusion {
         return Err(FusionRule::ProducerIsFusion);
     }
-    let body = ConsumerBody::of(cx.module, comp, consumer);
+    let body = match cx.ours.get(&consumer) {
+        Some(summary) => ConsumerBody::with_summary(cx.module, comp, consumer, summary)
+            .ok_or(FusionRule::ConsumerNotFusible { opcode: c.opcode() })?,
+        None => ConsumerBody::of(cx.module, comp, consumer),
+    };
+    let no_users = std::collections::HashSet::new();
+    let users = cx.books.users.get(&producer).unwrap_or(&no_users);
     let Some(param) = body.parameter_for(producer) else {
         return Err(FusionRule::ConsumerNotFusible { opcode: c.opcode() });
     };
@@ -80,7 +86,7 @@ pub fn should_fuse(
         });
     }
     if p.opcode() == Opcode::Dot {
-        let users = distinct(&cx.users[producer]);
+        let users: Vec<InstrId> = users.iter().copied().collect();
         return check_dot_epilogue(p, &users, consumer, &body, param)
             .map(|()| FusionRule::DotEpilogue)
             .map_err(|why| FusionRule::DotNotEpilogue { why });
@@ -100,8 +106,11 @@ pub fn should_fuse(
     check_concatenate(p)?;
     let reads = body.reads_per_element(param);
     // Read in two loops of each row at the row's own index: the kernel caches the row.
+    // Only asked of expensive producers (the only ones it decides for): the analysis
+    // walks the whole body.
     let row_cached = reads > 1
         && p.opcode() != Opcode::Reduce
+        && is_expensive(comp, p)
         && RowCacheAnalysis::of(&body.body).reused(&body.body, param);
     if is_expensive(comp, p) && reads > 1 && !row_cached {
         if p.opcode() == Opcode::Reduce {
@@ -113,10 +122,7 @@ pub fn should_fuse(
             reads,
         });
     }
-    let other_users = distinct(&cx.users[producer])
-        .into_iter()
-        .filter(|&u| u != consumer)
-        .count();
+    let other_users = users.len() - usize::from(users.contains(&consumer));
     if other_users > 0 {
         if is_expensive(comp, p) && !always_duplicable(comp, p) {
             if body.body.root_instr().opcode() == Opcode::Reduce {
@@ -180,7 +186,7 @@ pub fn should_fuse(
 fn check_consumer(cx: &PolicyContext<'_>, consumer: InstrId) -> Result<(), FusionRule> {
     let c = cx.comp.instr(consumer);
     if let Op::Fusion { kind, .. } = c.op {
-        if !cx.ours.contains(&consumer) || kind == FusionKind::Custom {
+        if !cx.ours.contains_key(&consumer) || kind == FusionKind::Custom {
             return Err(FusionRule::ConsumerIsForeignFusion { kind });
         }
         return Ok(());

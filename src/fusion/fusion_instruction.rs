@@ -11,6 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::indexing::BodySummary;
 use crate::ir::{
     Computation, ComputationId, FusionKind, InstrId, Instruction, Module, Op, Opcode, Shape,
     provenance,
@@ -61,7 +62,12 @@ impl Namer {
 /// in the module, so `param_0.2`), as XLA's fused computations read.
 pub fn rename_parameters(fused: &mut Computation, namer: &mut Namer) {
     let params = fused.parameters();
-    for &p in &params {
+    rename_parameter_list(fused, &params, namer);
+}
+
+/// [`rename_parameters`] for a caller that knows the parameters (by number).
+fn rename_parameter_list(fused: &mut Computation, params: &[InstrId], namer: &mut Namer) {
+    for &p in params {
         let name = fused.instrs[p].name.clone();
         namer.release(&name);
     }
@@ -73,7 +79,12 @@ pub fn rename_parameters(fused: &mut Computation, namer: &mut Namer) {
 /// The kind a fused computation's root calls for: `kOutput` if it holds a dot (the dot
 /// epilogue), `kInput` if its root (or a tuple element of it) is a reduce, else `kLoop`.
 pub fn choose_kind(fused: &Computation) -> FusionKind {
-    if fused.contains_opcode(Opcode::Dot) {
+    kind_of(fused, fused.contains_opcode(Opcode::Dot))
+}
+
+/// [`choose_kind`] for a caller that knows whether the body holds a dot.
+fn kind_of(fused: &Computation, has_dot: bool) -> FusionKind {
+    if has_dot {
         return FusionKind::Output;
     }
     let root = fused.root_instr();
@@ -103,6 +114,147 @@ pub fn wrap_instruction(
     computation_name: &str,
     namer: &mut Namer,
 ) -> InstrId {
+    let fusion = build_wrapped(module, comp_id, instr, fusion_name, computation_name, namer);
+    let comp = &mut module.computations[comp_id];
+    let id = comp.instrs.push(fusion);
+    let pos = comp.order.iter().position(|&i| i == instr).unwrap_or(0);
+    comp.order.insert(pos, id);
+    comp.replace_all_uses(instr, id);
+    comp.order.retain(|&i| i != instr);
+    id
+}
+
+/// What an outer computation looks like to a pass that edits it many times and keeps
+/// its own books instead of walking it after every edit: each live instruction's index in
+/// `order` (instructions that die stay in `order` until [`OuterBooks::sweep`], so indices
+/// stay exact), their distinct users, and whether any control edge exists (control edges
+/// are only moved by fusion, never created, so a computation without any needs no scans).
+pub struct OuterBooks {
+    /// Index in `order` of every instruction that was live when the books were opened, and
+    /// of the fusions that replaced some of them.
+    pub position: HashMap<InstrId, usize>,
+    /// The distinct live users of each instruction.
+    pub users: HashMap<InstrId, HashSet<InstrId>>,
+    /// Instructions gone from the computation but still in `order`.
+    pub dead: HashSet<InstrId>,
+    /// True if some instruction has a control predecessor.
+    pub control_edges: bool,
+}
+
+impl OuterBooks {
+    /// The books of `comp` as it is.
+    pub fn open(comp: &Computation) -> OuterBooks {
+        let mut users: HashMap<InstrId, HashSet<InstrId>> = HashMap::new();
+        let mut control_edges = false;
+        for (id, instr) in comp.iter() {
+            users.entry(id).or_default();
+            for &o in &instr.operands {
+                users.entry(o).or_default().insert(id);
+            }
+            control_edges |= !instr.control_predecessors.is_empty();
+        }
+        OuterBooks {
+            position: comp
+                .order
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| (id, i))
+                .collect(),
+            users,
+            dead: HashSet::new(),
+            control_edges,
+        }
+    }
+
+    /// True if `id` waits for, or is waited for by, another live instruction through a
+    /// control edge.
+    pub fn has_control_edges(&self, comp: &Computation, id: InstrId) -> bool {
+        self.control_edges
+            && (!comp.instr(id).control_predecessors.is_empty()
+                || comp.order.iter().any(|&i| {
+                    !self.dead.contains(&i) && comp.instr(i).control_predecessors.contains(&id)
+                }))
+    }
+
+    /// Drops the dead instructions from `order`; the books are closed.
+    pub fn sweep(self, comp: &mut Computation) {
+        if !self.dead.is_empty() {
+            comp.order.retain(|i| !self.dead.contains(i));
+        }
+    }
+}
+
+/// [`wrap_instruction`] for a pass that keeps [`OuterBooks`]: the fusion takes `instr`'s
+/// place in `order` and its uses without walking the computation.
+pub fn wrap_instruction_booked(
+    module: &mut Module,
+    comp_id: ComputationId,
+    instr: InstrId,
+    names: (&str, &str),
+    books: &mut OuterBooks,
+    namer: &mut Namer,
+) -> InstrId {
+    let fusion = build_wrapped(module, comp_id, instr, names.0, names.1, namer);
+    let operands = fusion.operands.clone();
+    let comp = &mut module.computations[comp_id];
+    let id = comp.instrs.push(fusion);
+    let pos = books.position[&instr];
+    // What inserting before `instr` and then dropping it gives.
+    comp.order[pos] = id;
+    books.position.remove(&instr);
+    books.position.insert(id, pos);
+    let users = books.users.remove(&instr).unwrap_or_default();
+    let mut changed = false;
+    for &u in &users {
+        for op in comp.instrs[u].operands.iter_mut() {
+            if *op == instr {
+                *op = id;
+                changed = true;
+            }
+        }
+    }
+    if books.control_edges {
+        for &i in &comp.order {
+            if books.dead.contains(&i) {
+                continue;
+            }
+            for c in comp.instrs[i].control_predecessors.iter_mut() {
+                if *c == instr {
+                    *c = id;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if comp.root == instr {
+        comp.root = id;
+        changed = true;
+    }
+    if changed {
+        let new = comp.instrs[id].name.clone();
+        provenance::record(&comp.name, &comp.instrs[instr].name, || {
+            provenance::Change::ReplacedBy { new }
+        });
+    }
+    books.users.insert(id, users);
+    for o in operands {
+        let u = books.users.entry(o).or_default();
+        u.remove(&instr);
+        u.insert(id);
+    }
+    id
+}
+
+/// The one-instruction fusion standing for `instr` (not yet in the computation), its
+/// fused computation added to the module.
+fn build_wrapped(
+    module: &mut Module,
+    comp_id: ComputationId,
+    instr: InstrId,
+    fusion_name: &str,
+    computation_name: &str,
+    namer: &mut Namer,
+) -> Instruction {
     let original = module.computations[comp_id].instr(instr).clone();
     let mut operands: Vec<InstrId> = Vec::new();
     for &o in &original.operands {
@@ -146,24 +298,26 @@ pub fn wrap_instruction(
     );
     fusion.metadata = original.metadata.clone();
     fusion.control_predecessors = original.control_predecessors.clone();
-    let comp = &mut module.computations[comp_id];
-    let id = comp.instrs.push(fusion);
-    let pos = comp.order.iter().position(|&i| i == instr).unwrap_or(0);
-    comp.order.insert(pos, id);
-    comp.replace_all_uses(instr, id);
-    comp.order.retain(|&i| i != instr);
-    id
+    fusion
 }
 
 /// Clones `producer` (an operand of `fusion` in `comp_id`) into the fusion: the parameter
 /// that stood for it is replaced by the clone, whose own operands become parameters
-/// (reusing ones the fusion already has). Removes `producer` from `comp_id` when nothing
-/// else uses it. Recomputes the fusion's kind.
+/// (reusing ones the fusion already has). Marks `producer` dead in `books` when nothing
+/// else uses it, and keeps the books and the fused body's `summary` up to date.
+/// Recomputes the fusion's kind.
+///
+/// Costs the size of the edit, not of either computation, except for one copy of the
+/// fused computation's `order`: the result is exactly what re-sorting the grown body with
+/// [`normalize_order`] gives (parameters by number, then the old order with the clone
+/// right before its first user), without the sort.
 pub fn fuse_producer(
     module: &mut Module,
     comp_id: ComputationId,
     fusion: InstrId,
     producer: InstrId,
+    books: &mut OuterBooks,
+    summary: &mut BodySummary,
     namer: &mut Namer,
 ) -> Result<(), PassError> {
     let comp = &module.computations[comp_id];
@@ -183,18 +337,25 @@ pub fn fuse_producer(
             comp.instr(fusion).name
         )));
     };
-    let stays = comp.users()[producer].iter().any(|&u| u != fusion) || comp.root == producer;
+    let stays = books
+        .users
+        .get(&producer)
+        .is_some_and(|u| u.iter().any(|&u| u != fusion))
+        || comp.root == producer;
     let operand_shapes: Vec<Shape> = producer_instr
         .operands
         .iter()
         .map(|&o| comp.instr(o).shape.clone())
         .collect();
+    let old_operands = fusion_operands.clone();
 
     let fused = &mut module.computations[calls];
-    let mut params = fused.parameters();
+    let mut params = summary.parameters().to_vec();
+    let old_param_count = params.len();
     let replaced = params[k];
     // The producer's operands, as parameters of the fused computation.
     let mut new_operands = Vec::new();
+    let mut new_params = Vec::new();
     for (o, shape) in producer_instr.operands.iter().zip(operand_shapes) {
         let p = match fusion_operands.iter().position(|x| x == o) {
             Some(i) => params[i],
@@ -202,13 +363,14 @@ pub fn fuse_producer(
                 let number = fusion_operands.len();
                 fusion_operands.push(*o);
                 let name = namer.fresh(&format!("param_{number}"));
-                let p = fused.push(Instruction::new(
+                let p = fused.instrs.push(Instruction::new(
                     name,
                     shape,
                     Op::Parameter { number },
                     vec![],
                 ));
                 params.push(p);
+                new_params.push(p);
                 p
             }
         };
@@ -222,27 +384,68 @@ pub fn fuse_producer(
     } else {
         producer_instr.name.clone()
     };
-    let clone_id = fused.push(clone);
+    let clone_id = fused.instrs.push(clone);
     record_cloned(&comp_name, &producer_instr.name, fused, clone_id);
-    fused.replace_all_uses(replaced, clone_id);
-    fused.order.retain(|&i| i != replaced);
+    // Every use of the parameter now uses the clone (fused bodies have no control edges,
+    // and a parameter is never their root).
+    let replaced_users = summary.users_of(replaced).to_vec();
+    for &u in &replaced_users {
+        for op in fused.instrs[u].operands.iter_mut() {
+            if *op == replaced {
+                *op = clone_id;
+            }
+        }
+    }
+    if !replaced_users.is_empty() {
+        let new = fused.instrs[clone_id].name.clone();
+        provenance::record(&fused.name, &fused.instrs[replaced].name, || {
+            provenance::Change::ReplacedBy { new }
+        });
+    }
+    // The order `normalize_order` would give: parameters (old ones, then new ones, which
+    // have the highest numbers), then the rest with the clone right before its first user.
+    let rest = &fused.order[old_param_count..];
+    let first_user = rest
+        .iter()
+        .position(|i| replaced_users.contains(i))
+        .unwrap_or(rest.len());
+    let mut order = Vec::with_capacity(fused.order.len() + new_params.len() + 1);
+    order.extend(
+        fused.order[..old_param_count]
+            .iter()
+            .copied()
+            .filter(|&i| i != replaced),
+    );
+    order.extend(&new_params);
+    order.extend(&rest[..first_user]);
+    order.push(clone_id);
+    order.extend(&rest[first_user..]);
+    fused.order = order;
     namer.release(&fused.instrs[replaced].name);
     // Renumber the parameters after k and drop operand k.
     fusion_operands.remove(k);
-    for &p in &fused.order {
+    params.remove(k);
+    for &p in &params {
         if let Op::Parameter { number } = &mut fused.instrs[p].op
             && *number > k
         {
             *number -= 1;
         }
     }
-    normalize_order(fused);
-    rename_parameters(fused, namer);
-    let kind = choose_kind(fused);
+    rename_parameter_list(fused, &params, namer);
+    summary.replace_parameter(fused, replaced, clone_id);
+    #[cfg(debug_assertions)]
+    {
+        summary.assert_matches(fused);
+        let mut sorted = fused.clone();
+        normalize_order(&mut sorted);
+        assert_eq!(sorted.order, fused.order, "order of {}", fused.name);
+    }
+    let kind = kind_of(fused, summary.has_dot());
 
     let comp = &mut module.computations[comp_id];
     let f = &mut comp.instrs[fusion];
-    f.operands = fusion_operands;
+    f.operands = fusion_operands.clone();
     if let Op::Fusion { kind: k, .. } = &mut f.op {
         *k = kind;
     }
@@ -252,9 +455,23 @@ pub fn fuse_producer(
             f.control_predecessors.push(c);
         }
     }
+    // The books: the fusion reads the producer's operands instead of the producer.
+    if let Some(u) = books.users.get_mut(&producer) {
+        u.remove(&fusion);
+    }
+    for o in fusion_operands.iter().filter(|o| !old_operands.contains(o)) {
+        books.users.entry(*o).or_default().insert(fusion);
+    }
     if !stays {
-        redirect_control_edges(comp, producer, fusion);
-        comp.order.retain(|&i| i != producer);
+        if books.control_edges {
+            redirect_control_edges(comp, producer, fusion, &books.dead);
+        }
+        books.dead.insert(producer);
+        for o in &producer_instr.operands {
+            if let Some(u) = books.users.get_mut(o) {
+                u.remove(&producer);
+            }
+        }
     }
     Ok(())
 }
@@ -270,8 +487,16 @@ fn record_cloned(from: &str, name: &str, into: &Computation, clone: InstrId) {
 /// `gone` leaves the computation because `into` now computes it: instructions that had to
 /// wait for `gone` (control successors) wait for `into` instead, and `into` never waits for
 /// itself.
-fn redirect_control_edges(comp: &mut Computation, gone: InstrId, into: InstrId) {
+fn redirect_control_edges(
+    comp: &mut Computation,
+    gone: InstrId,
+    into: InstrId,
+    dead: &HashSet<InstrId>,
+) {
     for &id in &comp.order {
+        if dead.contains(&id) {
+            continue;
+        }
         let preds = &mut comp.instrs[id].control_predecessors;
         if !preds.contains(&gone) {
             continue;
@@ -464,7 +689,7 @@ pub fn merge_sibling_fusions(
         let b_value = gte(comp, 0, b_shape, namer);
         comp.replace_uses_except(b, b_value, &[b_value, a_value]);
     }
-    redirect_control_edges(comp, a, b);
+    redirect_control_edges(comp, a, b, &HashSet::new());
     comp.order.retain(|&i| i != a);
     topological_sort(comp);
     Ok(b)

@@ -16,7 +16,10 @@ use std::collections::{HashMap, HashSet};
 use super::DecisionLog;
 use super::cpu_fusion_policy::{PolicyContext, distinct, should_fuse};
 use super::decisions::{FusionDecision, log_decision};
-use super::fusion_instruction::{Namer, fuse_producer, non_fused_computations, wrap_instruction};
+use super::fusion_instruction::{
+    Namer, OuterBooks, fuse_producer, non_fused_computations, wrap_instruction_booked,
+};
+use super::indexing::BodySummary;
 use super::kernel_ops::is_free;
 use crate::ir::{ComputationId, InstrId, Module, Op, Opcode};
 use crate::pipeline::{Pass, PassError};
@@ -50,34 +53,31 @@ impl Pass for CpuInstructionFusion {
 
 impl CpuInstructionFusion {
     /// Fuses within one computation; returns whether anything was fused.
+    ///
+    /// Linear in the size of the computation and of the fusions it grows: the outer
+    /// computation's users and positions are kept in [`OuterBooks`] (producers fused away
+    /// leave `order` once, at the end), and each fusion's body in a [`BodySummary`] updated
+    /// on every merge, so no query walks or copies a computation.
     fn fuse_computation(
         &mut self,
         module: &mut Module,
         comp_id: ComputationId,
         namer: &mut Namer,
     ) -> Result<bool, PassError> {
-        let mut ours: HashSet<InstrId> = HashSet::new();
+        let mut ours: HashMap<InstrId, BodySummary> = HashMap::new();
         let mut logged: HashSet<(String, String, String)> = HashSet::new();
         let mut changed = false;
+        let mut books = OuterBooks::open(&module.computations[comp_id]);
         // Consumers first: pop from the end of a topological order.
         let mut worklist: Vec<InstrId> = module.computations[comp_id].order.clone();
         while let Some(mut consumer) = worklist.pop() {
-            if !module.computations[comp_id].order.contains(&consumer)
-                || !is_candidate_consumer(module, comp_id, consumer)
-            {
+            if books.dead.contains(&consumer) || !is_candidate_consumer(module, comp_id, consumer) {
                 continue;
             }
             'restart: loop {
                 let comp = &module.computations[comp_id];
-                let users = comp.users();
-                let position: HashMap<InstrId, usize> = comp
-                    .order
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &id)| (id, i))
-                    .collect();
                 let mut producers = distinct(&comp.instr(consumer).operands);
-                producers.sort_by_key(|p| std::cmp::Reverse(position[p]));
+                producers.sort_by_key(|p| std::cmp::Reverse(books.position.get(p).copied()));
                 for producer in producers {
                     let p = comp.instr(producer);
                     if matches!(p.op, Op::Parameter { .. })
@@ -88,7 +88,7 @@ impl CpuInstructionFusion {
                     let cx = PolicyContext {
                         module,
                         comp,
-                        users: &users,
+                        books: &books,
                         ours: &ours,
                     };
                     let verdict = should_fuse(&cx, producer, consumer);
@@ -119,20 +119,31 @@ impl CpuInstructionFusion {
                         continue;
                     }
                     let producer_op = p.opcode();
-                    if !ours.contains(&consumer) {
+                    let first_fusion = !ours.contains_key(&consumer);
+                    if first_fusion {
                         let c = module.computations[comp_id].instr(consumer).opcode();
                         let name = format!("{producer_op}_{c}_fusion");
-                        consumer = wrap_instruction(
+                        consumer = wrap_instruction_booked(
                             module,
                             comp_id,
                             consumer,
-                            &name,
-                            "fused_computation",
+                            (&name, "fused_computation"),
+                            &mut books,
                             namer,
                         );
-                        ours.insert(consumer);
+                        let Op::Fusion { calls, .. } =
+                            module.computations[comp_id].instr(consumer).op
+                        else {
+                            return Err(PassError::new("wrapping did not make a fusion"));
+                        };
+                        ours.insert(consumer, BodySummary::of(module.computation(calls)));
                     }
-                    fuse_producer(module, comp_id, consumer, producer, namer)?;
+                    let summary = ours
+                        .get_mut(&consumer)
+                        .ok_or_else(|| PassError::new("fusion without a summary"))?;
+                    fuse_producer(
+                        module, comp_id, consumer, producer, &mut books, summary, namer,
+                    )?;
                     let result = module.computations[comp_id].instr(consumer).name.clone();
                     log_decision(
                         &self.log,
@@ -152,6 +163,7 @@ impl CpuInstructionFusion {
                 break;
             }
         }
+        books.sweep(&mut module.computations[comp_id]);
         Ok(changed)
     }
 }

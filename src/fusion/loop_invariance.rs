@@ -21,7 +21,7 @@ use crate::ir::{Computation, InstrId, Op, Opcode, Shape};
 
 /// Per instruction of one fused computation: the dimensions of its index that change in
 /// the innermost loop evaluating it, and the broadcasts computed once before their loop.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LoopInvariance {
     varying: HashMap<InstrId, BTreeSet<usize>>,
     hoisted: HashSet<InstrId>,
@@ -41,8 +41,29 @@ impl LoopInvariance {
             inv.demand(body.root, minor_dims(&root.shape));
         }
         for &id in body.order.iter().rev() {
+            inv.propagate(body, id);
+        }
+        inv
+    }
+
+    /// Updates the analysis after `old` (a parameter of `body`) was replaced by `new`, an
+    /// instruction whose operands are parameters: `new` has the users `old` had, so it is
+    /// asked for what `old` was, and passes that on to its operands. Nothing above `new`
+    /// changes (every rule reads only an instruction's users), so the result is the
+    /// analysis of the edited body, without walking it.
+    pub fn replace_parameter(&mut self, body: &Computation, old: InstrId, new: InstrId) {
+        if let Some(v) = self.varying.remove(&old) {
+            self.varying.insert(new, v);
+        }
+        self.propagate(body, new);
+    }
+
+    /// Passes what `id` is asked for on to its operands (all of `id`'s users are done).
+    fn propagate(&mut self, body: &Computation, id: InstrId) {
+        let inv = self;
+        {
             let Some(v) = inv.varying.get(&id).cloned() else {
-                continue;
+                return;
             };
             let instr = body.instr(id);
             match &instr.op {
@@ -98,7 +119,6 @@ impl LoopInvariance {
                 }
             }
         }
-        inv
     }
 
     fn demand(&mut self, id: InstrId, dims: BTreeSet<usize>) {

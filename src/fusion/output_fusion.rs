@@ -25,7 +25,7 @@
 //! as a parameter (the extra buffer after the fusion operands).
 
 use super::indexing::ConsumerBody;
-use crate::ir::{InstrId, Instruction, Opcode, PrimitiveType};
+use crate::ir::{InstrId, Instruction, PrimitiveType};
 
 /// `Ok` if `dot` (an outer instruction with the distinct `users`) can be fused into
 /// `consumer` (whose body is `body`, where `param` stands for the dot) as a kOutput
@@ -50,10 +50,10 @@ pub fn check_dot_epilogue(
         return Err("the GEMM epilogue is built for f32 and f64 dots only");
     }
     let fused = &body.body;
-    if fused.contains_opcode(Opcode::Dot) {
+    if body.summary.has_dot() {
         return Err("the consumer already holds a dot");
     }
-    if fused.contains_opcode(Opcode::Reduce) {
+    if body.summary.has_reduce() {
         return Err("the epilogue holds a reduction");
     }
     match fused.root_instr().shape.as_array() {
@@ -71,7 +71,7 @@ pub fn check_dot_epilogue(
             continue;
         }
         seen.push(v);
-        for u in body.users_of(v) {
+        for &u in body.users_of(v) {
             let instr = fused.instr(u);
             let same = instr
                 .shape

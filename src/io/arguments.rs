@@ -1,6 +1,9 @@
 //! Matching input arrays to the entry computation's parameters.
 //!
-//! Inputs bind to parameters in order: the first array to `parameter(0)`, and so on. Each
+//! Inputs bind to parameters by name, then in order: an `.npz` member named `arr_N` binds to
+//! `parameter(N)` (as `numpy.load` reads `numpy.savez(path, *args)` archives, whatever the
+//! member order inside the zip); every other input (members with other names, `.npy`
+//! files) takes the remaining parameters in order. Each
 //! must have the parameter's element type and dimensions, with one conversion: a `bf16`
 //! parameter also accepts a `float32` array (numpy has no bf16), rounded to nearest even.
 //! Parameters after the last input get deterministic random values
@@ -11,7 +14,7 @@ use half::bf16;
 
 use super::IoError;
 use super::npz::NamedArray;
-use super::random_inputs::random_literal;
+use super::random_inputs::try_random_literal;
 use crate::ir::{ArrayData, ArrayLiteral, Literal, Module, Op, PrimitiveType, Shape};
 
 /// One entry parameter, as the error messages name it.
@@ -80,12 +83,14 @@ pub fn bind_arguments(
     }
     let mut literals = Vec::with_capacity(params.len());
     let mut randomized = Vec::new();
-    let mut inputs = inputs.into_iter();
+    let mut inputs = place_inputs(params.len(), inputs)?.into_iter();
     for param in params {
-        match inputs.next() {
+        match inputs.next().flatten() {
             Some(input) => literals.push(Literal::Array(convert_input(param, input)?)),
             None => {
-                literals.push(random_literal(&param.shape, seed, param.number));
+                let literal = try_random_literal(&param.shape, seed, param.number)
+                    .map_err(|e| IoError::new(e.to_string()))?;
+                literals.push(literal);
                 randomized.push(param.number);
             }
         }
@@ -94,6 +99,60 @@ pub fn bind_arguments(
         literals,
         randomized,
     })
+}
+
+/// The parameter number an archive member's name binds to: `arr_N` is parameter N, as
+/// `numpy.savez(path, *args)` names them and `numpy.load` reads them (by name, whatever
+/// their order in the archive).
+fn arr_number(input: &NamedArray) -> Option<usize> {
+    if input.name == input.file {
+        return None; // a .npy file: positional
+    }
+    let digits = input.name.strip_prefix("arr_")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if digits.len() > 1 && digits.starts_with('0') {
+        return None; // `arr_01` is not a name numpy writes
+    }
+    digits.parse().ok()
+}
+
+/// Puts each input in its parameter's slot: archive members named `arr_N` in slot N,
+/// every other input (other names, `.npy` files) in the free slots in order.
+fn place_inputs(count: usize, inputs: Vec<NamedArray>) -> Result<Vec<Option<NamedArray>>, IoError> {
+    let mut slots: Vec<Option<NamedArray>> = (0..count).map(|_| None).collect();
+    let mut rest = Vec::new();
+    for input in inputs {
+        match arr_number(&input) {
+            Some(n) if n >= count => {
+                return Err(IoError::new(format!(
+                    "{} names parameter {n}, but the model takes {count} parameter{}",
+                    input.describe(),
+                    if count == 1 { "" } else { "s" }
+                )));
+            }
+            Some(n) => {
+                if let Some(first) = &slots[n] {
+                    return Err(IoError::new(format!(
+                        "{} and {} both name parameter {n}",
+                        first.describe(),
+                        input.describe()
+                    )));
+                }
+                slots[n] = Some(input);
+            }
+            None => rest.push(input),
+        }
+    }
+    let mut rest = rest.into_iter();
+    for slot in slots.iter_mut().filter(|s| s.is_none()) {
+        match rest.next() {
+            Some(input) => *slot = Some(input),
+            None => break,
+        }
+    }
+    Ok(slots)
 }
 
 /// Checks one input against its parameter and converts it (f32 → bf16 for bf16 parameters).
@@ -257,6 +316,33 @@ mod tests {
             e.to_string()
                 .ends_with("; bf16 parameters take float32 arrays"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn archive_members_bind_by_name_not_file_order() {
+        let x = ArrayLiteral::from_vec(&[2], vec![1.0f32, 2.0]);
+        let y = ArrayLiteral::from_vec(&[4, 8], vec![0f32; 32]);
+        // arr_1 stored before arr_0: numpy binds by name.
+        let args = bind_arguments(
+            &params(),
+            vec![input("arr_1", y.clone()), input("arr_0", x.clone())],
+            0,
+        )
+        .unwrap();
+        assert_eq!(args.literals[0], Literal::Array(x.clone()));
+        assert_eq!(args.literals[1], Literal::Array(y.clone()));
+        // Only arr_1: parameter 0 is random, and said so.
+        let args = bind_arguments(&params(), vec![input("arr_1", y.clone())], 0).unwrap();
+        assert_eq!(args.randomized, vec![0]);
+        // Other names fill the free slots in file order.
+        let args =
+            bind_arguments(&params(), vec![input("w", y.clone()), input("arr_0", x)], 0).unwrap();
+        assert_eq!(args.literals[1], Literal::Array(y.clone()));
+        let e = bind_arguments(&params(), vec![input("arr_7", y)], 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "arr_7 in in.npz names parameter 7, but the model takes 2 parameters"
         );
     }
 

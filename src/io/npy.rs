@@ -137,12 +137,29 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
     let Some(ty) = header.element_type() else {
         return Err(format!("unsupported dtype '{}'", header.descr));
     };
-    let dims: Vec<i64> = header.shape.iter().map(|&d| d as i64).collect();
+    let dims: Vec<i64> = header
+        .shape
+        .iter()
+        .map(|&d| i64::try_from(d).map_err(|_| format!("dimension {d} is too large")))
+        .collect::<Result<_, _>>()?;
     let count = header
         .shape
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
         .ok_or("the array shape is too large")?;
+    // The header is checked against the payload before anything is decoded: a 200-byte
+    // file may claim 10^12 elements, and the decoder would try to allocate them.
+    let shape = crate::ir::ArrayShape::new(ty, &dims);
+    crate::ir::size::check_array(&shape).map_err(|e| e.to_string())?;
+    let need = count.checked_mul(ty.byte_size());
+    let have = bytes.len().saturating_sub(header.data_offset);
+    if need.is_none_or(|need| have < need) {
+        return Err(format!(
+            "the file holds {have} bytes of data, but its shape {} needs {}",
+            crate::ir::Shape::Array(shape),
+            need.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+        ));
+    }
     use PrimitiveType as P;
     let data = match ty {
         P::Pred => ArrayData::Pred(decode::<bool>(bytes)?),

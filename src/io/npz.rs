@@ -44,22 +44,25 @@ impl NamedArray {
 /// Reads an `.npz` (all its arrays, in order) or a `.npy` (one array), told apart by content.
 pub fn read_arrays(path: &Path) -> Result<Vec<NamedArray>, IoError> {
     let bytes = read_file(path)?;
+    read_arrays_bytes(&path.display().to_string(), &bytes)
+}
+
+/// [`read_arrays`] on bytes already in memory; `file` names them in messages.
+pub fn read_arrays_bytes(file: &str, bytes: &[u8]) -> Result<Vec<NamedArray>, IoError> {
+    let path = Path::new(file);
     if bytes.starts_with(ZIP_MAGIC) || bytes.starts_with(b"PK\x05\x06") {
-        read_npz_bytes(path, &bytes)
+        read_npz_bytes(path, bytes)
     } else if bytes.starts_with(npy::MAGIC) {
-        let file = path.display().to_string();
+        let file = file.to_string();
         let literal =
-            npy::read_npy_bytes(&bytes).map_err(|m| IoError::new(format!("{file}: {m}")))?;
+            npy::read_npy_bytes(bytes).map_err(|m| IoError::new(format!("{file}: {m}")))?;
         Ok(vec![NamedArray {
             name: file.clone(),
             file,
             literal,
         }])
     } else {
-        Err(IoError::new(format!(
-            "{}: not a .npy or .npz file",
-            path.display()
-        )))
+        Err(IoError::new(format!("{file}: not a .npy or .npz file")))
     }
 }
 

@@ -15,6 +15,7 @@ use half::{bf16, f16};
 use num_complex::Complex;
 
 pub use crate::eval::SplitMix64;
+use crate::ir::size::{AllocError, AllocRefusal, try_filled_vec, try_vec_with_capacity};
 use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Layout, Literal, PrimitiveType, Shape};
 
 /// Lowest random float.
@@ -36,32 +37,65 @@ fn random_int(rng: &mut SplitMix64) -> u64 {
 
 /// A random value of `shape` for entry parameter `parameter`, determined by `seed`.
 /// Arrays are row-major; tuples are filled element by element; tokens are tokens.
+///
+/// Panics if the memory cannot be had: for shapes the caller knows to be small. Inputs
+/// use [`try_random_literal`].
 pub fn random_literal(shape: &Shape, seed: u64, parameter: usize) -> Literal {
+    try_random_literal(shape, seed, parameter).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`random_literal`], or an [`AllocError`] naming the parameter when its memory is over
+/// the limits of [`crate::ir::size::check_allocation`] or the allocator refuses it.
+pub fn try_random_literal(
+    shape: &Shape,
+    seed: u64,
+    parameter: usize,
+) -> Result<Literal, AllocError> {
     // Mix the parameter number in with a large odd constant so streams do not overlap.
     let mut rng =
         SplitMix64::new(seed ^ (parameter as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    random_value(shape, &mut rng)
+    random_value(shape, &mut rng, parameter)
 }
 
-fn random_value(shape: &Shape, rng: &mut SplitMix64) -> Literal {
-    match shape {
-        Shape::Array(a) => Literal::Array(random_array(a, rng)),
-        Shape::Tuple(elements) => {
-            Literal::Tuple(elements.iter().map(|s| random_value(s, rng)).collect())
-        }
+fn random_value(
+    shape: &Shape,
+    rng: &mut SplitMix64,
+    parameter: usize,
+) -> Result<Literal, AllocError> {
+    Ok(match shape {
+        Shape::Array(a) => Literal::Array(random_array(a, rng, parameter)?),
+        Shape::Tuple(elements) => Literal::Tuple(
+            elements
+                .iter()
+                .map(|s| random_value(s, rng, parameter))
+                .collect::<Result<_, _>>()?,
+        ),
         Shape::Token | Shape::Opaque => Literal::Token,
-    }
+    })
 }
 
-fn random_array(shape: &ArrayShape, rng: &mut SplitMix64) -> ArrayLiteral {
+fn random_array(
+    shape: &ArrayShape,
+    rng: &mut SplitMix64,
+    parameter: usize,
+) -> Result<ArrayLiteral, AllocError> {
     let mut shape = shape.clone();
     shape.layout = Layout::row_major(shape.rank());
-    let n = shape.element_count();
+    let what = || format!("parameter {parameter} ({})", Shape::Array(shape.clone()));
+    let Some(n) = shape.checked_element_count() else {
+        return Err(AllocError {
+            bytes: u64::MAX,
+            what: what(),
+            reason: AllocRefusal::Refused,
+        });
+    };
     use PrimitiveType as P;
     macro_rules! fill {
-        ($variant:ident, $e:expr) => {
-            ArrayData::$variant((0..n).map(|_| $e).collect())
-        };
+        ($variant:ident, $e:expr) => {{
+            let mut v = try_vec_with_capacity(n, what)?;
+            v.extend((0..n).map(|_| $e));
+            ArrayData::$variant(v)
+        }};
     }
     let data = match shape.element_type {
         P::Pred => fill!(Pred, rng.next_u64() & 1 == 1),
@@ -83,9 +117,9 @@ fn random_array(shape: &ArrayShape, rng: &mut SplitMix64) -> ArrayLiteral {
         ),
         P::C128 => fill!(C128, Complex::new(random_float(rng), random_float(rng))),
         // Types xlac does not execute (f8, s4, ...): zero bit patterns.
-        other => ArrayData::zeros(other, n),
+        _ => ArrayData::Raw(try_filled_vec(n, 0u8, what)?),
     };
-    ArrayLiteral { shape, data }
+    Ok(ArrayLiteral { shape, data })
 }
 
 #[cfg(test)]

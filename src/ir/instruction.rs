@@ -453,7 +453,9 @@ pub struct Instruction {
     pub backend_config: Option<BackendConfig>,
     /// `control-predecessors={...}`: instructions that must run first.
     pub control_predecessors: Vec<InstrId>,
-    /// Attributes xlac does not model (`sharding`, `frontend_attributes`, ...), verbatim.
+    /// `sharding={...}`: how the SPMD program lays the value out over partitions.
+    pub sharding: Option<crate::ir::HloSharding>,
+    /// Attributes xlac does not model (`frontend_attributes`, ...), verbatim.
     pub raw_attributes: Vec<RawAttribute>,
 }
 
@@ -473,6 +475,7 @@ impl Instruction {
             metadata: None,
             backend_config: None,
             control_predecessors: Vec::new(),
+            sharding: None,
             raw_attributes: Vec::new(),
         }
     }

@@ -145,6 +145,38 @@ impl ArrayData {
         }
     }
 
+    /// [`ArrayData::zeros`], or an [`AllocError`](super::size::AllocError) naming `what`
+    /// when the memory cannot be had (see [`super::size::try_filled_vec`]).
+    pub fn try_zeros(
+        ty: PrimitiveType,
+        count: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<ArrayData, super::size::AllocError> {
+        let mut data = ArrayData::zeros(ty, 0);
+        with_array_data!(&mut data, v => {
+            let mut filled = super::size::try_filled_vec(count, Default::default(), what)?;
+            std::mem::swap(v, &mut filled);
+        });
+        Ok(data)
+    }
+
+    /// `count` copies of the first element (a splat), or an
+    /// [`AllocError`](super::size::AllocError) naming `what`. Empty data stays empty.
+    pub fn try_splat(
+        &self,
+        count: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<ArrayData, super::size::AllocError> {
+        let mut out = self.clone();
+        with_array_data!(&mut out, v => {
+            if let Some(&first) = v.first() {
+                let mut filled = super::size::try_filled_vec(count, first, what)?;
+                std::mem::swap(v, &mut filled);
+            }
+        });
+        Ok(out)
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         with_array_data!(self, v => v.len())

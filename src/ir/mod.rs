@@ -28,6 +28,7 @@ mod opcode;
 mod primitive_type;
 mod rewrite;
 mod shape;
+pub mod sharding;
 
 pub use attributes::*;
 pub use builder::ComputationBuilder;
@@ -40,10 +41,12 @@ pub use module::{
 pub use opcode::{Arity, OpCategory, Opcode};
 pub use primitive_type::{PrimitiveType, TypeKind};
 pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
+pub use sharding::HloSharding;
 
 pub mod hlo_text;
 pub mod provenance;
 pub mod shape_inference;
+pub mod size;
 /// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.
 pub mod stablehlo;
 pub mod verifier;

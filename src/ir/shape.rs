@@ -66,14 +66,29 @@ impl ArrayShape {
         self.dims.len()
     }
 
-    /// Number of elements (1 for a scalar).
+    /// Number of elements (1 for a scalar). Saturates instead of wrapping: a shape that
+    /// passed the verifier is under [`super::size::max_array_bytes`], and any other one
+    /// then asks for an impossible size rather than a wrapped, too-small one.
     pub fn element_count(&self) -> usize {
-        self.dims.iter().map(|&d| d.max(0) as usize).product()
+        self.dims
+            .iter()
+            .fold(1usize, |n, &d| n.saturating_mul(d.max(0) as usize))
     }
 
-    /// Size in bytes of a dense buffer with this shape.
+    /// Size in bytes of a dense buffer with this shape (saturating, as [`Self::element_count`]).
     pub fn byte_size(&self) -> usize {
-        self.element_count() * self.element_type.byte_size()
+        self.element_count()
+            .saturating_mul(self.element_type.byte_size())
+    }
+
+    /// The element count as a checked product (`None` on a negative dimension or overflow).
+    pub fn checked_element_count(&self) -> Option<usize> {
+        usize::try_from(super::size::element_count(&self.dims)?).ok()
+    }
+
+    /// The byte size as a checked product (`None` on a negative dimension or overflow).
+    pub fn checked_byte_size(&self) -> Option<usize> {
+        usize::try_from(super::size::byte_size(self.element_type, &self.dims)?).ok()
     }
 
     /// True if `other` has the same type and dimensions, whatever the layouts.
@@ -85,7 +100,7 @@ impl ArrayShape {
     pub fn row_major_strides(&self) -> Vec<usize> {
         let mut strides = vec![1usize; self.rank()];
         for i in (0..self.rank().saturating_sub(1)).rev() {
-            strides[i] = strides[i + 1] * self.dims[i + 1].max(0) as usize;
+            strides[i] = strides[i + 1].saturating_mul(self.dims[i + 1].max(0) as usize);
         }
         strides
     }
@@ -96,7 +111,7 @@ impl ArrayShape {
         let mut stride = 1usize;
         for &d in &self.layout.minor_to_major {
             strides[d] = stride;
-            stride *= self.dims[d].max(0) as usize;
+            stride = stride.saturating_mul(self.dims[d].max(0) as usize);
         }
         strides
     }

@@ -60,6 +60,26 @@ pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
         }
     }
 
+    // A call cycle through several computations (a calls b calls a) would make every
+    // walk over the call graph recurse forever; a computation calling itself is caught
+    // above.
+    if let Some(cycle) = call_cycle(module, &clean) {
+        let names: Vec<&str> = cycle
+            .iter()
+            .map(|&c| module.computations[c].name.as_str())
+            .collect();
+        errors.push(VerifyError {
+            computation: names[0].to_string(),
+            instruction: None,
+            span: None,
+            message: format!(
+                "computations call each other in a cycle ({}); recursion is not allowed",
+                names.join(" -> ")
+            ),
+        });
+        clean.retain(|c| !cycle.contains(c));
+    }
+
     // Phase 2: shapes, only where the structure is sound.
     for &cid in &clean {
         check_computation_shapes(module, &module.computations[cid], &mut errors);
@@ -292,6 +312,55 @@ fn check_computation_structure(
     }
 }
 
+/// A cycle in the call graph of `comps` (each computation's callees among `comps`), as the
+/// computations along it with the first repeated at the end; `None` if there is none.
+fn call_cycle(module: &Module, comps: &[ComputationId]) -> Option<Vec<ComputationId>> {
+    let callees = |c: ComputationId| -> Vec<ComputationId> {
+        let comp = &module.computations[c];
+        let mut out: Vec<ComputationId> = comp
+            .iter()
+            .flat_map(|(_, i)| i.op.called_computations())
+            .filter(|c| comps.contains(c))
+            .collect();
+        out.dedup();
+        out
+    };
+    // Iterative depth-first search: 0 unvisited, 1 on the stack, 2 done.
+    let mut state: HashMap<ComputationId, u8> = HashMap::new();
+    for &start in comps {
+        if state.contains_key(&start) {
+            continue;
+        }
+        let mut stack: Vec<(ComputationId, Vec<ComputationId>)> = vec![(start, callees(start))];
+        state.insert(start, 1);
+        while let Some((node, pending)) = stack.last_mut() {
+            let node = *node;
+            match pending.pop() {
+                Some(next) => match state.get(&next).copied().unwrap_or(0) {
+                    0 => {
+                        state.insert(next, 1);
+                        let c = callees(next);
+                        stack.push((next, c));
+                    }
+                    1 => {
+                        let at = stack.iter().position(|(c, _)| *c == next).unwrap_or(0);
+                        let mut cycle: Vec<ComputationId> =
+                            stack[at..].iter().map(|(c, _)| *c).collect();
+                        cycle.push(next);
+                        return Some(cycle);
+                    }
+                    _ => {}
+                },
+                None => {
+                    state.insert(node, 2);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The computations `op` calls, each with the parameter count it must have (`None` when
 /// the op imposes none, e.g. custom-call). XLA's `HloVerifier` checks the same counts.
 fn called_arities(op: &Op, operand_count: usize) -> Vec<(ComputationId, Option<usize>)> {
@@ -328,6 +397,12 @@ fn called_arities(op: &Op, operand_count: usize) -> Vec<(ComputationId, Option<u
 fn check_computation_shapes(module: &Module, comp: &Computation, errors: &mut Vec<VerifyError>) {
     let mut r = Reporter { comp, errors };
     for (id, inst) in comp.iter() {
+        // Sizes first: shape inference, and everything after the verifier, may then
+        // multiply dimensions without overflowing.
+        if let Err(e) = super::size::check_shape(&inst.shape) {
+            r.instruction(id, e.to_string());
+            continue;
+        }
         if let Some(message) = layout_problem(&inst.shape) {
             r.instruction(id, message);
             continue;

@@ -14,6 +14,7 @@ use super::dce::Dce;
 use super::dot_decomposer::DotDecomposer;
 use super::flatten_call_graph::FlattenCallGraph;
 use super::float_normalization::FloatNormalization;
+use super::qr_expander::QrExpander;
 use super::rng_bit_generator_expander::RngBitGeneratorExpander;
 use super::topk_decomposer::TopkDecomposer;
 use super::triangular_solve_expander::TriangularSolveExpander;
@@ -54,6 +55,7 @@ fn expansion() -> Pipeline {
         .pass(DotDecomposer)
         .pass(RngBitGeneratorExpander::cpu())
         .pass(TopkDecomposer)
+        .pass(QrExpander)
         .pass(CholeskyExpander)
         .pass(TriangularSolveExpander)
         .pass(CallInliner::new())

@@ -26,6 +26,8 @@ pub enum Artifact<'a> {
     CompileTimes,
     /// Every producer–consumer pair the fusion passes considered, and the rule that decided.
     FusionDecisions,
+    /// Per instruction: shardings in and out, the partitioner's rule, the collectives it made.
+    SpmdDecisions,
     /// The buffer plan: allocations and the values in them (XLA's format).
     BufferAssignment,
     /// Schedule positions where each value is defined and last used.
@@ -34,6 +36,11 @@ pub enum Artifact<'a> {
     MemoryUsageReport,
     /// The thunk sequence the runtime executes.
     ThunkSequence,
+    /// Every collective per device (Chrome trace format: one lane per device, wait and
+    /// transfer spans, bytes).
+    CollectivesTrace,
+    /// Every collective per device as a table: op, group, bytes, wait time.
+    CollectivesTable,
     /// `report.html`: the one-page report (`crate::report`); named without the module prefix.
     Report,
     /// One kernel's Cranelift IR, before (`optimized: false`) or after Cranelift's optimizer.
@@ -97,13 +104,31 @@ impl DumpWriter {
         })
     }
 
+    /// A writer that adds to the dump already in `dir` (its `index.txt` lines are kept):
+    /// what a run writes after the compile's dump is finished.
+    pub fn reopen(dir: &Path, module_name: &str) -> Result<DumpWriter, String> {
+        let mut w = DumpWriter::new(dir, module_name, None)?;
+        if let Ok(text) = std::fs::read_to_string(dir.join("index.txt")) {
+            w.index = text
+                .lines()
+                .filter_map(|l| l.split_once('\t'))
+                .map(|(f, d)| (f.to_string(), d.to_string()))
+                .collect();
+        }
+        Ok(w)
+    }
+
     /// Writes one artifact. Per-pass files that the filter excludes are skipped, but still
     /// take a step number, so numbers do not depend on the filter.
     pub fn write(&mut self, what: Artifact<'_>, text: &str) -> Result<(), String> {
         let (suffix, description) = match what {
             Artifact::StableHlo => (
                 "stablehlo.mlir".to_string(),
-                "the StableHLO input as given".to_string(),
+                if text.starts_with(crate::ir::stablehlo::bytecode::TEXT_HEADER) {
+                    "the StableHLO portable artifact given (MLIR bytecode), printed as text; its first line names the producer and bytecode version".to_string()
+                } else {
+                    "the StableHLO input as given".to_string()
+                },
             ),
             Artifact::BeforeOptimizations => (
                 "before_optimizations.txt".to_string(),
@@ -141,6 +166,11 @@ impl DumpWriter {
             Artifact::FusionDecisions => (
                 "fusion-decisions.txt".to_string(),
                 "every producer-consumer pair fusion considered, and the rule that decided"
+                    .to_string(),
+            ),
+            Artifact::SpmdDecisions => (
+                "spmd-decisions.txt".to_string(),
+                "per instruction: its sharding and why, the partitioner's rule, the collectives it made"
                     .to_string(),
             ),
             Artifact::BufferAssignment => (
@@ -185,6 +215,14 @@ impl DumpWriter {
                     format!("kernel {kernel}: {isa} machine code, disassembled"),
                 ),
             },
+            Artifact::CollectivesTrace => (
+                "collectives.trace.json".to_string(),
+                "every collective per device: waits, transfers, bytes (Chrome trace format; one lane per device)".to_string(),
+            ),
+            Artifact::CollectivesTable => (
+                "collectives.txt".to_string(),
+                "every collective per device: op, group, bytes, wait and transfer time".to_string(),
+            ),
             Artifact::Autotune { thunk } => (
                 format!("{}.autotune.txt", sanitize_file_name(thunk)),
                 format!("{thunk}: autotune race (every candidate, its time, the winner)"),
@@ -205,6 +243,8 @@ impl DumpWriter {
         };
         let path = self.dir.join(&name);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // A rewritten file keeps one line.
+        self.index.retain(|(n, _)| *n != name);
         self.index.push((name, description));
         Ok(())
     }

@@ -21,6 +21,7 @@ pub mod dump;
 pub mod flatten_call_graph;
 pub mod float_normalization;
 pub mod op_expander;
+pub mod qr_expander;
 pub mod rng_bit_generator_expander;
 pub mod topk_decomposer;
 pub mod triangular_solve_expander;
@@ -222,6 +223,21 @@ impl Pipeline {
                 Step::Pipeline(p) => p.pass_names(),
             })
             .collect()
+    }
+
+    /// The names `--disable-passes` accepts: this pipeline's, its sub-pipelines' and
+    /// every pass's, depth-first, each once.
+    pub fn step_names(&self) -> Vec<&'static str> {
+        let mut out = vec![self.name];
+        for s in &self.steps {
+            match s {
+                Step::Pass(p) => out.push(p.name()),
+                Step::Pipeline(p) => out.extend(p.step_names()),
+            }
+        }
+        let mut seen = HashSet::new();
+        out.retain(|n| seen.insert(*n));
+        out
     }
 
     /// Runs the pipeline on `module`; returns whether anything changed.

@@ -8,15 +8,24 @@
 
 use std::alloc::{Layout as AllocLayout, alloc_zeroed, dealloc};
 
+use crate::ir::size::{AllocError, AllocRefusal};
 use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal};
 use crate::layout::buffer_assignment::ALIGNMENT;
 use crate::with_array_data;
 
-/// One block of zeroed memory aligned to [`ALIGNMENT`] bytes, owned by the executable.
+/// One block of zeroed memory aligned to [`ALIGNMENT`] bytes, owned by the executable;
+/// or, for `--guard-buffers`, placed against a protected page ([`AlignedBuffer::guarded`]).
 pub struct AlignedBuffer {
     ptr: *mut u8,
     size: usize,
+    /// `(base, length)` of the guarded mapping, for `munmap`; `None` for heap memory.
+    mapping: Option<(usize, usize)>,
 }
+
+/// Where a guarded buffer starts relative to its end: a multiple of this many bytes, so
+/// element and vector accesses stay aligned while the first byte past the buffer is at
+/// most 15 bytes before the guard page (0 when the size is a multiple of 16).
+pub const GUARD_ALIGNMENT: usize = 16;
 
 // The executable hands out raw pointers into the buffer; the buffer itself is plain memory.
 unsafe impl Send for AlignedBuffer {}
@@ -32,7 +41,57 @@ impl AlignedBuffer {
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
-        AlignedBuffer { ptr, size }
+        AlignedBuffer {
+            ptr,
+            size,
+            mapping: None,
+        }
+    }
+
+    /// `size` zero bytes that end (rounded up to [`GUARD_ALIGNMENT`]) where an inaccessible
+    /// page begins, with another inaccessible page before the data's page: any access past
+    /// the end faults at once (`--guard-buffers`, a debugging mode). Memory comes from
+    /// `mmap`, one mapping per buffer.
+    pub fn guarded(
+        size: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<AlignedBuffer, AllocError> {
+        let mut what = Some(what);
+        let mut name = || what.take().map(|f| f()).unwrap_or_default();
+        crate::ir::size::check_allocation(size as u64, &mut name)?;
+        guarded_mapping(size).map_err(|_| AllocError {
+            bytes: size as u64,
+            what: name(),
+            reason: AllocRefusal::Refused,
+        })
+    }
+
+    /// [`AlignedBuffer::new`], or an [`AllocError`] naming `what` when the size is over the
+    /// limits of [`crate::ir::size::check_allocation`] or the allocator refuses it.
+    pub fn try_new(
+        size: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<AlignedBuffer, AllocError> {
+        let mut what = Some(what);
+        let mut name = || what.take().map(|f| f()).unwrap_or_default();
+        crate::ir::size::check_allocation(size as u64, &mut name)?;
+        let refused = |what: String| AllocError {
+            bytes: size as u64,
+            what,
+            reason: AllocRefusal::Refused,
+        };
+        let layout = AllocLayout::from_size_align(size.max(ALIGNMENT), ALIGNMENT)
+            .map_err(|_| refused(name()))?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(refused(name()));
+        }
+        Ok(AlignedBuffer {
+            ptr,
+            size,
+            mapping: None,
+        })
     }
 
     fn layout(size: usize) -> AllocLayout {
@@ -53,9 +112,67 @@ impl AlignedBuffer {
 
 impl Drop for AlignedBuffer {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { dealloc(self.ptr, Self::layout(self.size)) }
+        match self.mapping {
+            #[cfg(unix)]
+            // SAFETY: the mapping was made by `guarded_mapping` with this base and length.
+            Some((base, len)) => unsafe {
+                libc::munmap(base as *mut libc::c_void, len);
+            },
+            #[cfg(not(unix))]
+            Some(_) => {}
+            // SAFETY: allocated in `new` with this layout.
+            None => unsafe { dealloc(self.ptr, Self::layout(self.size)) },
+        }
     }
+}
+
+/// `[guard page][padding][data, ending 16-aligned][guard page]` from one `mmap`.
+#[cfg(unix)]
+fn guarded_mapping(size: usize) -> Result<AlignedBuffer, ()> {
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).map_err(|_| ())?;
+    let data = size
+        .max(1)
+        .checked_next_multiple_of(GUARD_ALIGNMENT)
+        .ok_or(())?;
+    let body = data.checked_next_multiple_of(page).ok_or(())?;
+    let len = body.checked_add(2 * page).ok_or(())?;
+    // SAFETY: an anonymous private mapping at an address of the kernel's choosing.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == libc::MAP_FAILED {
+        return Err(());
+    }
+    let base = base as *mut u8;
+    // SAFETY: both ranges are whole pages inside the mapping just made.
+    let protected = unsafe {
+        libc::mprotect(base.cast(), page, libc::PROT_NONE) == 0
+            && libc::mprotect(base.add(page + body).cast(), page, libc::PROT_NONE) == 0
+    };
+    if !protected {
+        // SAFETY: the mapping made above.
+        unsafe { libc::munmap(base.cast(), len) };
+        return Err(());
+    }
+    Ok(AlignedBuffer {
+        // SAFETY: inside the mapping: the data ends where the second guard page starts.
+        ptr: unsafe { base.add(page + body - data) },
+        size,
+        mapping: Some((base as usize, len)),
+    })
+}
+
+#[cfg(not(unix))]
+fn guarded_mapping(size: usize) -> Result<AlignedBuffer, ()> {
+    AlignedBuffer::try_new(size, String::new).map_err(|_| ())
 }
 
 /// The bytes of an array literal's elements (in its physical order).
@@ -219,6 +336,47 @@ mod tests {
         // Expected from the literal's own relayout (written independently in ir::literal).
         assert_eq!(got, a.with_layout(&to.layout));
         let _ = &mut dst;
+    }
+
+    /// The guard works: reading the first byte past a guarded buffer kills a child process
+    /// with SIGSEGV, while reading its last byte does not.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn reading_past_a_guarded_buffer_faults() {
+        use std::os::unix::process::ExitStatusExt;
+        let child = |offset: usize| {
+            std::process::Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "runtime::buffers::tests::guard_child",
+                    "--exact",
+                    "--test-threads=1",
+                ])
+                .env("XLAC_GUARD_CHILD_OFFSET", offset.to_string())
+                .output()
+                .unwrap()
+                .status
+        };
+        let last = child(127);
+        assert!(last.success(), "reading the last byte: {last:?}");
+        let past = child(128);
+        assert_eq!(
+            past.signal(),
+            Some(libc::SIGSEGV),
+            "reading past the end: {past:?}"
+        );
+    }
+
+    /// The child of the test above; does nothing unless that test runs it.
+    #[test]
+    fn guard_child() {
+        let Some(offset) = std::env::var_os("XLAC_GUARD_CHILD_OFFSET") else {
+            return;
+        };
+        let offset: usize = offset.to_string_lossy().parse().unwrap();
+        let buffer = AlignedBuffer::guarded(128, String::new).unwrap();
+        // SAFETY: deliberately not, past 127: the point of the test.
+        let value = unsafe { std::ptr::read_volatile(buffer.ptr().add(offset)) };
+        assert_eq!(value, 0);
     }
 
     #[test]

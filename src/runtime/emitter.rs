@@ -27,8 +27,8 @@ use super::library::sort::SortThunk;
 use super::library::top_k::TopKThunk;
 use super::plan::{Plan, leaf_indices};
 use super::thunk::{
-    BufferRef, ConvolutionThunk, DotThunk, KernelThunk, ParallelCopy, ReferenceThunk, Region,
-    Thunk, ThunkSequence,
+    BufferRef, CollectiveReducer, CollectiveThunk, ConvolutionThunk, DotThunk, KernelThunk,
+    ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence,
 };
 
 /// Kernels whose outputs are smaller than this run on the calling thread: a task costs
@@ -212,6 +212,18 @@ impl<'a> ThunkEmitter<'a> {
                     callee: Box::new(self.emit_region(*to_apply, &args, &result)?),
                 });
             }
+            Op::Unmodeled { opcode, .. }
+                if crate::runtime::collectives::CollectiveKind::of(*opcode).is_some() =>
+            {
+                out.push(Thunk::Collective(Box::new(self.collective(comp, id)?)));
+            }
+            Op::Plain(opcode @ (Opcode::PartitionId | Opcode::ReplicaId)) => {
+                out.push(Thunk::DeviceIndex {
+                    name,
+                    partition: *opcode == Opcode::PartitionId,
+                    out: self.array_leaf(comp, id)?,
+                });
+            }
             _ => match self.library(comp, id)? {
                 Some(l) => out.push(Thunk::Library(l)),
                 None => out.push(Thunk::Reference(self.reference(comp, id)?)),
@@ -329,6 +341,17 @@ impl<'a> ThunkEmitter<'a> {
                 match (lapack, top_k) {
                     (Some(t), _) => LibraryThunk::Lapack(t),
                     (None, Some(t)) => LibraryThunk::TopK(t),
+                    // `check.*` are `xlac check`'s test ops: compiled, never run here.
+                    (None, None)
+                        if !crate::eval::interprets_custom_call(&cc.target)
+                            && !cc.target.starts_with("check.") =>
+                    {
+                        // Said now, at compile time, and in the compiled backend's words.
+                        return Err(RuntimeError::new(format!(
+                            "custom call '{}' is not supported (compiled backend)",
+                            cc.target
+                        )));
+                    }
                     (None, None) => return Ok(None),
                 }
             }
@@ -569,6 +592,61 @@ impl<'a> ThunkEmitter<'a> {
         };
         let real = |s: &Shape| s.element_type().is_some_and(kernel_type);
         float(&instr.shape) && instr.operands.iter().all(|&o| real(&c.instrs[o].shape))
+    }
+
+    /// A collective thunk: operand and result buffers, and the reduction as a native loop
+    /// or the compiled scalar function.
+    fn collective(
+        &self,
+        comp: ComputationId,
+        id: InstrId,
+    ) -> Result<CollectiveThunk, RuntimeError> {
+        use crate::runtime::collectives::op::reducer_of;
+        use crate::runtime::collectives::reduction::{Compiled, Native};
+        let instr = &self.module.computations[comp].instrs[id];
+        if instr
+            .raw_attributes
+            .iter()
+            .any(|a| a.name == "has_dynamic_root" && a.value.trim() == "true")
+        {
+            return Err(self.error(
+                comp,
+                id,
+                "a collective-broadcast with a dynamic root runs on the interpreter only",
+            ));
+        }
+        let mut operands = Vec::new();
+        for &o in &instr.operands {
+            operands.push(self.array_leaf(comp, o)?);
+        }
+        let results = self.leaves(comp, id)?;
+        let reducer = match reducer_of(instr) {
+            None => None,
+            Some(r) => match Native::recognize(self.module, r) {
+                Some(n) => Some(CollectiveReducer::Native(n)),
+                None => {
+                    let f = self.kernels.scalar_function(r).ok_or_else(|| {
+                        self.error(comp, id, "its reduction computation could not be compiled")
+                    })?;
+                    let ty = self.module.computations[r]
+                        .root_instr()
+                        .shape
+                        .element_type()
+                        .ok_or_else(|| self.error(comp, id, "the reduction returns a tuple"))?;
+                    Some(CollectiveReducer::Compiled(Compiled {
+                        function: f.entry,
+                        element_type: ty,
+                    }))
+                }
+            },
+        };
+        Ok(CollectiveThunk {
+            instruction: instr.clone(),
+            operands,
+            results,
+            reducer,
+            resolved: std::sync::Mutex::new(None),
+        })
     }
 
     /// A thunk that runs the reference implementation of one op.

@@ -56,6 +56,17 @@ pub struct Context<'m> {
     pub memory: Memory,
     /// The reference implementation, for library thunks that use it (and its rng state).
     pub evaluator: Evaluator<'m>,
+    /// The device this run is, and the runtime its collectives go to.
+    pub device: DeviceBinding,
+}
+
+/// Which device of which grid a run is.
+#[derive(Clone)]
+pub struct DeviceBinding {
+    /// The runtime.
+    pub collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
+    /// This device.
+    pub device: crate::runtime::collectives::DeviceId,
 }
 
 /// Runs a sequence.
@@ -77,6 +88,18 @@ pub fn run_single_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeE
 
 fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
     match t {
+        Thunk::Collective(c) => super::collectives::thunk::run(c, ctx)?,
+        Thunk::DeviceIndex { partition, out, .. } => {
+            let grid = ctx.device.collectives.grid();
+            let id = if *partition {
+                grid.partition(ctx.device.device)
+            } else {
+                grid.replica(ctx.device.device)
+            };
+            let p = ctx.memory.ptr(out.slice);
+            // SAFETY: the slice holds one u32.
+            unsafe { p.cast::<u32>().write_unaligned(id) };
+        }
         Thunk::Kernel(k) => run_kernel(k, &ctx.memory),
         Thunk::OutputFusion {
             dot,
@@ -146,7 +169,14 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
             body,
         } => {
             parallel_copy(init, &ctx.memory);
+            let mut iteration = 0u64;
             loop {
+                iteration = iteration.saturating_add(1);
+                ctx.evaluator
+                    .options
+                    .limits
+                    .check_while(name, iteration)
+                    .map_err(RuntimeError::new)?;
                 parallel_copy(&condition.enter, &ctx.memory);
                 run_sequence(&condition.sequence, ctx)?;
                 let pred = condition.root.first().ok_or_else(|| {

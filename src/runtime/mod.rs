@@ -17,6 +17,7 @@
 //! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines).
 
 pub mod buffers;
+pub mod collectives;
 pub mod convolution;
 pub mod convolution_direct;
 pub mod convolution_nhwc;
@@ -46,7 +47,7 @@ use crate::layout::{AllocationKind, BufferAssignment, Slice};
 
 use buffers::{AlignedBuffer, literal_bytes, literal_leaf, read_array, read_value, write_array};
 use emitter::ThunkEmitter;
-use execute::{Context, Memory, run_sequence};
+use execute::{Context, DeviceBinding, Memory, run_sequence};
 use plan::{Plan, leaf_indices};
 use thunk::ThunkSequence;
 
@@ -88,10 +89,17 @@ pub struct Executable {
     pub module: Module,
     /// Where every value lives.
     pub buffers: BufferAssignment,
-    /// The generated code.
-    pub kernels: KernelSet,
+    /// The generated code (shared by the replicas of one executable).
+    pub kernels: std::sync::Arc<KernelSet>,
     /// Seed of the `rng` op (reset at every run, as the interpreter's).
     pub seed: u64,
+    /// Timeout and while-iteration cap of every run (none by default).
+    pub limits: crate::eval::limits::RunLimits,
+    /// Custom calls the runtime has no thunk for run on the interpreter, which asks this
+    /// handler first (`xlac check --backend compiled` plugs in the `check.*` ops).
+    pub custom_call_handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
+    /// `--guard-buffers`: parameters are copied into guarded memory, never bound in place.
+    guard: bool,
     plan: Plan,
     entry: ThunkSequence,
     /// Owned memory per allocation (`None` for parameter allocations bound per run).
@@ -122,17 +130,64 @@ impl Executable {
         plan: Plan,
         kernels: KernelSet,
     ) -> Result<Executable, RuntimeError> {
+        Executable::with_plan_and_memory(module, buffers, plan, std::sync::Arc::new(kernels), false)
+    }
+
+    /// `--guard-buffers`: the executable over [`Plan::one_buffer_per_value`], every
+    /// buffer (parameters too: they are always copied in) in its own
+    /// [`AlignedBuffer::guarded`] mapping, so that an access past any buffer faults.
+    pub fn guarded(
+        module: Module,
+        buffers: BufferAssignment,
+        kernels: KernelSet,
+    ) -> Result<Executable, RuntimeError> {
+        let plan = Plan::one_buffer_per_value(&module);
+        Executable::with_plan_and_memory(module, buffers, plan, std::sync::Arc::new(kernels), true)
+    }
+
+    /// Another executable of the same module and code with its own buffers: one per device
+    /// of a grid, compiled once.
+    pub fn replicate(&self) -> Result<Executable, RuntimeError> {
+        let mut e = Executable::with_plan_and_memory(
+            self.module.clone(),
+            self.buffers.clone(),
+            self.plan.clone(),
+            self.kernels.clone(),
+            self.guard,
+        )?;
+        e.seed = self.seed;
+        e.limits = self.limits.clone();
+        e.custom_call_handler = self.custom_call_handler.clone();
+        Ok(e)
+    }
+
+    fn with_plan_and_memory(
+        module: Module,
+        buffers: BufferAssignment,
+        plan: Plan,
+        kernels: std::sync::Arc<KernelSet>,
+        guard: bool,
+    ) -> Result<Executable, RuntimeError> {
+        let allocate = |size: usize, what: &dyn Fn() -> String| {
+            if guard {
+                AlignedBuffer::guarded(size, what)
+            } else {
+                AlignedBuffer::try_new(size, what)
+            }
+        };
         let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
         let entry = emitter.emit_computation(module.entry)?;
         let constants = std::mem::take(&mut emitter.constants);
         let memory: Vec<Option<AlignedBuffer>> = plan
             .allocations
             .iter()
-            .map(|a| match a.kind {
-                AllocationKind::Parameter { .. } => None,
-                _ => Some(AlignedBuffer::new(a.size)),
+            .enumerate()
+            .map(|(i, a)| match a.kind {
+                AllocationKind::Parameter { .. } => Ok(None),
+                _ => allocate(a.size, &|| format!("buffer allocation {i}")).map(Some),
             })
-            .collect();
+            .collect::<Result<_, _>>()
+            .map_err(|e| RuntimeError::new(e.to_string()))?;
         for (value, dst) in &constants {
             let Some(Some(buf)) = memory.get(dst.slice.allocation) else {
                 return Err(RuntimeError::new("a constant slice is outside the plan"));
@@ -186,6 +241,9 @@ impl Executable {
             buffers,
             kernels,
             seed: 0,
+            limits: Default::default(),
+            custom_call_handler: None,
+            guard,
             plan,
             entry,
             memory,
@@ -198,6 +256,13 @@ impl Executable {
     /// Runs on `args` (the entry parameters, in any layouts) and returns the entry result
     /// in the layouts of the entry computation's root. Callable any number of times.
     pub fn execute(&mut self, args: &[Literal]) -> Result<Literal, RuntimeError> {
+        let refs: Vec<&Literal> = args.iter().collect();
+        self.execute_refs(&refs)
+    }
+
+    /// [`Self::execute`] on borrowed arguments (the PJRT plugin's buffers are shared, not
+    /// owned by the call).
+    pub fn execute_refs(&mut self, args: &[&Literal]) -> Result<Literal, RuntimeError> {
         self.execute_impl(args, true)?
             .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
@@ -207,16 +272,71 @@ impl Executable {
     /// timings end when the result buffers are ready (`block_until_ready`), not after a
     /// copy to the host.
     pub fn run(&mut self, args: &[Literal]) -> Result<(), RuntimeError> {
-        self.execute_impl(args, false).map(drop)
+        let refs: Vec<&Literal> = args.iter().collect();
+        self.execute_impl(&refs, false).map(drop)
+    }
+
+    /// Runs on `args` as device `device` of `collectives` (its collectives meet the other
+    /// devices' there) and returns the entry result, as [`Self::execute`].
+    pub fn execute_on(
+        &mut self,
+        args: &[Literal],
+        device: DeviceBinding,
+    ) -> Result<Literal, RuntimeError> {
+        let refs: Vec<&Literal> = args.iter().collect();
+        self.execute_device(&refs, true, device)?
+            .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
 
     fn execute_impl(
         &mut self,
-        args: &[Literal],
+        args: &[&Literal],
         read_result: bool,
+    ) -> Result<Option<Literal>, RuntimeError> {
+        // A run without a grid is the only device of its own.
+        let single: std::sync::Arc<dyn collectives::Collectives> =
+            std::sync::Arc::new(collectives::InProcess::single());
+        single
+            .start(0)
+            .map_err(|e| RuntimeError::new(e.to_string()))?;
+        let outcome = self.execute_device(
+            args,
+            read_result,
+            DeviceBinding {
+                collectives: single.clone(),
+                device: 0,
+            },
+        );
+        single.finish(0, outcome.as_ref().map(drop).map_err(|e| e.message.clone()));
+        outcome
+    }
+
+    fn execute_device(
+        &mut self,
+        args: &[&Literal],
+        read_result: bool,
+        device: DeviceBinding,
     ) -> Result<Option<Literal>, RuntimeError> {
         let bases = self.bind(args)?;
         let mut ctx = self.context(bases);
+        let grid = device.collectives.grid().clone();
+        let process =
+            crate::eval::ProcessId::new(grid.replica(device.device), grid.partition(device.device));
+        let mut context = crate::eval::DeviceContext::new(
+            std::sync::Arc::new(crate::eval::ProcessGrid::new(
+                grid.replicas,
+                grid.partitions,
+            )),
+            process,
+        );
+        context.link = Some(std::sync::Arc::new(
+            collectives::interpreter::InterpreterLink {
+                collectives: device.collectives.clone(),
+                device: device.device,
+            },
+        ));
+        ctx.evaluator.device = context;
+        ctx.device = device;
         run_sequence(&self.entry, &mut ctx)?;
         if !read_result {
             return Ok(None);
@@ -235,21 +355,28 @@ impl Executable {
 
     /// The run context over allocation bases `bases` (the rng restarts from `seed`).
     fn context(&self, bases: Vec<*mut u8>) -> Context<'_> {
+        let mut evaluator = Evaluator::new(
+            &self.module,
+            EvalOptions {
+                seed: self.seed,
+                limits: self.limits.clone(),
+                ..EvalOptions::default()
+            },
+        );
+        evaluator.custom_call_handler = self.custom_call_handler.clone();
         Context {
             memory: Memory { bases },
-            evaluator: Evaluator::new(
-                &self.module,
-                EvalOptions {
-                    seed: self.seed,
-                    ..EvalOptions::default()
-                },
-            ),
+            evaluator,
+            device: DeviceBinding {
+                collectives: std::sync::Arc::new(collectives::InProcess::single()),
+                device: 0,
+            },
         }
     }
 
     /// Binds `args` to the parameter allocations (in place where the layout allows,
     /// copied otherwise) and returns the base address of every allocation for one run.
-    fn bind(&mut self, args: &[Literal]) -> Result<Vec<*mut u8>, RuntimeError> {
+    fn bind(&mut self, args: &[&Literal]) -> Result<Vec<*mut u8>, RuntimeError> {
         let count = self.module.entry_computation().parameters().len();
         if args.len() != count {
             return Err(RuntimeError::new(format!(
@@ -263,7 +390,7 @@ impl Executable {
             .map(|m| m.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr()))
             .collect();
         for p in &self.parameters {
-            let leaf = literal_leaf(&args[p.number], &p.index).ok_or_else(|| {
+            let leaf = literal_leaf(args[p.number], &p.index).ok_or_else(|| {
                 RuntimeError::new(format!(
                     "argument {} has no array at {:?}; the parameter is {}",
                     p.number,
@@ -284,7 +411,7 @@ impl Executable {
             let same_layout = p.shape.rank() <= 1
                 || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
             let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
-            if whole && same_layout && !owned && !info.maybe_live_out {
+            if whole && same_layout && !owned && !info.maybe_live_out && !self.guard {
                 // Bound in place: kernels only read parameter allocations.
                 bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
                 continue;
@@ -292,10 +419,21 @@ impl Executable {
             let base = if owned {
                 bases[p.slice.allocation]
             } else {
-                let scratch = self.parameter_scratch[p.slice.allocation]
-                    .get_or_insert_with(|| AlignedBuffer::new(info.size));
-                bases[p.slice.allocation] = scratch.ptr();
-                scratch.ptr()
+                let slot = &mut self.parameter_scratch[p.slice.allocation];
+                if slot.is_none() {
+                    let what =
+                        || format!("parameter {} ({})", p.number, Shape::Array(p.shape.clone()));
+                    let buffer = if self.guard {
+                        AlignedBuffer::guarded(info.size, what)
+                    } else {
+                        AlignedBuffer::try_new(info.size, what)
+                    }
+                    .map_err(|e| RuntimeError::new(e.to_string()))?;
+                    *slot = Some(buffer);
+                }
+                let scratch = slot.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr());
+                bases[p.slice.allocation] = scratch;
+                scratch
             };
             // SAFETY: the slice lies inside the allocation and holds the parameter's shape.
             unsafe { write_array(base.add(p.slice.offset), leaf, &p.shape) };

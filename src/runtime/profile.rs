@@ -88,7 +88,9 @@ pub fn name(thunk: &Thunk) -> &str {
         Thunk::Convolution(c) => &c.name,
         Thunk::Reference(r) => &r.name,
         Thunk::Library(l) => l.name(),
+        Thunk::Collective(c) => &c.instruction.name,
         Thunk::Copy { name, .. }
+        | Thunk::DeviceIndex { name, .. }
         | Thunk::AliasCopy { name, .. }
         | Thunk::Constant { name, .. }
         | Thunk::While { name, .. }

@@ -181,7 +181,8 @@ impl Executable {
             },
             _ => return Err(RuntimeError::new(format!("thunk {index} has no choices"))),
         };
-        let bases = self.bind(args)?;
+        let refs: Vec<&Literal> = args.iter().collect();
+        let bases = self.bind(&refs)?;
         let mut ctx = self.context(bases);
         run_sequence(&self.entry, &mut ctx)?;
         let mut times = vec![Vec::with_capacity(rounds); choices.len()];

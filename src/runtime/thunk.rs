@@ -142,6 +142,36 @@ pub struct ReferenceThunk {
     pub result: Vec<(ShapeIndex, BufferRef)>,
 }
 
+/// The reduction of a collective thunk.
+#[derive(Clone, Copy, Debug)]
+pub enum CollectiveReducer {
+    /// One binary op, as a native loop.
+    Native(super::collectives::reduction::Native),
+    /// The reduction computation compiled to a scalar function.
+    Compiled(super::collectives::reduction::Compiled),
+}
+
+/// A collective: its operands go to the device runtime (`collectives`), its results come
+/// back. Resolved against the grid it runs on at its first run.
+#[derive(Debug)]
+pub struct CollectiveThunk {
+    /// The instruction (its attributes say the groups).
+    pub instruction: crate::ir::Instruction,
+    /// Operand arrays.
+    pub operands: Vec<BufferRef>,
+    /// Result arrays (one per operand).
+    pub results: Vec<BufferRef>,
+    /// The reduction, for all-reduce and reduce-scatter.
+    pub reducer: Option<CollectiveReducer>,
+    /// The op on the grid it last ran on.
+    pub resolved: std::sync::Mutex<
+        Option<(
+            super::collectives::DeviceGrid,
+            super::collectives::CollectiveOp,
+        )>,
+    >,
+}
+
 /// A nested sequence with the copies into its parameters and out of its root (empty
 /// where the plan shares the buffers, as XLA's does for loop state).
 #[derive(Debug)]
@@ -206,6 +236,17 @@ pub enum Thunk {
     Library(super::library::LibraryThunk),
     /// An op run by the reference implementation.
     Reference(ReferenceThunk),
+    /// A collective through the device runtime.
+    Collective(Box<CollectiveThunk>),
+    /// `replica-id` or `partition-id`: this device's id as a `u32[]`.
+    DeviceIndex {
+        /// The instruction's name.
+        name: String,
+        /// `partition-id` (else `replica-id`).
+        partition: bool,
+        /// Where the id goes.
+        out: BufferRef,
+    },
     /// `while`: the state lives in the while's result buffers; each step copies it into
     /// the condition's and body's parameters and the body's root back, where the plan
     /// did not share them.
@@ -335,6 +376,30 @@ impl Thunk {
                 out,
                 "{pad}library {} {} (reference implementation)",
                 r.opcode, r.name
+            ),
+            Thunk::Collective(c) => writeln!(
+                out,
+                "{pad}collective {} {} ({} operand{}{})",
+                c.instruction.opcode(),
+                c.instruction.name,
+                c.operands.len(),
+                if c.operands.len() == 1 { "" } else { "s" },
+                match c.reducer {
+                    Some(CollectiveReducer::Native(n)) => format!(", native {:?} reduction", n.op),
+                    Some(CollectiveReducer::Compiled(_)) => ", compiled reduction".to_string(),
+                    None => String::new(),
+                }
+            ),
+            Thunk::DeviceIndex {
+                name, partition, ..
+            } => writeln!(
+                out,
+                "{pad}{} {name}",
+                if *partition {
+                    "partition-id"
+                } else {
+                    "replica-id"
+                }
             ),
             Thunk::While {
                 name,

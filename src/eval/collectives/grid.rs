@@ -11,12 +11,11 @@
 //! grid, which wakes every waiting process with an error instead of letting it wait forever.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::eval::{EvalError, EvalResult, Evaluator};
-use crate::ir::{BackendConfig, CustomCall, Instruction, Literal, Opcode, Shape};
+use crate::eval::{EvalError, EvalResult};
+use crate::ir::{BackendConfig, Instruction, Literal, Opcode};
 
 /// A process of the grid: `(replica_id, partition_id)`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,9 +39,6 @@ impl ProcessId {
 /// How long a process waits for the others at a rendezvous or a `recv` before giving up:
 /// a program that runs different collectives on different processes would otherwise hang.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
-
-/// Stack of each process thread: the interpreter recurses over nested computations.
-const PROCESS_STACK: usize = 64 << 20;
 
 /// Operands deposited at one rendezvous, by process.
 type Contributions = HashMap<ProcessId, Vec<Literal>>;
@@ -265,6 +261,8 @@ pub struct DeviceContext {
     /// How many collectives this process has run with each set of participants: the
     /// sequence number of the next rendezvous with them.
     sequence: HashMap<Vec<ProcessId>, u64>,
+    /// The device runtime this process's collectives go to, when it runs as a device.
+    pub link: Option<Arc<dyn super::CollectiveLink>>,
 }
 
 impl DeviceContext {
@@ -274,6 +272,7 @@ impl DeviceContext {
             process,
             grid,
             sequence: HashMap::new(),
+            link: None,
         }
     }
 
@@ -296,17 +295,21 @@ impl DeviceContext {
     }
 }
 
-/// The `backend_config` of `interpreter.run_parallel`.
+/// The `backend_config` of `interpreter.run_parallel` (the op itself runs on the device
+/// runtime: `runtime::collectives::run_parallel`).
 #[derive(Debug, PartialEq)]
-struct RunParallelConfig {
-    num_replicas: u32,
-    num_partitions: u32,
+pub struct RunParallelConfig {
+    /// Grid rows.
+    pub num_replicas: u32,
+    /// Grid columns.
+    pub num_partitions: u32,
     /// Names of the computations whose results form the infeed queue.
-    infeed: Vec<String>,
+    pub infeed: Vec<String>,
 }
 
 impl RunParallelConfig {
-    fn of(instr: &Instruction) -> EvalResult<RunParallelConfig> {
+    /// Reads the op's `backend_config`.
+    pub fn of(instr: &Instruction) -> EvalResult<RunParallelConfig> {
         let text = match &instr.backend_config {
             Some(BackendConfig::Json(t) | BackendConfig::Quoted(t)) => t.as_str(),
             None => "{}",
@@ -344,153 +347,6 @@ impl RunParallelConfig {
             num_partitions: count("num_partitions")?,
             infeed,
         })
-    }
-}
-
-/// `interpreter.run_parallel`: runs `cc.called_computations` (row-major over replicas x
-/// partitions) concurrently, one thread each, and returns all their results flattened in
-/// process order: a tuple, or the single value when there is exactly one result and the
-/// instruction's shape is not a tuple.
-///
-/// Process i takes as many consecutive operands as its program has parameters. A program
-/// whose root is a tuple returns its elements as separate results (that is how a function
-/// with several results is converted).
-pub fn run_parallel(
-    ev: &mut Evaluator<'_>,
-    instr: &Instruction,
-    operands: &[&Literal],
-    cc: &CustomCall,
-) -> EvalResult {
-    let config = RunParallelConfig::of(instr)?;
-    let module = ev.module;
-    let (r, p) = (config.num_replicas, config.num_partitions);
-    let count = (r * p) as usize;
-    // Infeed computations may also be listed after the programs.
-    let programs = cc.called_computations.get(..count).ok_or_else(|| {
-        EvalError::new(format!(
-            "interpreter.run_parallel: {} programs for a {r}x{p} grid",
-            cc.called_computations.len()
-        ))
-    })?;
-    let grid = Arc::new(ProcessGrid::new(r, p));
-    for name in &config.infeed {
-        let id = module.find_computation(name).ok_or_else(|| {
-            EvalError::new(format!(
-                "interpreter.run_parallel: no infeed function `{name}`"
-            ))
-        })?;
-        let mut feeder = Evaluator::new(module, ev.options.clone());
-        feeder.custom_call_handler = ev.custom_call_handler.clone();
-        grid.push_infeed(match feeder.call(id, &[])? {
-            Literal::Tuple(mut t) if t.len() == 1 => t.remove(0),
-            v => v,
-        });
-    }
-    // Hand out the operands.
-    let mut args: Vec<Vec<Literal>> = Vec::with_capacity(count);
-    let mut next = 0;
-    for &prog in programs {
-        let n = module.computations[prog].parameters().len();
-        let taken = operands.get(next..next + n).ok_or_else(|| {
-            EvalError::new(format!(
-                "interpreter.run_parallel: {} operands are too few for the programs",
-                operands.len()
-            ))
-        })?;
-        args.push(taken.iter().map(|l| (*l).clone()).collect());
-        next += n;
-    }
-    if next != operands.len() {
-        return Err(EvalError::new(format!(
-            "interpreter.run_parallel: {} operands, the programs take {next}",
-            operands.len()
-        )));
-    }
-    let outcomes: Vec<EvalResult> = std::thread::scope(|scope| {
-        let handles: Vec<_> = programs
-            .iter()
-            .zip(args)
-            .enumerate()
-            .map(|(i, (&prog, args))| {
-                let process = ProcessId::new(i as u32 / p, i as u32 % p);
-                let grid = grid.clone();
-                let handler = ev.custom_call_handler.clone();
-                let options = ev.options.clone();
-                std::thread::Builder::new()
-                    .name(format!(
-                        "process{}.{}",
-                        process.replica_id, process.partition_id
-                    ))
-                    .stack_size(PROCESS_STACK)
-                    .spawn_scoped(scope, move || {
-                        let mut pev = Evaluator::new(module, options);
-                        pev.custom_call_handler = handler;
-                        pev.device = DeviceContext::new(grid.clone(), process);
-                        let refs: Vec<&Literal> = args.iter().collect();
-                        let outcome = catch_unwind(AssertUnwindSafe(|| pev.call(prog, &refs)))
-                            .unwrap_or_else(|payload| {
-                                Err(EvalError::new(format!(
-                                    "process panicked: {}",
-                                    panic_message(payload.as_ref())
-                                )))
-                            });
-                        match &outcome {
-                            Ok(_) => grid.finish(process),
-                            Err(e) => grid.abort(&e.to_string()),
-                        }
-                        outcome
-                    })
-            })
-            .collect();
-        if handles.iter().any(Result::is_err) {
-            // The others would wait for it forever.
-            grid.abort("a process thread could not start");
-        }
-        handles
-            .into_iter()
-            .map(|h| match h {
-                Ok(h) => h
-                    .join()
-                    .unwrap_or_else(|_| Err(EvalError::new("process thread panicked"))),
-                Err(e) => Err(EvalError::new(format!(
-                    "cannot start a process thread: {e}"
-                ))),
-            })
-            .collect()
-    });
-    // Report the root cause: a process whose error is not "another process failed".
-    let mut results = Vec::new();
-    let mut errors: Vec<(bool, EvalError)> = Vec::new();
-    for (i, outcome) in outcomes.into_iter().enumerate() {
-        match outcome {
-            Ok(v) => results.push((programs[i], v)),
-            Err(e) => {
-                let echo = e.message.contains("another process failed");
-                let e =
-                    EvalError::new(format!("process ({}, {}): {e}", i as u32 / p, i as u32 % p));
-                errors.push((echo, e));
-            }
-        }
-    }
-    if !errors.is_empty() {
-        let root = errors.iter().position(|(echo, _)| !echo).unwrap_or(0);
-        return Err(errors.swap_remove(root).1);
-    }
-    let mut flat = Vec::new();
-    for (prog, value) in results {
-        let returns_tuple = module.computations[prog].root_instr().shape.is_tuple();
-        match value {
-            Literal::Tuple(t) if returns_tuple => flat.extend(t),
-            v => flat.push(v),
-        }
-    }
-    match &instr.shape {
-        Shape::Tuple(t) if t.len() == flat.len() => Ok(Literal::Tuple(flat)),
-        _ if flat.len() == 1 => Ok(flat.remove(0)),
-        s => Err(EvalError::new(format!(
-            "interpreter.run_parallel: the programs return {} values, the op's shape is {s:?}",
-            flat.len()
-        ))),
     }
 }
 

@@ -206,12 +206,181 @@ pub fn process_groups(
     Ok(out)
 }
 
-/// `{{0,1},{2,3}}`, `{}`, or XLA's iota form `[G,S]<=[N]` / `[G,S]<=[a,b]T(1,0)`.
-fn parse_groups(v: &str) -> Option<Vec<Vec<i64>>> {
+/// `{{0,1},{2,3}}`, `{}`, XLA's iota form `[G,S]<=[N]` / `[G,S]<=[a,b]T(1,0)`, or its mesh
+/// form `mesh['a'=4,'b'=2] {'b'}` (optionally `, device_ids=(...)` after the mesh).
+pub fn parse_groups(v: &str) -> Option<Vec<Vec<i64>>> {
+    let v = v.trim();
     if v.starts_with('[') {
         return parse_iota_groups(v);
     }
+    if let Some(rest) = v.strip_prefix("mesh") {
+        return parse_mesh_groups(rest.trim_start());
+    }
     parse_nested(v)
+}
+
+/// The ids `0..prod(dims)` laid out with `dims`, transposed by `perm`, read row-major.
+fn iota_ids(dims: &[i64], perm: &[i64]) -> Option<Vec<i64>> {
+    if perm.len() != dims.len() || dims.iter().any(|&d| d < 0) {
+        return None;
+    }
+    let mut seen = vec![false; dims.len()];
+    for &p in perm {
+        let p = usize::try_from(p).ok().filter(|&p| p < dims.len())?;
+        if std::mem::replace(&mut seen[p], true) {
+            return None;
+        }
+    }
+    let tdims: Vec<i64> = perm.iter().map(|&p| dims[p as usize]).collect();
+    let count = tdims.iter().try_fold(1i64, |a, &d| a.checked_mul(d))?;
+    // Group lists are small; refuse absurd sizes rather than allocate them.
+    if count > 1 << 20 {
+        return None;
+    }
+    let mut strides = vec![1i64; dims.len()];
+    for d in (0..dims.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * dims[d + 1];
+    }
+    let mut ids = Vec::with_capacity(count as usize);
+    let mut index = vec![0i64; tdims.len()];
+    for _ in 0..count {
+        ids.push(
+            index
+                .iter()
+                .zip(perm)
+                .map(|(&i, &p)| i * strides[p as usize])
+                .sum(),
+        );
+        for d in (0..index.len()).rev() {
+            index[d] += 1;
+            if index[d] < tdims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    Some(ids)
+}
+
+/// `[R...]` or `[R...]T(p...)` (an iota array), or a plain comma list of ids.
+fn parse_id_array(v: &str) -> Option<Vec<i64>> {
+    let v = v.trim();
+    let Some(body) = v.strip_prefix('[') else {
+        return parse_list(v);
+    };
+    let close = body.find(']')?;
+    let dims = parse_list(&body[..close])?;
+    let rest = body[close + 1..].trim();
+    let perm = match rest.strip_prefix('T') {
+        Some(p) => parse_list(p.trim().strip_prefix('(')?.strip_suffix(')')?)?,
+        None if rest.is_empty() => (0..dims.len() as i64).collect(),
+        None => return None,
+    };
+    iota_ids(&dims, &perm)
+}
+
+/// XLA's mesh form (after `mesh`): `['a'=4,'b'=2][, device_ids=(...)] {'b'[, ...]}`, where
+/// an axis reference may name a sub-axis `'a':(pre)size`. The groups are the device array,
+/// shaped like the mesh, with the named axes moved last, cut into rows of their size.
+fn parse_mesh_groups(v: &str) -> Option<Vec<Vec<i64>>> {
+    let body = v.strip_prefix('[')?;
+    let close = body.find(']')?;
+    let mut axes: Vec<(String, i64)> = Vec::new();
+    for part in body[..close]
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let (name, size) = part.split_once('=')?;
+        let name = name.trim().trim_matches('\'').to_string();
+        let size: i64 = size.trim().parse().ok().filter(|&s| s > 0)?;
+        axes.push((name, size));
+    }
+    let mut rest = body[close + 1..].trim_start();
+    let total = axes.iter().try_fold(1i64, |a, (_, s)| a.checked_mul(*s))?;
+    // Device meshes are small; refuse absurd sizes rather than allocate them.
+    if total > 1 << 20 {
+        return None;
+    }
+    let ids = match rest.strip_prefix(',') {
+        Some(r) => {
+            let r = r.trim_start().strip_prefix("device_ids")?.trim_start();
+            let r = r.strip_prefix('=')?.trim_start().strip_prefix('(')?;
+            let end = r.find(')').and_then(|i| {
+                // `T(...)` nests one pair of parentheses.
+                let after = &r[i + 1..];
+                if r[..i].contains("T(") {
+                    after.find(')').map(|j| i + 1 + j)
+                } else {
+                    Some(i)
+                }
+            })?;
+            let ids = parse_id_array(&r[..end])?;
+            rest = r[end + 1..].trim_start();
+            ids
+        }
+        None => (0..total).collect(),
+    };
+    if ids.len() as i64 != total {
+        return None;
+    }
+    let refs = rest.strip_prefix('{')?.strip_suffix('}')?;
+    // Factor dims: each axis split into [pre, size, post] when a sub-axis names it.
+    let mut factors: Vec<i64> = Vec::new();
+    let mut axis_factor: Vec<(usize, usize)> = Vec::new(); // first factor, count
+    let mut group_factors: Vec<usize> = Vec::new();
+    let mut subs: Vec<(usize, i64, i64)> = Vec::new();
+    for r in refs.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+        let (name, sub) = match r.find(":(") {
+            Some(i) => (&r[..i], Some(&r[i + 2..])),
+            None => (r, None),
+        };
+        let name = name.trim().trim_matches('\'');
+        let axis = axes.iter().position(|(n, _)| n == name)?;
+        if let Some(sub) = sub {
+            let (pre, size) = sub.split_once(')')?;
+            let pre: i64 = pre.trim().parse().ok().filter(|&p| p > 0)?;
+            let size: i64 = size.trim().parse().ok().filter(|&s| s > 0)?;
+            if axes[axis].1 % pre.checked_mul(size)? != 0 {
+                return None;
+            }
+            subs.push((axis, pre, size));
+        }
+    }
+    for (a, (_, size)) in axes.iter().enumerate() {
+        let first = factors.len();
+        match subs.iter().find(|s| s.0 == a) {
+            Some(&(_, pre, sub)) => {
+                factors.extend([pre, sub, size / (pre * sub)]);
+                axis_factor.push((first, 3));
+            }
+            None => {
+                factors.push(*size);
+                axis_factor.push((first, 1));
+            }
+        }
+    }
+    // Group axes in the order the braces list them.
+    for r in refs.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+        let name = r.split(":(").next()?.trim().trim_matches('\'');
+        let axis = axes.iter().position(|(n, _)| n == name)?;
+        let (first, count) = axis_factor[axis];
+        group_factors.push(if count == 3 { first + 1 } else { first });
+    }
+    let mut perm: Vec<i64> = (0..factors.len())
+        .filter(|f| !group_factors.contains(f))
+        .map(|f| f as i64)
+        .collect();
+    perm.extend(group_factors.iter().map(|&f| f as i64));
+    let size: i64 = group_factors.iter().map(|&f| factors[f]).product();
+    let order = iota_ids(&factors, &perm)?;
+    let devices: Vec<i64> = order.iter().map(|&i| ids[i as usize]).collect();
+    Some(
+        devices
+            .chunks(size.max(1) as usize)
+            .map(<[i64]>::to_vec)
+            .collect(),
+    )
 }
 
 /// `{{1,2},{3}}` (or `{}`) as nested lists.
@@ -243,49 +412,12 @@ fn parse_list(v: &str) -> Option<Vec<i64>> {
 fn parse_iota_groups(v: &str) -> Option<Vec<Vec<i64>>> {
     let (shape, rest) = v.split_once("<=")?;
     let shape = parse_list(shape.trim().strip_prefix('[')?.strip_suffix(']')?)?;
-    let rest = rest.trim();
-    let (dims, perm) = match rest.split_once('T') {
-        Some((d, p)) => (
-            d.trim(),
-            Some(parse_list(p.trim().strip_prefix('(')?.strip_suffix(')')?)?),
-        ),
-        None => (rest, None),
-    };
-    let dims = parse_list(dims.strip_prefix('[')?.strip_suffix(']')?)?;
+    let ids = parse_id_array(rest)?;
     let [groups, size] = shape.as_slice() else {
         return None;
     };
-    let perm = perm.unwrap_or_else(|| (0..dims.len() as i64).collect());
-    if perm.len() != dims.len() {
+    if Some(ids.len() as i64) != groups.checked_mul(*size) || *size <= 0 {
         return None;
-    }
-    // Walk the transposed array in row-major order, reading ids from the original layout.
-    let tdims: Vec<i64> = perm.iter().map(|&p| dims[p as usize]).collect();
-    let count: i64 = tdims.iter().product();
-    if count != groups * size {
-        return None;
-    }
-    let mut strides = vec![1i64; dims.len()];
-    for d in (0..dims.len().saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * dims[d + 1];
-    }
-    let mut ids = Vec::with_capacity(count as usize);
-    let mut index = vec![0i64; tdims.len()];
-    for _ in 0..count {
-        ids.push(
-            index
-                .iter()
-                .zip(&perm)
-                .map(|(&i, &p)| i * strides[p as usize])
-                .sum(),
-        );
-        for d in (0..index.len()).rev() {
-            index[d] += 1;
-            if index[d] < tdims[d] {
-                break;
-            }
-            index[d] = 0;
-        }
     }
     Some(ids.chunks(*size as usize).map(<[i64]>::to_vec).collect())
 }
@@ -316,6 +448,73 @@ mod tests {
             Some(vec![vec![0, 2], vec![1, 3]])
         );
         assert_eq!(parse_groups("{{0,1}"), None);
+        // XLA's mesh form (../shared/notes/spmd-collectives.md §2.6).
+        assert_eq!(
+            parse_groups("mesh['axis_0'=4,'axis_1'=2] {'axis_1'}"),
+            Some(vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]])
+        );
+        assert_eq!(
+            parse_groups("mesh['axis_0'=4,'axis_1'=2] {'axis_0'}"),
+            Some(vec![vec![0, 2, 4, 6], vec![1, 3, 5, 7]])
+        );
+        assert_eq!(
+            parse_groups(
+                "mesh['axis_0'=2,'axis_1'=1,'axis_2'=4], device_ids=([4,2]T(1,0)) {'axis_2'}"
+            ),
+            Some(vec![vec![0, 2, 4, 6], vec![1, 3, 5, 7]])
+        );
+        assert_eq!(
+            parse_groups("mesh['x'=8] {'x':(2)2}"),
+            Some(vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7]])
+        );
+        assert_eq!(parse_groups("mesh['x'=8] {'y'}"), None);
+        assert_eq!(parse_groups("mesh['x'=1000000000] {'x'}"), None);
+    }
+
+    /// A bounded fuzz loop over the replica-group parser: mutations of valid texts
+    /// (truncations, byte flips, repeats) never panic, hang or allocate absurd lists.
+    #[test]
+    fn group_parser_survives_mutations() {
+        let seeds = [
+            "{{0,1},{2,3}}",
+            "[2,4]<=[4,2]T(1,0)",
+            "mesh['axis_0'=4,'axis_1'=2] {'axis_1'}",
+            "mesh['axis_0'=2,'axis_1'=1,'axis_2'=4], device_ids=([4,2]T(1,0)) {'axis_2'}",
+            "mesh['x'=8] {'x':(2)2}",
+        ];
+        let alphabet: &[u8] = b"{}[](),=:'T<-0123456789xmesh ";
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let mut t: Vec<u8> = seeds[(next() % seeds.len() as u64) as usize]
+                .as_bytes()
+                .to_vec();
+            for _ in 0..(next() % 4 + 1) {
+                let i = (next() % (t.len() as u64 + 1)) as usize;
+                match next() % 4 {
+                    0 => t.truncate(i),
+                    1 if i < t.len() => t[i] = alphabet[(next() % alphabet.len() as u64) as usize],
+                    2 => t.insert(
+                        i.min(t.len()),
+                        alphabet[(next() % alphabet.len() as u64) as usize],
+                    ),
+                    _ => {
+                        let tail = t[i.min(t.len())..].to_vec();
+                        t.extend_from_slice(&tail);
+                    }
+                }
+            }
+            if let Ok(text) = std::str::from_utf8(&t)
+                && let Some(groups) = parse_groups(text)
+            {
+                assert!(groups.iter().map(Vec::len).sum::<usize>() <= 1 << 20);
+            }
+        }
     }
 
     #[test]

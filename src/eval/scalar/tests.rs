@@ -189,6 +189,9 @@ fn complex_ops() {
     assert_eq!(sign(Complex::new(0.0, 0.0)), Complex::new(0.0, 0.0));
     // Complex remainder is not defined (the StableHLO spec excludes it).
     assert!(c64_binary(Opcode::Remainder).is_none());
+    // tan(1 + 2i) = 0.0338128260798967 + 1.0147936161466335i (numpy.tan).
+    let t = c128_unary(Opcode::Tan).unwrap()(Complex::new(1.0, 2.0));
+    assert!((t - Complex::new(0.0338128260798967, 1.0147936161466335)).norm() < 1e-14);
 }
 
 #[test]

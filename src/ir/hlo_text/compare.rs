@@ -113,6 +113,12 @@ fn instruction_diff(
             a.backend_config, b.backend_config
         ));
     }
+    if a.sharding != b.sharding {
+        return Some(format!(
+            "sharding differs: {:?} vs {:?}",
+            a.sharding, b.sharding
+        ));
+    }
     if a.raw_attributes != b.raw_attributes {
         return Some(format!(
             "raw attributes differ: {:?} vs {:?}",

@@ -388,15 +388,26 @@ impl<'a> Cursor<'a> {
                     }
                     depth -= 1;
                 }
+                // XLA's mesh replica groups continue past a comma:
+                // `mesh['a'=2,'b'=4], device_ids=([4,2]T(1,0)) {'b'}`.
+                b',' if depth == 0
+                    && self.src.text[start..i].starts_with("mesh")
+                    && self.src.text[i + 1..self.end]
+                        .trim_start()
+                        .starts_with("device_ids=") => {}
                 b',' | b'\n' if depth == 0 => break,
                 b' ' | b'\t' | b'\r' if depth == 0 => {
-                    // Only a separator, a comment or the end may follow a value.
+                    // Only a separator, a comment or the end may follow a value (and a
+                    // mesh replica group's axis list: `mesh['a'=4,'b'=2] {'b'}`).
                     let mut j = i;
                     while j < self.end && matches!(bytes[j], b' ' | b'\t' | b'\r') {
                         j += 1;
                     }
+                    let mesh = self.src.text[start..i].starts_with("mesh");
                     match bytes.get(j) {
                         None | Some(b',' | b'\n' | b'}' | b')' | b'/') => {}
+                        Some(b'{') if mesh => {}
+                        Some(b'd') if mesh && self.src.text[j..].starts_with("device_ids=") => {}
                         Some(_) if j >= self.end => {}
                         Some(_) => {
                             let word: String = self.src.text[j..self.end]

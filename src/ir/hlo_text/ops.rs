@@ -18,7 +18,6 @@ use crate::ir::{
 /// Attributes that xlac keeps verbatim on any instruction without a warning: XLA knows them,
 /// and they do not change what a single-device CPU program computes.
 const KNOWN_RAW_ATTRIBUTES: &[&str] = &[
-    "sharding",
     "frontend_attributes",
     "statistics",
     "origin",
@@ -557,6 +556,13 @@ impl<'a> Parser<'a> {
             } else {
                 BackendConfig::Json(text.to_string())
             });
+        }
+        if let Some(attr) = attrs.take("sharding") {
+            let text = cur.slice(attr.start, attr.end);
+            instr.sharding = Some(
+                crate::ir::HloSharding::parse(text)
+                    .map_err(|e| self.src.error(attr.pos, format!("bad sharding: {e}")))?,
+            );
         }
         if let Some(attr) = attrs.take("control-predecessors") {
             let mut v = cur.sub(attr.start, attr.end);

@@ -214,13 +214,9 @@ pub(super) fn write_instruction(
     // XLA's order: op attributes, called computations (above), sharding,
     // control-predecessors, other attributes, metadata, backend_config.
     let raw = |a: &RawAttribute| format!("{}={}", a.name, a.value);
-    attrs.extend(
-        instr
-            .raw_attributes
-            .iter()
-            .filter(|a| a.name == "sharding")
-            .map(raw),
-    );
+    if let Some(s) = &instr.sharding {
+        attrs.push(format!("sharding={s}"));
+    }
     if !instr.control_predecessors.is_empty() {
         let names: Vec<String> = instr
             .control_predecessors
@@ -229,13 +225,7 @@ pub(super) fn write_instruction(
             .collect();
         attrs.push(format!("control-predecessors={{{}}}", names.join(", ")));
     }
-    attrs.extend(
-        instr
-            .raw_attributes
-            .iter()
-            .filter(|a| a.name != "sharding")
-            .map(raw),
-    );
+    attrs.extend(instr.raw_attributes.iter().map(raw));
     if let Some(m) = &instr.metadata {
         attrs.push(format!("metadata={}", metadata_string(m)));
     }

@@ -103,12 +103,18 @@ fn parse_shape_at_depth(cur: &mut Cursor<'_>, depth: usize) -> PResult<Shape> {
     } else {
         Layout::row_major(dims.len())
     };
-    Ok(Shape::Array(ArrayShape {
+    let shape = ArrayShape {
         element_type,
         dims,
         dynamic_dims,
         layout,
-    }))
+    };
+    // Sizes are checked where shapes are born, so no later stage multiplies a huge one
+    // (an unknown `?` dimension counts as 0 here; the verifier rejects it later).
+    let mut known = shape.clone();
+    known.dims.iter_mut().for_each(|d| *d = (*d).max(0));
+    crate::ir::size::check_array(&known).map_err(|e| cur.src.error(start, e.to_string()))?;
+    Ok(Shape::Array(shape))
 }
 
 /// A `{` after a shape starts a layout only if an integer, `:` or `}` follows; otherwise it

@@ -150,7 +150,7 @@ ENTRY %main.3 (x.1: f32[2,3]) -> f32[2,3] {
         Some("main")
     );
     let n = entry_instr(m, "n");
-    assert_eq!(n.raw_attributes[0].value, "{replicated}");
+    assert_eq!(n.sharding, Some(crate::ir::HloSharding::Replicated));
     assert_eq!(n.metadata.as_ref().unwrap().source_line, Some(3));
     let printed = round_trip(text);
     assert!(printed.starts_with("HloModule jit_f, is_scheduled=true, input_output_alias={ {}: (0, {}, may-alias) }, entry_computation_layout={(f32[2,3]{0,1})->f32[2,3]{0,1}}, allow_spmd_sharding_propagation_to_output={true}, replica_count=1\n"));
@@ -626,7 +626,10 @@ fn roots_and_instruction_ids() {
 #[test]
 fn hostile_sizes_and_nesting_are_errors() {
     let huge = "HloModule m\nENTRY e {\n  ROOT c = f32[99999999999,99999999999] constant({...})\n}";
-    assert_eq!(error(huge), "t.hlo:3:50: constant has too many elements");
+    assert_eq!(
+        error(huge),
+        "t.hlo:3:12: f32[99999999999,99999999999] is too large: its size in bytes does not fit in 64 bits"
+    );
     let huge = "HloModule m\nENTRY e {\n  ROOT c = f32[4000000000] constant({...})\n}";
     assert_eq!(
         error(huge),

@@ -50,7 +50,7 @@ pub(super) fn verify_reducer(
         let param_ok = acc.compatible(&reducer.parameters[i])
             && is_scalar(input_param)
             && match (acc.element_type(), input_param.element_type()) {
-                (Some(a), Some(b)) => same_type_ignoring_fp_precision(a, b),
+                (Some(a), Some(b)) => same_element_type(a, b),
                 _ => false,
             };
         if !param_ok {
@@ -59,12 +59,9 @@ pub(super) fn verify_reducer(
                 sig()
             ));
         }
-        // XLA compares init values and inputs with the accumulator "ignoring floating-point
-        // precision": a bf16 input may feed an f32 accumulator.
+        // Init values and inputs have the accumulator's type (see `same_element_type`).
         let init_ok = match (acc.element_type(), inits[i].as_array()) {
-            (Some(t), Some(init)) => {
-                init.rank() == 0 && same_type_ignoring_fp_precision(t, init.element_type)
-            }
+            (Some(t), Some(init)) => init.rank() == 0 && same_element_type(t, init.element_type),
             _ => false,
         };
         if !init_ok {
@@ -76,7 +73,7 @@ pub(super) fn verify_reducer(
             ));
         }
         let input_ok = match (acc.element_type(), input_types.get(i)) {
-            (Some(t), Some(&x)) => same_type_ignoring_fp_precision(t, x),
+            (Some(t), Some(&x)) => same_element_type(t, x),
             _ => false,
         };
         if !input_ok {
@@ -93,9 +90,14 @@ pub(super) fn verify_reducer(
     Ok(())
 }
 
-/// Equal types, or two floating-point types (XLA's `SameElementTypeIgnoringFpPrecision`).
-fn same_type_ignoring_fp_precision(a: PrimitiveType, b: PrimitiveType) -> bool {
-    a == b || (a.is_float() && b.is_float())
+/// Equal types. XLA's verifier compares these "ignoring floating-point precision"
+/// (`SameElementTypeIgnoringFpPrecision`: an f64 init value may start an f32 reduction, f64
+/// updates may scatter into an f32 operand), and its emitters convert. xlac's do not: the
+/// kernel would feed an f64 value to an f32 instruction (a Cranelift verifier error) or
+/// store f64 bits into f32 elements (wrong values). So xlac asks for the same type, and a
+/// program that mixes them says so here instead.
+fn same_element_type(a: PrimitiveType, b: PrimitiveType) -> bool {
+    a == b
 }
 
 /// The result dims of sliding `window` over `base`: per dimension,

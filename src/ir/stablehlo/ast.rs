@@ -17,6 +17,8 @@ pub struct MlirModule {
     pub attributes: Vec<(String, Attr)>,
     /// The functions, in text order.
     pub functions: Vec<Function>,
+    /// `sdy.mesh @name = <[...]>`: each mesh's name and its `<...>` text.
+    pub meshes: Vec<(String, String)>,
     /// Where the module (or its first function) starts.
     pub loc: Loc,
 }
@@ -30,6 +32,10 @@ pub struct Function {
     pub arguments: Vec<(String, Type)>,
     /// Result types.
     pub results: Vec<Type>,
+    /// Each argument's attributes (`{sdy.sharding = ..., mhlo.sharding = "..."}`).
+    pub argument_attributes: Vec<Vec<(String, Attr)>>,
+    /// Each result's attributes.
+    pub result_attributes: Vec<Vec<(String, Attr)>>,
     /// The body (one block).
     pub body: Region,
     /// Where `func.func` is.

@@ -66,11 +66,19 @@ pub fn parse_dense_body(c: &mut Cursor<'_>) -> PResult<DenseValue> {
         if hex.len() % 2 != 0 {
             return Err(c.error_at(loc, "hex blob has an odd number of digits"));
         }
-        let bytes = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16))
-            .collect::<Result<Vec<u8>, _>>()
-            .map_err(|_| c.error_at(loc, "hex blob has a non-hex digit"))?;
+        // Digits are checked before pairing them: slicing a non-ASCII character in half
+        // would panic.
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(c.error_at(loc, "hex blob has a non-hex digit"));
+        }
+        let bytes = hex
+            .as_bytes()
+            .chunks(2)
+            .map(|pair| {
+                let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+                digit(pair[0]) << 4 | digit(pair[1])
+            })
+            .collect::<Vec<u8>>();
         c.expect(">")?;
         return Ok(DenseValue::Blob(bytes));
     }
@@ -202,9 +210,13 @@ pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
     }
     let elem_ty = t.elem.storage();
     let shape = ArrayShape::new(elem_ty, &t.dims);
-    let count = shape.element_count();
+    crate::ir::size::check_array(&shape).map_err(|e| e.to_string())?;
+    let count = shape
+        .checked_element_count()
+        .ok_or_else(|| format!("{ty} has too many elements"))?;
+    let what = || format!("the constant {ty}");
     let data = match value {
-        DenseValue::Blob(bytes) => blob_data(bytes, elem_ty, count)?,
+        DenseValue::Blob(bytes) => blob_data(bytes, elem_ty, count, what)?,
         DenseValue::Elems {
             elems,
             shape: written,
@@ -229,8 +241,11 @@ pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
             }
             if written.is_none() && count != 1 {
                 // A splat fills the whole shape (zero elements included).
-                let idx = vec![0usize; count];
-                data = data.gather(&idx);
+                data = if count == 0 {
+                    ArrayData::zeros(elem_ty, 0)
+                } else {
+                    data.try_splat(count, what).map_err(|e| e.to_string())?
+                };
             }
             data
         }
@@ -246,7 +261,12 @@ fn join(dims: &[i64]) -> String {
 }
 
 /// Decodes a hex blob: little-endian elements, or one element for a splat.
-fn blob_data(bytes: &[u8], ty: PrimitiveType, count: usize) -> Result<ArrayData, String> {
+fn blob_data(
+    bytes: &[u8],
+    ty: PrimitiveType,
+    count: usize,
+    what: impl FnOnce() -> String,
+) -> Result<ArrayData, String> {
     let size = if ty == PrimitiveType::Pred {
         1
     } else {
@@ -258,7 +278,7 @@ fn blob_data(bytes: &[u8], ty: PrimitiveType, count: usize) -> Result<ArrayData,
             "hex blob holds {} bytes, but {count} elements of {} need {}",
             bytes.len(),
             super::types::mlir_name(ty),
-            count * size
+            count.saturating_mul(size)
         ));
     }
     let mut data = ArrayData::zeros(ty, 0);
@@ -270,7 +290,7 @@ fn blob_data(bytes: &[u8], ty: PrimitiveType, count: usize) -> Result<ArrayData,
         push_bits(&mut data, bits, ty)?;
     }
     if n == 1 && count != 1 {
-        data = data.gather(&vec![0usize; count]);
+        data = data.try_splat(count, what).map_err(|e| e.to_string())?;
     }
     Ok(data)
 }

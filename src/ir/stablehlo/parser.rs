@@ -21,6 +21,7 @@ pub fn parse_module_ast(c: &mut Cursor<'_>) -> PResult<MlirModule> {
         name: None,
         attributes: Vec::new(),
         functions: Vec::new(),
+        meshes: Vec::new(),
         loc,
     };
     if c.eat_word("module") {
@@ -95,6 +96,25 @@ fn parse_functions(c: &mut Cursor<'_>, module: &mut MlirModule, braced: bool) ->
         if c.looking_at_word("func.func") {
             let f = parse_function(c)?;
             module.functions.push(f);
+        } else if c.looking_at_word("sdy.mesh") {
+            // `sdy.mesh @mesh = <["x"=4, "y"=2]> {stablehlo.mesh = ...}`
+            c.eat_word("sdy.mesh");
+            let name = c
+                .sigil_name(b'@')?
+                .ok_or_else(|| c.expected("a mesh name '@name'"))?;
+            c.expect("=")?;
+            if c.peek() != Some(b'<') {
+                return Err(c.expected("'<' and the mesh axes"));
+            }
+            let text = c.balanced()?.to_string();
+            if c.peek() == Some(b'{') {
+                parse_dict(c)?;
+            }
+            skip_loc(c)?;
+            if module.meshes.len() >= 64 {
+                return Err(c.err("more than 64 meshes"));
+            }
+            module.meshes.push((name, text));
         } else {
             return Err(c.expected("func.func"));
         }
@@ -115,6 +135,8 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
         .ok_or_else(|| c.expected("a function name '@name'"))?;
     c.expect("(")?;
     let mut arguments = Vec::new();
+    let mut argument_attributes = Vec::new();
+    let mut result_attributes = Vec::new();
     if !c.eat(")") {
         loop {
             let arg = c
@@ -122,9 +144,11 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
                 .ok_or_else(|| c.expected("an argument '%name'"))?;
             c.expect(":")?;
             let ty = parse_type(c)?;
-            if c.peek() == Some(b'{') {
-                parse_dict(c)?;
-            }
+            argument_attributes.push(if c.peek() == Some(b'{') {
+                parse_dict(c)?
+            } else {
+                Vec::new()
+            });
             skip_loc(c)?;
             arguments.push((arg, ty));
             if c.eat(")") {
@@ -139,9 +163,11 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
             if !c.eat(")") {
                 loop {
                     results.push(parse_type(c)?);
-                    if c.peek() == Some(b'{') {
-                        parse_dict(c)?;
-                    }
+                    result_attributes.push(if c.peek() == Some(b'{') {
+                        parse_dict(c)?
+                    } else {
+                        Vec::new()
+                    });
                     if c.eat(")") {
                         break;
                     }
@@ -150,6 +176,7 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
             }
         } else {
             results.push(parse_type(c)?);
+            result_attributes.push(Vec::new());
         }
     }
     if c.eat_word("attributes") {
@@ -161,6 +188,8 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
         name,
         arguments,
         results,
+        argument_attributes,
+        result_attributes,
         body,
         loc,
     })
@@ -253,6 +282,7 @@ pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
         let name = match name {
             "return" => "func.return",
             "call" => "func.call",
+            "sdy.return" => "stablehlo.return",
             n => n,
         };
         parse_pretty_op(

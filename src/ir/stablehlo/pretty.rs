@@ -69,6 +69,60 @@ pub fn parse_pretty_op(
         "stablehlo.convolution" => {
             op.operands = parse_operand_list(c)?;
         }
+        // `sdy.sharding_constraint %x <@mesh, [{"x"}, {}]> : T`
+        "sdy.sharding_constraint" => {
+            op.operands.push(parse_value_ref(c)?);
+            if c.peek() != Some(b'<') {
+                return Err(c.expected("a sharding '<@mesh, [...]>'"));
+            }
+            let text = c.balanced()?.to_string();
+            op.attributes.push(("sharding".into(), Attr::Opaque(text)));
+            attr_dict(c, &mut op)?;
+            c.expect(":")?;
+            let t = parse_type(c)?;
+            op.operand_types = vec![t.clone()];
+            op.result_types = vec![t];
+            return Ok(op);
+        }
+        // `sdy.manual_computation(%x) in_shardings=[...] out_shardings=[...]
+        //  manual_axes={"d"} (%a: T) { ... sdy.return ... } : (T) -> (R, ...)`
+        "sdy.manual_computation" => {
+            op.operands = parse_operand_list(c)?;
+            for key in ["in_shardings", "out_shardings", "manual_axes"] {
+                if !c.eat_word(key) {
+                    return Err(c.expected(key));
+                }
+                c.expect("=")?;
+                let text = c.balanced()?.to_string();
+                op.attributes.push((key.into(), Attr::Opaque(text)));
+            }
+            c.expect("(")?;
+            let mut arguments = Vec::new();
+            if !c.eat(")") {
+                loop {
+                    let n = c
+                        .sigil_name(b'%')?
+                        .ok_or_else(|| c.expected("a block argument '%name'"))?;
+                    c.expect(":")?;
+                    arguments.push((n, parse_type(c)?));
+                    if c.eat(")") {
+                        break;
+                    }
+                    c.expect(",")?;
+                }
+            }
+            let mut region = parse_region(c, depth + 1)?;
+            if let Some(b) = region.blocks.first_mut() {
+                b.arguments = arguments;
+            }
+            op.regions.push(region);
+            attr_dict(c, &mut op)?;
+            c.expect(":")?;
+            let (ins, outs) = parse_function_type(c)?;
+            op.operand_types = ins;
+            op.result_types = outs;
+            return Ok(op);
+        }
         "chlo.top_k" => {
             c.expect("(")?;
             op.operands.push(parse_value_ref(c)?);
@@ -328,6 +382,7 @@ fn normalize(
             rename(op, "length", "fft_length");
         }
         "rng_bit_generator" => rename(op, "algorithm", "rng_algorithm"),
+        "rng" => rename(op, "distribution", "rng_distribution"),
         "dot_general" | "dot" => {
             rename(op, "precision", "precision_config");
             let mut fields = Vec::new();

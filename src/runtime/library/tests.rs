@@ -511,19 +511,123 @@ fn trsm_every_side_triangle_transpose_and_diagonal() {
 }
 
 #[test]
-fn complex_potrf_keeps_the_reference_implementation() {
+fn complex_potrf_and_trsm_are_native() {
     let text = check_with(
         "HloModule m
 ENTRY main {
   a = c64[3,3]{0,1} parameter(0)
-  ROOT c = (c64[3,3]{0,1}, s32[]) custom-call(a), custom_call_target=\"lapack_cpotrf_ffi\", operand_layout_constraints={c64[3,3]{0,1}}, api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
+  b = c128[2,3,2]{1,2,0} parameter(1)
+  t = c128[2,3,3]{1,2,0} parameter(2)
+  c = (c64[3,3]{0,1}, s32[]) custom-call(a), custom_call_target=\"lapack_cpotrf_ffi\", operand_layout_constraints={c64[3,3]{0,1}}, api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
+  x = c128[2,3,2]{1,2,0} custom-call(t, b), custom_call_target=\"lapack_ztrsm_ffi\", operand_layout_constraints={c128[2,3,3]{1,2,0}, c128[2,3,2]{1,2,0}}, api_version=API_VERSION_TYPED_FFI, backend_config={diag = 78 : ui8, side = 76 : ui8, trans_x = 67 : ui8, uplo = 85 : ui8}
+  ROOT r = ((c64[3,3]{0,1}, s32[]), c128[2,3,2]{1,2,0}) tuple(c, x)
 }",
         1,
         tol(P::F32),
     );
     assert!(
-        text.contains("library custom-call c (reference implementation)"),
+        text.contains("library custom-call c (native c64 potrf, lower"),
         "{text}"
+    );
+    assert!(
+        text.contains("library custom-call x (native c128 trsm, left side, upper, transposed"),
+        "{text}"
+    );
+}
+
+/// Every LAPACK routine jax emits, batched, with results in layouts other than the
+/// column-major ones JAX pins (so the buffer reads and writes are exercised), against the
+/// interpreter on the same routines.
+#[test]
+fn every_lapack_routine_is_native_in_any_result_layout() {
+    for (t, s, c) in [
+        ("f32", 's', "c64"),
+        ("f64", 'd', "c128"),
+        ("c64", 'c', "c64"),
+        ("c128", 'z', "c128"),
+    ] {
+        let real = match t {
+            "c64" => "f32",
+            "c128" => "f64",
+            r => r,
+        };
+        let (orgqr, syevd) = if t.starts_with('c') {
+            ("ungqr", "heevd")
+        } else {
+            ("orgqr", "syevd")
+        };
+        let geev = if t.starts_with('c') {
+            format!("({t}[2,3]{{0,1}}, {c}[2,3,3]{{2,1,0}}, {c}[2,3,3]{{1,2,0}}, s32[2]{{0}})")
+        } else {
+            format!(
+                "({t}[2,3]{{0,1}}, {t}[2,3]{{1,0}}, {c}[2,3,3]{{2,1,0}}, {c}[2,3,3]{{1,2,0}}, s32[2]{{0}})"
+            )
+        };
+        let hlo = format!(
+            "HloModule m
+ENTRY main {{
+  a = {t}[2,4,3]{{1,2,0}} parameter(0)
+  sq = {t}[2,3,3]{{2,1,0}} parameter(1)
+  dl = {t}[2,3]{{1,0}} parameter(2)
+  b = {t}[2,3,2]{{0,2,1}} parameter(3)
+  lu = ({t}[2,4,3]{{2,1,0}}, s32[2,3]{{0,1}}, s32[2]{{0}}) custom-call(a), custom_call_target=\"lapack_{s}getrf_ffi\", operand_layout_constraints={{{t}[2,4,3]{{1,2,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{}}
+  qr = ({t}[2,4,3]{{1,2,0}}, {t}[2,3]{{0,1}}) custom-call(a), custom_call_target=\"lapack_{s}geqrf_ffi\", operand_layout_constraints={{{t}[2,4,3]{{1,2,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{}}
+  r = {t}[2,4,3]{{1,2,0}} get-tuple-element(qr), index=0
+  tau = {t}[2,3]{{0,1}} get-tuple-element(qr), index=1
+  q = {t}[2,4,3]{{2,1,0}} custom-call(r, tau), custom_call_target=\"lapack_{s}{orgqr}_ffi\", operand_layout_constraints={{{t}[2,4,3]{{1,2,0}}, {t}[2,3]{{1,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{}}
+  svd = ({t}[2,4,3]{{1,2,0}}, {real}[2,3]{{1,0}}, {t}[2,4,4]{{2,1,0}}, {t}[2,3,3]{{1,2,0}}, s32[2]{{0}}) custom-call(a), custom_call_target=\"lapack_{s}gesdd_ffi\", operand_layout_constraints={{{t}[2,4,3]{{1,2,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{mode = 65 : ui8}}
+  eigh = ({t}[2,3,3]{{2,1,0}}, {real}[2,3]{{1,0}}, s32[2]{{0}}) custom-call(sq), custom_call_target=\"lapack_{s}{syevd}_ffi\", operand_layout_constraints={{{t}[2,3,3]{{1,2,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{mode = 86 : ui8, uplo = 85 : ui8}}
+  eig = {geev} custom-call(sq), custom_call_target=\"lapack_{s}geev_ffi\", operand_layout_constraints={{{t}[2,3,3]{{1,2,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{compute_left = 86 : ui8, compute_right = 86 : ui8}}
+  gt = ({t}[2,3]{{1,0}}, {t}[2,3]{{0,1}}, {t}[2,3]{{1,0}}, {t}[2,3,2]{{2,1,0}}, s32[2]{{0}}) custom-call(dl, dl, dl, b), custom_call_target=\"lapack_{s}gtsv_ffi\", operand_layout_constraints={{{t}[2,3]{{1,0}}, {t}[2,3]{{1,0}}, {t}[2,3]{{1,0}}, {t}[2,3,2]{{1,2,0}}}}, api_version=API_VERSION_TYPED_FFI, backend_config={{}}
+  ROOT out = (({t}[2,4,3]{{2,1,0}}, s32[2,3]{{0,1}}, s32[2]{{0}}), {t}[2,4,3]{{2,1,0}}, ({t}[2,4,3]{{1,2,0}}, {real}[2,3]{{1,0}}, {t}[2,4,4]{{2,1,0}}, {t}[2,3,3]{{1,2,0}}, s32[2]{{0}}), ({t}[2,3,3]{{2,1,0}}, {real}[2,3]{{1,0}}, s32[2]{{0}}), {geev}, ({t}[2,3]{{1,0}}, {t}[2,3]{{0,1}}, {t}[2,3]{{1,0}}, {t}[2,3,2]{{2,1,0}}, s32[2]{{0}})) tuple(lu, q, svd, eigh, eig, gt)
+}}"
+        );
+        let text = check_with(&hlo, 3, tol(P::F32));
+        for routine in ["getrf", "geqrf", "orgqr", "gesdd", "syevd", "geev", "gtsv"] {
+            assert!(
+                text.contains(&format!("native {t} {routine}")),
+                "{routine}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn zero_size_lapack_operands_give_empty_results() {
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  a = f32[0,3,3]{1,2,0} parameter(0)
+  b = f32[2,0,0]{1,2,0} parameter(1)
+  lu = (f32[0,3,3]{1,2,0}, s32[0,3]{1,0}, s32[0]{0}) custom-call(a), custom_call_target=\"lapack_sgetrf_ffi\", operand_layout_constraints={f32[0,3,3]{1,2,0}}, api_version=API_VERSION_TYPED_FFI, backend_config={}
+  e = (f32[2,0,0]{1,2,0}, f32[2,0]{1,0}, s32[2]{0}) custom-call(b), custom_call_target=\"lapack_ssyevd_ffi\", operand_layout_constraints={f32[2,0,0]{1,2,0}}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  ROOT t = ((f32[0,3,3]{1,2,0}, s32[0,3]{1,0}, s32[0]{0}), (f32[2,0,0]{1,2,0}, f32[2,0]{1,0}, s32[2]{0})) tuple(lu, e)
+}",
+        1,
+        Tolerance::EXACT,
+    );
+    assert!(text.contains("native f32 getrf"), "{text}");
+}
+
+#[test]
+fn an_unknown_custom_call_is_refused_at_compile_time() {
+    let module = crate::ir::hlo_text::parse_module(
+        "HloModule m
+ENTRY main {
+  a = f32[2]{0} parameter(0)
+  ROOT c = f32[2]{0} custom-call(a), custom_call_target=\"my_kernel\"
+}",
+        "m.hlo",
+    )
+    .unwrap()
+    .module;
+    let e = crate::compiler::compile(module, &crate::compiler::CompileOptions::default())
+        .err()
+        .expect("compiling an unknown custom call fails");
+    assert!(
+        e.to_string()
+            .ends_with("custom call 'my_kernel' is not supported (compiled backend)"),
+        "{e}"
     );
 }
 

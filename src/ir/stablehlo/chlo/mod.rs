@@ -28,6 +28,7 @@
 //! dynamic shapes. Each gives an error naming the op.
 
 mod broadcast;
+mod complex_trig;
 mod emit;
 mod gamma;
 mod misc;

@@ -5,15 +5,19 @@
 //! `ChloDecompositionPatternsMath.td` (the real forms of asin, acos, acosh, asinh, generated
 //! by the functional_algorithms tool) and `ChloLegalizeToStablehlo.cpp` (cosh, sinh).
 //! The `.td` patterns compute in the operand's own type, f16 and bf16 included; cosh and
-//! sinh compute f16/bf16 in f32. The complex forms of the inverse functions (Hull et al.'s
-//! algorithm) are not implemented; complex cosh, sinh and tan are.
+//! sinh compute f16/bf16 in f32. The complex forms of the inverse functions are in
+//! `complex_trig.rs`.
 
+use super::complex_trig;
 use super::emit::Emitter;
 use super::{require_float, require_float_or_complex};
 use crate::ir::{InstrId, Opcode};
 
 /// `acos(x) = atan2(sqrt((1 - x)(1 + x)), x)`.
 pub(super) fn acos(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+    if em.ty(x).is_complex() {
+        return complex_trig::acos(em, x);
+    }
     require_float("acos", em, x)?;
     let s = sqrt_one_minus_square(em, x);
     Ok(em.atan2(s, x))
@@ -30,6 +34,9 @@ fn sqrt_one_minus_square(em: &mut Emitter<'_>, x: InstrId) -> InstrId {
 
 /// `asin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x)))`.
 pub(super) fn asin(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+    if em.ty(x).is_complex() {
+        return complex_trig::asin(em, x);
+    }
     require_float("asin", em, x)?;
     let one = em.c(1.0, x);
     let s = sqrt_one_minus_square(em, x);
@@ -40,6 +47,9 @@ pub(super) fn asin(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 
 /// `atan(x) = atan2(x, 1)`.
 pub(super) fn atan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+    if em.ty(x).is_complex() {
+        return Ok(complex_trig::atan(em, x));
+    }
     require_float("atan", em, x)?;
     let one = em.c(1.0, x);
     Ok(em.atan2(x, one))
@@ -48,6 +58,9 @@ pub(super) fn atan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 /// `acosh(x) = log(2) + log(x)` for x >= max/2 (where x^2 would overflow), else
 /// `log1p(sqrt(x - 1) (sqrt(x + 1) + sqrt(x - 1)))`.
 pub(super) fn acosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+    if em.ty(x).is_complex() {
+        return complex_trig::acosh(em, x);
+    }
     require_float("acosh", em, x)?;
     let max = em.max_finite(x);
     let two = em.c(2.0, x);
@@ -70,6 +83,9 @@ pub(super) fn acosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String>
 /// `asinh(x) = sign(x) * (log(2) + log|x|)` for |x| >= sqrt(max), else
 /// `sign(x) * log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`.
 pub(super) fn asinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+    if em.ty(x).is_complex() {
+        return complex_trig::asinh(em, x);
+    }
     require_float("asinh", em, x)?;
     let sign = em.sign(x);
     let ax = em.abs(x);
@@ -94,6 +110,9 @@ pub(super) fn asinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String>
 
 /// `atanh(x) = 0.5 (log1p(x) - log1p(-x))` for |x| <= 1, nan otherwise.
 pub(super) fn atanh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+    if em.ty(x).is_complex() {
+        return Ok(complex_trig::atanh(em, x));
+    }
     require_float("atanh", em, x)?;
     let ax = em.abs(x);
     let one = em.c(1.0, x);

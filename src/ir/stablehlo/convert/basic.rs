@@ -8,8 +8,8 @@ use crate::ir::stablehlo::ast::Operation;
 use crate::ir::stablehlo::attributes::Attr;
 use crate::ir::stablehlo::dense::to_literal;
 use crate::ir::{
-    DotDimensionNumbers, FftType, InstrId, Op, Opcode, PaddingDimension, RandomAlgorithm, Shape,
-    SliceDimension, TriangularSolveOptions, TriangularTranspose,
+    DotDimensionNumbers, FftType, InstrId, Op, Opcode, PaddingDimension, RandomAlgorithm,
+    RandomDistribution, Shape, SliceDimension, TriangularSolveOptions, TriangularTranspose,
 };
 
 /// StableHLO ops that are one HLO opcode without attributes.
@@ -354,6 +354,20 @@ impl<'a> Converter<'a> {
                 let shape = self.results_tuple_shape(op);
                 let id = self.add(shape, Op::RngBitGenerator { algorithm }, args, loc);
                 Ok(Some(self.unpack(id, 2, loc)))
+            }
+            // `rng(a, b, shape)`: HLO's rng takes the static result shape from the result
+            // type, so the shape operand (a constant of that shape) is dropped.
+            "rng" => {
+                let d = self.str_attr(op, "rng_distribution")?;
+                let distribution = match d {
+                    "UNIFORM" => RandomDistribution::Uniform,
+                    "NORMAL" => RandomDistribution::Normal,
+                    other => return Err(self.err(loc, format!("bad rng distribution '{other}'"))),
+                };
+                if args.len() != 3 {
+                    return Err(self.err(loc, "stablehlo.rng takes a, b and a shape"));
+                }
+                op1(self, Op::Rng { distribution }, args[..2].to_vec())
             }
             "cholesky" => {
                 let lower = self.bool_attr(op, "lower")?;

@@ -12,7 +12,7 @@ use crate::ir::stablehlo::chlo::{self, ChloAttr, ChloOp};
 use crate::ir::stablehlo::dense::to_literal;
 use crate::ir::{
     BackendConfig, CalledComputations, ComputationId, CustomCall, CustomCallApiVersion, InstrId,
-    Layout, Op, Opcode, OutputOperandAlias, RawAttribute, Shape,
+    Layout, Op, Opcode, OutputOperandAlias, RawAttribute, Shape, SliceDimension,
 };
 
 /// Escapes a string for a JSON value.
@@ -60,7 +60,12 @@ impl<'a> Converter<'a> {
             return self.convert_scan(op).map(Some);
         }
         if name.starts_with("chlo.") {
-            return self.convert_chlo(op).map(Some);
+            return self.convert_chlo(op, name, &op.attributes).map(Some);
+        }
+        if name == "stablehlo.composite"
+            && let Some(ids) = self.composite_as_chlo(op)?
+        {
+            return Ok(Some(ids));
         }
         if name.starts_with("check.") {
             return self.convert_check(op).map(Some);
@@ -258,6 +263,9 @@ impl<'a> Converter<'a> {
     ) -> Result<Vec<InstrId>, ParseError> {
         let loc = op.loc;
         let target = self.str_attr(op, "call_target_name")?.to_string();
+        if target == "ApproxTopK" {
+            return self.convert_approx_top_k(op, ids);
+        }
         let mut cc = CustomCall::new(&target);
         cc.has_side_effect = self.bool_attr(op, "has_side_effect")?;
         cc.api_version = match self.opt_int(op, "api_version")? {
@@ -351,6 +359,89 @@ impl<'a> Converter<'a> {
         } else {
             self.unpack(id, n, loc)
         })
+    }
+
+    /// `custom_call @ApproxTopK(operands..., init_values...)` as XLA lowers it on CPU (its
+    /// fallback, what jax's own HLO path emits): a sort of the operands along
+    /// `reduction_dim` with the call's comparator, then the first `top_k` of each.
+    /// XLA: `xla/service/topk_rewriter.cc`'s ApproxTopK fallback and `ApproxTopKFallback`
+    /// in `xla/hlo/builder/lib/approx_topk.cc`.
+    fn convert_approx_top_k(
+        &mut self,
+        op: &Operation,
+        ids: Vec<InstrId>,
+    ) -> Result<Vec<InstrId>, ParseError> {
+        let loc = op.loc;
+        let config = op.attr("mhlo.backend_config");
+        let int = |name: &str| config.and_then(|c| c.field(name)).and_then(Attr::as_int);
+        let (Some(k), Some(dim)) = (int("top_k"), int("reduction_dim")) else {
+            return Err(self.err(
+                loc,
+                "ApproxTopK needs top_k and reduction_dim in mhlo.backend_config",
+            ));
+        };
+        let n = ids.len() / 2;
+        if n == 0 || ids.len() != 2 * n || op.result_types.len() != n {
+            return Err(self.err(
+                loc,
+                "ApproxTopK takes N operands and N init values, returns N",
+            ));
+        }
+        let comparator = match op.attr("called_computations") {
+            Some(Attr::Array(items)) if items.len() == 1 => {
+                let f = items[0].as_str().unwrap_or_default().to_string();
+                self.function(&f, op)?
+            }
+            _ => return Err(self.err(loc, "ApproxTopK needs one comparator")),
+        };
+        let operands = ids[..n].to_vec();
+        let shapes: Vec<Shape> = operands.iter().map(|&i| self.shape(i).clone()).collect();
+        let rank = self.shape(operands[0]).rank();
+        let dim = usize::try_from(dim)
+            .ok()
+            .filter(|&d| d < rank)
+            .ok_or_else(|| self.err(loc, format!("ApproxTopK reduction_dim {dim} out of range")))?;
+        let sort_shape = if n == 1 {
+            shapes[0].clone()
+        } else {
+            Shape::Tuple(shapes.clone())
+        };
+        let sort = self.add(
+            sort_shape,
+            Op::Sort {
+                dimension: dim,
+                is_stable: false,
+                to_apply: comparator,
+            },
+            operands,
+            loc,
+        );
+        let sorted = if n == 1 {
+            vec![sort]
+        } else {
+            self.unpack(sort, n, loc)
+        };
+        let mut out = Vec::with_capacity(n);
+        for (i, s) in sorted.into_iter().enumerate() {
+            let result = op.result_types[i].to_shape();
+            let limits = result.dims().to_vec();
+            if limits.get(dim).copied() != Some(k.min(shapes[i].dims()[dim])) {
+                return Err(self.err(
+                    loc,
+                    "ApproxTopK result does not hold top_k along reduction_dim",
+                ));
+            }
+            let slice = limits
+                .iter()
+                .map(|&limit| SliceDimension {
+                    start: 0,
+                    limit,
+                    stride: 1,
+                })
+                .collect();
+            out.push(self.add(result, Op::Slice { slice }, vec![s], loc));
+        }
+        Ok(out)
     }
 
     /// Collectives and other cross-device or I/O ops, as unmodeled HLO instructions with
@@ -509,7 +600,44 @@ impl<'a> Converter<'a> {
     }
 
     /// A CHLO op, decomposed by [`chlo::decompose`].
-    fn convert_chlo(&mut self, op: &'a Operation) -> Result<Vec<InstrId>, ParseError> {
+    /// A `stablehlo.composite` named `chlo.*` (how jaxlib's portable artifacts carry CHLO
+    /// ops, which VHLO has no dialect for) lowered as its CHLO op, with the composite's
+    /// `composite_attributes` as the op's attributes: XLA lowers these by name too, so
+    /// the artifact runs to the same bits as the text program. `None` (and nothing added)
+    /// when the name is not a CHLO op xlac lowers for these operand types; the composite's
+    /// decomposition is called then.
+    fn composite_as_chlo(&mut self, op: &'a Operation) -> Result<Option<Vec<InstrId>>, ParseError> {
+        let Some(Attr::Str(chlo_name)) = op.attr("name") else {
+            return Ok(None);
+        };
+        if !chlo_name.starts_with("chlo.") || chlo_name == "chlo.scan" {
+            return Ok(None);
+        }
+        let attributes: &[(String, Attr)] = match op.attr("composite_attributes") {
+            Some(Attr::Dict(entries, _)) => entries,
+            None => &[],
+            Some(_) => return Ok(None),
+        };
+        let comp = self.comp();
+        let live = self.module.computations[comp].order.len();
+        match self.convert_chlo(op, chlo_name, attributes) {
+            Ok(ids) => Ok(Some(ids)),
+            Err(_) => {
+                // Whatever the lowering appended before it gave up is dropped from the
+                // live order; the decomposition computes the op instead.
+                self.module.computations[comp].order.truncate(live);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Lowers the CHLO op `name` (`op` itself, or a composite carrying it) with `attrs`.
+    fn convert_chlo(
+        &mut self,
+        op: &'a Operation,
+        name: &str,
+        attrs: &[(String, Attr)],
+    ) -> Result<Vec<InstrId>, ParseError> {
         let ids: Vec<InstrId> = self.operands(op)?.iter().map(|v| v.id).collect();
         if !op.regions.is_empty() {
             return Err(self.err(
@@ -540,7 +668,7 @@ impl<'a> Converter<'a> {
                 attributes.push((name.to_string(), v));
             }
         };
-        for (k, a) in &op.attributes {
+        for (k, a) in attrs {
             if let Attr::Struct(_, fields) = a {
                 for (f, v) in fields {
                     add(f, v);
@@ -553,7 +681,7 @@ impl<'a> Converter<'a> {
         let comp = self.comp();
         let before = self.module.computations[comp].instrs.len();
         let chlo_op = ChloOp {
-            name: &op.name,
+            name,
             operands: &ids,
             result_shapes: &result_shapes,
             attributes: &attributes,

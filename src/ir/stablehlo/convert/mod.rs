@@ -15,12 +15,14 @@
 //! to their storage integers), `attrs.rs` (reading attributes).
 //! XLA: `xla/hlo/translate/mhlo_to_hlo/mlir_hlo_to_hlo.cc`.
 
+mod arity;
 mod attrs;
 mod basic;
 mod misc;
 mod quant;
 mod regions;
 mod scan;
+mod sharding;
 
 use std::collections::{HashMap, HashSet};
 
@@ -74,6 +76,8 @@ pub(crate) struct Converter<'a> {
     /// Suffix counter for instruction and computation names.
     counter: usize,
     comp_names: HashSet<String>,
+    /// The module's `sdy.mesh`es.
+    meshes: Vec<crate::ir::sharding::SdyMesh>,
 }
 
 /// Converts a parsed module; `entry` names the entry function (without `@`).
@@ -95,7 +99,20 @@ pub fn convert_module(ast: &MlirModule, entry: &str, file: &str) -> Result<Modul
         scopes: Vec::new(),
         counter: 0,
         comp_names: HashSet::new(),
+        meshes: Vec::new(),
     };
+    conv.set_meshes(&ast.meshes, ast.loc)?;
+    for (k, v) in &ast.attributes {
+        match (k.as_str(), v) {
+            ("mhlo.num_partitions", super::attributes::Attr::Int(n)) => {
+                conv.module.config.num_partitions = Some(*n as i64)
+            }
+            ("mhlo.num_replicas", super::attributes::Attr::Int(n)) => {
+                conv.module.config.replica_count = Some(*n as i64)
+            }
+            _ => {}
+        }
+    }
     conv.comp_names.insert(entry_fn.name.clone());
     let entry_id = conv.module.entry;
     for f in &ast.functions {
@@ -322,6 +339,10 @@ impl<'a> Converter<'a> {
         });
         for (i, (name, ty)) in f.arguments.iter().enumerate() {
             let p = self.add(ty.to_shape(), Op::Parameter { number: i }, vec![], f.loc);
+            if let Some(attrs) = f.argument_attributes.get(i) {
+                let s = self.sharding_attr(attrs, f.loc)?;
+                self.module.computations[id].instrs[p].sharding = s;
+            }
             self.bind(
                 name,
                 vec![Val {
@@ -337,6 +358,20 @@ impl<'a> Converter<'a> {
             for (i, (v, t)) in ret.iter().zip(&f.results).enumerate() {
                 if !v.ty.to_shape().compatible(&t.to_shape()) {
                     return Err(self.err(f.loc, format!("type mismatch: @{} result #{i} is declared {t} but the returned value is {}", f.name, v.ty)));
+                }
+            }
+            // Annotated results: a sharding constraint on each returned value.
+            let mut ret = ret;
+            for (i, v) in ret.iter_mut().enumerate() {
+                if let Some(s) = f
+                    .result_attributes
+                    .get(i)
+                    .map(|a| self.sharding_attr(a, f.loc))
+                    .transpose()?
+                    .flatten()
+                {
+                    let shape = self.shape(v.id).clone();
+                    v.id = self.sharding_call("Sharding", v.id, shape, s, f.loc);
                 }
             }
             let root = self.root_of(&ret, f.loc);
@@ -524,6 +559,19 @@ impl<'a> Converter<'a> {
     /// Converts one operation and binds its results.
     pub(crate) fn convert_op(&mut self, op: &'a Operation) -> Result<(), ParseError> {
         let ids = self.convert_op_inner(op)?;
+        // GSPMD-mode shardings on ops (`custom_call @Sharding {mhlo.sharding = "..."}`).
+        if let [id] = ids.as_slice() {
+            let gspmd: Vec<(String, super::attributes::Attr)> = op
+                .attributes
+                .iter()
+                .filter(|(k, _)| k == "mhlo.sharding")
+                .cloned()
+                .collect();
+            if let Some(s) = self.sharding_attr(&gspmd, op.loc)? {
+                let comp = self.comp();
+                self.module.computations[comp].instrs[*id].sharding = Some(s);
+            }
+        }
         // Check the declared result types against what the instructions compute.
         for (i, (&id, ty)) in ids.iter().zip(&op.result_types).enumerate() {
             let comp = self.comp();
@@ -562,6 +610,8 @@ impl<'a> Converter<'a> {
 
     /// Converts one operation; returns one instruction per result.
     fn convert_op_inner(&mut self, op: &'a Operation) -> Result<Vec<InstrId>, ParseError> {
+        // Every conversion below may index its operands and results: counts first.
+        arity::check_counts(op).map_err(|m| self.err(op.loc, m))?;
         if op
             .operand_types
             .iter()
@@ -571,6 +621,9 @@ impl<'a> Converter<'a> {
             return self.convert_quantized(op);
         }
         let name = op.name.as_str();
+        if let Some(ids) = self.convert_sdy(op)? {
+            return Ok(ids);
+        }
         if let Some(ids) = self.convert_basic(op)? {
             return Ok(ids);
         }

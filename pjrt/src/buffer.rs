@@ -1,0 +1,915 @@
+//! Buffers and events.
+//!
+//! A buffer is host memory: an xlac array literal, always dense and row-major (what the
+//! framework assumes of every buffer without the Layouts extension; xlac's own layout
+//! choices stay inside the executable, which converts at the boundary). `IsOnCpu` is true,
+//! so JAX makes zero-copy numpy views of results through
+//! `OpaqueDeviceMemoryDataPointer`, holding an external reference that keeps the memory
+//! alive even after the buffer is deleted.
+//!
+//! Events: every transfer and execution finishes before its call returns, so events are
+//! born ready, carrying the outcome.
+
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+use half::{bf16, f16};
+use num_complex::Complex;
+use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, NativeType, PrimitiveType};
+
+use crate::abi::*;
+use crate::client::{Client, check_device, check_memory, client_ref};
+use crate::error::{Code, Error, Result, guard, slice};
+
+/// The largest buffer accepted from the host, in bytes (allocation failures would abort
+/// the process, so sizes are bounded and allocations fallible).
+pub const MAX_BUFFER_BYTES: usize = 1 << 40;
+/// The most dimensions a buffer may have.
+pub const MAX_RANK: usize = 64;
+
+/// The element types xlac stores, by `PJRT_Buffer_Type`.
+pub fn element_type(t: PJRT_Buffer_Type) -> Result<PrimitiveType> {
+    use PrimitiveType as P;
+    Ok(match t {
+        1 => P::Pred,
+        2 => P::S8,
+        3 => P::S16,
+        4 => P::S32,
+        5 => P::S64,
+        6 => P::U8,
+        7 => P::U16,
+        8 => P::U32,
+        9 => P::U64,
+        10 => P::F16,
+        11 => P::F32,
+        12 => P::F64,
+        13 => P::BF16,
+        14 => P::C64,
+        15 => P::C128,
+        16..=31 => {
+            return Err(Error::unimplemented(format!(
+                "xlac does not store buffers of PJRT element type {t} (f8/f6/f4, 1/2/4-bit \
+                 integers and tokens are not executable types)"
+            )));
+        }
+        _ => return Err(Error::invalid(format!("unknown PJRT_Buffer_Type {t}"))),
+    })
+}
+
+/// The `PJRT_Buffer_Type` of an xlac element type.
+pub fn buffer_type(t: PrimitiveType) -> Result<PJRT_Buffer_Type> {
+    use PrimitiveType as P;
+    Ok(match t {
+        P::Pred => 1,
+        P::S8 => 2,
+        P::S16 => 3,
+        P::S32 => 4,
+        P::S64 => 5,
+        P::U8 => 6,
+        P::U16 => 7,
+        P::U32 => 8,
+        P::U64 => 9,
+        P::F16 => 10,
+        P::F32 => 11,
+        P::F64 => 12,
+        P::BF16 => 13,
+        P::C64 => 14,
+        P::C128 => 15,
+        other => {
+            return Err(Error::unimplemented(format!(
+                "xlac cannot hand out a buffer of type {}",
+                other.name()
+            )));
+        }
+    })
+}
+
+/// Checked element count and byte size of a shape.
+pub fn checked_size(dims: &[i64], ty: PrimitiveType) -> Result<(usize, usize)> {
+    if dims.len() > MAX_RANK {
+        return Err(Error::invalid(format!(
+            "a buffer of rank {}; at most {MAX_RANK} dimensions are accepted",
+            dims.len()
+        )));
+    }
+    let mut count: usize = 1;
+    for &d in dims {
+        let d = usize::try_from(d)
+            .map_err(|_| Error::invalid(format!("negative dimension {d} in {dims:?}")))?;
+        count = count
+            .checked_mul(d)
+            .ok_or_else(|| Error::invalid(format!("dimensions {dims:?} overflow")))?;
+    }
+    let bytes = count
+        .checked_mul(ty.byte_size())
+        .filter(|&b| b <= MAX_BUFFER_BYTES)
+        .ok_or_else(|| {
+            Error::new(
+                Code::ResourceExhausted,
+                format!(
+                    "a {} buffer {dims:?} is over the {MAX_BUFFER_BYTES}-byte limit",
+                    ty.name()
+                ),
+            )
+        })?;
+    Ok((count, bytes))
+}
+
+fn typed_from_bytes<T: NativeType>(bytes: &[u8]) -> Result<ArrayData> {
+    let n = bytes.len() / std::mem::size_of::<T>();
+    let mut v: Vec<T> = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        Error::new(
+            Code::ResourceExhausted,
+            format!("cannot allocate {} bytes", bytes.len()),
+        )
+    })?;
+    // SAFETY: T is plain data with no invalid bit patterns (bool is handled apart), the
+    // vector has room for `n` elements, and `bytes` holds exactly `n` of them.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            bytes.as_ptr(),
+            v.as_mut_ptr().cast::<u8>(),
+            n * std::mem::size_of::<T>(),
+        );
+        v.set_len(n);
+    }
+    Ok(T::wrap(v))
+}
+
+/// Builds typed element storage from dense row-major bytes.
+pub fn array_data_from_bytes(ty: PrimitiveType, bytes: &[u8]) -> Result<ArrayData> {
+    use PrimitiveType as P;
+    match ty {
+        P::Pred => {
+            let mut v = Vec::new();
+            v.try_reserve_exact(bytes.len()).map_err(|_| {
+                Error::new(
+                    Code::ResourceExhausted,
+                    format!("cannot allocate {} bytes", bytes.len()),
+                )
+            })?;
+            v.extend(bytes.iter().map(|&b| b != 0));
+            Ok(ArrayData::Pred(v))
+        }
+        P::S8 => typed_from_bytes::<i8>(bytes),
+        P::S16 => typed_from_bytes::<i16>(bytes),
+        P::S32 => typed_from_bytes::<i32>(bytes),
+        P::S64 => typed_from_bytes::<i64>(bytes),
+        P::U8 => typed_from_bytes::<u8>(bytes),
+        P::U16 => typed_from_bytes::<u16>(bytes),
+        P::U32 => typed_from_bytes::<u32>(bytes),
+        P::U64 => typed_from_bytes::<u64>(bytes),
+        P::F16 => typed_from_bytes::<f16>(bytes),
+        P::BF16 => typed_from_bytes::<bf16>(bytes),
+        P::F32 => typed_from_bytes::<f32>(bytes),
+        P::F64 => typed_from_bytes::<f64>(bytes),
+        P::C64 => typed_from_bytes::<Complex<f32>>(bytes),
+        P::C128 => typed_from_bytes::<Complex<f64>>(bytes),
+        other => Err(Error::unimplemented(format!(
+            "xlac does not store {} buffers",
+            other.name()
+        ))),
+    }
+}
+
+/// The bytes of a literal's elements, in its storage order.
+pub fn literal_bytes(a: &ArrayLiteral) -> &[u8] {
+    xlac::runtime::buffers::literal_bytes(a)
+}
+
+/// Copies a strided host array (`byte_strides` per dimension, any sign of order) into dense
+/// row-major bytes.
+///
+/// # Safety
+/// Every element the strides reach from `data` must be readable.
+unsafe fn gather_strided(
+    data: *const u8,
+    dims: &[usize],
+    strides: &[i64],
+    element: usize,
+    total: usize,
+) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(total).map_err(|_| {
+        Error::new(
+            Code::ResourceExhausted,
+            format!("cannot allocate {total} bytes"),
+        )
+    })?;
+    if total == 0 {
+        return Ok(out);
+    }
+    let rank = dims.len();
+    let mut index = vec![0usize; rank];
+    loop {
+        let offset: i64 = index.iter().zip(strides).map(|(&i, &s)| i as i64 * s).sum();
+        // SAFETY: the caller guarantees the strided element is readable.
+        let src = unsafe { std::slice::from_raw_parts(data.offset(offset as isize), element) };
+        out.extend_from_slice(src);
+        let mut k = rank;
+        loop {
+            if k == 0 {
+                return Ok(out);
+            }
+            k -= 1;
+            index[k] += 1;
+            if index[k] < dims[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+}
+
+/// Dense row-major byte strides of `dims`.
+pub fn row_major_strides(dims: &[i64], element: usize) -> Vec<i64> {
+    let mut strides = vec![0i64; dims.len()];
+    let mut s = element as i64;
+    for (i, &d) in dims.iter().enumerate().rev() {
+        strides[i] = s;
+        s = s.saturating_mul(d.max(1));
+    }
+    strides
+}
+
+/// `PJRT_Buffer`.
+pub struct Buffer {
+    client: *const Client,
+    /// Dimensions, kept for `Buffer_Dimensions` (the pointer must stay valid).
+    dims: Vec<i64>,
+    /// Row-major `minor_to_major`, kept for `Buffer_GetMemoryLayout`.
+    minor_to_major: Vec<i64>,
+    element_type: PrimitiveType,
+    /// The data; `None` once deleted or donated.
+    data: Mutex<Option<Arc<Literal>>>,
+    /// One clone of the data per external reference (zero-copy views hold memory alive).
+    external: Mutex<Vec<Arc<Literal>>>,
+}
+
+// SAFETY: `client` is only read, and outlives its buffers (the framework destroys buffers
+// before the client).
+unsafe impl Send for Buffer {}
+unsafe impl Sync for Buffer {}
+
+impl Buffer {
+    /// A buffer over an array literal (made row-major if it is not).
+    pub fn new(client: &Client, literal: ArrayLiteral) -> Buffer {
+        let literal = if literal.shape.rank() > 1 && !literal.shape.layout.is_row_major() {
+            literal.to_row_major()
+        } else {
+            literal
+        };
+        Buffer {
+            client,
+            dims: literal.shape.dims.clone(),
+            minor_to_major: (0..literal.shape.rank() as i64).rev().collect(),
+            element_type: literal.shape.element_type,
+            data: Mutex::new(Some(Arc::new(Literal::Array(literal)))),
+            external: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Hands the buffer to C.
+    pub fn into_raw(self) -> *mut c_void {
+        Box::into_raw(Box::new(self)).cast()
+    }
+
+    /// The data, or an error if the buffer was deleted or donated.
+    pub fn literal(&self) -> Result<Arc<Literal>> {
+        self.data
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .ok_or_else(|| {
+                Error::new(
+                    Code::FailedPrecondition,
+                    "the buffer has been deleted or donated",
+                )
+            })
+    }
+
+    /// Takes the data out (donation): the buffer counts as deleted afterwards.
+    pub fn take(&self) -> Result<Arc<Literal>> {
+        self.data
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| {
+                Error::new(
+                    Code::FailedPrecondition,
+                    "the buffer has been deleted or donated",
+                )
+            })
+    }
+
+    /// The element type.
+    pub fn element_type(&self) -> PrimitiveType {
+        self.element_type
+    }
+
+    /// The dimensions.
+    pub fn dims(&self) -> &[i64] {
+        &self.dims
+    }
+
+    fn array(lit: &Literal) -> Result<&ArrayLiteral> {
+        lit.as_array()
+            .ok_or_else(|| Error::new(Code::Internal, "an xlac buffer holds a non-array value"))
+    }
+
+    fn is_deleted(&self) -> bool {
+        self.data
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+    }
+
+    fn byte_size(&self) -> usize {
+        checked_size(&self.dims, self.element_type)
+            .map(|(_, b)| b)
+            .unwrap_or(0)
+    }
+}
+
+/// Borrows the buffer behind a handle.
+///
+/// # Safety
+/// `p` must be NULL or a live buffer handle from this plugin.
+pub unsafe fn buffer_ref<'a>(p: *mut c_void) -> Result<&'a Buffer> {
+    // SAFETY: the caller's contract.
+    unsafe { p.cast::<Buffer>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Buffer is NULL"))
+}
+
+/// `PJRT_Event`: always ready; holds the outcome.
+pub struct Event {
+    error: Option<(Code, String)>,
+}
+
+impl Event {
+    /// A ready event that succeeded.
+    pub fn ready() -> *mut c_void {
+        Box::into_raw(Box::new(Event { error: None })).cast()
+    }
+
+    /// A ready event that failed with `e`.
+    pub fn failed(e: &Error) -> *mut c_void {
+        Box::into_raw(Box::new(Event {
+            error: Some((e.code, e.message.clone())),
+        }))
+        .cast()
+    }
+
+    fn outcome(&self) -> *mut c_void {
+        match &self.error {
+            None => std::ptr::null_mut(),
+            Some((code, message)) => Error::new(*code, message.clone()).into_raw(),
+        }
+    }
+}
+
+unsafe fn event_ref<'a>(p: *mut c_void) -> Result<&'a Event> {
+    // SAFETY: event handles come from this plugin.
+    unsafe { p.cast::<Event>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Event is NULL"))
+}
+
+// ---- events ---------------------------------------------------------------------------
+
+pub unsafe extern "C" fn event_destroy(args: *mut PJRT_Event_Destroy_Args) -> *mut c_void {
+    guard("Event_Destroy", args, |a| {
+        if !a.event.is_null() {
+            // SAFETY: the handle came from `Event::ready`/`failed`; destroyed once.
+            drop(unsafe { Box::from_raw(a.event.cast::<Event>()) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn event_is_ready(args: *mut PJRT_Event_IsReady_Args) -> *mut c_void {
+    guard("Event_IsReady", args, |a| {
+        // SAFETY: a live event.
+        unsafe { event_ref(a.event)? };
+        a.is_ready = true;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn event_error(args: *mut PJRT_Event_Error_Args) -> *mut c_void {
+    // The event's own failure is this call's return value, so no `guard` result mapping.
+    crate::call_log::record("Event_Error");
+    if args.is_null() {
+        return Error::invalid("PJRT_Event_Error: the args struct is NULL").into_raw();
+    }
+    std::panic::catch_unwind(|| {
+        // SAFETY: a valid args struct with a live event.
+        match unsafe { event_ref((*args).event) } {
+            Ok(e) => e.outcome(),
+            Err(e) => e.into_raw(),
+        }
+    })
+    .unwrap_or_else(|_| Error::new(Code::Internal, "panic in PJRT_Event_Error").into_raw())
+}
+
+pub unsafe extern "C" fn event_await(args: *mut PJRT_Event_Await_Args) -> *mut c_void {
+    crate::call_log::record("Event_Await");
+    if args.is_null() {
+        return Error::invalid("PJRT_Event_Await: the args struct is NULL").into_raw();
+    }
+    std::panic::catch_unwind(|| {
+        // SAFETY: a valid args struct with a live event.
+        match unsafe { event_ref((*args).event) } {
+            Ok(e) => e.outcome(),
+            Err(e) => e.into_raw(),
+        }
+    })
+    .unwrap_or_else(|_| Error::new(Code::Internal, "panic in PJRT_Event_Await").into_raw())
+}
+
+pub unsafe extern "C" fn event_on_ready(args: *mut PJRT_Event_OnReady_Args) -> *mut c_void {
+    guard("Event_OnReady", args, |a| {
+        // SAFETY: a live event.
+        let e = unsafe { event_ref(a.event)? };
+        let Some(callback) = a.callback else {
+            return Err(Error::invalid("PJRT_Event_OnReady without a callback"));
+        };
+        // Ready already: call back now; the callback owns (and destroys) the error.
+        // SAFETY: the framework's callback with its own user argument.
+        unsafe { callback(e.outcome(), a.user_arg) };
+        Ok(())
+    })
+}
+
+// ---- transfers ------------------------------------------------------------------------
+
+/// Reads the host array of a `BufferFromHostBuffer` call into a literal.
+///
+/// # Safety
+/// The args' pointers must be valid as the header describes.
+unsafe fn host_literal(a: &PJRT_Client_BufferFromHostBuffer_Args) -> Result<ArrayLiteral> {
+    let ty = element_type(a.type_)?;
+    // SAFETY: the framework's dims array.
+    let dims = unsafe { slice(a.dims, a.num_dims, "dims")? }.to_vec();
+    let (count, total) = checked_size(&dims, ty)?;
+    if a.data.is_null() && total > 0 {
+        return Err(Error::invalid("BufferFromHostBuffer with NULL data"));
+    }
+    let element = ty.byte_size();
+    let dense = row_major_strides(&dims, element);
+    // SAFETY: the framework's strides array.
+    let strides = unsafe { slice(a.byte_strides, a.num_byte_strides, "byte_strides")? };
+    if !strides.is_empty() && strides.len() != dims.len() {
+        return Err(Error::invalid(format!(
+            "{} byte strides for {} dimensions",
+            strides.len(),
+            dims.len()
+        )));
+    }
+    // Size-1 dimensions have any stride; only the others decide density.
+    let is_dense = strides.is_empty()
+        || strides
+            .iter()
+            .zip(&dense)
+            .zip(&dims)
+            .all(|((&s, &d), &n)| n <= 1 || s == d);
+    let data = if count == 0 {
+        array_data_from_bytes(ty, &[])?
+    } else if is_dense {
+        // SAFETY: a dense host array of `total` bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(a.data.cast::<u8>(), total) };
+        array_data_from_bytes(ty, bytes)?
+    } else {
+        let udims: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+        // SAFETY: the framework's strides describe readable memory.
+        let bytes = unsafe { gather_strided(a.data.cast(), &udims, strides, element, total)? };
+        array_data_from_bytes(ty, &bytes)?
+    };
+    Ok(ArrayLiteral {
+        shape: ArrayShape::new(ty, &dims),
+        data,
+    })
+}
+
+pub unsafe extern "C" fn client_buffer_from_host_buffer(
+    args: *mut PJRT_Client_BufferFromHostBuffer_Args,
+) -> *mut c_void {
+    guard("Client_BufferFromHostBuffer", args, |a| {
+        // SAFETY: a live client.
+        let client = unsafe { client_ref(a.client)? };
+        check_device(client, a.device)?;
+        check_memory(client, a.memory)?;
+        // Any device layout is accepted: xlac stores row-major and converts in executables.
+        // SAFETY: the args' pointers per the header.
+        let literal = unsafe { host_literal(a)? };
+        // The data was copied: the host buffer is free as soon as the call returns.
+        a.done_with_host_buffer = Event::ready();
+        a.buffer = Buffer::new(client, literal).into_raw();
+        Ok(())
+    })
+}
+
+/// Reads `host_layout` (NULL, or a tiled layout without tiles, or strides) as the
+/// minor-to-major order the host wants.
+///
+/// # Safety
+/// `layout` must be NULL or valid.
+unsafe fn host_minor_to_major(
+    layout: *const PJRT_Buffer_MemoryLayout,
+    rank: usize,
+) -> Result<Vec<i64>> {
+    let row_major: Vec<i64> = (0..rank as i64).rev().collect();
+    // SAFETY: the caller's contract.
+    let Some(l) = (unsafe { layout.as_ref() }) else {
+        return Ok(row_major);
+    };
+    match l.type_ {
+        PJRT_Buffer_MemoryLayout_Type_Tiled => {
+            // SAFETY: `type_` says the tiled member is set.
+            let t = unsafe { l.layout.tiled };
+            if t.num_tiles != 0 {
+                return Err(Error::unimplemented(
+                    "xlac does not write tiled host layouts",
+                ));
+            }
+            // SAFETY: the framework's array.
+            let m2m = unsafe { slice(t.minor_to_major, t.minor_to_major_size, "minor_to_major")? };
+            let mut sorted = m2m.to_vec();
+            sorted.sort_unstable();
+            if sorted != (0..rank as i64).collect::<Vec<_>>() {
+                return Err(Error::invalid(format!(
+                    "host layout minor_to_major {m2m:?} is not a permutation of {rank} dimensions"
+                )));
+            }
+            Ok(m2m.to_vec())
+        }
+        PJRT_Buffer_MemoryLayout_Type_Strides => Err(Error::unimplemented(
+            "xlac writes host buffers by minor-to-major layouts, not strides",
+        )),
+        other => Err(Error::invalid(format!("unknown host layout type {other}"))),
+    }
+}
+
+pub unsafe extern "C" fn buffer_to_host_buffer(
+    args: *mut PJRT_Buffer_ToHostBuffer_Args,
+) -> *mut c_void {
+    guard("Buffer_ToHostBuffer", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.src)? };
+        let size = b.byte_size();
+        if a.dst.is_null() {
+            // The size query of the two-call protocol.
+            a.dst_size = size;
+            return Ok(());
+        }
+        if a.dst_size < size {
+            return Err(Error::invalid(format!(
+                "ToHostBuffer: the destination has {} bytes, the buffer {size}",
+                a.dst_size
+            )));
+        }
+        let lit = b.literal()?;
+        let array = Buffer::array(&lit)?;
+        // SAFETY: the framework's layout.
+        let m2m = unsafe { host_minor_to_major(a.host_layout, b.dims.len())? };
+        let owned;
+        let array = if m2m.iter().rev().copied().eq(0..b.dims.len() as i64) || b.dims.len() <= 1 {
+            array
+        } else {
+            let layout = xlac::ir::Layout {
+                minor_to_major: m2m.iter().map(|&d| d as usize).collect(),
+                ..array.shape.layout.clone()
+            };
+            owned = array.with_layout(&layout);
+            &owned
+        };
+        let bytes = literal_bytes(array);
+        // SAFETY: `dst` has room for `size` bytes, checked above.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), a.dst.cast::<u8>(), bytes.len().min(size))
+        };
+        a.event = Event::ready();
+        Ok(())
+    })
+}
+
+// ---- buffer queries -------------------------------------------------------------------
+
+pub unsafe extern "C" fn buffer_destroy(args: *mut PJRT_Buffer_Destroy_Args) -> *mut c_void {
+    guard("Buffer_Destroy", args, |a| {
+        if !a.buffer.is_null() {
+            // SAFETY: the handle came from `Buffer::into_raw`; destroyed once.
+            drop(unsafe { Box::from_raw(a.buffer.cast::<Buffer>()) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_element_type(
+    args: *mut PJRT_Buffer_ElementType_Args,
+) -> *mut c_void {
+    guard("Buffer_ElementType", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.type_ = buffer_type(b.element_type)?;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_dimensions(args: *mut PJRT_Buffer_Dimensions_Args) -> *mut c_void {
+    guard("Buffer_Dimensions", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.dims = b.dims.as_ptr();
+        a.num_dims = b.dims.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_unpadded_dimensions(
+    args: *mut PJRT_Buffer_UnpaddedDimensions_Args,
+) -> *mut c_void {
+    guard("Buffer_UnpaddedDimensions", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.unpadded_dims = b.dims.as_ptr();
+        a.num_dims = b.dims.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_dynamic_dimension_indices(
+    args: *mut PJRT_Buffer_DynamicDimensionIndices_Args,
+) -> *mut c_void {
+    guard("Buffer_DynamicDimensionIndices", args, |a| {
+        a.dynamic_dim_indices = std::ptr::null();
+        a.num_dynamic_dims = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_on_device_size_in_bytes(
+    args: *mut PJRT_Buffer_OnDeviceSizeInBytes_Args,
+) -> *mut c_void {
+    guard("Buffer_OnDeviceSizeInBytes", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.on_device_size_in_bytes = b.byte_size();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_device(args: *mut PJRT_Buffer_Device_Args) -> *mut c_void {
+    guard("Buffer_Device", args, |a| {
+        // SAFETY: a live buffer whose client outlives it.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.device = unsafe { &*b.client }.device_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_memory(args: *mut PJRT_Buffer_Memory_Args) -> *mut c_void {
+    guard("Buffer_Memory", args, |a| {
+        // SAFETY: a live buffer whose client outlives it.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.memory = unsafe { &*b.client }.memory_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_delete(args: *mut PJRT_Buffer_Delete_Args) -> *mut c_void {
+    guard("Buffer_Delete", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        // External references keep their own clones: views stay valid.
+        b.data.lock().unwrap_or_else(|e| e.into_inner()).take();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_is_deleted(args: *mut PJRT_Buffer_IsDeleted_Args) -> *mut c_void {
+    guard("Buffer_IsDeleted", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.is_deleted = b.is_deleted();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_is_on_cpu(args: *mut PJRT_Buffer_IsOnCpu_Args) -> *mut c_void {
+    guard("Buffer_IsOnCpu", args, |a| {
+        a.is_on_cpu = true;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_ready_event(args: *mut PJRT_Buffer_ReadyEvent_Args) -> *mut c_void {
+    guard("Buffer_ReadyEvent", args, |a| {
+        // SAFETY: a live buffer.
+        unsafe { buffer_ref(a.buffer)? };
+        a.event = Event::ready();
+        Ok(())
+    })
+}
+
+fn data_pointer(b: &Buffer) -> Result<*mut c_void> {
+    // An external reference's clone if the buffer was deleted under a live view.
+    let lit = match b.literal() {
+        Ok(l) => l,
+        Err(e) => b
+            .external
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .last()
+            .cloned()
+            .ok_or(e)?,
+    };
+    let array = Buffer::array(&lit)?;
+    Ok(literal_bytes(array).as_ptr().cast_mut().cast())
+}
+
+pub unsafe extern "C" fn buffer_unsafe_pointer(
+    args: *mut PJRT_Buffer_UnsafePointer_Args,
+) -> *mut c_void {
+    guard("Buffer_UnsafePointer", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.buffer_pointer = data_pointer(b)? as usize;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_opaque_device_memory_data_pointer(
+    args: *mut PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args,
+) -> *mut c_void {
+    guard("Buffer_OpaqueDeviceMemoryDataPointer", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.device_memory_ptr = data_pointer(b)?;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_increase_external_reference_count(
+    args: *mut PJRT_Buffer_IncreaseExternalReferenceCount_Args,
+) -> *mut c_void {
+    guard("Buffer_IncreaseExternalReferenceCount", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        let lit = b.literal()?;
+        b.external
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(lit);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_decrease_external_reference_count(
+    args: *mut PJRT_Buffer_DecreaseExternalReferenceCount_Args,
+) -> *mut c_void {
+    guard("Buffer_DecreaseExternalReferenceCount", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        b.external
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .map(drop)
+            .ok_or_else(|| {
+                Error::new(
+                    Code::FailedPrecondition,
+                    "the buffer has no external references",
+                )
+            })
+    })
+}
+
+pub unsafe extern "C" fn buffer_get_memory_layout(
+    args: *mut PJRT_Buffer_GetMemoryLayout_Args,
+) -> *mut c_void {
+    guard("Buffer_GetMemoryLayout", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        a.layout = PJRT_Buffer_MemoryLayout {
+            struct_size: std::mem::size_of::<PJRT_Buffer_MemoryLayout>(),
+            extension_start: std::ptr::null_mut(),
+            layout: MemoryLayoutUnion {
+                tiled: PJRT_Buffer_MemoryLayout_Tiled {
+                    struct_size: std::mem::size_of::<PJRT_Buffer_MemoryLayout_Tiled>(),
+                    extension_start: std::ptr::null_mut(),
+                    minor_to_major: b.minor_to_major.as_ptr(),
+                    minor_to_major_size: b.minor_to_major.len(),
+                    tile_dims: std::ptr::null(),
+                    tile_dim_sizes: std::ptr::null(),
+                    num_tiles: 0,
+                },
+            },
+            type_: PJRT_Buffer_MemoryLayout_Type_Tiled,
+        };
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_copy_raw_to_host(
+    args: *mut PJRT_Buffer_CopyRawToHost_Args,
+) -> *mut c_void {
+    guard("Buffer_CopyRawToHost", args, |a| {
+        // SAFETY: a live buffer.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        let lit = b.literal()?;
+        let bytes = literal_bytes(Buffer::array(&lit)?);
+        let (Ok(offset), Ok(size)) = (usize::try_from(a.offset), usize::try_from(a.transfer_size))
+        else {
+            return Err(Error::invalid("CopyRawToHost: negative offset or size"));
+        };
+        let end = offset
+            .checked_add(size)
+            .filter(|&e| e <= bytes.len())
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "CopyRawToHost: [{offset}, +{size}) is outside {} bytes",
+                    bytes.len()
+                ))
+            })?;
+        if size > 0 && a.dst.is_null() {
+            return Err(Error::invalid("CopyRawToHost: NULL destination"));
+        }
+        // SAFETY: the destination holds `size` bytes (the caller's contract).
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes[offset..end].as_ptr(), a.dst.cast::<u8>(), size)
+        };
+        a.event = Event::ready();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_copy_to_memory(
+    args: *mut PJRT_Buffer_CopyToMemory_Args,
+) -> *mut c_void {
+    guard("Buffer_CopyToMemory", args, |a| {
+        // SAFETY: a live buffer whose client outlives it.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        let client = unsafe { &*b.client };
+        check_memory(client, a.dst_memory)?;
+        let lit = b.literal()?;
+        a.dst_buffer = Buffer::new(client, Buffer::array(&lit)?.clone()).into_raw();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn buffer_copy_to_device(
+    args: *mut PJRT_Buffer_CopyToDevice_Args,
+) -> *mut c_void {
+    guard("Buffer_CopyToDevice", args, |a| {
+        // SAFETY: a live buffer whose client outlives it.
+        let b = unsafe { buffer_ref(a.buffer)? };
+        let client = unsafe { &*b.client };
+        check_device(client, a.dst_device)?;
+        let lit = b.literal()?;
+        a.dst_buffer = Buffer::new(client, Buffer::array(&lit)?.clone()).into_raw();
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked() {
+        assert_eq!(checked_size(&[2, 3], PrimitiveType::F32).unwrap(), (6, 24));
+        assert_eq!(checked_size(&[], PrimitiveType::F64).unwrap(), (1, 8));
+        assert_eq!(checked_size(&[0, 5], PrimitiveType::S8).unwrap(), (0, 0));
+        assert!(checked_size(&[-1], PrimitiveType::F32).is_err());
+        assert!(checked_size(&[i64::MAX, i64::MAX], PrimitiveType::F32).is_err());
+        let e = checked_size(&[1 << 40, 8], PrimitiveType::F32).unwrap_err();
+        assert_eq!(e.code, Code::ResourceExhausted);
+        assert!(checked_size(&[1; 65], PrimitiveType::F32).is_err());
+    }
+
+    #[test]
+    fn every_stored_type_round_trips_its_code() {
+        for code in 1..=15 {
+            let t = element_type(code).unwrap();
+            assert_eq!(buffer_type(t).unwrap(), code);
+        }
+        assert_eq!(element_type(16).unwrap_err().code, Code::Unimplemented);
+        assert_eq!(element_type(99).unwrap_err().code, Code::InvalidArgument);
+    }
+
+    #[test]
+    fn strided_gather_transposes() {
+        // A 2x3 f32 array stored column-major: strides (4, 8).
+        let col_major: [f32; 6] = [0., 3., 1., 4., 2., 5.];
+        // SAFETY: the strides stay inside the array.
+        let bytes =
+            unsafe { gather_strided(col_major.as_ptr().cast(), &[2, 3], &[4, 8], 4, 24).unwrap() };
+        let data = array_data_from_bytes(PrimitiveType::F32, &bytes).unwrap();
+        assert_eq!(data, ArrayData::F32(vec![0., 1., 2., 3., 4., 5.]));
+    }
+
+    #[test]
+    fn pred_bytes_become_bools() {
+        let d = array_data_from_bytes(PrimitiveType::Pred, &[0, 1, 2]).unwrap();
+        assert_eq!(d, ArrayData::Pred(vec![false, true, true]));
+    }
+}

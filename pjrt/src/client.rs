@@ -1,0 +1,754 @@
+//! The client, its one device, the device's one memory, and the plugin attributes.
+//!
+//! xlac runs one CPU device per client (multi-device executables come with the SPMD work).
+//! Everything a getter returns (names, pointer arrays) lives inside the boxed [`Client`],
+//! so it has the client's lifetime as the header requires.
+
+use std::ffi::{c_char, c_int, c_void};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::abi::*;
+use crate::error::{Error, Result, bytes, guard, slice};
+
+/// How a client runs compiled programs (`mode=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// xlac's whole pipeline down to Cranelift machine code (the default).
+    Compiled,
+    /// The reference interpreter on the module as ingested.
+    Interpreter,
+}
+
+/// The client create options (`PJRT_Client_Create.create_options`, which JAX fills from
+/// `register_plugin(options=...)` and `jax_pjrt_client_create_options`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientOptions {
+    /// `dump_to=DIR`: one xlac dump folder per compile, `DIR/module_NNNN.NAME/`.
+    pub dump_to: Option<PathBuf>,
+    /// `mode=compiled|interpreter`.
+    pub mode: Mode,
+    /// `threads=N`: the size of the pool kernels split their work over (default: rayon's).
+    pub threads: Option<usize>,
+    /// `log_calls=1|PATH`: the call log (see [`crate::call_log`]).
+    pub log_calls: Option<String>,
+}
+
+impl Default for ClientOptions {
+    fn default() -> ClientOptions {
+        ClientOptions {
+            dump_to: None,
+            mode: Mode::Compiled,
+            threads: None,
+            log_calls: None,
+        }
+    }
+}
+
+/// One create option's value as the framework sent it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionValue {
+    /// `kString`
+    Str(String),
+    /// `kInt64`
+    Int(i64),
+    /// `kInt64List`
+    IntList(Vec<i64>),
+    /// `kFloat`
+    Float(f32),
+    /// `kBool`
+    Bool(bool),
+}
+
+impl OptionValue {
+    /// As text: JAX's `"k:v;k:v"` form sends every value as a string.
+    fn text(&self) -> String {
+        match self {
+            OptionValue::Str(s) => s.clone(),
+            OptionValue::Int(i) => i.to_string(),
+            OptionValue::Bool(b) => if *b { "1" } else { "0" }.to_string(),
+            OptionValue::Float(f) => f.to_string(),
+            OptionValue::IntList(l) => format!("{l:?}"),
+        }
+    }
+}
+
+/// Longest option name or string value accepted (a bound on what the caller can make us
+/// copy).
+const MAX_OPTION_BYTES: usize = 4096;
+/// Most create options accepted.
+const MAX_OPTIONS: usize = 64;
+
+/// Reads `PJRT_NamedValue`s into `(name, value)` pairs.
+///
+/// # Safety
+/// `values` must point at `count` valid named values.
+pub unsafe fn read_named_values(
+    values: *const PJRT_NamedValue,
+    count: usize,
+) -> Result<Vec<(String, OptionValue)>> {
+    if count > MAX_OPTIONS {
+        return Err(Error::invalid(format!(
+            "{count} create options; at most {MAX_OPTIONS} are accepted"
+        )));
+    }
+    // SAFETY: the caller's contract.
+    let values = unsafe { slice(values, count, "create_options")? };
+    let mut out = Vec::with_capacity(count);
+    for v in values {
+        if v.name_size > MAX_OPTION_BYTES || v.value_size > MAX_OPTION_BYTES {
+            return Err(Error::invalid(format!(
+                "a create option's name or value is longer than {MAX_OPTION_BYTES} bytes"
+            )));
+        }
+        // SAFETY: the named value's pointers are valid for their sizes.
+        let name = unsafe { bytes(v.name, v.name_size, "an option name")? };
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = match v.type_ {
+            // SAFETY: `type_` says which union member is set.
+            PJRT_NamedValue_kString => OptionValue::Str(
+                String::from_utf8_lossy(unsafe {
+                    bytes(v.value.string_value, v.value_size, "an option value")?
+                })
+                .into_owned(),
+            ),
+            PJRT_NamedValue_kInt64 => OptionValue::Int(unsafe { v.value.int64_value }),
+            PJRT_NamedValue_kInt64List => OptionValue::IntList(
+                unsafe { slice(v.value.int64_array_value, v.value_size, "an option value")? }
+                    .to_vec(),
+            ),
+            PJRT_NamedValue_kFloat => OptionValue::Float(unsafe { v.value.float_value }),
+            PJRT_NamedValue_kBool => OptionValue::Bool(unsafe { v.value.bool_value }),
+            other => {
+                return Err(Error::invalid(format!(
+                    "create option '{name}' has unknown value type {other}"
+                )));
+            }
+        };
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+impl ClientOptions {
+    /// Interprets the create options; an unknown name or a bad value is an error naming it.
+    pub fn parse(values: &[(String, OptionValue)]) -> Result<ClientOptions> {
+        let mut o = ClientOptions::default();
+        for (name, value) in values {
+            let text = value.text();
+            match name.as_str() {
+                "dump_to" => o.dump_to = (!text.is_empty()).then(|| PathBuf::from(&text)),
+                "mode" => {
+                    o.mode = match text.as_str() {
+                        "compiled" => Mode::Compiled,
+                        "interpreter" | "interpret" => Mode::Interpreter,
+                        _ => {
+                            return Err(Error::invalid(format!(
+                                "create option mode={text}: expected compiled or interpreter"
+                            )));
+                        }
+                    }
+                }
+                "threads" => {
+                    let n: usize = text
+                        .parse()
+                        .ok()
+                        .filter(|&n| (1..=1024).contains(&n))
+                        .ok_or_else(|| {
+                            Error::invalid(format!(
+                                "create option threads={text}: expected a number from 1 to 1024"
+                            ))
+                        })?;
+                    o.threads = Some(n);
+                }
+                "log_calls" => o.log_calls = Some(text),
+                _ => {
+                    return Err(Error::invalid(format!(
+                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls)"
+                    )));
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// `PJRT_Memory`: starts with the 0.105 vtable pointer, NULL (no user data support).
+#[repr(C)]
+pub struct Memory {
+    vtable: *const PJRT_Memory_FunctionTable,
+    client: *const Client,
+}
+
+/// `PJRT_DeviceDescription`.
+pub struct DeviceDescription {
+    client: *const Client,
+}
+
+/// `PJRT_Device`: the one CPU device of a client.
+pub struct Device {
+    description: DeviceDescription,
+    client: *const Client,
+}
+
+/// `PJRT_Client`.
+pub struct Client {
+    /// The create options.
+    pub options: ClientOptions,
+    /// The pool executables run in, when `threads=` was given.
+    pub pool: Option<rayon::ThreadPool>,
+    /// Compiles so far: numbers the dump folders.
+    pub compiles: AtomicUsize,
+    device: Device,
+    memory: Memory,
+    device_list: [*mut c_void; 1],
+    memory_list: [*mut c_void; 1],
+}
+
+// SAFETY: the raw pointers point into the client itself, which is never moved after
+// creation (it lives in a Box) and only read after that.
+unsafe impl Send for Client {}
+unsafe impl Sync for Client {}
+
+/// Strings the getters hand out; `'static`, so their lifetime is the process's.
+pub const PLATFORM_NAME: &str = "xlac";
+const PLATFORM_VERSION: &str = concat!("xlac ", env!("CARGO_PKG_VERSION"));
+const DEVICE_KIND: &str = "xlac";
+const DEVICE_TO_STRING: &str = "XlacDevice(id=0)";
+const DEVICE_DEBUG_STRING: &str = "xlac:0";
+/// The memory kind JAX expects of a device's default memory.
+pub const MEMORY_KIND: &str = "device";
+const MEMORY_TO_STRING: &str = "XlacMemory(id=0, kind=device)";
+
+impl Client {
+    fn create(options: ClientOptions) -> Result<Box<Client>> {
+        let pool = match options.threads {
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .thread_name(|i| format!("xlac-pjrt-{i}"))
+                    .build()
+                    .map_err(|e| Error::invalid(format!("threads={n}: {e}")))?,
+            ),
+            None => None,
+        };
+        let mut client = Box::new(Client {
+            options,
+            pool,
+            compiles: AtomicUsize::new(0),
+            device: Device {
+                description: DeviceDescription {
+                    client: std::ptr::null(),
+                },
+                client: std::ptr::null(),
+            },
+            memory: Memory {
+                vtable: std::ptr::null(),
+                client: std::ptr::null(),
+            },
+            device_list: [std::ptr::null_mut()],
+            memory_list: [std::ptr::null_mut()],
+        });
+        let me: *const Client = &*client;
+        client.device.client = me;
+        client.device.description.client = me;
+        client.memory.client = me;
+        client.device_list = [(&mut client.device as *mut Device).cast()];
+        client.memory_list = [(&mut client.memory as *mut Memory).cast()];
+        Ok(client)
+    }
+
+    /// The device handle.
+    pub fn device_ptr(&self) -> *mut c_void {
+        self.device_list[0]
+    }
+
+    /// The one-device list, for getters that return device arrays.
+    pub fn device_list_ptr(&self) -> *const *mut c_void {
+        self.device_list.as_ptr()
+    }
+
+    /// The memory handle.
+    pub fn memory_ptr(&self) -> *mut c_void {
+        self.memory_list[0]
+    }
+
+    /// The next compile's number, for `module_NNNN` dump folders.
+    pub fn next_compile_number(&self) -> usize {
+        self.compiles.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Runs `f` in the client's pool (or the global one).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+}
+
+/// Borrows the client behind a handle.
+///
+/// # Safety
+/// `p` must be NULL or a live client from `PJRT_Client_Create`.
+pub unsafe fn client_ref<'a>(p: *mut c_void) -> Result<&'a Client> {
+    // SAFETY: the caller's contract.
+    unsafe { p.cast::<Client>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Client is NULL"))
+}
+
+/// Checks that a device handle is this client's device (or NULL for "the default").
+pub fn check_device(client: &Client, device: *mut c_void) -> Result<()> {
+    if device.is_null() || device == client.device_ptr() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "the PJRT_Device does not belong to this xlac client",
+        ))
+    }
+}
+
+/// Checks that a memory handle is this client's memory (or NULL).
+pub fn check_memory(client: &Client, memory: *mut c_void) -> Result<()> {
+    if memory.is_null() || memory == client.memory_ptr() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "the PJRT_Memory does not belong to this xlac client",
+        ))
+    }
+}
+
+unsafe fn device_ref<'a>(p: *mut c_void) -> Result<&'a Device> {
+    // SAFETY: handles come from this client.
+    unsafe { p.cast::<Device>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Device is NULL"))
+}
+
+unsafe fn memory_ref<'a>(p: *mut c_void) -> Result<&'a Memory> {
+    // SAFETY: handles come from this client.
+    unsafe { p.cast::<Memory>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Memory is NULL"))
+}
+
+unsafe fn description_ref<'a>(p: *mut c_void) -> Result<&'a DeviceDescription> {
+    // SAFETY: handles come from this client.
+    unsafe { p.cast::<DeviceDescription>().as_ref() }
+        .ok_or_else(|| Error::invalid("the PJRT_DeviceDescription is NULL"))
+}
+
+fn str_out(s: &'static str) -> (*const c_char, usize) {
+    (s.as_ptr().cast(), s.len())
+}
+
+// ---- plugin ---------------------------------------------------------------------------
+
+pub unsafe extern "C" fn plugin_initialize(args: *mut PJRT_Plugin_Initialize_Args) -> *mut c_void {
+    guard("Plugin_Initialize", args, |_| Ok(()))
+}
+
+struct Attributes([PJRT_NamedValue; 3]);
+// SAFETY: the values point at 'static data only.
+unsafe impl Send for Attributes {}
+unsafe impl Sync for Attributes {}
+
+static CURRENT_VERSION: [i64; 3] = [1, 17, 0];
+static MINIMUM_VERSION: [i64; 3] = [1, 0, 0];
+
+fn named_int(name: &'static str, v: i64) -> PJRT_NamedValue {
+    PJRT_NamedValue {
+        struct_size: std::mem::size_of::<PJRT_NamedValue>(),
+        extension_start: std::ptr::null_mut(),
+        name: name.as_ptr().cast(),
+        name_size: name.len(),
+        type_: PJRT_NamedValue_kInt64,
+        value: NamedValueUnion { int64_value: v },
+        value_size: 1,
+    }
+}
+
+fn named_list(name: &'static str, v: &'static [i64]) -> PJRT_NamedValue {
+    PJRT_NamedValue {
+        struct_size: std::mem::size_of::<PJRT_NamedValue>(),
+        extension_start: std::ptr::null_mut(),
+        name: name.as_ptr().cast(),
+        name_size: name.len(),
+        type_: PJRT_NamedValue_kInt64List,
+        value: NamedValueUnion {
+            int64_array_value: v.as_ptr(),
+        },
+        value_size: v.len(),
+    }
+}
+
+/// `xla_version` (XLA's CPU plugin reports 2), `stablehlo_current_version` = 1.17.0 (pins
+/// the VHLO version JAX serializes to, ../shared/notes/pjrt.md §2.3) and
+/// `stablehlo_minimum_version` = 1.0.0 (from there on JAX writes bytecode v6, the version
+/// xlac's reader reads).
+pub unsafe extern "C" fn plugin_attributes(args: *mut PJRT_Plugin_Attributes_Args) -> *mut c_void {
+    static ATTRS: OnceLock<Attributes> = OnceLock::new();
+    guard("Plugin_Attributes", args, |a| {
+        let attrs = ATTRS.get_or_init(|| {
+            Attributes([
+                named_int("xla_version", 2),
+                named_list("stablehlo_current_version", &CURRENT_VERSION),
+                named_list("stablehlo_minimum_version", &MINIMUM_VERSION),
+            ])
+        });
+        a.attributes = attrs.0.as_ptr();
+        a.num_attributes = attrs.0.len();
+        Ok(())
+    })
+}
+
+// ---- client ---------------------------------------------------------------------------
+
+pub unsafe extern "C" fn client_create(args: *mut PJRT_Client_Create_Args) -> *mut c_void {
+    guard("Client_Create", args, |a| {
+        // SAFETY: the framework's options array.
+        let values = unsafe { read_named_values(a.create_options, a.num_options)? };
+        let options = ClientOptions::parse(&values)?;
+        if let Some(target) = &options.log_calls {
+            crate::call_log::configure(target)
+                .map_err(|e| Error::invalid(format!("log_calls={target}: {e}")))?;
+        }
+        if let Some(dir) = &options.dump_to {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::invalid(format!("dump_to={}: {e}", dir.display())))?;
+        }
+        a.client = Box::into_raw(Client::create(options)?).cast();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_destroy(args: *mut PJRT_Client_Destroy_Args) -> *mut c_void {
+    guard("Client_Destroy", args, |a| {
+        if !a.client.is_null() {
+            // SAFETY: the handle came from `client_create`; the framework destroys it once.
+            drop(unsafe { Box::from_raw(a.client.cast::<Client>()) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_platform_name(
+    args: *mut PJRT_Client_PlatformName_Args,
+) -> *mut c_void {
+    guard("Client_PlatformName", args, |a| {
+        (a.platform_name, a.platform_name_size) = str_out(PLATFORM_NAME);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_process_index(
+    args: *mut PJRT_Client_ProcessIndex_Args,
+) -> *mut c_void {
+    guard("Client_ProcessIndex", args, |a| {
+        a.process_index = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_platform_version(
+    args: *mut PJRT_Client_PlatformVersion_Args,
+) -> *mut c_void {
+    guard("Client_PlatformVersion", args, |a| {
+        (a.platform_version, a.platform_version_size) = str_out(PLATFORM_VERSION);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_devices(args: *mut PJRT_Client_Devices_Args) -> *mut c_void {
+    guard("Client_Devices", args, |a| {
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        a.devices = c.device_list.as_ptr();
+        a.num_devices = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_addressable_devices(
+    args: *mut PJRT_Client_AddressableDevices_Args,
+) -> *mut c_void {
+    guard("Client_AddressableDevices", args, |a| {
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        a.addressable_devices = c.device_list.as_ptr();
+        a.num_addressable_devices = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_lookup_device(
+    args: *mut PJRT_Client_LookupDevice_Args,
+) -> *mut c_void {
+    guard("Client_LookupDevice", args, |a| {
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        if a.id != 0 {
+            return Err(Error::new(
+                crate::error::Code::NotFound,
+                format!("no xlac device with id {}; the client has device 0", a.id),
+            ));
+        }
+        a.device = c.device_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_lookup_addressable_device(
+    args: *mut PJRT_Client_LookupAddressableDevice_Args,
+) -> *mut c_void {
+    guard("Client_LookupAddressableDevice", args, |a| {
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        if a.local_hardware_id != 0 {
+            return Err(Error::new(
+                crate::error::Code::NotFound,
+                format!(
+                    "no xlac device with local hardware id {}",
+                    a.local_hardware_id
+                ),
+            ));
+        }
+        a.addressable_device = c.device_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_addressable_memories(
+    args: *mut PJRT_Client_AddressableMemories_Args,
+) -> *mut c_void {
+    guard("Client_AddressableMemories", args, |a| {
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        a.addressable_memories = c.memory_list.as_ptr();
+        a.num_addressable_memories = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn client_default_device_assignment(
+    args: *mut PJRT_Client_DefaultDeviceAssignment_Args,
+) -> *mut c_void {
+    guard("Client_DefaultDeviceAssignment", args, |a| {
+        if a.num_replicas != 1 || a.num_partitions != 1 {
+            return Err(Error::unimplemented(format!(
+                "xlac's PJRT client has one device; {} replicas x {} partitions were asked for",
+                a.num_replicas, a.num_partitions
+            )));
+        }
+        if a.default_assignment_size < 1 || a.default_assignment.is_null() {
+            return Err(Error::invalid(
+                "default_assignment has no room for one device",
+            ));
+        }
+        // SAFETY: room for at least one entry, checked above.
+        unsafe { *a.default_assignment = 0 };
+        Ok(())
+    })
+}
+
+// ---- device descriptions --------------------------------------------------------------
+
+pub unsafe extern "C" fn device_description_id(
+    args: *mut PJRT_DeviceDescription_Id_Args,
+) -> *mut c_void {
+    guard("DeviceDescription_Id", args, |a| {
+        // SAFETY: a handle from this plugin.
+        unsafe { description_ref(a.device_description)? };
+        a.id = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_description_process_index(
+    args: *mut PJRT_DeviceDescription_ProcessIndex_Args,
+) -> *mut c_void {
+    guard("DeviceDescription_ProcessIndex", args, |a| {
+        a.process_index = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_description_attributes(
+    args: *mut PJRT_DeviceDescription_Attributes_Args,
+) -> *mut c_void {
+    guard("DeviceDescription_Attributes", args, |a| {
+        a.num_attributes = 0;
+        a.attributes = std::ptr::null();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_description_kind(
+    args: *mut PJRT_DeviceDescription_Kind_Args,
+) -> *mut c_void {
+    guard("DeviceDescription_Kind", args, |a| {
+        (a.device_kind, a.device_kind_size) = str_out(DEVICE_KIND);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_description_debug_string(
+    args: *mut PJRT_DeviceDescription_DebugString_Args,
+) -> *mut c_void {
+    guard("DeviceDescription_DebugString", args, |a| {
+        (a.debug_string, a.debug_string_size) = str_out(DEVICE_DEBUG_STRING);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_description_to_string(
+    args: *mut PJRT_DeviceDescription_ToString_Args,
+) -> *mut c_void {
+    guard("DeviceDescription_ToString", args, |a| {
+        (a.to_string, a.to_string_size) = str_out(DEVICE_TO_STRING);
+        Ok(())
+    })
+}
+
+// ---- devices --------------------------------------------------------------------------
+
+pub unsafe extern "C" fn device_get_description(
+    args: *mut PJRT_Device_GetDescription_Args,
+) -> *mut c_void {
+    guard("Device_GetDescription", args, |a| {
+        // SAFETY: a handle from this plugin.
+        let d = unsafe { device_ref(a.device)? };
+        a.device_description = (&d.description as *const DeviceDescription)
+            .cast_mut()
+            .cast();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_is_addressable(
+    args: *mut PJRT_Device_IsAddressable_Args,
+) -> *mut c_void {
+    guard("Device_IsAddressable", args, |a| {
+        a.is_addressable = true;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_local_hardware_id(
+    args: *mut PJRT_Device_LocalHardwareId_Args,
+) -> *mut c_void {
+    guard("Device_LocalHardwareId", args, |a| {
+        a.local_hardware_id = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_addressable_memories(
+    args: *mut PJRT_Device_AddressableMemories_Args,
+) -> *mut c_void {
+    guard("Device_AddressableMemories", args, |a| {
+        // SAFETY: a handle from this plugin; its client outlives it.
+        let d = unsafe { device_ref(a.device)? };
+        let c = unsafe { &*d.client };
+        a.memories = c.memory_list.as_ptr();
+        a.num_memories = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn device_default_memory(
+    args: *mut PJRT_Device_DefaultMemory_Args,
+) -> *mut c_void {
+    guard("Device_DefaultMemory", args, |a| {
+        // SAFETY: a handle from this plugin; its client outlives it.
+        let d = unsafe { device_ref(a.device)? };
+        a.memory = unsafe { &*d.client }.memory_ptr();
+        Ok(())
+    })
+}
+
+// ---- memories -------------------------------------------------------------------------
+
+pub unsafe extern "C" fn memory_id(args: *mut PJRT_Memory_Id_Args) -> *mut c_void {
+    guard("Memory_Id", args, |a| {
+        a.id = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn memory_kind(args: *mut PJRT_Memory_Kind_Args) -> *mut c_void {
+    guard("Memory_Kind", args, |a| {
+        (a.kind, a.kind_size) = str_out(MEMORY_KIND);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn memory_kind_id(args: *mut PJRT_Memory_Kind_Id_Args) -> *mut c_void {
+    guard("Memory_Kind_Id", args, |a| {
+        a.kind_id = 0 as c_int;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn memory_debug_string(
+    args: *mut PJRT_Memory_DebugString_Args,
+) -> *mut c_void {
+    guard("Memory_DebugString", args, |a| {
+        (a.debug_string, a.debug_string_size) = str_out(MEMORY_TO_STRING);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn memory_to_string(args: *mut PJRT_Memory_ToString_Args) -> *mut c_void {
+    guard("Memory_ToString", args, |a| {
+        (a.to_string, a.to_string_size) = str_out(MEMORY_TO_STRING);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn memory_addressable_by_devices(
+    args: *mut PJRT_Memory_AddressableByDevices_Args,
+) -> *mut c_void {
+    guard("Memory_AddressableByDevices", args, |a| {
+        // SAFETY: a handle from this plugin; its client outlives it.
+        let m = unsafe { memory_ref(a.memory)? };
+        let c = unsafe { &*m.client };
+        a.devices = c.device_list.as_ptr();
+        a.num_devices = 1;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(name: &str, v: &str) -> (String, OptionValue) {
+        (name.into(), OptionValue::Str(v.into()))
+    }
+
+    #[test]
+    fn options_parse_from_strings_and_ints() {
+        let o = ClientOptions::parse(&[
+            s("dump_to", "/tmp/d"),
+            s("mode", "interpreter"),
+            ("threads".into(), OptionValue::Int(3)),
+            ("log_calls".into(), OptionValue::Bool(false)),
+        ])
+        .unwrap();
+        assert_eq!(o.dump_to, Some(PathBuf::from("/tmp/d")));
+        assert_eq!(o.mode, Mode::Interpreter);
+        assert_eq!(o.threads, Some(3));
+        assert_eq!(o.log_calls.as_deref(), Some("0"));
+    }
+
+    #[test]
+    fn bad_options_are_errors_naming_them() {
+        for (bad, word) in [
+            (s("mode", "fast"), "mode=fast"),
+            (s("threads", "0"), "threads=0"),
+            (s("threads", "x"), "threads=x"),
+            (s("dumpto", "d"), "dumpto"),
+        ] {
+            let e = ClientOptions::parse(&[bad]).unwrap_err();
+            assert!(e.message.contains(word), "{}", e.message);
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! What xlac reads of the serialized `CompileOptionsProto` the framework sends with each
+//! compile: the replica and partition counts and the device assignment
+//! (`executable_build_options` = field 3; in it `num_replicas` = 4, `num_partitions` = 5,
+//! `device_assignment` = 9, a `DeviceAssignmentProto` of `replica_count` = 1,
+//! `computation_count` = 2 and `computation_devices` = 3, each holding
+//! `replica_device_ids` = 1). Everything else (debug options, layouts, ...) is skipped.
+//!
+//! A protobuf message is a sequence of `(field << 3 | wire type)` varint keys, each
+//! followed by a varint (type 0), 8 bytes (1), a varint length and that many bytes (2), or
+//! 4 bytes (5). The walker below reads exactly that, bounded: the input size is capped,
+//! and every length is checked against what is left. XLA: `xla/pjrt/proto/compile_options.proto`,
+//! `xla/xla_data.proto`.
+
+use crate::error::{Code, Error, Result};
+
+/// The largest options message accepted (JAX sends about 1 KB).
+pub const MAX_COMPILE_OPTIONS_BYTES: usize = 1 << 20;
+/// The most devices a device assignment may list.
+const MAX_ASSIGNED_DEVICES: usize = 1 << 16;
+
+/// What a compile was asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// `num_replicas` (1 when absent).
+    pub num_replicas: i64,
+    /// `num_partitions` (1 when absent).
+    pub num_partitions: i64,
+    /// The device assignment: `devices[computation][replica]`, if one was given.
+    pub device_assignment: Option<Vec<Vec<i64>>>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions {
+            num_replicas: 1,
+            num_partitions: 1,
+            device_assignment: None,
+        }
+    }
+}
+
+/// One field's value.
+enum Value<'a> {
+    Varint(u64),
+    Fixed64,
+    Bytes(&'a [u8]),
+    Fixed32,
+}
+
+/// Reads one message's fields in order.
+struct Fields<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// Which message this is, for errors.
+    what: &'static str,
+}
+
+impl<'a> Fields<'a> {
+    fn new(data: &'a [u8], what: &'static str) -> Fields<'a> {
+        Fields { data, pos: 0, what }
+    }
+
+    fn error(&self, message: &str) -> Error {
+        Error::invalid(format!(
+            "compile options: {} at byte {}: {message}",
+            self.what, self.pos
+        ))
+    }
+
+    fn varint(&mut self) -> Result<u64> {
+        let mut v: u64 = 0;
+        for i in 0..10 {
+            let Some(&b) = self.data.get(self.pos) else {
+                return Err(self.error("truncated varint"));
+            };
+            self.pos += 1;
+            if i == 9 && b > 1 {
+                return Err(self.error("varint longer than 64 bits"));
+            }
+            v |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(self.error("varint longer than 10 bytes"))
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.data.len())
+            .ok_or_else(|| self.error(&format!("a field of {n} bytes runs past the end")))?;
+        let out = &self.data[self.pos..end];
+        self.pos = end;
+        Ok(out)
+    }
+
+    /// The next `(field number, value)`, or `None` at the end.
+    fn next(&mut self) -> Result<Option<(u64, Value<'a>)>> {
+        if self.pos == self.data.len() {
+            return Ok(None);
+        }
+        let key = self.varint()?;
+        let field = key >> 3;
+        if field == 0 {
+            return Err(self.error("field number 0"));
+        }
+        let value = match key & 7 {
+            0 => Value::Varint(self.varint()?),
+            1 => {
+                self.take(8)?;
+                Value::Fixed64
+            }
+            2 => {
+                let n = self.varint()?;
+                let n =
+                    usize::try_from(n).map_err(|_| self.error("length over the address space"))?;
+                Value::Bytes(self.take(n)?)
+            }
+            5 => {
+                self.take(4)?;
+                Value::Fixed32
+            }
+            t => return Err(self.error(&format!("wire type {t} (groups are not used by XLA)"))),
+        };
+        Ok(Some((field, value)))
+    }
+}
+
+/// Parses the serialized `CompileOptionsProto`. Empty bytes mean all defaults.
+pub fn parse(bytes: &[u8]) -> Result<CompileOptions> {
+    if bytes.len() > MAX_COMPILE_OPTIONS_BYTES {
+        return Err(Error::new(
+            Code::ResourceExhausted,
+            format!(
+                "compile options of {} bytes; at most {MAX_COMPILE_OPTIONS_BYTES} are accepted",
+                bytes.len()
+            ),
+        ));
+    }
+    let mut options = CompileOptions::default();
+    let mut top = Fields::new(bytes, "CompileOptionsProto");
+    while let Some((field, value)) = top.next()? {
+        if let (3, Value::Bytes(build)) = (field, value) {
+            read_build_options(build, &mut options)?;
+        }
+    }
+    Ok(options)
+}
+
+fn int(value: &Value<'_>, fields: &Fields<'_>, name: &str) -> Result<i64> {
+    match value {
+        Value::Varint(v) => Ok(*v as i64),
+        _ => Err(fields.error(&format!("{name} is not a varint"))),
+    }
+}
+
+fn read_build_options(bytes: &[u8], options: &mut CompileOptions) -> Result<()> {
+    let mut f = Fields::new(bytes, "ExecutableBuildOptionsProto");
+    while let Some((field, value)) = f.next()? {
+        match field {
+            4 => options.num_replicas = int(&value, &f, "num_replicas")?,
+            5 => options.num_partitions = int(&value, &f, "num_partitions")?,
+            9 => {
+                let Value::Bytes(da) = value else {
+                    return Err(f.error("device_assignment is not a message"));
+                };
+                options.device_assignment = Some(read_device_assignment(da)?);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn read_device_assignment(bytes: &[u8]) -> Result<Vec<Vec<i64>>> {
+    let mut f = Fields::new(bytes, "DeviceAssignmentProto");
+    let mut computations = Vec::new();
+    let mut total = 0usize;
+    while let Some((field, value)) = f.next()? {
+        if field != 3 {
+            continue;
+        }
+        let Value::Bytes(cd) = value else {
+            return Err(f.error("computation_devices is not a message"));
+        };
+        let mut ids = Vec::new();
+        let mut c = Fields::new(cd, "ComputationDevice");
+        while let Some((field, value)) = c.next()? {
+            if field != 1 {
+                continue;
+            }
+            match value {
+                Value::Varint(v) => ids.push(v as i64),
+                // Packed repeated int64.
+                Value::Bytes(packed) => {
+                    let mut p = Fields::new(packed, "replica_device_ids");
+                    while p.pos < packed.len() {
+                        ids.push(p.varint()? as i64);
+                        total += 1;
+                        if total > MAX_ASSIGNED_DEVICES {
+                            return Err(p.error("too many devices"));
+                        }
+                    }
+                }
+                _ => return Err(c.error("replica_device_ids is not an int64")),
+            }
+        }
+        total += ids.len();
+        if total > MAX_ASSIGNED_DEVICES {
+            return Err(f.error("too many devices"));
+        }
+        computations.push(ids);
+    }
+    Ok(computations)
+}
+
+/// The serialized `DeviceAssignmentProto` of one replica and one computation on device 0:
+/// `replica_count = 1`, `computation_count = 1`, `computation_devices { replica_device_ids: 0 }`.
+pub const SINGLE_DEVICE_ASSIGNMENT: [u8; 9] =
+    [0x08, 0x01, 0x10, 0x01, 0x1a, 0x03, 0x0a, 0x01, 0x00];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn varint(mut v: u64, out: &mut Vec<u8>) {
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                out.push(b);
+                return;
+            }
+            out.push(b | 0x80);
+        }
+    }
+
+    fn field_bytes(field: u64, bytes: &[u8], out: &mut Vec<u8>) {
+        varint(field << 3 | 2, out);
+        varint(bytes.len() as u64, out);
+        out.extend_from_slice(bytes);
+    }
+
+    fn field_int(field: u64, v: u64, out: &mut Vec<u8>) {
+        varint(field << 3, out);
+        varint(v, out);
+    }
+
+    /// A message shaped like JAX's: device_ordinal -1, debug options, replicas, partitions,
+    /// the device assignment, and top-level fields around it.
+    fn jax_like(replicas: u64, partitions: u64) -> Vec<u8> {
+        let mut build = Vec::new();
+        field_int(1, u64::MAX, &mut build); // device_ordinal = -1
+        field_bytes(3, &[0x08, 0x01, 0x10, 0x00, 0xa8, 0x01, 0x01], &mut build);
+        field_int(4, replicas, &mut build);
+        field_int(5, partitions, &mut build);
+        field_int(6, 1, &mut build);
+        field_bytes(9, &SINGLE_DEVICE_ASSIGNMENT, &mut build);
+        let mut top = Vec::new();
+        field_bytes(3, &build, &mut top);
+        field_int(5, u64::MAX, &mut top);
+        field_int(9, 1, &mut top);
+        top
+    }
+
+    #[test]
+    fn reads_replicas_partitions_and_assignment() {
+        let o = parse(&jax_like(1, 1)).unwrap();
+        assert_eq!(o.num_replicas, 1);
+        assert_eq!(o.num_partitions, 1);
+        assert_eq!(o.device_assignment, Some(vec![vec![0]]));
+        let o = parse(&jax_like(2, 4)).unwrap();
+        assert_eq!((o.num_replicas, o.num_partitions), (2, 4));
+        assert_eq!(parse(&[]).unwrap(), CompileOptions::default());
+    }
+
+    #[test]
+    fn bad_messages_are_errors_with_offsets() {
+        let good = jax_like(1, 1);
+        for cut in 1..good.len() {
+            // Every strict prefix that ends inside a field is an error, never a panic.
+            let _ = parse(&good[..cut]);
+        }
+        let e = parse(&good[..good.len() - 1]).unwrap_err();
+        assert!(e.message.contains("at byte"), "{}", e.message);
+        assert!(parse(&[0x0b]).unwrap_err().message.contains("wire type 3"));
+        assert!(
+            parse(&[0x00])
+                .unwrap_err()
+                .message
+                .contains("field number 0")
+        );
+        assert!(parse(&[0x1a, 0xff, 0xff, 0xff, 0xff, 0x0f]).is_err());
+        assert!(parse(&[0x08; 11]).is_err());
+        let e = parse(&vec![0u8; MAX_COMPILE_OPTIONS_BYTES + 1]).unwrap_err();
+        assert_eq!(e.code, Code::ResourceExhausted);
+    }
+
+    /// A bounded fuzz loop: mutated JAX-like messages never panic.
+    #[test]
+    fn mutations_never_panic() {
+        let good = jax_like(1, 1);
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut m = good.clone();
+            let flips = 1 + (state % 4) as usize;
+            for k in 0..flips {
+                let i = ((state >> (8 * k)) as usize) % m.len();
+                m[i] ^= (state >> (3 + k)) as u8 | 1;
+            }
+            if state.is_multiple_of(7) {
+                m.truncate((state >> 20) as usize % m.len());
+            }
+            let _ = parse(&m);
+        }
+    }
+}

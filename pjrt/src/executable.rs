@@ -1,0 +1,901 @@
+//! Compiling and running programs: `PJRT_Client_Compile`, the executable queries, and
+//! `PJRT_LoadedExecutable_Execute`.
+//!
+//! A compile reads the program (StableHLO as MLIR text or as a portable artifact in MLIR
+//! bytecode, or HLO text), verifies it, reads the compile options, and hands the module to
+//! `xlac::compiler::compile` (or keeps it for the interpreter with `mode=interpreter`).
+//! Every failure is one `error: ...` line, with `file:line:col` where the program has
+//! locations, that JAX raises as `JaxRuntimeError`.
+
+use std::collections::hash_map::DefaultHasher;
+use std::ffi::{c_char, c_void};
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use xlac::compiler::CompileOptions as XlacCompileOptions;
+use xlac::eval::{EvalOptions, evaluate};
+use xlac::ir::{ArrayShape, Literal, Module, Shape, verifier};
+
+use crate::abi::*;
+use crate::buffer::{Buffer, Event, buffer_ref, buffer_type};
+use crate::client::{Client, MEMORY_KIND, Mode, client_ref};
+use crate::compile_options::{self, SINGLE_DEVICE_ASSIGNMENT};
+use crate::error::{Code, Error, Result, bytes, guard, slice};
+
+/// The largest program accepted, in bytes.
+pub const MAX_PROGRAM_BYTES: usize = 1 << 30;
+
+/// The magic of MLIR bytecode (`ML\xefR`).
+pub const BYTECODE_MAGIC: &[u8; 4] = b"ML\xefR";
+
+/// A program read and verified.
+pub struct Program {
+    /// The module as ingested.
+    pub module: Module,
+    /// The StableHLO text, when the program was MLIR text (the dump keeps it).
+    pub stablehlo_text: Option<String>,
+}
+
+fn verified(module: Module, file: &str) -> Result<Module> {
+    if let Err(errors) = verifier::verify(&module) {
+        let first = errors
+            .first()
+            .map(|e| match e.span {
+                Some(span) if span.line > 0 => format!("{file}:{e}"),
+                _ => format!("{file}: {e}"),
+            })
+            .unwrap_or_else(|| format!("{file}: the verifier rejected the module"));
+        let more = if errors.len() > 1 {
+            format!(" (and {} more)", errors.len() - 1)
+        } else {
+            String::new()
+        };
+        return Err(Error::invalid(format!("error: {first}{more}")));
+    }
+    Ok(module)
+}
+
+/// Reads a program of `format` (`mlir` or `hlo`) into a verified module.
+pub fn read_program(code: &[u8], format: &str) -> Result<Program> {
+    if code.len() > MAX_PROGRAM_BYTES {
+        return Err(Error::new(
+            Code::ResourceExhausted,
+            format!(
+                "error: a program of {} bytes; at most {MAX_PROGRAM_BYTES} are accepted",
+                code.len()
+            ),
+        ));
+    }
+    if format != "mlir" && format != "hlo" {
+        return Err(Error::invalid(format!(
+            "error: program format '{format}'; xlac reads 'mlir' (StableHLO text or bytecode) and HLO text"
+        )));
+    }
+    if code.starts_with(BYTECODE_MAGIC) {
+        return read_bytecode(code);
+    }
+    let text = std::str::from_utf8(code).map_err(|e| {
+        Error::invalid(format!(
+            "error: program: not MLIR bytecode and not text (invalid UTF-8 at byte {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let first_word: String = skip_comments(text)
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.'))
+        .collect();
+    match first_word.as_str() {
+        "HloModule" => {
+            let file = "program.hlo";
+            let parsed = xlac::ir::hlo_text::parse_module(text, file)
+                .map_err(|e| Error::invalid(format!("error: {e}")))?;
+            Ok(Program {
+                module: verified(parsed.module, file)?,
+                stablehlo_text: None,
+            })
+        }
+        "" if skip_comments(text).is_empty() => Err(Error::invalid(
+            "error: program: empty; expected StableHLO ('module' or 'func.func') or HLO text ('HloModule')",
+        )),
+        _ => {
+            let file = "program.mlir";
+            let parsed = xlac::ir::stablehlo::parse_module(text, file)
+                .map_err(|e| Error::invalid(format!("error: {e}")))?;
+            Ok(Program {
+                module: verified(parsed.module, file)?,
+                stablehlo_text: Some(text.to_string()),
+            })
+        }
+    }
+}
+
+/// `text` after leading whitespace and `//` comments.
+fn skip_comments(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        match text.strip_prefix("//") {
+            Some(rest) => text = rest.split_once('\n').map_or("", |(_, r)| r),
+            None => return text,
+        }
+    }
+}
+
+/// A StableHLO portable artifact (MLIR bytecode of VHLO), what `jax.jit` sends: read into
+/// the text parser's op tree, converted and verified. The dump keeps it printed as
+/// StableHLO text after a line naming its producer, as `xlac run --dump-to` does.
+fn read_bytecode(code: &[u8]) -> Result<Program> {
+    use xlac::ir::stablehlo::bytecode;
+    let file = "program.mlirbc";
+    let broken = |e| Error::invalid(format!("error: {}", bytecode::located(file, e)));
+    let ast = bytecode::read(code).map_err(broken)?;
+    let text = bytecode::to_text(code, &ast).map_err(broken)?;
+    let module =
+        bytecode::to_module(&ast, file).map_err(|e| Error::invalid(format!("error: {e}")))?;
+    Ok(Program {
+        module: verified(module, file)?,
+        stablehlo_text: Some(text),
+    })
+}
+
+/// What runs: the compiled executable, or the module for the interpreter.
+enum Runner {
+    Compiled(Box<Mutex<SendExecutable>>),
+    Interpreter(Box<Module>),
+}
+
+/// `xlac::runtime::Executable` behind a mutex.
+struct SendExecutable(xlac::runtime::Executable);
+
+// SAFETY: the executable owns its module, buffers and JIT-compiled code; none of it is tied
+// to the thread that built it, and the mutex gives one thread at a time access.
+unsafe impl Send for SendExecutable {}
+
+/// Everything about one compiled program that outlives the calls that ask about it.
+pub struct ExecutableState {
+    name: String,
+    runner: Runner,
+    /// The entry parameters' shapes.
+    parameters: Vec<Shape>,
+    /// The flattened result leaves.
+    outputs: Vec<ArrayShape>,
+    output_types: Vec<PJRT_Buffer_Type>,
+    output_dims: Vec<i64>,
+    output_dim_sizes: Vec<usize>,
+    output_kinds: Vec<*const c_char>,
+    output_kind_sizes: Vec<usize>,
+    fingerprint: String,
+    /// xlac's optimized HLO (compiled mode) or the module as ingested.
+    optimized_text: String,
+    cost: Vec<PJRT_NamedValue>,
+    memory: MemoryStats,
+    code_bytes: i64,
+}
+
+// SAFETY: the raw pointers point at 'static strings.
+unsafe impl Send for ExecutableState {}
+unsafe impl Sync for ExecutableState {}
+
+#[derive(Clone, Copy, Default)]
+struct MemoryStats {
+    argument: i64,
+    output: i64,
+    temp: i64,
+    total: i64,
+}
+
+/// `PJRT_LoadedExecutable`.
+pub struct LoadedExecutable {
+    state: Arc<ExecutableState>,
+    client: *const Client,
+    deleted: AtomicBool,
+}
+
+// SAFETY: `client` outlives its executables and is only read.
+unsafe impl Send for LoadedExecutable {}
+unsafe impl Sync for LoadedExecutable {}
+
+fn leaves(shape: &Shape, out: &mut Vec<ArrayShape>) {
+    match shape {
+        Shape::Array(a) => out.push(a.clone()),
+        Shape::Tuple(elements) => elements.iter().for_each(|e| leaves(e, out)),
+        _ => {}
+    }
+}
+
+static COST_NAMES: [&str; 3] = ["flops", "transcendentals", "bytes accessed"];
+
+fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
+    let entry = module.entry;
+    let comp = &module.computations[entry];
+    let (mut flops, mut transcendentals, mut bytes) = (0u64, 0u64, 0u64);
+    for &id in &comp.order {
+        let c = xlac::report::cost::instruction_cost(module, entry, id);
+        flops += c.flops;
+        transcendentals += c.transcendentals;
+        bytes += c.bytes;
+    }
+    [flops, transcendentals, bytes]
+        .iter()
+        .zip(COST_NAMES)
+        .map(|(&v, name)| PJRT_NamedValue {
+            struct_size: std::mem::size_of::<PJRT_NamedValue>(),
+            extension_start: std::ptr::null_mut(),
+            name: name.as_ptr().cast(),
+            name_size: name.len(),
+            type_: PJRT_NamedValue_kFloat,
+            value: NamedValueUnion {
+                float_value: v as f32,
+            },
+            value_size: 1,
+        })
+        .collect()
+}
+
+fn shapes_bytes(shapes: &[Shape]) -> i64 {
+    let mut arrays = Vec::new();
+    shapes.iter().for_each(|s| leaves(s, &mut arrays));
+    array_bytes(&arrays)
+}
+
+fn array_bytes(shapes: &[ArrayShape]) -> i64 {
+    shapes.iter().map(|s| s.byte_size() as i64).sum()
+}
+
+/// Compiles `code` for `client`: the whole of `PJRT_Client_Compile` but the C plumbing.
+pub fn compile(
+    client: &Client,
+    code: &[u8],
+    format: &str,
+    options: &[u8],
+) -> Result<ExecutableState> {
+    let options = compile_options::parse(options)?;
+    if options.num_replicas != 1 || options.num_partitions != 1 {
+        return Err(Error::unimplemented(format!(
+            "error: xlac's PJRT plugin runs one device; the program asks for {} replicas x {} partitions",
+            options.num_replicas, options.num_partitions
+        )));
+    }
+    if let Some(assignment) = &options.device_assignment
+        && assignment.iter().flatten().any(|&d| d != 0)
+    {
+        return Err(Error::invalid(format!(
+            "error: device assignment {assignment:?} names devices xlac does not have (it has device 0)"
+        )));
+    }
+    let program = read_program(code, format)?;
+    let module = program.module;
+    let name = module.name.clone();
+    let entry = module.entry_computation();
+    let parameters: Vec<Shape> = entry
+        .parameters()
+        .iter()
+        .map(|&p| entry.instrs[p].shape.clone())
+        .collect();
+    let mut outputs = Vec::new();
+    leaves(module.result_shape(), &mut outputs);
+    let mut hasher = DefaultHasher::new();
+    code.hash(&mut hasher);
+    format.hash(&mut hasher);
+    let fingerprint = format!("xlac-{:016x}", hasher.finish());
+    let number = client.next_compile_number();
+    let dump_to = client
+        .options
+        .dump_to
+        .as_ref()
+        .map(|dir| dir.join(format!("module_{number:04}.{}", sanitize(&name))));
+    let xlac_options = XlacCompileOptions {
+        dump_to,
+        stablehlo_source: program.stablehlo_text,
+        ..XlacCompileOptions::default()
+    };
+    let (runner, optimized_text, cost, memory, code_bytes) = match client.options.mode {
+        Mode::Interpreter => {
+            // As `xlac run --backend interpreter`: the interpreter runs the optimized module
+            // (bf16/f16 arithmetic is normalized to f32 there, as XLA:CPU computes it).
+            let optimized = xlac::compiler::optimize(module, &xlac_options)
+                .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            let module = optimized.module;
+            let text = module.to_string();
+            let cost = cost_values(&module);
+            let memory = MemoryStats {
+                argument: shapes_bytes(&parameters),
+                output: array_bytes(&outputs),
+                ..MemoryStats::default()
+            };
+            (Runner::Interpreter(Box::new(module)), text, cost, memory, 0)
+        }
+        Mode::Compiled => {
+            let compiled = xlac::compiler::compile(module, &xlac_options)
+                .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            let exe = compiled.executable;
+            let text = exe.module.to_string();
+            let cost = cost_values(&exe.module);
+            let argument = shapes_bytes(&parameters);
+            let output = array_bytes(&outputs);
+            let temp = exe.buffers.temp_bytes() as i64;
+            let total = exe
+                .buffers
+                .allocations
+                .iter()
+                .map(|a| a.size as i64)
+                .sum::<i64>();
+            // xlac does not record machine-code sizes per kernel yet.
+            let code_bytes = 0;
+            let memory = MemoryStats {
+                argument,
+                output,
+                temp,
+                total,
+            };
+            (
+                Runner::Compiled(Box::new(Mutex::new(SendExecutable(exe)))),
+                text,
+                cost,
+                memory,
+                code_bytes,
+            )
+        }
+    };
+    let output_types = outputs
+        .iter()
+        .map(|s| buffer_type(s.element_type))
+        .collect::<Result<Vec<_>>>()?;
+    let output_dims = outputs
+        .iter()
+        .flat_map(|s| s.dims.iter().copied())
+        .collect();
+    let output_dim_sizes = outputs.iter().map(|s| s.dims.len()).collect();
+    let output_kinds = outputs
+        .iter()
+        .map(|_| MEMORY_KIND.as_ptr().cast())
+        .collect();
+    let output_kind_sizes = outputs.iter().map(|_| MEMORY_KIND.len()).collect();
+    Ok(ExecutableState {
+        name,
+        runner,
+        parameters,
+        outputs,
+        output_types,
+        output_dims,
+        output_dim_sizes,
+        output_kinds,
+        output_kind_sizes,
+        fingerprint,
+        optimized_text,
+        cost,
+        memory,
+        code_bytes,
+    })
+}
+
+/// A module name as a file-name component.
+fn sanitize(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl ExecutableState {
+    /// Runs on `args` and returns the flattened result leaves, row-major.
+    pub fn execute(
+        &self,
+        client: &Client,
+        args: &[Arc<Literal>],
+    ) -> Result<Vec<xlac::ir::ArrayLiteral>> {
+        if args.len() != self.parameters.len() {
+            return Err(Error::invalid(format!(
+                "error: {} takes {} arguments, got {}",
+                self.name,
+                self.parameters.len(),
+                args.len()
+            )));
+        }
+        for (i, (arg, param)) in args.iter().zip(&self.parameters).enumerate() {
+            let given = arg.shape();
+            if !shapes_match(&given, param) {
+                return Err(Error::invalid(format!(
+                    "error: {}: argument {i} is {given}, the parameter is {param}",
+                    self.name
+                )));
+            }
+        }
+        let result = match &self.runner {
+            Runner::Compiled(exe) => {
+                let mut guard = exe.lock().unwrap_or_else(|e| e.into_inner());
+                let exe: &mut SendExecutable = &mut guard;
+                let refs: Vec<&Literal> = args.iter().map(|a| &**a).collect();
+                client.install(|| exe.0.execute_refs(&refs))
+            }
+            Runner::Interpreter(module) => {
+                let owned: Vec<Literal> = args.iter().map(|a| (**a).clone()).collect();
+                evaluate(module, &owned, &EvalOptions::default())
+                    .map_err(|e| xlac::runtime::RuntimeError::new(e.to_string()))
+            }
+        }
+        .map_err(|e| Error::invalid(format!("error: {}: {e}", self.name)))?;
+        let mut out = Vec::with_capacity(self.outputs.len());
+        flatten(result, &mut out);
+        if out.len() != self.outputs.len() {
+            return Err(Error::new(
+                Code::Internal,
+                format!(
+                    "{}: {} result leaves, {} expected",
+                    self.name,
+                    out.len(),
+                    self.outputs.len()
+                ),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// Shapes equal up to layout (the caller's buffers are row-major, xlac's any layout).
+fn shapes_match(given: &Shape, param: &Shape) -> bool {
+    match (given, param) {
+        (Shape::Array(a), Shape::Array(b)) => a.element_type == b.element_type && a.dims == b.dims,
+        (Shape::Tuple(a), Shape::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| shapes_match(x, y))
+        }
+        _ => false,
+    }
+}
+
+fn flatten(value: Literal, out: &mut Vec<xlac::ir::ArrayLiteral>) {
+    match value {
+        Literal::Array(a) => out.push(a),
+        Literal::Tuple(elements) => elements.into_iter().for_each(|e| flatten(e, out)),
+        Literal::Token => {}
+    }
+}
+
+unsafe fn state_of<'a>(p: *mut c_void) -> Result<&'a Arc<ExecutableState>> {
+    // SAFETY: executable handles are `Box<Arc<ExecutableState>>`.
+    unsafe { p.cast::<Arc<ExecutableState>>().as_ref() }
+        .ok_or_else(|| Error::invalid("the PJRT_Executable is NULL"))
+}
+
+unsafe fn loaded_of<'a>(p: *mut c_void) -> Result<&'a LoadedExecutable> {
+    // SAFETY: loaded executable handles are `Box<LoadedExecutable>`.
+    unsafe { p.cast::<LoadedExecutable>().as_ref() }
+        .ok_or_else(|| Error::invalid("the PJRT_LoadedExecutable is NULL"))
+}
+
+// ---- compile --------------------------------------------------------------------------
+
+pub unsafe extern "C" fn client_compile(args: *mut PJRT_Client_Compile_Args) -> *mut c_void {
+    guard("Client_Compile", args, |a| {
+        // SAFETY: a live client and the framework's program.
+        let client = unsafe { client_ref(a.client)? };
+        let program = unsafe { a.program.as_ref() }
+            .ok_or_else(|| Error::invalid("the PJRT_Program is NULL"))?;
+        if program.code_size > MAX_PROGRAM_BYTES {
+            return Err(Error::new(
+                Code::ResourceExhausted,
+                format!(
+                    "error: a program of {} bytes; at most {MAX_PROGRAM_BYTES} are accepted",
+                    program.code_size
+                ),
+            ));
+        }
+        // SAFETY: pointers valid for their sizes per the header.
+        let code = unsafe { bytes(program.code, program.code_size, "program code")? };
+        let format = unsafe { bytes(program.format, program.format_size, "program format")? };
+        let options =
+            unsafe { bytes(a.compile_options, a.compile_options_size, "compile options")? };
+        let state = compile(client, code, &String::from_utf8_lossy(format), options)?;
+        a.executable = Box::into_raw(Box::new(LoadedExecutable {
+            state: Arc::new(state),
+            client,
+            deleted: AtomicBool::new(false),
+        }))
+        .cast();
+        Ok(())
+    })
+}
+
+// ---- loaded executables ---------------------------------------------------------------
+
+pub unsafe extern "C" fn loaded_executable_destroy(
+    args: *mut PJRT_LoadedExecutable_Destroy_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_Destroy", args, |a| {
+        if !a.executable.is_null() {
+            // SAFETY: from `client_compile`; destroyed once.
+            drop(unsafe { Box::from_raw(a.executable.cast::<LoadedExecutable>()) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn loaded_executable_get_executable(
+    args: *mut PJRT_LoadedExecutable_GetExecutable_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_GetExecutable", args, |a| {
+        // SAFETY: a live loaded executable.
+        let l = unsafe { loaded_of(a.loaded_executable)? };
+        // A fresh handle each time: the client destroys what it gets.
+        a.executable = Box::into_raw(Box::new(l.state.clone())).cast();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn loaded_executable_addressable_devices(
+    args: *mut PJRT_LoadedExecutable_AddressableDevices_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_AddressableDevices", args, |a| {
+        // SAFETY: a live loaded executable whose client outlives it.
+        let l = unsafe { loaded_of(a.executable)? };
+        let client = unsafe { &*l.client };
+        a.addressable_devices = client.device_list_ptr();
+        a.num_addressable_devices = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn loaded_executable_delete(
+    args: *mut PJRT_LoadedExecutable_Delete_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_Delete", args, |a| {
+        // SAFETY: a live loaded executable.
+        unsafe { loaded_of(a.executable)? }
+            .deleted
+            .store(true, Ordering::Release);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn loaded_executable_is_deleted(
+    args: *mut PJRT_LoadedExecutable_IsDeleted_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_IsDeleted", args, |a| {
+        // SAFETY: a live loaded executable.
+        a.is_deleted = unsafe { loaded_of(a.executable)? }
+            .deleted
+            .load(Ordering::Acquire);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn loaded_executable_fingerprint(
+    args: *mut PJRT_LoadedExecutable_Fingerprint_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_Fingerprint", args, |a| {
+        // SAFETY: a live loaded executable.
+        let l = unsafe { loaded_of(a.executable)? };
+        a.executable_fingerprint = l.state.fingerprint.as_ptr().cast();
+        a.executable_fingerprint_size = l.state.fingerprint.len();
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn no_delete(_: *mut c_void) {}
+
+pub unsafe extern "C" fn loaded_executable_get_device_assignment(
+    args: *mut PJRT_LoadedExecutable_GetDeviceAssignment_Args,
+) -> *mut c_void {
+    // The client aborts the process if this fails (minor >= 79): it only fails on NULL args.
+    guard("LoadedExecutable_GetDeviceAssignment", args, |a| {
+        a.serialized_bytes = SINGLE_DEVICE_ASSIGNMENT.as_ptr().cast();
+        a.serialized_bytes_size = SINGLE_DEVICE_ASSIGNMENT.len();
+        a.serialized_device_assignment = std::ptr::null_mut();
+        a.serialized_device_assignment_deleter = Some(no_delete);
+        Ok(())
+    })
+}
+
+/// Reads `non_donatable_input_indices` from the execute options, if the struct has them.
+///
+/// # Safety
+/// `options` must be NULL or valid for its declared size.
+unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<()> {
+    // SAFETY: the caller's contract.
+    let Some(o) = (unsafe { options.as_ref() }) else {
+        return Ok(());
+    };
+    if has_field(
+        o.struct_size,
+        std::mem::offset_of!(PJRT_ExecuteOptions, num_send_ops),
+        16,
+    ) && (o.num_send_ops != 0 || o.num_recv_ops != 0)
+    {
+        return Err(Error::unimplemented(
+            "error: xlac does not run host send/recv callbacks",
+        ));
+    }
+    Ok(())
+}
+
+pub unsafe extern "C" fn loaded_executable_execute(
+    args: *mut PJRT_LoadedExecutable_Execute_Args,
+) -> *mut c_void {
+    guard("LoadedExecutable_Execute", args, |a| {
+        // SAFETY: a live loaded executable whose client outlives it.
+        let l = unsafe { loaded_of(a.executable)? };
+        let client = unsafe { &*l.client };
+        if l.deleted.load(Ordering::Acquire) {
+            return Err(Error::new(
+                Code::FailedPrecondition,
+                "the executable has been deleted",
+            ));
+        }
+        if a.num_devices != 1 {
+            return Err(Error::invalid(format!(
+                "error: execute on {} devices; xlac's executables run on one",
+                a.num_devices
+            )));
+        }
+        crate::client::check_device(client, a.execute_device)?;
+        // SAFETY: the framework's options.
+        unsafe { execute_options_ok(a.options)? };
+        // SAFETY: `argument_lists[0]` holds `num_args` buffers.
+        let lists = unsafe { slice(a.argument_lists, 1, "argument_lists")? };
+        let handles = unsafe { slice(lists[0], a.num_args, "argument_lists[0]")? };
+        let inputs = handles
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| {
+                // SAFETY: live buffers from this plugin.
+                unsafe { buffer_ref(h) }?
+                    .literal()
+                    .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let outputs = l.state.execute(client, &inputs)?;
+        // SAFETY: `output_lists[0]` has room for `NumOutputs` buffers.
+        let out_lists = unsafe { slice(a.output_lists, 1, "output_lists")? };
+        if out_lists[0].is_null() && !outputs.is_empty() {
+            return Err(Error::invalid("output_lists[0] is NULL"));
+        }
+        for (i, leaf) in outputs.into_iter().enumerate() {
+            // SAFETY: index within the pre-sized list.
+            unsafe { *out_lists[0].add(i) = Buffer::new(client, leaf).into_raw() };
+        }
+        if !a.device_complete_events.is_null() {
+            // SAFETY: room for one event per device.
+            unsafe { *a.device_complete_events = Event::ready() };
+        }
+        Ok(())
+    })
+}
+
+// ---- executables ----------------------------------------------------------------------
+
+pub unsafe extern "C" fn executable_destroy(
+    args: *mut PJRT_Executable_Destroy_Args,
+) -> *mut c_void {
+    guard("Executable_Destroy", args, |a| {
+        if !a.executable.is_null() {
+            // SAFETY: from `loaded_executable_get_executable`; destroyed once.
+            drop(unsafe { Box::from_raw(a.executable.cast::<Arc<ExecutableState>>()) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_name(args: *mut PJRT_Executable_Name_Args) -> *mut c_void {
+    guard("Executable_Name", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        a.executable_name = s.name.as_ptr().cast();
+        a.executable_name_size = s.name.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_num_replicas(
+    args: *mut PJRT_Executable_NumReplicas_Args,
+) -> *mut c_void {
+    guard("Executable_NumReplicas", args, |a| {
+        a.num_replicas = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_num_partitions(
+    args: *mut PJRT_Executable_NumPartitions_Args,
+) -> *mut c_void {
+    guard("Executable_NumPartitions", args, |a| {
+        a.num_partitions = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_num_outputs(
+    args: *mut PJRT_Executable_NumOutputs_Args,
+) -> *mut c_void {
+    guard("Executable_NumOutputs", args, |a| {
+        // SAFETY: a live executable.
+        a.num_outputs = unsafe { state_of(a.executable)? }.outputs.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_size_of_generated_code_in_bytes(
+    args: *mut PJRT_Executable_SizeOfGeneratedCodeInBytes_Args,
+) -> *mut c_void {
+    guard("Executable_SizeOfGeneratedCodeInBytes", args, |a| {
+        // SAFETY: a live executable.
+        a.size_in_bytes = unsafe { state_of(a.executable)? }.code_bytes;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_fingerprint(
+    args: *mut PJRT_Executable_Fingerprint_Args,
+) -> *mut c_void {
+    guard("Executable_Fingerprint", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        a.executable_fingerprint = s.fingerprint.as_ptr().cast();
+        a.executable_fingerprint_size = s.fingerprint.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_get_cost_analysis(
+    args: *mut PJRT_Executable_GetCostAnalysis_Args,
+) -> *mut c_void {
+    guard("Executable_GetCostAnalysis", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        a.num_properties = s.cost.len();
+        a.properties = s.cost.as_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_get_compiled_memory_stats(
+    args: *mut PJRT_Executable_GetCompiledMemoryStats_Args,
+) -> *mut c_void {
+    guard("Executable_GetCompiledMemoryStats", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        let m = s.memory;
+        a.generated_code_size_in_bytes = s.code_bytes;
+        a.argument_size_in_bytes = m.argument;
+        a.output_size_in_bytes = m.output;
+        a.alias_size_in_bytes = 0;
+        a.temp_size_in_bytes = m.temp;
+        a.host_generated_code_size_in_bytes = 0;
+        a.host_argument_size_in_bytes = 0;
+        a.host_output_size_in_bytes = 0;
+        a.host_alias_size_in_bytes = 0;
+        a.host_temp_size_in_bytes = 0;
+        let end = std::mem::offset_of!(
+            PJRT_Executable_GetCompiledMemoryStats_Args,
+            peak_memory_in_bytes
+        );
+        if has_field(a.struct_size, end, 8) {
+            a.peak_memory_in_bytes = m.argument + m.temp.max(m.total - m.argument);
+        }
+        let end = std::mem::offset_of!(
+            PJRT_Executable_GetCompiledMemoryStats_Args,
+            peak_unpadded_heap_bytes
+        );
+        if has_field(a.struct_size, end, 8) {
+            a.total_size_in_bytes = m.total;
+            a.total_allocation_bytes = m.total;
+            a.indefinite_allocations = 0;
+            a.peak_unpadded_heap_bytes = 0;
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_output_element_types(
+    args: *mut PJRT_Executable_OutputElementTypes_Args,
+) -> *mut c_void {
+    guard("Executable_OutputElementTypes", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        a.output_types = s.output_types.as_ptr().cast_mut();
+        a.num_output_types = s.output_types.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_output_dimensions(
+    args: *mut PJRT_Executable_OutputDimensions_Args,
+) -> *mut c_void {
+    guard("Executable_OutputDimensions", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        a.num_outputs = s.outputs.len();
+        a.dims = s.output_dims.as_ptr();
+        a.dim_sizes = s.output_dim_sizes.as_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_output_memory_kinds(
+    args: *mut PJRT_Executable_OutputMemoryKinds_Args,
+) -> *mut c_void {
+    guard("Executable_OutputMemoryKinds", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        a.num_outputs = s.outputs.len();
+        a.memory_kinds = s.output_kinds.as_ptr();
+        a.memory_kind_sizes = s.output_kind_sizes.as_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn executable_optimized_program(
+    args: *mut PJRT_Executable_OptimizedProgram_Args,
+) -> *mut c_void {
+    guard("Executable_OptimizedProgram", args, |a| {
+        // SAFETY: a live executable.
+        let s = unsafe { state_of(a.executable)? };
+        let _ = &s.optimized_text;
+        Err(Error::unimplemented(
+            "xlac's optimized program is HLO text; the PJRT client only reads StableHLO or HloModuleProto",
+        ))
+    })
+}
+
+/// The optimized program's text (xlac's HLO after every pass), for the Rust tests and
+/// `xlac`-aware callers.
+pub fn optimized_text(state: &ExecutableState) -> &str {
+    &state.optimized_text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_programs_are_one_error_line() {
+        for (code, format, word) in [
+            (&b"\xff\xfe"[..], "mlir", "invalid UTF-8"),
+            (b"hello", "mlir", "program.mlir:1:1"),
+            (b"  // c\n", "mlir", "empty"),
+            (b"module {", "mlir", "program.mlir:1:"),
+            (b"HloModule m\n", "hlo", "program.hlo"),
+            (b"module {}", "xla", "format 'xla'"),
+            (
+                b"ML\xefR\x0dStableHLO_v1.17.0\x00\x01",
+                "mlir",
+                "program.mlirbc: byte ",
+            ),
+        ] {
+            let e = read_program(code, format).err().expect("an error");
+            assert!(e.message.starts_with("error: "), "{}", e.message);
+            assert!(e.message.contains(word), "{word}: {}", e.message);
+            assert!(!e.message.contains('\n'), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn portable_artifacts_are_read_and_kept_as_text_for_the_dump() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/bytecode/programs/softmax.jit.mlirbc"
+        );
+        let code = std::fs::read(path).unwrap();
+        let p = read_program(&code, "mlir").unwrap();
+        assert_eq!(p.module.entry_computation().parameters().len(), 1);
+        let text = p.stablehlo_text.unwrap();
+        assert!(
+            text.starts_with("// StableHLO portable artifact: producer StableHLO_v"),
+            "{}",
+            text.lines().next().unwrap_or_default()
+        );
+    }
+
+    #[test]
+    fn text_programs_are_read() {
+        let text = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  \
+                    %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+        let p = read_program(text.as_bytes(), "mlir").unwrap();
+        assert_eq!(p.module.entry_computation().parameters().len(), 1);
+        assert!(p.stablehlo_text.is_some());
+    }
+}

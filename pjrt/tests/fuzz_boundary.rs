@@ -1,0 +1,138 @@
+//! A bounded fuzz loop over the C boundary: `Client_Compile` with mutated program bytes and
+//! mutated compile options, and `BufferFromHostBuffer` with made-up types and dimensions.
+//! Every call must return (success or an error with a one-line message); a panic inside
+//! the plugin would surface here as an INTERNAL error, which fails the test.
+
+mod common;
+
+use common::{args, load};
+use xlac_pjrt::abi::*;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
+    let mut m = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        if m.is_empty() {
+            break;
+        }
+        let i = rng.below(m.len());
+        match rng.below(4) {
+            0 => m[i] ^= 1 << rng.below(8),
+            1 => m[i] = rng.next() as u8,
+            2 => {
+                m.remove(i);
+            }
+            _ => m.truncate(i),
+        }
+    }
+    m
+}
+
+const PROGRAM: &str = "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n  func.func public @main(%arg0: tensor<4xf32>, %arg1: tensor<4xi32>) -> (tensor<4xf32>, tensor<f32>) {\n    %c = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n    %0 = stablehlo.convert %arg1 : (tensor<4xi32>) -> tensor<4xf32>\n    %1 = stablehlo.multiply %arg0, %0 : tensor<4xf32>\n    %2 = stablehlo.reduce(%1 init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n     reducer(%a: tensor<f32>, %b: tensor<f32>)  {\n      %3 = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %3 : tensor<f32>\n    }\n    return %1, %2 : tensor<4xf32>, tensor<f32>\n  }\n}\n";
+
+/// JAX-shaped compile options: build options (field 3) with device_ordinal -1, one
+/// replica and partition, and the single-device assignment.
+fn options() -> Vec<u8> {
+    let mut build = vec![0x08];
+    build.extend_from_slice(&[0xff; 9]);
+    build.push(0x01);
+    build.extend_from_slice(&[0x20, 0x01, 0x28, 0x01, 0x4a, 0x09]);
+    build.extend_from_slice(&xlac_pjrt::compile_options::SINGLE_DEVICE_ASSIGNMENT);
+    let mut top = vec![0x1a, build.len() as u8];
+    top.extend(build);
+    top
+}
+
+#[test]
+fn mutated_programs_and_options_never_crash() {
+    let p = load();
+    let client = p.client(&[("mode", "interpreter")]).unwrap();
+    // The seeds themselves compile.
+    let exe = p
+        .compile(client, PROGRAM.as_bytes(), &options())
+        .expect("seed program");
+    p.destroy_loaded(exe);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut ok, mut failed) = (0, 0);
+    for i in 0..600 {
+        let (program, opts) = if i % 2 == 0 {
+            (mutate(&mut rng, PROGRAM.as_bytes()), options())
+        } else {
+            (PROGRAM.as_bytes().to_vec(), mutate(&mut rng, &options()))
+        };
+        match p.compile(client, &program, &opts) {
+            Ok(exe) => {
+                ok += 1;
+                p.destroy_loaded(exe);
+            }
+            Err(e) => {
+                failed += 1;
+                assert_ne!(
+                    e.code, 13,
+                    "INTERNAL (a panic?) on mutation {i}: {}",
+                    e.message
+                );
+                assert!(!e.message.contains('\n'), "multi-line error: {}", e.message);
+            }
+        }
+    }
+    assert!(ok > 0 && failed > 0, "ok {ok}, failed {failed}");
+    p.destroy_client(client);
+}
+
+#[test]
+fn made_up_buffers_are_rejected_or_round_trip() {
+    let p = load();
+    let client = p.client(&[]).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let data = vec![0u8; 4096];
+    for _ in 0..2000 {
+        let ty = rng.below(40) as i32 - 2;
+        let rank = rng.below(5);
+        let dims: Vec<i64> = (0..rank)
+            .map(|_| match rng.below(6) {
+                0 => -1,
+                1 => i64::MAX / 3,
+                _ => rng.below(6) as i64,
+            })
+            .collect();
+        let count = dims
+            .iter()
+            .try_fold(1i64, |a, &d| a.checked_mul(d))
+            .unwrap_or(-1);
+        let fits = count >= 0 && count * 16 <= data.len() as i64;
+        if !fits && dims.iter().all(|&d| d >= 0) && count >= 0 {
+            // Too big for our host array: a real caller would have the memory.
+            continue;
+        }
+        let mut a: PJRT_Client_BufferFromHostBuffer_Args = args();
+        a.client = client;
+        a.data = data.as_ptr().cast();
+        a.type_ = ty;
+        a.dims = dims.as_ptr();
+        a.num_dims = dims.len();
+        match p.call("Client_BufferFromHostBuffer", &mut a) {
+            Ok(()) => {
+                p.destroy_event(a.done_with_host_buffer);
+                let back = p.to_host(a.buffer).unwrap();
+                assert!(back.iter().all(|&b| b == 0));
+                p.destroy_buffer(a.buffer);
+            }
+            Err(e) => assert!(matches!(e.code, 3 | 8 | 12), "{e:?}"),
+        }
+    }
+    p.destroy_client(client);
+}

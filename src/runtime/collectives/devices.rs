@@ -1,0 +1,106 @@
+//! Running N device programs, one thread each, over one [`Collectives`]: each thread asks
+//! to start, runs its program on its own arguments, and reports when it returned. The run
+//! fails with the collectives' own failure (a deadlock report, a mismatch) when there is
+//! one, else with the first device's error.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use super::{CollectiveError, Collectives, DeviceId, Trace};
+use crate::ir::Literal;
+
+/// Stack of each device thread: the interpreter recurses over nested computations.
+const DEVICE_STACK: usize = 64 << 20;
+
+/// One device's program: a compiled executable or the interpreter over a computation.
+pub trait DeviceProgram: Send {
+    /// Runs as `device` of `collectives` on `args` and returns the program's result.
+    fn run(
+        &mut self,
+        collectives: &Arc<dyn Collectives>,
+        device: DeviceId,
+        args: &[Literal],
+    ) -> Result<Literal, String>;
+}
+
+/// What a run returns.
+#[derive(Clone, Debug)]
+pub struct DeviceRun {
+    /// Per device, its program's result.
+    pub results: Vec<Literal>,
+    /// Every collective, per device.
+    pub trace: Trace,
+}
+
+/// Runs `programs[d]` on `args[d]` as device `d` of `collectives`, all at once.
+pub fn run_devices(
+    programs: &mut [Box<dyn DeviceProgram + '_>],
+    args: &[Vec<Literal>],
+    collectives: Arc<dyn Collectives>,
+) -> Result<DeviceRun, CollectiveError> {
+    let count = collectives.grid().count();
+    if programs.len() != count || args.len() != count {
+        return Err(CollectiveError::BadOp(format!(
+            "{} programs and {} argument lists for {count} devices",
+            programs.len(),
+            args.len()
+        )));
+    }
+    let outcomes: Vec<Result<Literal, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = programs
+            .iter_mut()
+            .zip(args)
+            .enumerate()
+            .map(|(d, (program, args))| {
+                let collectives = collectives.clone();
+                std::thread::Builder::new()
+                    .name(format!("device{d}"))
+                    .stack_size(DEVICE_STACK)
+                    .spawn_scoped(scope, move || {
+                        if let Err(e) = collectives.start(d) {
+                            collectives.finish(d, Err(e.headline()));
+                            return Err(e.headline());
+                        }
+                        let outcome =
+                            catch_unwind(AssertUnwindSafe(|| program.run(&collectives, d, args)))
+                                .unwrap_or_else(|p| {
+                                    Err(format!(
+                                        "device panicked: {}",
+                                        crate::eval::collectives::grid::panic_message(p.as_ref())
+                                    ))
+                                });
+                        collectives.finish(d, outcome.as_ref().map(drop).map_err(Clone::clone));
+                        outcome
+                    })
+            })
+            .collect();
+        if handles.iter().any(Result::is_err) {
+            for d in 0..count {
+                collectives.finish(d, Err("a device thread could not start".into()));
+            }
+        }
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err("device thread panicked".into())),
+                Err(e) => Err(format!("cannot start a device thread: {e}")),
+            })
+            .collect()
+    });
+    if let Some(failure) = collectives.failure() {
+        return Err(failure);
+    }
+    let mut results = Vec::with_capacity(count);
+    for (d, o) in outcomes.into_iter().enumerate() {
+        match o {
+            Ok(v) => results.push(v),
+            Err(m) => return Err(CollectiveError::Aborted(format!("device {d} failed: {m}"))),
+        }
+    }
+    Ok(DeviceRun {
+        results,
+        trace: collectives.trace(),
+    })
+}

@@ -1,0 +1,1247 @@
+//! `spmd-partitioning`: rewrites the entry computation, whose instructions carry the
+//! shardings `sharding-propagation` gave them, into the program one partition runs.
+//! XLA: `SpmdPartitioningVisitor` (spmd_partitioner.cc): each instruction becomes a
+//! partitioned value (its per-partition instruction plus the tiling it is held in); an
+//! operand in the wrong tiling goes through the reshard table first.
+//!
+//! Values inside `shard_map` (between `SPMDFullToShardShape` / `xla.sdy.GlobalToLocalShape`
+//! and their inverses) are manual: already per-partition, copied as they are.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::decisions::DecisionLog;
+use super::reshard::{self, Step};
+use super::rules::{dot, reduce, shape_ops};
+use super::tiling::Tiling;
+use super::{SpmdOptions, is_spmd_custom_call};
+use crate::ir::sharding::HloSharding;
+use crate::ir::{
+    ArrayLiteral, ArrayShape, CalledComputations, ComparisonDirection, Computation, ComputationId,
+    InstrId, Instruction, Literal, Module, Op, OpCategory, Opcode, PaddingDimension, PrimitiveType,
+    RawAttribute, Shape, SliceDimension,
+};
+use crate::pipeline::{Pass, PassError};
+
+/// The `spmd-partitioning` pass.
+pub struct SpmdPartitioning {
+    options: SpmdOptions,
+    log: Rc<RefCell<DecisionLog>>,
+}
+
+impl SpmdPartitioning {
+    /// The pass for `options`' partitions, recording into `log`.
+    pub fn new(options: SpmdOptions, log: Rc<RefCell<DecisionLog>>) -> SpmdPartitioning {
+        SpmdPartitioning { options, log }
+    }
+}
+
+impl Pass for SpmdPartitioning {
+    fn name(&self) -> &'static str {
+        "spmd-partitioning"
+    }
+
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
+        let mut log = self.log.borrow_mut();
+        log.num_partitions = self.options.num_partitions;
+        let entry = module.entry;
+        let old = module.computations[entry].clone();
+        let mut p = Partitioner {
+            names: old.iter().map(|(_, i)| i.name.clone()).collect(),
+            old,
+            new: Computation::new(String::new()),
+            module,
+            n: self.options.num_partitions,
+            values: HashMap::new(),
+            channel: 0,
+            pid: None,
+            adders: HashMap::new(),
+            log: &mut log,
+            actions: Vec::new(),
+        };
+        p.new.name = format!("{}_spmd", p.old.name);
+        p.new.execution_thread = p.old.execution_thread.clone();
+        p.run()?;
+        let Partitioner { new, module, .. } = p;
+        module.computations[entry] = new;
+        // The entry's per-partition signature.
+        let comp = &module.computations[entry];
+        let params = comp.parameter_shapes();
+        let result = comp.root_instr().shape.clone();
+        if let Some(layout) = &mut module.config.entry_computation_layout {
+            layout.parameters = params;
+            layout.result = result;
+        }
+        if module.config.num_partitions.is_none() || self.options.num_partitions > 1 {
+            module.config.num_partitions = Some(self.options.num_partitions as i64);
+        }
+        Ok(true)
+    }
+}
+
+/// A partitioned value: what stands for one original instruction in the new program.
+#[derive(Clone, Debug)]
+pub(crate) enum PValue {
+    /// An array held in `tiling` (the instruction has the per-partition shape).
+    Array {
+        /// The per-partition instruction.
+        id: InstrId,
+        /// How the global array is spread.
+        tiling: Tiling,
+    },
+    /// A tuple of partitioned values.
+    Tuple(Vec<PValue>),
+    /// A per-partition value inside `shard_map`: any shape, copied as it is.
+    Manual(InstrId),
+    /// A token, or a tuple computed whole on every partition.
+    Whole(InstrId),
+}
+
+pub(crate) struct Partitioner<'a> {
+    module: &'a mut Module,
+    old: Computation,
+    new: Computation,
+    n: usize,
+    values: HashMap<InstrId, PValue>,
+    names: HashSet<String>,
+    channel: i64,
+    pid: Option<InstrId>,
+    adders: HashMap<PrimitiveType, ComputationId>,
+    log: &'a mut DecisionLog,
+    actions: Vec<String>,
+}
+
+fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
+    PassError::new(format!("spmd-partitioning: `{}`: {msg}", instr.name))
+}
+
+fn groups_text(groups: &[Vec<i64>]) -> String {
+    let inner: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{{{}}}",
+                g.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            )
+        })
+        .collect();
+    format!("{{{}}}", inner.join(","))
+}
+
+impl<'a> Partitioner<'a> {
+    fn run(&mut self) -> Result<(), PassError> {
+        let order = self.old.order.clone();
+        for id in order {
+            let instr = self.old.instrs[id].clone();
+            self.actions.clear();
+            let (value, rule) = self.partition(&instr)?;
+            let shard_shape = match &value {
+                PValue::Array { id, .. } | PValue::Manual(id) | PValue::Whole(id) => {
+                    self.new.instrs[*id].shape.to_string()
+                }
+                PValue::Tuple(v) => format!("tuple of {}", v.len()),
+            };
+            let d = self.log.entry(&instr.name, instr.opcode().name());
+            d.rule = rule.to_string();
+            d.shard_shape = shard_shape;
+            d.actions.append(&mut self.actions);
+            self.values.insert(id, value);
+        }
+        let root = self.values[&self.old.root].clone();
+        let root_id = self.materialize(&root);
+        // The result's sharding, as XLA records it on the partitioned root.
+        let root_sharding = self.sharding_of(&root);
+        self.new.instrs[root_id].sharding = root_sharding;
+        self.new.root = root_id;
+        Ok(())
+    }
+
+    /// The sharding a partitioned value is held in.
+    fn sharding_of(&self, v: &PValue) -> Option<HloSharding> {
+        match v {
+            PValue::Array { tiling, .. } => Some(tiling.to_sharding()),
+            PValue::Tuple(vs) => vs
+                .iter()
+                .map(|v| self.sharding_of(v))
+                .collect::<Option<Vec<_>>>()
+                .map(HloSharding::Tuple),
+            PValue::Manual(_) => Some(HloSharding::Manual),
+            PValue::Whole(_) => Some(HloSharding::Replicated),
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Emission helpers
+    // ---------------------------------------------------------------------------------
+
+    fn fresh_name(&mut self, base: &str) -> String {
+        if self.names.insert(base.to_string()) {
+            return base.to_string();
+        }
+        let mut k = 1;
+        loop {
+            let cand = format!("{base}.{k}");
+            if self.names.insert(cand.clone()) {
+                return cand;
+            }
+            k += 1;
+        }
+    }
+
+    pub(crate) fn emit(&mut self, shape: Shape, op: Op, operands: Vec<InstrId>) -> InstrId {
+        let name = self.fresh_name(op.opcode().name());
+        self.new.push(Instruction::new(name, shape, op, operands))
+    }
+
+    /// A clone of `instr` (keeping its name, metadata and attributes) with new operands
+    /// and shape.
+    fn emit_clone(&mut self, instr: &Instruction, shape: Shape, operands: Vec<InstrId>) -> InstrId {
+        let mut i = instr.clone();
+        i.shape = shape;
+        i.operands = operands;
+        i.control_predecessors.clear();
+        i.sharding = None;
+        self.new.push(i)
+    }
+
+    fn array_shape(&self, id: InstrId) -> ArrayShape {
+        self.new.instrs[id]
+            .shape
+            .as_array()
+            .cloned()
+            .expect("an array value")
+    }
+
+    fn s32(&mut self, v: i64) -> InstrId {
+        let lit = Literal::Array(ArrayLiteral::scalar(v as i32));
+        self.emit(
+            Shape::scalar(PrimitiveType::S32),
+            Op::Constant { literal: lit },
+            vec![],
+        )
+    }
+
+    fn partition_id(&mut self) -> InstrId {
+        if let Some(p) = self.pid {
+            return p;
+        }
+        let p = self.emit(
+            Shape::scalar(PrimitiveType::U32),
+            Op::Plain(Opcode::PartitionId),
+            vec![],
+        );
+        self.pid = Some(p);
+        p
+    }
+
+    /// A scalar s32 that is `values[partition]` on each partition: a constant when all are
+    /// equal, else a table indexed by `partition-id` (XLA's `MakePartitionOffsets`).
+    fn per_partition(&mut self, values: &[i64]) -> InstrId {
+        if values.iter().all(|&v| v == values[0]) {
+            return self.s32(values[0]);
+        }
+        let table: Vec<i32> = values.iter().map(|&v| v as i32).collect();
+        let n = table.len() as i64;
+        let lit = Literal::Array(ArrayLiteral::from_vec(&[n], table));
+        let c = self.emit(
+            Shape::array(PrimitiveType::S32, &[n]),
+            Op::Constant { literal: lit },
+            vec![],
+        );
+        let pid = self.partition_id();
+        let ds = self.emit(
+            Shape::array(PrimitiveType::S32, &[1]),
+            Op::DynamicSlice { sizes: vec![1] },
+            vec![c, pid],
+        );
+        self.emit(
+            Shape::scalar(PrimitiveType::S32),
+            Op::Plain(Opcode::Reshape),
+            vec![ds],
+        )
+    }
+
+    fn zero(&mut self, ty: PrimitiveType) -> InstrId {
+        let lit = Literal::Array(ArrayLiteral::zeros(ArrayShape::new(ty, &[])));
+        self.emit(Shape::scalar(ty), Op::Constant { literal: lit }, vec![])
+    }
+
+    fn collective(
+        &mut self,
+        opcode: Opcode,
+        shape: Shape,
+        operand: InstrId,
+        attrs: Vec<(&str, String)>,
+        to_apply: Option<ComputationId>,
+    ) -> InstrId {
+        self.channel += 1;
+        let called = to_apply
+            .map(|c| {
+                vec![CalledComputations {
+                    attribute: "to_apply".into(),
+                    computations: vec![c],
+                    braced: false,
+                }]
+            })
+            .unwrap_or_default();
+        let id = self.emit(shape, Op::Unmodeled { opcode, called }, vec![operand]);
+        let mut raw = vec![RawAttribute {
+            name: "channel_id".into(),
+            value: self.channel.to_string(),
+        }];
+        raw.extend(attrs.into_iter().map(|(n, v)| RawAttribute {
+            name: n.into(),
+            value: v,
+        }));
+        // XLA prints to_apply after the other attributes; the printer puts called
+        // computations first, which XLA's parser also accepts.
+        self.new.instrs[id].raw_attributes = raw;
+        id
+    }
+
+    pub(crate) fn all_reduce(
+        &mut self,
+        x: InstrId,
+        groups: &[Vec<i64>],
+        reducer: ComputationId,
+        why: &str,
+    ) -> InstrId {
+        let shape = self.new.instrs[x].shape.clone();
+        let id = self.collective(
+            Opcode::AllReduce,
+            shape.clone(),
+            x,
+            vec![
+                ("replica_groups", groups_text(groups)),
+                ("use_global_device_ids", "true".into()),
+            ],
+            Some(reducer),
+        );
+        self.actions.push(format!(
+            "all-reduce {} replica_groups={} ({why})",
+            shape,
+            groups_text(groups)
+        ));
+        id
+    }
+
+    fn adder(&mut self, ty: PrimitiveType) -> ComputationId {
+        if let Some(&c) = self.adders.get(&ty) {
+            return c;
+        }
+        let mut b = crate::ir::ComputationBuilder::new(format!("add.{}.spmd", ty));
+        let x = b.parameter(0, Shape::scalar(ty));
+        let y = b.parameter(1, Shape::scalar(ty));
+        let opcode = if ty == PrimitiveType::Pred {
+            Opcode::Or
+        } else {
+            Opcode::Add
+        };
+        let r = b.binary(opcode, x, y);
+        let c = self.module.add_computation(b.build(r));
+        self.adders.insert(ty, c);
+        c
+    }
+
+    /// Pads the high end of each dimension of `x` up to `to` (no-op where equal).
+    fn pad_to(&mut self, x: InstrId, to: &[i64]) -> InstrId {
+        let a = self.array_shape(x);
+        if a.dims == to {
+            return x;
+        }
+        let zero = self.zero(a.element_type);
+        let padding = a
+            .dims
+            .iter()
+            .zip(to)
+            .map(|(&d, &t)| PaddingDimension {
+                low: 0,
+                high: t - d,
+                interior: 0,
+            })
+            .collect();
+        self.emit(
+            Shape::array(a.element_type, to),
+            Op::Pad { padding },
+            vec![x, zero],
+        )
+    }
+
+    fn slice_prefix(&mut self, x: InstrId, to: &[i64]) -> InstrId {
+        let a = self.array_shape(x);
+        if a.dims == to {
+            return x;
+        }
+        let slice = to
+            .iter()
+            .map(|&t| SliceDimension {
+                start: 0,
+                limit: t,
+                stride: 1,
+            })
+            .collect();
+        self.emit(
+            Shape::array(a.element_type, to),
+            Op::Slice { slice },
+            vec![x],
+        )
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Reshard
+    // ---------------------------------------------------------------------------------
+
+    /// `x` (an array of global `dims` held in `from`) held in `to` instead.
+    pub(crate) fn reshard(
+        &mut self,
+        x: InstrId,
+        dims: &[i64],
+        from: &Tiling,
+        to: &Tiling,
+        why: &str,
+    ) -> InstrId {
+        let ty = self.array_shape(x).element_type;
+        let steps = reshard::plan(dims, ty.byte_size().max(1) as i64, from, to);
+        let mut cur = x;
+        let mut cur_t = from.clone();
+        for step in steps {
+            cur = self.emit_step(cur, dims, &cur_t, &step, why);
+            cur_t = step.to().clone();
+        }
+        cur
+    }
+
+    fn emit_step(
+        &mut self,
+        x: InstrId,
+        dims: &[i64],
+        from: &Tiling,
+        step: &Step,
+        why: &str,
+    ) -> InstrId {
+        let ty = self.array_shape(x).element_type;
+        match step {
+            Step::LocalSlice { to } => {
+                let size = to.shard_dims(dims);
+                let local = self.array_shape(x).dims;
+                // Offsets within what each partition holds; pad where the slice runs past.
+                let mut need = local.clone();
+                let mut offsets = Vec::new();
+                for d in 0..dims.len() {
+                    let offs: Vec<i64> = (0..self.n)
+                        .map(|p| {
+                            let fs = if from.counts[d] == 1 {
+                                0
+                            } else {
+                                from.start(dims, p, d)
+                            };
+                            to.start(dims, p, d) - fs
+                        })
+                        .collect();
+                    let max_end = offs.iter().max().copied().unwrap_or(0) + size[d];
+                    need[d] = need[d].max(max_end);
+                    offsets.push(offs);
+                }
+                if offsets.iter().all(|o| o.iter().all(|&v| v == 0)) && size == local {
+                    return x;
+                }
+                let padded = self.pad_to(x, &need);
+                let starts: Vec<InstrId> = offsets.iter().map(|o| self.per_partition(o)).collect();
+                let mut operands = vec![padded];
+                operands.extend(starts);
+                self.actions.push(format!(
+                    "dynamic-slice to {} {} ({why}: {} -> {})",
+                    ty,
+                    fmt_dims(&size),
+                    from.to_sharding(),
+                    to.to_sharding()
+                ));
+                self.emit(
+                    Shape::array(ty, &size),
+                    Op::DynamicSlice {
+                        sizes: size.clone(),
+                    },
+                    operands,
+                )
+            }
+            Step::AllGather { dim, groups, to } => {
+                let mut shape = self.array_shape(x).dims;
+                let g = groups[0].len() as i64;
+                shape[*dim] *= g;
+                let id = self.collective(
+                    Opcode::AllGather,
+                    Shape::array(ty, &shape),
+                    x,
+                    vec![
+                        ("replica_groups", groups_text(groups)),
+                        ("dimensions", format!("{{{dim}}}")),
+                        ("use_global_device_ids", "true".into()),
+                    ],
+                    None,
+                );
+                self.actions.push(format!(
+                    "all-gather {ty}{} dimensions={{{dim}}} replica_groups={} ({why}: {} -> {})",
+                    fmt_dims(&shape),
+                    groups_text(groups),
+                    from.to_sharding(),
+                    to.to_sharding()
+                ));
+                let want = to.shard_dims(dims);
+                self.slice_prefix(id, &want)
+            }
+            Step::AllToAll {
+                from_dim,
+                to_dim,
+                groups,
+                to,
+            } => {
+                let (a, b) = (*from_dim, *to_dim);
+                let s = self.array_shape(x).dims;
+                let g = groups[0].len() as i64;
+                // Split b into [g, s_b/g] (chunk major).
+                let mut split = s.clone();
+                split[b] = s[b] / g;
+                split.insert(b, g);
+                let r1 = self.emit(
+                    Shape::array(ty, &split),
+                    Op::Plain(Opcode::Reshape),
+                    vec![x],
+                );
+                let a2a = self.collective(
+                    Opcode::AllToAll,
+                    Shape::array(ty, &split),
+                    r1,
+                    vec![
+                        ("replica_groups", groups_text(groups)),
+                        ("dimensions", format!("{{{b}}}")),
+                    ],
+                    None,
+                );
+                // Move the chunk dimension right before a, then merge them.
+                let a_in_split = if a < b { a } else { a + 1 };
+                let mut perm: Vec<usize> = (0..split.len()).filter(|&d| d != b).collect();
+                let at = perm.iter().position(|&d| d == a_in_split).unwrap();
+                perm.insert(at, b);
+                let tdims: Vec<i64> = perm.iter().map(|&d| split[d]).collect();
+                let tr = self.emit(
+                    Shape::array(ty, &tdims),
+                    Op::Transpose { dimensions: perm },
+                    vec![a2a],
+                );
+                let want = to.shard_dims(dims);
+                self.actions.push(format!(
+                    "all-to-all {ty}{} dimensions={{{b}}} replica_groups={} ({why}: {} -> {})",
+                    fmt_dims(&split),
+                    groups_text(groups),
+                    from.to_sharding(),
+                    to.to_sharding()
+                ));
+                self.emit(
+                    Shape::array(ty, &want),
+                    Op::Plain(Opcode::Reshape),
+                    vec![tr],
+                )
+            }
+        }
+    }
+
+    /// The partitioned operand `i` of `instr` as an array in `to` (global dims `dims`).
+    fn operand_in(
+        &mut self,
+        instr: &Instruction,
+        i: usize,
+        to: &Tiling,
+        why: &str,
+    ) -> Result<InstrId, PassError> {
+        let dims = self.old.instrs[instr.operands[i]].shape.dims().to_vec();
+        match self.values[&instr.operands[i]].clone() {
+            PValue::Array { id, tiling } => Ok(self.reshard(id, &dims, &tiling, to, why)),
+            PValue::Whole(id) if to.is_replicated() => Ok(id),
+            v => Err(err(instr, format!("operand {i} is {v:?}, not an array"))),
+        }
+    }
+
+    fn operand_tiling(&self, instr: &Instruction, i: usize) -> Option<(InstrId, Tiling)> {
+        match &self.values[&instr.operands[i]] {
+            PValue::Array { id, tiling } => Some((*id, tiling.clone())),
+            _ => None,
+        }
+    }
+
+    /// Materializes a value as one instruction (tuples become `tuple` instructions).
+    fn materialize(&mut self, v: &PValue) -> InstrId {
+        match v {
+            PValue::Array { id, .. } | PValue::Manual(id) | PValue::Whole(id) => *id,
+            PValue::Tuple(vs) => {
+                let ids: Vec<InstrId> = vs.iter().map(|v| self.materialize(v)).collect();
+                let shapes: Vec<Shape> = ids
+                    .iter()
+                    .map(|&i| self.new.instrs[i].shape.clone())
+                    .collect();
+                self.emit(Shape::Tuple(shapes), Op::Plain(Opcode::Tuple), ids)
+            }
+        }
+    }
+
+    /// A value made whole (replicated) on every partition, for ops without a rule.
+    fn whole(&mut self, v: &PValue, dims: &Shape, why: &str) -> InstrId {
+        match v {
+            PValue::Array { id, tiling } => {
+                let to = Tiling::replicated(tiling.rank(), self.n);
+                let d = dims.dims().to_vec();
+                self.reshard(*id, &d, &tiling.clone(), &to, why)
+            }
+            PValue::Tuple(vs) => {
+                let elems = dims
+                    .tuple_elements()
+                    .map(<[Shape]>::to_vec)
+                    .unwrap_or_default();
+                let ids: Vec<InstrId> = vs
+                    .iter()
+                    .zip(elems.iter())
+                    .map(|(v, s)| self.whole(v, s, why))
+                    .collect();
+                let shapes: Vec<Shape> = ids
+                    .iter()
+                    .map(|&i| self.new.instrs[i].shape.clone())
+                    .collect();
+                self.emit(Shape::Tuple(shapes), Op::Plain(Opcode::Tuple), ids)
+            }
+            PValue::Manual(id) | PValue::Whole(id) => *id,
+        }
+    }
+
+    /// Sets padding of the uneven split dimensions in `dims_to_mask` to `fill` (the
+    /// identity of the reduction that follows): `select(iota + offset < size, x, fill)`.
+    fn mask_padding(
+        &mut self,
+        x: InstrId,
+        global: &[i64],
+        tiling: &Tiling,
+        dims_to_mask: &[usize],
+        fill: InstrId,
+    ) -> InstrId {
+        let uneven: Vec<usize> = dims_to_mask
+            .iter()
+            .copied()
+            .filter(|&d| tiling.is_uneven(global, d))
+            .collect();
+        if uneven.is_empty() {
+            return x;
+        }
+        let a = self.array_shape(x);
+        let pred_shape = Shape::array(PrimitiveType::Pred, &a.dims);
+        let mut mask: Option<InstrId> = None;
+        for d in uneven {
+            let iota = self.emit(
+                Shape::array(PrimitiveType::S32, &a.dims),
+                Op::Iota { dimension: d },
+                vec![],
+            );
+            let offs: Vec<i64> = (0..self.n).map(|p| tiling.start(global, p, d)).collect();
+            let off = self.per_partition(&offs);
+            let off_b = self.emit(
+                Shape::array(PrimitiveType::S32, &a.dims),
+                Op::Broadcast { dimensions: vec![] },
+                vec![off],
+            );
+            let pos = self.emit(
+                Shape::array(PrimitiveType::S32, &a.dims),
+                Op::Plain(Opcode::Add),
+                vec![iota, off_b],
+            );
+            let limit = self.s32(global[d]);
+            let limit_b = self.emit(
+                Shape::array(PrimitiveType::S32, &a.dims),
+                Op::Broadcast { dimensions: vec![] },
+                vec![limit],
+            );
+            let lt = self.emit(
+                pred_shape.clone(),
+                Op::Compare {
+                    direction: ComparisonDirection::Lt,
+                    comparison_type: None,
+                },
+                vec![pos, limit_b],
+            );
+            mask = Some(match mask {
+                None => lt,
+                Some(m) => self.emit(pred_shape.clone(), Op::Plain(Opcode::And), vec![m, lt]),
+            });
+        }
+        let fill_b = self.emit(
+            Shape::Array(a.clone()),
+            Op::Broadcast { dimensions: vec![] },
+            vec![fill],
+        );
+        self.actions
+            .push("select masks the padding of uneven shards".to_string());
+        self.emit(
+            Shape::Array(a),
+            Op::Plain(Opcode::Select),
+            vec![mask.unwrap(), x, fill_b],
+        )
+    }
+
+    // ---------------------------------------------------------------------------------
+    // The rules
+    // ---------------------------------------------------------------------------------
+
+    /// The tiling propagation chose for an array instruction.
+    fn target(&self, instr: &Instruction) -> Result<Tiling, PassError> {
+        let rank = instr.shape.rank();
+        match &instr.sharding {
+            None => Ok(Tiling::replicated(rank, self.n)),
+            Some(s) => {
+                let s = match s {
+                    HloSharding::Tuple(v) if v.len() == 1 => &v[0],
+                    s => s,
+                };
+                s.validate(rank, self.n as i64).map_err(|e| err(instr, e))?;
+                Ok(Tiling::of(s, rank, self.n))
+            }
+        }
+    }
+
+    fn tuple_target(
+        &self,
+        instr: &Instruction,
+        index: usize,
+        shape: &Shape,
+    ) -> Result<Tiling, PassError> {
+        let rank = shape.rank();
+        match instr.sharding.as_ref().and_then(|s| s.element(index)) {
+            None => Ok(Tiling::replicated(rank, self.n)),
+            Some(s) => {
+                s.validate(rank, self.n as i64).map_err(|e| err(instr, e))?;
+                Ok(Tiling::of(s, rank, self.n))
+            }
+        }
+    }
+
+    /// `v` resharded to `instr`'s sharding (element `index` of it for a tuple), when that
+    /// is a different tiling of an array; other values as they are.
+    fn reshard_to_annotation(
+        &mut self,
+        v: PValue,
+        instr: &Instruction,
+        index: Option<usize>,
+    ) -> Result<PValue, PassError> {
+        let PValue::Array { id, tiling } = &v else {
+            return Ok(v);
+        };
+        let shape = match index {
+            Some(i) => match &instr.shape {
+                Shape::Tuple(elems) => elems[i].clone(),
+                s => s.clone(),
+            },
+            None => instr.shape.clone(),
+        };
+        if !shape.is_array() || instr.sharding.is_none() {
+            return Ok(v);
+        }
+        let want = match index {
+            Some(i) => self.tuple_target(instr, i, &shape)?,
+            None => self.target(instr)?,
+        };
+        if &want == tiling {
+            return Ok(v);
+        }
+        let id = self.reshard(
+            *id,
+            shape.dims(),
+            tiling,
+            &want,
+            "resharded to the annotation",
+        );
+        Ok(PValue::Array { id, tiling: want })
+    }
+
+    /// Partitions one instruction; returns its value and the rule's name.
+    fn partition(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
+        let opcode = instr.opcode();
+        // Manual regions: anything with a manual operand is per-partition already.
+        let any_manual = instr
+            .operands
+            .iter()
+            .any(|o| matches!(self.values.get(o), Some(PValue::Manual(_))));
+        if let Op::CustomCall(cc) = &instr.op
+            && is_spmd_custom_call(&cc.target)
+        {
+            return self.custom_call(instr, &cc.target);
+        }
+        if any_manual {
+            let ops: Vec<InstrId> = instr
+                .operands
+                .iter()
+                .map(|o| {
+                    let v = self.values[o].clone();
+                    self.materialize(&v)
+                })
+                .collect();
+            let id = self.emit_clone(instr, instr.shape.clone(), ops);
+            if opcode == Opcode::Call {
+                // The body is per-partition code; the CPU pipeline may inline it now.
+                self.new.instrs[id]
+                    .raw_attributes
+                    .retain(|a| a.name != "frontend_attributes");
+            }
+            return Ok((
+                PValue::Manual(id),
+                "manual: copied as it is (shard_map body)",
+            ));
+        }
+        match (&instr.op, opcode.category()) {
+            (Op::Parameter { .. }, _) => {
+                let target = self.target(instr)?;
+                let dims = target.shard_dims(instr.shape.dims());
+                let shape = match &instr.shape {
+                    Shape::Array(a) => {
+                        let mut a = a.clone();
+                        a.dims = dims;
+                        Shape::Array(a)
+                    }
+                    s => {
+                        if instr.sharding.as_ref().is_some_and(|s| !s.is_replicated()) {
+                            return Err(err(
+                                instr,
+                                "tuple parameters with shardings are not supported",
+                            ));
+                        }
+                        s.clone()
+                    }
+                };
+                let id = self.emit_clone(instr, shape.clone(), vec![]);
+                self.new.instrs[id].sharding = instr.sharding.clone();
+                if shape.is_array() {
+                    Ok((PValue::Array { id, tiling: target }, "parameter: its shard"))
+                } else {
+                    Ok((PValue::Whole(id), "parameter: whole"))
+                }
+            }
+            (Op::Constant { .. } | Op::Iota { .. }, _) if instr.shape.is_array() => {
+                let id = self.emit_clone(instr, instr.shape.clone(), vec![]);
+                let target = self.target(instr)?;
+                let rep = Tiling::replicated(instr.shape.rank(), self.n);
+                let id = self.reshard(
+                    id,
+                    instr.shape.dims(),
+                    &rep,
+                    &target,
+                    "constant sliced to its sharding",
+                );
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "constant: whole, then sliced",
+                ))
+            }
+            (Op::GetTupleElement { index }, _) => {
+                let v = self.values[&instr.operands[0]].clone();
+                match v {
+                    PValue::Tuple(vs) => {
+                        // An annotated element (GSPMD's root `get-tuple-element` carries the
+                        // result's sharding) is resharded to its annotation.
+                        let v = self.reshard_to_annotation(vs[*index].clone(), instr, None)?;
+                        Ok((v, "get-tuple-element: the element"))
+                    }
+                    PValue::Whole(t) => {
+                        let id = self.emit_clone(instr, instr.shape.clone(), vec![t]);
+                        if instr.shape.is_array() {
+                            let tiling = Tiling::replicated(instr.shape.rank(), self.n);
+                            Ok((
+                                PValue::Array { id, tiling },
+                                "get-tuple-element of a whole tuple",
+                            ))
+                        } else {
+                            Ok((PValue::Whole(id), "get-tuple-element of a whole tuple"))
+                        }
+                    }
+                    v => Err(err(instr, format!("get-tuple-element of {v:?}"))),
+                }
+            }
+            (Op::Plain(Opcode::Tuple), _) => {
+                // Each element in the tuple's sharding (a root tuple's `sharding={{...}}` is
+                // the program's output sharding).
+                let mut vs = Vec::with_capacity(instr.operands.len());
+                for (i, o) in instr.operands.iter().enumerate() {
+                    let v = self.values[o].clone();
+                    vs.push(self.reshard_to_annotation(v, instr, Some(i))?);
+                }
+                Ok((PValue::Tuple(vs), "tuple: its elements"))
+            }
+            (
+                _,
+                OpCategory::ElementwiseUnary
+                | OpCategory::ElementwiseBinary
+                | OpCategory::ElementwiseTernary,
+            ) if instr.shape.is_array()
+                && instr
+                    .operands
+                    .iter()
+                    .all(|o| self.old.instrs[*o].shape.dims() == instr.shape.dims()) =>
+            {
+                self.elementwise(instr)
+            }
+            (Op::Plain(Opcode::Copy), _) if instr.shape.is_array() => self.elementwise(instr),
+            (Op::Broadcast { dimensions }, _) => {
+                let target = self.target(instr)?;
+                let need = shape_ops::broadcast_operand(&target, dimensions);
+                let x =
+                    self.operand_in(instr, 0, &need, "broadcast operand to the result's split")?;
+                let shape = with_dims(&instr.shape, target.shard_dims(instr.shape.dims()));
+                let id = self.emit_clone(instr, shape, vec![x]);
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "broadcast: operand split like the result",
+                ))
+            }
+            (Op::Transpose { dimensions }, _) => {
+                let Some((x, t)) = self.operand_tiling(instr, 0) else {
+                    return self.fallback(instr);
+                };
+                let out = shape_ops::transpose_result(&t, dimensions);
+                let shape = with_dims(&instr.shape, out.shard_dims(instr.shape.dims()));
+                let id = self.emit_clone(instr, shape, vec![x]);
+                let target = self.target(instr)?;
+                let id = self.reshard(
+                    id,
+                    instr.shape.dims(),
+                    &out,
+                    &target,
+                    "transpose result to its sharding",
+                );
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "transpose: the split moves with the dimensions",
+                ))
+            }
+            (Op::Plain(Opcode::Reshape), _) if instr.shape.is_array() => self.reshape(instr),
+            (
+                Op::Reduce {
+                    dimensions,
+                    to_apply,
+                },
+                _,
+            ) if instr.operands.len() == 2 && instr.shape.is_array() => {
+                self.reduce(instr, dimensions, *to_apply)
+            }
+            (
+                Op::Dot {
+                    dimension_numbers, ..
+                },
+                _,
+            ) => self.dot(instr, dimension_numbers),
+            _ => self.fallback(instr),
+        }
+    }
+
+    fn elementwise(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
+        let target = self.target(instr)?;
+        let mut ops = Vec::new();
+        for i in 0..instr.operands.len() {
+            ops.push(self.operand_in(instr, i, &target, "operand to the result's sharding")?);
+        }
+        let shape = with_dims(&instr.shape, target.shard_dims(instr.shape.dims()));
+        let id = self.emit_clone(instr, shape, ops);
+        Ok((
+            PValue::Array { id, tiling: target },
+            "elementwise: operands in the result's sharding",
+        ))
+    }
+
+    fn reshape(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
+        let Some((mut x, mut t)) = self.operand_tiling(instr, 0) else {
+            return self.fallback(instr);
+        };
+        let from = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let to = instr.shape.dims().to_vec();
+        let out = match shape_ops::reshape_result(&from, &to, &t) {
+            Ok(o) => o,
+            Err(unsplit) => {
+                let mut t2 = t.clone();
+                for d in unsplit {
+                    t2 = t2.without_dim(d);
+                }
+                x = self.reshard(x, &from, &t, &t2, "reshape cannot keep this split");
+                t = t2;
+                shape_ops::reshape_result(&from, &to, &t)
+                    .unwrap_or_else(|_| Tiling::replicated(to.len(), self.n))
+            }
+        };
+        let shape = with_dims(&instr.shape, out.shard_dims(&to));
+        let id = self.emit_clone(instr, shape, vec![x]);
+        let target = self.target(instr)?;
+        let id = self.reshard(id, &to, &out, &target, "reshape result to its sharding");
+        Ok((
+            PValue::Array { id, tiling: target },
+            "reshape: splits kept where the dimensions allow",
+        ))
+    }
+
+    fn reduce(
+        &mut self,
+        instr: &Instruction,
+        dimensions: &[usize],
+        to_apply: ComputationId,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let Some((x, t)) = self.operand_tiling(instr, 0) else {
+            return self.fallback(instr);
+        };
+        let global = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let init = self.operand_in(instr, 1, &Tiling::replicated(0, self.n), "init value")?;
+        let x = self.mask_padding(x, &global, &t, dimensions, init);
+        let out = reduce::result(&t, dimensions);
+        let shape = with_dims(&instr.shape, out.shard_dims(instr.shape.dims()));
+        let mut id = self.emit_clone(instr, shape, vec![x, init]);
+        match reduce::partial_groups(&t, dimensions) {
+            None => {}
+            Some(Ok(groups)) => {
+                id = self.all_reduce(
+                    id,
+                    &groups,
+                    to_apply,
+                    "the reduced dimension is split: partial results",
+                );
+            }
+            Some(Err(())) => return Err(err(instr, "no all-reduce grouping fits this sharding")),
+        }
+        let target = self.target(instr)?;
+        let id = self.reshard(
+            id,
+            instr.shape.dims(),
+            &out,
+            &target,
+            "reduce result to its sharding",
+        );
+        Ok((
+            PValue::Array { id, tiling: target },
+            "reduce: local reduce, then all-reduce over split reduced dimensions",
+        ))
+    }
+
+    fn dot(
+        &mut self,
+        instr: &Instruction,
+        dnums: &crate::ir::DotDimensionNumbers,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let (Some((_, lt)), Some((_, rt))) =
+            (self.operand_tiling(instr, 0), self.operand_tiling(instr, 1))
+        else {
+            return self.fallback(instr);
+        };
+        let ldims = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let rdims = self.old.instrs[instr.operands[1]].shape.dims().to_vec();
+        let odims = instr.shape.dims().to_vec();
+        let target = self.target(instr)?;
+        let d = dot::DotDims::new(dnums, ldims.len(), rdims.len());
+        let eb = instr
+            .shape
+            .element_type()
+            .map_or(4, |t| t.byte_size().max(1) as i64);
+        let plan = dot::plan(
+            &d,
+            &lt,
+            &rt,
+            Some(&target),
+            &|which, from, to| {
+                let dims = match which {
+                    0 => &ldims,
+                    1 => &rdims,
+                    _ => &odims,
+                };
+                reshard::cost(dims, eb, from, to)
+            },
+            &|out| out.shard_dims(&odims).iter().product::<i64>() * eb,
+        );
+        self.actions.push(format!("dot plan: {}", plan.name));
+        let l = self.operand_in(instr, 0, &plan.lhs, "lhs for the local dot")?;
+        let r = self.operand_in(instr, 1, &plan.rhs, "rhs for the local dot")?;
+        let lty = self.array_shape(l).element_type;
+        let zero = self.zero(lty);
+        let l = self.mask_padding(l, &ldims, &plan.lhs, &d.lhs_contracting, zero);
+        let shape = with_dims(&instr.shape, plan.out.shard_dims(&odims));
+        let mut id = self.emit_clone(instr, shape, vec![l, r]);
+        if let Some(groups) = &plan.partial {
+            let ty = self.array_shape(id).element_type;
+            let add = self.adder(ty);
+            id = self.all_reduce(
+                id,
+                groups,
+                add,
+                "the contracting dimension is split: partial sums",
+            );
+        }
+        let id = self.reshard(id, &odims, &plan.out, &target, "dot result to its sharding");
+        Ok((
+            PValue::Array { id, tiling: target },
+            "dot: local dot of the shards",
+        ))
+    }
+
+    /// Ops without a rule: computed whole on every partition, then sliced.
+    fn fallback(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
+        let mut ops = Vec::new();
+        for &o in &instr.operands {
+            let v = self.values[&o].clone();
+            let s = self.old.instrs[o].shape.clone();
+            ops.push(self.whole(&v, &s, "no rule for this op: operands made whole"));
+        }
+        let id = self.emit_clone(instr, instr.shape.clone(), ops);
+        if !instr.shape.is_array() {
+            return Ok((PValue::Whole(id), "no rule: computed whole"));
+        }
+        let rep = Tiling::replicated(instr.shape.rank(), self.n);
+        let target = self.target(instr)?;
+        let id = self.reshard(
+            id,
+            instr.shape.dims(),
+            &rep,
+            &target,
+            "result to its sharding",
+        );
+        Ok((
+            PValue::Array { id, tiling: target },
+            "no rule: computed whole, then sliced",
+        ))
+    }
+
+    fn custom_call(
+        &mut self,
+        instr: &Instruction,
+        target_name: &str,
+    ) -> Result<(PValue, &'static str), PassError> {
+        match target_name {
+            "Sharding" | "xla.sdy.FuncResultSharding" => {
+                if let Some(PValue::Manual(id)) = self.values.get(&instr.operands[0]) {
+                    return Ok((
+                        PValue::Manual(*id),
+                        "sharding constraint inside a manual region",
+                    ));
+                }
+                if instr.sharding.as_ref().is_some_and(HloSharding::is_manual) {
+                    let v = self.values[&instr.operands[0]].clone();
+                    return Ok((v, "manual sharding constraint"));
+                }
+                if !instr.shape.is_array() {
+                    let v = self.values[&instr.operands[0]].clone();
+                    return Ok((v, "sharding constraint on a tuple: kept"));
+                }
+                let target = self.target(instr)?;
+                let id = self.operand_in(instr, 0, &target, "with_sharding_constraint")?;
+                Ok((
+                    PValue::Array { id, tiling: target },
+                    "sharding constraint: operand resharded",
+                ))
+            }
+            "SPMDFullToShardShape" | "xla.sdy.GlobalToLocalShape" => {
+                let mut outs = Vec::new();
+                for i in 0..instr.operands.len() {
+                    let o = instr.operands[i];
+                    let oshape = self.old.instrs[o].shape.clone();
+                    // The split the region's operand must arrive in: the custom call's own
+                    // (sdy) or its operand's (the `Sharding` custom call before it).
+                    let want = match (target_name, &instr.sharding) {
+                        ("xla.sdy.GlobalToLocalShape", Some(s)) => s.element(i).cloned(),
+                        _ => self.old.instrs[o].sharding.clone(),
+                    }
+                    .unwrap_or(HloSharding::Replicated);
+                    want.validate(oshape.rank(), self.n as i64)
+                        .map_err(|e| err(instr, e))?;
+                    let t = Tiling::of(&want, oshape.rank(), self.n);
+                    let x =
+                        self.operand_in(instr, i, &t, "shard_map operand to its in-sharding")?;
+                    let want_shape = t.shard_dims(oshape.dims());
+                    let got = match &instr.shape {
+                        Shape::Tuple(v) => v[i].dims().to_vec(),
+                        s => s.dims().to_vec(),
+                    };
+                    if got != want_shape {
+                        return Err(err(
+                            instr,
+                            format!(
+                                "local shape {} does not match the shard {} of {want}",
+                                fmt_dims(&got),
+                                fmt_dims(&want_shape)
+                            ),
+                        ));
+                    }
+                    outs.push(PValue::Manual(x));
+                }
+                if instr.shape.is_tuple() {
+                    let id = self.materialize(&PValue::Tuple(outs));
+                    Ok((
+                        PValue::Manual(id),
+                        "shard_map entry: each partition's shard",
+                    ))
+                } else {
+                    Ok((
+                        outs.pop().unwrap(),
+                        "shard_map entry: each partition's shard",
+                    ))
+                }
+            }
+            "SPMDShardToFullShape" | "xla.sdy.LocalToGlobalShape" => {
+                let mut outs = Vec::new();
+                let leaves: Vec<Shape> = match &instr.shape {
+                    Shape::Tuple(v) => v.clone(),
+                    s => vec![s.clone()],
+                };
+                for (i, leaf) in leaves.iter().enumerate() {
+                    let local = match self.values[&instr.operands[i]].clone() {
+                        PValue::Manual(id) | PValue::Whole(id) => id,
+                        PValue::Array { id, .. } => id,
+                        v => self.materialize(&v),
+                    };
+                    let t = self.tuple_target(instr, i, leaf)?;
+                    let want_shape = t.shard_dims(leaf.dims());
+                    if self.new.instrs[local].shape.dims() != want_shape {
+                        return Err(err(
+                            instr,
+                            format!(
+                                "result {i}: the region's shard {} does not fit {} of {}",
+                                self.new.instrs[local].shape,
+                                t.to_sharding(),
+                                leaf
+                            ),
+                        ));
+                    }
+                    outs.push(PValue::Array {
+                        id: local,
+                        tiling: t,
+                    });
+                }
+                if instr.shape.is_tuple() {
+                    Ok((
+                        PValue::Tuple(outs),
+                        "shard_map exit: the shards form the global value",
+                    ))
+                } else {
+                    Ok((
+                        outs.pop().unwrap(),
+                        "shard_map exit: the shards form the global value",
+                    ))
+                }
+            }
+            _ => self.fallback(instr),
+        }
+    }
+}
+
+fn with_dims(shape: &Shape, dims: Vec<i64>) -> Shape {
+    match shape {
+        Shape::Array(a) => {
+            let mut a = a.clone();
+            a.dims = dims;
+            Shape::Array(a)
+        }
+        s => s.clone(),
+    }
+}
+
+fn fmt_dims(d: &[i64]) -> String {
+    format!(
+        "[{}]",
+        d.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+    )
+}

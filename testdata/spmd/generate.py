@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""Generates xlac's sharded (SPMD) golden programs from real JAX code on 8 simulated CPU devices.
+
+Run from the repository root with the pinned versions of testdata/requirements.txt
+(jax==0.10.2, jaxlib==0.10.2; `python3 -m venv V && V/bin/pip install -r testdata/requirements.txt`):
+
+    python3 testdata/spmd/generate.py              # every program
+    python3 testdata/spmd/generate.py dp_mlp       # only the named programs
+
+Every program is written to testdata/spmd/<name>/:
+
+    model.hlo          jit's HLO text (Shardy mode, the default: `sharding=` and `xla.sdy.*` side by side)
+    model.mlir         jit's StableHLO text (`sdy.mesh`, `#sdy.sharding`, `sdy.manual_computation`)
+    model.gspmd.hlo    the same program lowered in GSPMD mode (`SPMDFullToShardShape` for shard_map)
+    model.gspmd.mlir   ... as StableHLO (`mhlo.sharding` strings)
+    xla_opt.hlo        XLA:CPU's optimized per-device module (all constants printed)
+    xla.after_shardy-xla.hlo            XLA's dump after propagation (Shardy mode, exported to GSPMD shardings)
+    xla.after_sharding-propagation.hlo  XLA's dump after GSPMD `sharding-propagation` (GSPMD mode)
+    xla.after_spmd-partitioning.hlo     XLA's dump after `spmd-partitioning` (Shardy mode)
+    inputs.npz         the global entry parameters in order (arr_0, arr_1, ...)
+    expected.npz       XLA's global outputs, flattened (arr_0, ...)
+    shards.npz         per-partition shards: `in<i>_p<p>` / `out<i>_p<p>` (partition p runs on
+                       device device_assignment[p])
+    meta.json          name, description, num_partitions, num_replicas, mesh, device_assignment,
+                       and per input/output: dtype, shape, XLA's HLO sharding, per-partition index
+                       ([start, stop) per dimension)
+
+Deterministic: inputs from numpy generators seeded by the program's name, fixed zip timestamps,
+source file names reduced to base names.
+"""
+
+import glob
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import zipfile
+import zlib
+
+DUMP = tempfile.mkdtemp(prefix="xlac-spmd-dump-")
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                           f" --xla_dump_to={DUMP} --xla_dump_hlo_pass_re=.*(sharding|spmd|shardy).*")
+
+import numpy as np  # noqa: E402
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+from jax import lax  # noqa: E402
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+from jax._src.lib import hlo as hlo_lib  # noqa: E402
+
+jax.config.update("jax_platforms", "cpu")
+jax.config.update("jax_num_cpu_devices", 8)
+jax.config.update("jax_hlo_source_file_canonicalization_regex", r".*/")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PINNED = {"jax": "0.10.2", "jaxlib": "0.10.2"}
+
+PROGRAMS = {}
+
+
+def program(name, description):
+    """Registers `make(rng) -> dict(fn, args, mesh, in_specs, out_specs or None)`."""
+
+    def register(make):
+        assert name not in PROGRAMS, name
+        PROGRAMS[name] = dict(name=name, description=description, make=make)
+        return make
+
+    return register
+
+
+def mesh(shape, names, devices=None):
+    devs = jax.devices()
+    ids = list(range(int(np.prod(shape)))) if devices is None else devices
+    return Mesh(np.array([devs[i] for i in ids]).reshape(shape), names)
+
+
+def normal(rng, shape, scale=1.0):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+# --------------------------------------------------------------------------------------
+# Programs
+# --------------------------------------------------------------------------------------
+
+
+def mlp_step(params, x, y):
+    def loss_fn(p):
+        w1, b1, w2, b2 = p
+        h = jnp.tanh(x @ w1 + b1)
+        out = h @ w2 + b2
+        return jnp.mean((out - y) ** 2)
+
+    loss, grads = jax.value_and_grad(loss_fn)(params)
+    return (loss,) + tuple(p - 0.1 * g for p, g in zip(params, grads))
+
+
+def dp_mlp(n, batch):
+    def make(rng):
+        m = mesh((n,), ("data",))
+
+        def f(w1, b1, w2, b2, x, y):
+            return mlp_step((w1, b1, w2, b2), x, y)
+
+        args = [normal(rng, (16, 32), 0.3), normal(rng, (32,), 0.1), normal(rng, (32, 4), 0.3),
+                normal(rng, (4,), 0.1), normal(rng, (batch, 16)), normal(rng, (batch, 4))]
+        return dict(fn=f, args=args, mesh=m,
+                    in_specs=[P(), P(), P(), P(), P("data"), P("data")], out_specs=None)
+    return make
+
+
+program("dp_mlp", "data-parallel MLP training step on 8 devices: params replicated, batch "
+                  "sharded, 5 unspecified results")(dp_mlp(8, 64))
+program("dp_mlp_4", "the data-parallel MLP step on 4 devices")(dp_mlp(4, 32))
+
+
+def mesh2d_matmul(out_spec, b_spec=P("y", None)):
+    def make(rng):
+        m = mesh((4, 2), ("x", "y"))
+
+        def f(a, b):
+            return a @ b
+
+        return dict(fn=f, args=[normal(rng, (64, 32)), normal(rng, (32, 16))], mesh=m,
+                    in_specs=[P("x", "y"), b_spec], out_specs=out_spec)
+    return make
+
+
+program("mesh2d_out_replicated", "4x2 mesh: P('x','y') @ P('y',None), result replicated")(
+    mesh2d_matmul(P()))
+program("mesh2d_out_xy", "4x2 mesh: P('x','y') @ P('y',None), result P('x','y')")(
+    mesh2d_matmul(P("x", "y")))
+program("mesh2d_out_auto", "4x2 mesh: P('x','y') @ P('y',None), result left to propagation")(
+    mesh2d_matmul(None))
+program("mesh2d_gather_lhs", "4x2 mesh: P('x','y') @ P(None,'y') -> P('x','y'): the lhs is "
+                             "all-gathered along y")(mesh2d_matmul(P("x", "y"), P(None, "y")))
+
+
+@program("matmul_2x2", "2x2 mesh on 4 devices: P('x','y') @ P('y',None) -> P('x',None)")
+def _(rng):
+    m = mesh((2, 2), ("x", "y"))
+    return dict(fn=lambda a, b: a @ b, args=[normal(rng, (32, 16)), normal(rng, (16, 8))], mesh=m,
+                in_specs=[P("x", "y"), P("y", None)], out_specs=P("x", None))
+
+
+def contracting(out_spec):
+    def make(rng):
+        m = mesh((8,), ("d",))
+        return dict(fn=lambda a, b: a @ b, args=[normal(rng, (16, 64)), normal(rng, (64, 32))],
+                    mesh=m, in_specs=[P(None, "d"), P("d", None)], out_specs=out_spec)
+    return make
+
+
+program("dot_contracting", "contracting dimension sharded on 8 devices, result replicated "
+                           "(local dot + all-reduce)")(contracting(P()))
+program("dot_rs", "contracting dimension sharded, result row-sharded (a reduce-scatter: "
+                  "all-reduce + dynamic-slice on CPU)")(contracting(P("d", None)))
+
+
+@program("reduce_sharded", "reductions over sharded dimensions on a 4x2 mesh (sum over x, "
+                           "max over y)")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x):
+        return jnp.sum(jnp.exp(x), axis=0), jnp.max(x, axis=1)
+
+    return dict(fn=f, args=[normal(rng, (64, 16))], mesh=m, in_specs=[P("x", "y")],
+                out_specs=None)
+
+
+@program("wsc_reshard", "with_sharding_constraint moves the sharding from rows to columns")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x):
+        y = jax.lax.with_sharding_constraint(jnp.sin(x), NamedSharding(m, P(None, "x")))
+        return y * 2.0
+
+    return dict(fn=f, args=[normal(rng, (64, 32))], mesh=m, in_specs=[P("x", "y")],
+                out_specs=None)
+
+
+@program("rep_to_shard", "a replicated input computed on and returned row-sharded")
+def _(rng):
+    m = mesh((8,), ("d",))
+    return dict(fn=lambda x: x * 2.0 + 1.0, args=[normal(rng, (64, 4))], mesh=m,
+                in_specs=[P()], out_specs=P("d", None))
+
+
+@program("uneven", "10 elements split over 4 devices by with_sharding_constraint: padded "
+                   "to 12, masked in the reduction")
+def _(rng):
+    m = mesh((4,), ("d",))
+
+    def f(x):
+        y = jax.lax.with_sharding_constraint(jnp.sin(x), NamedSharding(m, P("d")))
+        return jnp.sum(y), y * 3.0
+
+    return dict(fn=f, args=[normal(rng, (10,))], mesh=m, in_specs=[P()], out_specs=(P(), P()))
+
+
+@program("megatron_ffn", "Megatron feed-forward on a 2x4 (data, model) mesh: column-parallel "
+                         "then row-parallel dot, one all-reduce")
+def _(rng):
+    m = mesh((2, 4), ("data", "model"))
+
+    def f(x, w1, b1, w2):
+        return jax.nn.relu(x @ w1 + b1) @ w2
+
+    return dict(fn=f, args=[normal(rng, (16, 32)), normal(rng, (32, 64), 0.2),
+                            normal(rng, (64,), 0.1), normal(rng, (64, 32), 0.2)], mesh=m,
+                in_specs=[P("data", None), P(None, "model"), P("model"), P("model", None)],
+                out_specs=P("data", None))
+
+
+def shard_map_1d(n):
+    def make(rng):
+        m = mesh((n,), ("d",))
+
+        def body(x):
+            return (lax.psum(x, "d"), lax.all_gather(x, "d", tiled=True),
+                    lax.ppermute(x, "d", perm=[(i, (i + 1) % n) for i in range(n)]),
+                    lax.all_to_all(x, "d", split_axis=1, concat_axis=1, tiled=True),
+                    lax.psum_scatter(x, "d", scatter_dimension=1, tiled=True),
+                    lax.pmax(x, "d") + lax.axis_index("d").astype(jnp.float32))
+
+        f = jax.shard_map(body, mesh=m, in_specs=P("d", None),
+                          out_specs=(P(), P(), P("d"), P("d"), P("d"), P("d")),
+                          check_vma=False)
+        return dict(fn=f, args=[normal(rng, (n, 16))], mesh=m, in_specs=[P("d", None)],
+                    out_specs=None)
+    return make
+
+
+program("shard_map_1d", "shard_map on 8 devices: psum, all_gather, ppermute, all_to_all, "
+                        "psum_scatter, pmax, axis_index")(shard_map_1d(8))
+program("shard_map_4", "shard_map on 4 devices with every collective")(shard_map_1d(4))
+
+
+def shard_map_2d(shape):
+    def make(rng):
+        m = mesh(shape, ("x", "y"))
+        nx, ny = shape
+
+        def body(x):
+            return (lax.psum(x, "y"), lax.all_gather(x, "x", tiled=True),
+                    lax.ppermute(x, "x", perm=[(i, (i + 1) % nx) for i in range(nx)]),
+                    lax.psum(x, ("x", "y")),
+                    lax.all_to_all(x, "y", split_axis=1, concat_axis=1, tiled=True),
+                    lax.psum_scatter(x, "x", scatter_dimension=1, tiled=True))
+
+        f = jax.shard_map(body, mesh=m, in_specs=P("x", "y"),
+                          out_specs=(P("x", None), P(None, "y"), P("x", "y"), P(),
+                                     P("x", "y"), P("x", "y")), check_vma=False)
+        return dict(fn=f, args=[normal(rng, (4 * nx, 8 * ny))], mesh=m, in_specs=[P("x", "y")],
+                    out_specs=None)
+    return make
+
+
+program("shard_map_2d", "shard_map on a 4x2 mesh: per-axis psum, all_gather, ppermute, "
+                        "all_to_all, psum_scatter and a psum over both axes")(shard_map_2d((4, 2)))
+program("shard_map_2x2", "the 2-D shard_map collectives on a 2x2 mesh of 4 devices")(
+    shard_map_2d((2, 2)))
+
+
+@program("permuted_mesh", "a 2x4 mesh over devices [0,2,4,6,1,3,5,7]: elementwise and a "
+                          "reduction across y")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"), devices=[0, 2, 4, 6, 1, 3, 5, 7])
+
+    def f(x, b):
+        return jnp.sum(jnp.tanh(x) + b, axis=1)
+
+    return dict(fn=f, args=[normal(rng, (8, 32)), normal(rng, (8, 32))], mesh=m,
+                in_specs=[P("x", "y"), P("x", "y")], out_specs=None)
+
+
+@program("two_axes_one_dim", "rows sharded over both axes of a 4x2 mesh, P(('x','y'), None), "
+                             "times a replicated weight, then a full sum")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x, w):
+        h = x @ w
+        return h, jnp.sum(h)
+
+    return dict(fn=f, args=[normal(rng, (64, 16)), normal(rng, (16, 8))], mesh=m,
+                in_specs=[P(("x", "y"), None), P()], out_specs=None)
+
+
+@program("transpose_reshape", "transpose of a sharded matrix and a reshape splitting a "
+                              "sharded dimension")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x):
+        return x.T + 1.0, jnp.sum(x.reshape(8, 8, 16), axis=1)
+
+    return dict(fn=f, args=[normal(rng, (64, 16))], mesh=m, in_specs=[P("x", "y")],
+                out_specs=None)
+
+
+@program("pjit_inout", "jit(in_shardings=P('d'), out_shardings=P()): layer norm over "
+                       "sharded rows, result gathered")
+def _(rng):
+    m = mesh((8,), ("d",))
+
+    def f(x, g, b):
+        mu = jnp.mean(x, axis=-1, keepdims=True)
+        var = jnp.mean((x - mu) ** 2, axis=-1, keepdims=True)
+        return (x - mu) * lax.rsqrt(var + 1e-5) * g + b
+
+    return dict(fn=f, args=[normal(rng, (32, 16)), normal(rng, (16,)), normal(rng, (16,))],
+                mesh=m, in_specs=[P("d", None), P(), P()], out_specs=P())
+
+
+@program("mesh3d", "2x2x2 mesh: P('a','b') @ P('b','c') -> P('a','c')")
+def _(rng):
+    m = mesh((2, 2, 2), ("a", "b", "c"))
+    return dict(fn=lambda a, b: a @ b, args=[normal(rng, (16, 16)), normal(rng, (16, 8))],
+                mesh=m, in_specs=[P("a", "b"), P("b", "c")], out_specs=P("a", "c"))
+
+
+@program("batch_dot", "a batched dot with the batch dimension sharded on 8 devices and the "
+                      "contracting dimension replicated")
+def _(rng):
+    m = mesh((8,), ("d",))
+
+    def f(a, b):
+        return jnp.einsum("bij,bjk->bik", a, b)
+
+    return dict(fn=f, args=[normal(rng, (8, 4, 6)), normal(rng, (8, 6, 5))], mesh=m,
+                in_specs=[P("d"), P("d")], out_specs=None)
+
+
+@program("int_elementwise", "integer arithmetic on a column-sharded s32 array with a "
+                            "broadcast row and an integer sum over the sharded dimension")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"))
+
+    def f(x, r):
+        z = x * 3 + r
+        return z, jnp.sum(z, axis=1)
+
+    return dict(fn=f, args=[rng.integers(-100, 100, (8, 16), dtype=np.int32),
+                            rng.integers(-5, 5, (16,), dtype=np.int32)], mesh=m,
+                in_specs=[P(None, "y"), P("y")], out_specs=None)
+
+
+# --------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------
+
+XLA_DTYPES = {"bool": "pred", "int8": "s8", "int32": "s32", "int64": "s64", "uint32": "u32",
+              "float16": "f16", "float32": "f32", "float64": "f64"}
+
+
+def npz_bytes(named):
+    """numpy.savez's layout with fixed zip timestamps; `named` is a list of (name, array)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
+        for name, a in named:
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED
+            info.external_attr = 0o644 << 16
+            with zf.open(info, "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.ascontiguousarray(a).reshape(np.shape(a)), allow_pickle=False)
+    return buf.getvalue()
+
+
+def hlo_text(module, default_options):
+    opts = (hlo_lib.HloPrintOptions() if default_options
+            else hlo_lib.HloPrintOptions.short_parsable())
+    if not default_options:
+        opts.print_metadata = False
+    opts.print_large_constants = True
+    return module.to_string(opts)
+
+
+def index_of(sharding, shape, device):
+    idx = sharding.devices_indices_map(tuple(shape))[device]
+    out = []
+    for s, n in zip(idx, shape):
+        start, stop, _ = s.indices(n)
+        out.append([start, stop])
+    return out
+
+
+def new_dumps(before, suffix):
+    found = sorted(set(glob.glob(os.path.join(DUMP, "*"))) - before)
+    hits = [f for f in found if f.endswith(suffix)]
+    assert len(hits) == 1, (suffix, found)
+    with open(hits[0]) as fh:
+        return fh.read()
+
+
+def lower(spec, made, shardy):
+    jax.config.update("jax_use_shardy_partitioner", shardy)
+    m = made["mesh"]
+    fn = made["fn"]
+    named = lambda s: NamedSharding(m, s)  # noqa: E731
+    in_sh = tuple(named(s) for s in made["in_specs"])
+    out = made["out_specs"]
+    kwargs = dict(in_shardings=in_sh, keep_unused=True)
+    if out is not None:
+        kwargs["out_shardings"] = jax.tree_util.tree_map(named, out,
+                                                         is_leaf=lambda x: isinstance(x, P))
+    # The module's name is jit_<program name>, so dumps can be told apart.
+    def wrapped(*a):
+        return fn(*a)
+
+    wrapped.__name__ = spec["name"]
+    return jax.jit(wrapped, **kwargs).lower(*made["args"])
+
+
+def generate(name):
+    spec = PROGRAMS[name]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    made = spec["make"](rng)
+    args = [np.asarray(a) for a in made["args"]]
+    made["args"] = args
+    files = {}
+
+    # GSPMD mode: the sharding-propagation dump and the GSPMD-only texts.
+    before = set(glob.glob(os.path.join(DUMP, "*")))
+    lowered = lower(spec, made, shardy=False)
+    files["model.gspmd.hlo"] = hlo_text(lowered._lowering.hlo().as_hlo_module(), False)
+    files["model.gspmd.mlir"] = lowered.as_text()
+    lowered.compile()
+    files["xla.after_sharding-propagation.hlo"] = new_dumps(
+        before, ".after_sharding-propagation.before_spmd-partitioning.txt")
+
+    # Shardy mode (jax's default): what the fixtures' outputs come from.
+    before = set(glob.glob(os.path.join(DUMP, "*")))
+    lowered = lower(spec, made, shardy=True)
+    files["model.hlo"] = hlo_text(lowered._lowering.hlo().as_hlo_module(), False)
+    files["model.mlir"] = lowered.as_text()
+    compiled = lowered.compile()
+    files["xla.after_shardy-xla.hlo"] = new_dumps(before, ".after_shardy-xla.before_spmd-partitioning.txt")
+    part = [f for f in sorted(set(glob.glob(os.path.join(DUMP, "*"))) - before)
+            if ".after_spmd-partitioning." in f]
+    assert len(part) == 1, part
+    with open(part[0]) as fh:
+        files["xla.after_spmd-partitioning.hlo"] = fh.read()
+    modules = compiled._executable.xla_extension_executable().hlo_modules()
+    assert len(modules) == 1
+    files["xla_opt.hlo"] = hlo_text(modules[0], True)
+    devices = list(compiled._executable.xla_extension_executable().local_devices())
+    assignment = [d.id for d in devices]
+
+    in_shardings = jax.tree_util.tree_leaves(compiled.input_shardings[0])
+    placed = [jax.device_put(a, s) for a, s in zip(args, in_shardings)]
+    outputs = jax.tree_util.tree_leaves(compiled(*placed))
+    out_shardings = jax.tree_util.tree_leaves(compiled.output_shardings)
+    assert len(out_shardings) == len(outputs)
+
+    shards = []
+    by_device = lambda arr: {s.device.id: np.asarray(s.data) for s in arr.addressable_shards}  # noqa: E731
+    inputs_meta, outputs_meta = [], []
+    for kind, arrays, shardings, metas in (("in", placed, in_shardings, inputs_meta),
+                                           ("out", outputs, out_shardings, outputs_meta)):
+        for i, (arr, sh) in enumerate(zip(arrays, shardings)):
+            data = by_device(arr)
+            for p, d in enumerate(devices):
+                shards.append((f"{kind}{i}_p{p}", data[d.id]))
+            metas.append(dict(dtype=XLA_DTYPES[np.dtype(arr.dtype).name], shape=list(arr.shape),
+                              sharding=str(sh._to_xla_hlo_sharding(arr.ndim)),
+                              index=[index_of(sh, arr.shape, d) for d in devices]))
+
+    m = made["mesh"]
+    meta = dict(name=name, description=spec["description"], num_partitions=len(devices),
+                num_replicas=1,
+                mesh=dict(axes=[[n, int(s)] for n, s in m.shape.items()],
+                          devices=[int(d.id) for d in m.devices.flat]),
+                device_assignment=assignment, inputs=inputs_meta, outputs=outputs_meta)
+
+    out_dir = os.path.join(HERE, name)
+    os.makedirs(out_dir, exist_ok=True)
+    blobs = {f: (t if t.endswith("\n") else t + "\n").encode() for f, t in files.items()}
+    blobs["inputs.npz"] = npz_bytes([(f"arr_{i}", a) for i, a in enumerate(args)])
+    blobs["expected.npz"] = npz_bytes([(f"arr_{i}", np.asarray(o)) for i, o in enumerate(outputs)])
+    blobs["shards.npz"] = npz_bytes(shards)
+    blobs["meta.json"] = (json.dumps(meta, indent=1) + "\n").encode()
+    for fname, data in blobs.items():
+        with open(os.path.join(out_dir, fname), "wb") as fh:
+            fh.write(data)
+    print(f"{name}: {len(devices)} partitions, {len(args)} inputs, {len(outputs)} outputs",
+          flush=True)
+
+
+def main(argv):
+    names = argv or sorted(PROGRAMS)
+    unknown = [n for n in names if n not in PROGRAMS]
+    if unknown:
+        sys.exit(f"unknown program(s): {' '.join(unknown)}")
+    try:
+        for n in names:
+            generate(n)
+    finally:
+        shutil.rmtree(DUMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,10 @@
+module @jit_reduce_sharded attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<64x16xf32> {mhlo.sharding = "{devices=[4,2]<=[8]}"}) -> (tensor<16xf32> {jax.result_info = "result[0]"}, tensor<64xf32> {jax.result_info = "result[1]"}) {
+    %0 = stablehlo.exponential %arg0 : tensor<64x16xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<64x16xf32>, tensor<f32>) -> tensor<16xf32>
+    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %2 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.maximum across dimensions = [1] : (tensor<64x16xf32>, tensor<f32>) -> tensor<64xf32>
+    return %1, %2 : tensor<16xf32>, tensor<64xf32>
+  }
+}

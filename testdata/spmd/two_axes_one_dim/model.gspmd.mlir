@@ -1,0 +1,8 @@
+module @jit_two_axes_one_dim attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<64x16xf32> {mhlo.sharding = "{devices=[8,1]<=[8]}"}, %arg1: tensor<16x8xf32> {mhlo.sharding = "{replicated}"}) -> (tensor<64x8xf32> {jax.result_info = "result[0]"}, tensor<f32> {jax.result_info = "result[1]"}) {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<64x16xf32>, tensor<16x8xf32>) -> tensor<64x8xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0, 1] : (tensor<64x8xf32>, tensor<f32>) -> tensor<f32>
+    return %0, %1 : tensor<64x8xf32>, tensor<f32>
+  }
+}
