@@ -15,7 +15,6 @@ import pytest
 KNOWN_FAILURES = {
     "test_jit.py::test_jit_matches_cpu[arithmetic]": "3 of 15 f32 results 1 ulp off XLA:CPU's (x * y - x / (y + 3)) * 0.5: a different rounding order",
     "test_jit.py::test_jit_matches_cpu[fori_loop]": "1 of 3 f32 results 1 ulp off XLA:CPU's a + i * a over 7 iterations (XLA:CPU may contract to an fma)",
-    "test_jit.py::test_jit_matches_cpu[bf16_mix]": "15 of 16 results differ by up to 2%: the bf16 product is not rounded to bf16 as XLA:CPU rounds it",
 }
 
 

@@ -495,12 +495,7 @@ static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
 pub fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
+        let message = crate::eval::collectives::grid::panic_message(info.payload());
         let location = info
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
@@ -574,13 +569,8 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         }
         Err(payload) => {
             let recorded = PANIC_MESSAGE.lock().ok().and_then(|mut m| m.take());
-            let message = recorded.unwrap_or_else(|| {
-                payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "panic".into())
-            });
+            let message = recorded
+                .unwrap_or_else(|| crate::eval::collectives::grid::panic_message(payload.as_ref()));
             eprintln!(
                 "error: internal error: {} (this is a bug in xlac)",
                 message.replace('\n', " ")

@@ -219,12 +219,7 @@ static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 fn install_quiet_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
+        let message = crate::eval::collectives::grid::panic_message(info.payload());
         let location = info
             .location()
             .map(|l| format!("{}:{}", l.file(), l.line()))
@@ -251,11 +246,7 @@ pub fn run_in_process(
     for _ in 0..runs {
         let input = next_case(corpus, &empty, &dict, target.text, &mut rng);
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (target.run)(&input))) {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
+            let message = crate::eval::collectives::grid::panic_message(payload.as_ref());
             found.push((input, message));
         }
     }

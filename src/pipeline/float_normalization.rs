@@ -28,9 +28,13 @@
 //! rounds once (an HloEvaluator shortcut), so there the results differ by bf16 rounding
 //! and the test uses a tolerance.
 //!
-//! Not done: XLA's `xla_allow_excess_precision` shortcut, which would drop a
-//! `convert(convert(x, bf16), f32)` round trip and so skip a rounding: xlac keeps every
-//! rounding so that results stay equal to the interpreter's. Computations called by
+//! Excess precision, as XLA's `xla_allow_excess_precision` (on by default) does it in this
+//! pass: when a rewritten result's user is a `convert` back to f32, that user reads the f32
+//! result directly, so the bf16 rounding in between is skipped (`(bf16(x) * bf16(y))` then
+//! `convert` to f32 keeps the f32 product, as XLA:CPU computes it). Only the round trips
+//! this pass would create are dropped: a `convert(convert(x, bf16), f32)` written in the
+//! program still rounds. The reference interpreter rounds every bf16 op, so there the
+//! results differ by one bf16 rounding. Computations called by
 //! collectives are not special-cased (xlac runs one device). f16 is NOT normalized on CPU:
 //! `cpu_compiler.cc` has no `FloatNormalization` for f16 (its f16 elementwise ops stay f16,
 //! see `testdata/f16_mixed/xla_opt.hlo`; f16 dots go through `ChangeOpDataType`). The pass
@@ -184,6 +188,26 @@ impl FloatNormalization {
         // The instructions just added are the ones that must keep reading `id`.
         let new_ids = new_instructions_since(comp, before);
         comp.replace_uses_except(id, back, &new_ids);
+        // Excess precision (XLA's `xla_allow_excess_precision`, on by default): a user that
+        // converts the result straight back to the high type reads the high-precision
+        // result itself, so `bf16 mul` followed by `convert` to f32 is not rounded to bf16.
+        // The convert is left dead for DCE.
+        if let Shape::Array(_) = original {
+            let round_trips: Vec<InstrId> = comp
+                .order
+                .iter()
+                .copied()
+                .filter(|&u| {
+                    let user = &comp.instrs[u];
+                    matches!(user.op, Op::Plain(Opcode::Convert))
+                        && user.operands == [back]
+                        && matches!(&user.shape, Shape::Array(a) if a.element_type == self.high)
+                })
+                .collect();
+            for convert in round_trips {
+                comp.replace_all_uses(convert, id);
+            }
+        }
         Ok(())
     }
 

@@ -31,6 +31,41 @@ ENTRY main {
 }
 
 #[test]
+fn a_convert_back_to_f32_reads_the_f32_result() {
+    // Excess precision: the product's user converts it to f32, so it reads the f32
+    // product and the bf16 rounding goes (XLA:CPU's dump of this program fuses
+    // `multiply` straight into `add`). The interpreter rounds the product, so the results
+    // agree to bf16 precision only. The round trip is left dead for DCE.
+    check_pass_with_tolerance(
+        FloatNormalization::bf16(),
+        "
+HloModule m
+ENTRY main {
+  a = bf16[4]{0} parameter(0)
+  b = bf16[4]{0} parameter(1)
+  mul = bf16[4]{0} multiply(a, b)
+  wide = f32[4]{0} convert(mul)
+  c = f32[4]{0} parameter(2)
+  ROOT add = f32[4]{0} add(wide, c)
+}",
+        "
+HloModule m
+ENTRY main {
+  a = bf16[4]{0} parameter(0)
+  b = bf16[4]{0} parameter(1)
+  convert = f32[4]{0} convert(a)
+  convert.1 = f32[4]{0} convert(b)
+  mul = f32[4]{0} multiply(convert, convert.1)
+  convert.2 = bf16[4]{0} convert(mul)
+  wide = f32[4]{0} convert(convert.2)
+  c = f32[4]{0} parameter(2)
+  ROOT add = f32[4]{0} add(mul, c)
+}",
+        Tolerance::for_type(crate::ir::PrimitiveType::BF16),
+    );
+}
+
+#[test]
 fn data_movement_and_compare_compute_in_f32() {
     // Plain FloatSupport supports no data movement in bf16 either: XLA:CPU's own dump of
     // testdata/bf16_mixed slices in f32 between two converts.
