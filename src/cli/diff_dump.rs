@@ -92,7 +92,7 @@ fn compile_into(
     let file = loaded.file.clone();
     let params = crate::io::arguments::entry_parameters(&loaded.module);
     let arguments = if args.measure {
-        Some(super::run::bind_inputs(&params, &args.inputs, 0, true)?)
+        Some(super::run::bind_inputs(&params, &args.inputs, None, true)?)
     } else {
         None
     };

@@ -606,14 +606,16 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
         return 0;
     }
     let help = match args.get(1).map(String::as_str) {
-        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain" | "diff-dump")) => {
-        Some(sub @ ("run" | "compile" | "bench" | "check" | "explain" | "check-collectives")) => {
+        Some(
+            sub @ ("run" | "compile" | "bench" | "check" | "explain" | "convert"
+            | "check-collectives" | "diff-dump"),
+        ) => {
             format!("xlac {sub} --help")
         }
         _ => "xlac --help".to_string(),
     };
     let line = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        "missing command: run, compile, bench, check, explain or diff-dump".to_string()
+        "missing command: run, compile, bench, check, explain, convert, check-collectives or diff-dump".to_string()
     } else {
         // clap writes paragraphs: the error (possibly over several lines), a `tip:`, the
         // usage, a pointer to --help. Keep the error and the tip, on one line.
