@@ -14,7 +14,8 @@ It writes, into testdata/ifrt/:
                      and dtype, and per addressable shard its device id, `index` ([start, stop)
                      per dimension) and replica_id, in jax's `addressable_shards` order;
                      also the shardings jax refuses (uneven splits) with its message
-    shardings.npz    per case `<case>` (the global array) and `<case>_d<device>` (the data of
+    shardings.npz    per case `<case>` (the global array: the same for every case of one shape
+                     and dtype) and `<case>_d<device>` (the data of
                      the shard on that device: `shard.data` of jax.device_put)
     dp_step.hlo      a data-parallel training step (a small MLP; params replicated, the batch
                      sharded over 'x' of an 8-device mesh), `jax.jit(...).lower(...)` as HLO
@@ -136,8 +137,10 @@ def index_json(index, shape):
     return out
 
 
-def global_array(case, shape, dtype):
-    rng = np.random.default_rng(sum(map(ord, case)))
+def global_array(shape, dtype):
+    # One array per shape and type, so that every case of a shape holds the same values
+    # and a reshard between two cases can be checked against jax's shards of the other.
+    rng = np.random.default_rng(sum(shape) * 131 + len(shape) + (7 if dtype == "int32" else 0))
     if dtype == "int32":
         return rng.integers(-1000, 1000, size=shape, dtype=np.int32)
     return rng.standard_normal(shape).astype(np.float32)
@@ -162,7 +165,7 @@ def shardings():
     for name, m, spec, origin, shape, dtype in CASES:
         mesh = make_mesh(m)
         sharding = NamedSharding(mesh, spec)
-        x = global_array(name, shape, dtype)
+        x = global_array(shape, dtype)
         a = jax.device_put(x, sharding)
         arrays.append((name, x))
         shards = []
