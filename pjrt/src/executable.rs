@@ -37,22 +37,6 @@ pub struct Program {
     pub stablehlo_text: Option<String>,
 }
 
-/// The producer string of an MLIR bytecode file (`StableHLO_v1.17.0`), if readable.
-pub fn bytecode_producer(code: &[u8]) -> Option<String> {
-    let rest = code.strip_prefix(BYTECODE_MAGIC)?;
-    // A prefix varint: the count of trailing zero bits of the first byte is the number of
-    // extra bytes.
-    let first = *rest.first()?;
-    let extra = if first == 0 {
-        8
-    } else {
-        first.trailing_zeros() as usize
-    };
-    let rest = rest.get(1 + extra..)?;
-    let end = rest.iter().position(|&b| b == 0)?;
-    Some(String::from_utf8_lossy(&rest[..end]).into_owned())
-}
-
 fn verified(module: Module, file: &str) -> Result<Module> {
     if let Err(errors) = verifier::verify(&module) {
         let first = errors
@@ -136,11 +120,22 @@ fn skip_comments(mut text: &str) -> &str {
         }
     }
 }
+
+/// A StableHLO portable artifact (MLIR bytecode of VHLO), what `jax.jit` sends: read into
+/// the text parser's op tree, converted and verified. The dump keeps it printed as
+/// StableHLO text after a line naming its producer, as `xlac run --dump-to` does.
 fn read_bytecode(code: &[u8]) -> Result<Program> {
-    let producer = bytecode_producer(code).unwrap_or_else(|| "unknown producer".into());
-    Err(Error::unimplemented(format!(
-        "error: StableHLO portable artifact (producer {producer}) not supported yet"
-    )))
+    use xlac::ir::stablehlo::bytecode;
+    let file = "program.mlirbc";
+    let broken = |e| Error::invalid(format!("error: {}", bytecode::located(file, e)));
+    let ast = bytecode::read(code).map_err(broken)?;
+    let text = bytecode::to_text(code, &ast).map_err(broken)?;
+    let module =
+        bytecode::to_module(&ast, file).map_err(|e| Error::invalid(format!("error: {e}")))?;
+    Ok(Program {
+        module: verified(module, file)?,
+        stablehlo_text: Some(text),
+    })
 }
 
 /// What runs: the compiled executable, or the module for the interpreter.
@@ -857,17 +852,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn producer_of_jax_bytecode() {
-        let head = b"ML\xefR\x0dStableHLO_v1.13.7\x00\x01\x1d";
-        assert_eq!(
-            bytecode_producer(head).as_deref(),
-            Some("StableHLO_v1.13.7")
-        );
-        assert_eq!(bytecode_producer(b"ML\xefR"), None);
-        assert_eq!(bytecode_producer(b"MLIR"), None);
-    }
-
-    #[test]
     fn bad_programs_are_one_error_line() {
         for (code, format, word) in [
             (&b"\xff\xfe"[..], "mlir", "invalid UTF-8"),
@@ -876,12 +860,34 @@ mod tests {
             (b"module {", "mlir", "program.mlir:1:"),
             (b"HloModule m\n", "hlo", "program.hlo"),
             (b"module {}", "xla", "format 'xla'"),
+            (
+                b"ML\xefR\x0dStableHLO_v1.17.0\x00\x01",
+                "mlir",
+                "program.mlirbc: byte ",
+            ),
         ] {
             let e = read_program(code, format).err().expect("an error");
             assert!(e.message.starts_with("error: "), "{}", e.message);
             assert!(e.message.contains(word), "{word}: {}", e.message);
             assert!(!e.message.contains('\n'), "{}", e.message);
         }
+    }
+
+    #[test]
+    fn portable_artifacts_are_read_and_kept_as_text_for_the_dump() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/bytecode/programs/softmax.jit.mlirbc"
+        );
+        let code = std::fs::read(path).unwrap();
+        let p = read_program(&code, "mlir").unwrap();
+        assert_eq!(p.module.entry_computation().parameters().len(), 1);
+        let text = p.stablehlo_text.unwrap();
+        assert!(
+            text.starts_with("// StableHLO portable artifact: producer StableHLO_v"),
+            "{}",
+            text.lines().next().unwrap_or_default()
+        );
     }
 
     #[test]

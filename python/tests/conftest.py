@@ -9,20 +9,14 @@ import jax
 import numpy as np
 import pytest
 
-PORTABLE_ARTIFACT_MISSING = (
-    "jax.jit sends StableHLO portable artifacts (MLIR bytecode); this build of xlac does "
-    "not read them yet"
-)
-
-
-def _jit_supported():
-    try:
-        jax.jit(lambda x: x + 1.0)(np.ones(1, np.float32)).block_until_ready()
-        return True
-    except jax.errors.JaxRuntimeError as e:
-        if "portable artifact" in str(e):
-            return False
-        raise
+# Cases that fail on xlac today, by test id (`file.py::test[param]`), each with its reason
+# in one line. They run as strict xfails: a fix shows up as an unexpected pass, and the
+# entry then goes.
+KNOWN_FAILURES = {
+    "test_jit.py::test_jit_matches_cpu[arithmetic]": "3 of 15 f32 results 1 ulp off XLA:CPU's (x * y - x / (y + 3)) * 0.5: a different rounding order",
+    "test_jit.py::test_jit_matches_cpu[fori_loop]": "1 of 3 f32 results 1 ulp off XLA:CPU's a + i * a over 7 iterations (XLA:CPU may contract to an fma)",
+    "test_jit.py::test_jit_matches_cpu[bf16_mix]": "15 of 16 results differ by up to 2%: the bf16 product is not rounded to bf16 as XLA:CPU rounds it",
+}
 
 
 def pytest_configure(config):
@@ -30,13 +24,10 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked `jit` are expected to fail (strictly) while the plugin cannot read
-    portable artifacts; once it can, they run as usual."""
-    if _jit_supported():
-        return
     for item in items:
-        if "jit" in item.keywords:
-            item.add_marker(pytest.mark.xfail(reason=PORTABLE_ARTIFACT_MISSING, strict=True))
+        reason = KNOWN_FAILURES.get(item.nodeid.rsplit("/", 1)[-1])
+        if reason:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
 
 
 @pytest.fixture(scope="session")

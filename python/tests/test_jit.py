@@ -131,33 +131,25 @@ def test_jit_matches_cpu(xlac, cpu, name):
     compare(xlac, cpu, f, *args, **tol)
 
 
-LINALG_REASON = (
-    "needs the LAPACK custom calls (lapack_*_ffi) and the Qr expansion in xlac's runtime, "
-    "which another change is adding"
-)
-
-
 def spd(n):
     a = f32(n, n)
     return a @ a.T + n * np.eye(n, dtype=np.float32)
 
 
 LINALG = {
-    "cholesky": (jnp.linalg.cholesky, (spd(5),), LOOSE, False),
-    "solve": (jnp.linalg.solve, (spd(4), f32(4, 2)), LOOSE, False),
-    "inv": (jnp.linalg.inv, (spd(4),), LOOSE, False),
-    "qr": (lambda a: jnp.abs(jnp.linalg.qr(a)[1]), (f32(5, 3),), LOOSE, True),
-    "eigh": (lambda a: jnp.linalg.eigh(a)[0], (spd(4),), LOOSE, True),
-    "svd": (lambda a: jnp.linalg.svd(a, compute_uv=False), (f32(5, 3),), LOOSE, True),
+    "cholesky": (jnp.linalg.cholesky, (spd(5),), LOOSE),
+    "solve": (jnp.linalg.solve, (spd(4), f32(4, 2)), LOOSE),
+    "inv": (jnp.linalg.inv, (spd(4),), LOOSE),
+    "qr": (lambda a: jnp.abs(jnp.linalg.qr(a)[1]), (f32(5, 3),), LOOSE),
+    "eigh": (lambda a: jnp.linalg.eigh(a)[0], (spd(4),), LOOSE),
+    "svd": (lambda a: jnp.linalg.svd(a, compute_uv=False), (f32(5, 3),), LOOSE),
 }
 
 
 @pytest.mark.jit
 @pytest.mark.parametrize("name", sorted(LINALG))
-def test_linalg(xlac, cpu, request, name):
-    f, args, tol, needs_lapack = LINALG[name]
-    if needs_lapack:
-        request.applymarker(pytest.mark.xfail(reason=LINALG_REASON, strict=False))
+def test_linalg(xlac, cpu, name):
+    f, args, tol = LINALG[name]
     compare(xlac, cpu, f, *args, **tol)
 
 

@@ -7,6 +7,7 @@
 //! xlac bench MODEL [--input FILE]... [--iters N] [--json]
 //! xlac check FILE.mlir...
 //! xlac explain MODEL INSTR [--dump-to DIR]
+//! xlac convert MODEL --to mlir|hlo
 //! ```
 //!
 //! Every failure prints exactly one line `error: …` to stderr (the verifier may print one
@@ -20,6 +21,7 @@ mod bench;
 mod check;
 mod check_collectives;
 mod compile;
+mod convert;
 mod devices;
 mod explain;
 mod model;
@@ -56,8 +58,30 @@ pub enum Command {
     Check(CheckArgs),
     /// Compile a model and follow one instruction through passes, fusion, buffers and kernels.
     Explain(ExplainArgs),
+    /// Print a model (HLO text, StableHLO text or a StableHLO portable artifact) as
+    /// StableHLO text or HLO text.
+    Convert(ConvertArgs),
     /// List every device's collectives and flag sequences that can diverge, before running.
     CheckCollectives(CheckCollectivesArgs),
+}
+
+/// What `xlac convert` prints.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConvertTo {
+    /// StableHLO MLIR text.
+    Mlir,
+    /// HLO text, as ingested (before any pass).
+    Hlo,
+}
+
+/// `xlac convert`.
+#[derive(Args, Debug, Clone)]
+pub struct ConvertArgs {
+    /// HLO text, StableHLO MLIR, or a StableHLO portable artifact (MLIR bytecode).
+    pub model: PathBuf,
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub to: ConvertTo,
 }
 
 /// How devices are scheduled when a module runs on several (`--collectives`).
@@ -103,7 +127,8 @@ pub enum Reference {
 /// `xlac run`.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// HLO text (`HloModule ...`) or StableHLO MLIR (`module` / `func.func`), told apart by content.
+    /// HLO text (`HloModule ...`), StableHLO MLIR (`module` / `func.func`) or a StableHLO
+    /// portable artifact (MLIR bytecode), told apart by content.
     pub model: PathBuf,
     /// One .npz holding the entry parameters in order, or one .npy per parameter (repeat the flag).
     /// Parameters without an input get random values from --seed.
@@ -518,6 +543,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Bench(args) => bench::bench(args),
         Command::Check(args) => check::check(args),
         Command::Explain(args) => explain::explain(args),
+        Command::Convert(args) => convert::convert(args),
         Command::CheckCollectives(args) => check_collectives::check_collectives_command(args),
     }
 }

@@ -1,4 +1,5 @@
-//! Loading a model file: read it, tell HLO text from StableHLO by content, parse, print
+//! Loading a model file: read it, tell HLO text, StableHLO text and StableHLO portable
+//! artifacts (MLIR bytecode, magic `ML\xefR`) apart by content, parse, print
 //! warnings, verify. Shared by every subcommand that takes a MODEL.
 //! XLA counterpart: `xla/tools/hlo_module_loader.cc`.
 
@@ -6,6 +7,7 @@ use std::path::Path;
 
 use super::Failure;
 use crate::ir::hlo_text::parse_module;
+use crate::ir::stablehlo::bytecode;
 use crate::ir::{Module, verifier};
 
 /// What a model file holds, decided by its first token (design.md §4: "told apart by
@@ -24,7 +26,8 @@ pub struct LoadedModel {
     pub module: Module,
     /// The file name as the user gave it, for messages.
     pub file: String,
-    /// The StableHLO text when the model was MLIR (the dump writes it back verbatim).
+    /// The StableHLO text when the model was MLIR (the dump writes it back verbatim), or a
+    /// portable artifact printed as text after a header line.
     pub stablehlo: Option<String>,
 }
 
@@ -37,6 +40,9 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
             crate::io::io_error_text(&e)
         ))
     })?;
+    if bytecode::is_bytecode(&bytes) {
+        return load_bytecode(&bytes, file, quiet);
+    }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -65,6 +71,32 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
         ModelFormat::StableHlo => crate::ir::stablehlo::parse_module(&text, &file),
     }
     .map_err(|e| Failure::error(e.to_string()))?;
+    let stablehlo = (format == ModelFormat::StableHlo).then_some(text);
+    finish(parsed, file, stablehlo, quiet)
+}
+
+/// A StableHLO portable artifact (MLIR bytecode): read, converted, and printed as text
+/// for the dump.
+fn load_bytecode(bytes: &[u8], file: String, quiet: bool) -> Result<LoadedModel, Failure> {
+    let ast = bytecode::read(bytes)
+        .map_err(|e| Failure::error(bytecode::located(&file, e).to_string()))?;
+    let text = bytecode::to_text(bytes, &ast)
+        .map_err(|e| Failure::error(bytecode::located(&file, e).to_string()))?;
+    let module = bytecode::to_module(&ast, &file).map_err(|e| Failure::error(e.to_string()))?;
+    let parsed = crate::ir::hlo_text::ParsedModule {
+        module,
+        warnings: Vec::new(),
+    };
+    finish(parsed, file, Some(text), quiet)
+}
+
+/// Prints warnings and verifies.
+fn finish(
+    parsed: crate::ir::hlo_text::ParsedModule,
+    file: String,
+    stablehlo: Option<String>,
+    quiet: bool,
+) -> Result<LoadedModel, Failure> {
     if !quiet {
         for warning in &parsed.warnings {
             eprintln!("warning: {warning}");
@@ -89,7 +121,7 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
     Ok(LoadedModel {
         module: parsed.module,
         file,
-        stablehlo: (format == ModelFormat::StableHlo).then_some(text),
+        stablehlo,
     })
 }
 

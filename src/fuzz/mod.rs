@@ -90,6 +90,7 @@ pub const TARGETS: &[Target] = &[
     Target::text("hlo_text", targets::hlo_text, &[".hlo"]),
     Target::text("stablehlo_text", targets::stablehlo_text, &[".mlir"]),
     Target::binary("npy_npz", targets::npy_npz, &[".npy", ".npz"]),
+    Target::binary("bytecode", targets::bytecode, &[".mlirbc"]),
     Target::text("compile", targets::compile_module, &[".hlo", ".mlir"]),
 ];
 

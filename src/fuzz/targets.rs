@@ -28,6 +28,19 @@ pub fn stablehlo_text(data: &[u8]) {
     }
 }
 
+/// A StableHLO portable artifact (MLIR bytecode): read, print as text, convert to HLO,
+/// then verify.
+pub fn bytecode(data: &[u8]) {
+    let Ok(ast) = crate::ir::stablehlo::bytecode::read(data) else {
+        return;
+    };
+    // The printer must handle whatever the reader accepted.
+    let _ = crate::ir::stablehlo::bytecode::to_text(data, &ast);
+    if let Ok(module) = crate::ir::stablehlo::bytecode::to_module(&ast, "fuzz.mlirbc") {
+        let _ = verifier::verify(&module);
+    }
+}
+
 /// `.npy` and `.npz` bytes, as `--input` reads them.
 pub fn npy_npz(data: &[u8]) {
     let _ = crate::io::npz::read_arrays_bytes("fuzz.npz", data);

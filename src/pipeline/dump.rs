@@ -124,7 +124,11 @@ impl DumpWriter {
         let (suffix, description) = match what {
             Artifact::StableHlo => (
                 "stablehlo.mlir".to_string(),
-                "the StableHLO input as given".to_string(),
+                if text.starts_with(crate::ir::stablehlo::bytecode::TEXT_HEADER) {
+                    "the StableHLO portable artifact given (MLIR bytecode), printed as text; its first line names the producer and bytecode version".to_string()
+                } else {
+                    "the StableHLO input as given".to_string()
+                },
             ),
             Artifact::BeforeOptimizations => (
                 "before_optimizations.txt".to_string(),

@@ -120,7 +120,15 @@ impl MiniFloat {
             let dist = (d - v).abs();
             let better = match best {
                 None => true,
-                Some((bc, bd)) => dist < bd || (dist == bd && c & 1 == 0 && bc & 1 == 1),
+                Some((bc, bd)) => {
+                    dist < bd
+                        // -0.0 is its own code where the format has one.
+                        || (dist == bd
+                            && v == 0.0
+                            && d.is_sign_negative() == v.is_sign_negative()
+                            && self.decode(bc).is_sign_negative() != v.is_sign_negative())
+                        || (dist == bd && c & 1 == 0 && bc & 1 == 1)
+                }
             };
             // Keep the sign of zero when the format has one.
             let same_zero_sign =

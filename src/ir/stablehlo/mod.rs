@@ -5,18 +5,21 @@
 //! - `types.rs`, `attributes.rs`, `dense.rs`: types, attribute values, `dense<...>` literals.
 //! - `ast.rs`, `parser.rs`, `pretty.rs`: the file structure and ops (generic and pretty forms).
 //! - `convert/`: the conversion to HLO; `chlo/`: CHLO decompositions.
+//! - `bytecode/`: portable artifacts (MLIR bytecode of VHLO) read into the same AST.
 //!
 //! What it is not: a general MLIR parser. Only what StableHLO programs use is read; dynamic
 //! shapes are rejected. XLA: `xla/hlo/translate/stablehlo_to_hlo/`, `mhlo_to_hlo/`.
 
 pub mod ast;
 pub mod attributes;
+pub mod bytecode;
 pub mod chlo;
 mod convert;
 pub mod dense;
 pub mod lexer;
 mod parser;
 mod pretty;
+pub mod printer;
 pub mod types;
 
 use crate::ir::Module;

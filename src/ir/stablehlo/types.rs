@@ -142,15 +142,57 @@ impl fmt::Display for Type {
                 }
                 match &t.elem {
                     ElemType::Prim(p) => f.write_str(&mlir_name(*p))?,
-                    ElemType::Quant(q) => write!(
-                        f,
-                        "!quant.uniform<{}:{}, ...>",
-                        mlir_name(q.storage),
-                        mlir_name(q.expressed)
-                    )?,
+                    ElemType::Quant(q) => write!(f, "{q}")?,
                 }
                 f.write_str(">")
             }
+        }
+    }
+}
+
+impl fmt::Display for QuantType {
+    /// `!quant.uniform<i8<-127:127>:f32:1, {0.1:-30, 0.2}>`, as the parser reads it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bits = self.storage.bit_width() as u32;
+        let signed = self.storage.is_signed_integral();
+        let (lo, hi) = if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (
+                0,
+                if bits >= 63 {
+                    i64::MAX
+                } else {
+                    (1i64 << bits) - 1
+                },
+            )
+        };
+        write!(f, "!quant.uniform<{}{bits}", if signed { "i" } else { "u" })?;
+        if (self.storage_min, self.storage_max) != (lo, hi) {
+            write!(f, "<{}:{}>", self.storage_min, self.storage_max)?;
+        }
+        write!(f, ":{}", mlir_name(self.expressed))?;
+        if let Some(a) = self.axis {
+            write!(f, ":{a}")?;
+        }
+        let scale = |s: f64| {
+            let t = format!("{s:?}");
+            if t.contains(['.', 'e', 'E']) || !s.is_finite() {
+                t
+            } else {
+                format!("{t}.0")
+            }
+        };
+        let pairs: Vec<String> = self
+            .scales
+            .iter()
+            .zip(&self.zero_points)
+            .map(|(s, z)| format!("{}:{z}", scale(*s)))
+            .collect();
+        if self.axis.is_some() {
+            write!(f, ", {{{}}}>", pairs.join(", "))
+        } else {
+            write!(f, ", {}>", pairs.join(", "))
         }
     }
 }

@@ -60,7 +60,12 @@ impl<'a> Converter<'a> {
             return self.convert_scan(op).map(Some);
         }
         if name.starts_with("chlo.") {
-            return self.convert_chlo(op).map(Some);
+            return self.convert_chlo(op, name, &op.attributes).map(Some);
+        }
+        if name == "stablehlo.composite"
+            && let Some(ids) = self.composite_as_chlo(op)?
+        {
+            return Ok(Some(ids));
         }
         if name.starts_with("check.") {
             return self.convert_check(op).map(Some);
@@ -595,7 +600,44 @@ impl<'a> Converter<'a> {
     }
 
     /// A CHLO op, decomposed by [`chlo::decompose`].
-    fn convert_chlo(&mut self, op: &'a Operation) -> Result<Vec<InstrId>, ParseError> {
+    /// A `stablehlo.composite` named `chlo.*` (how jaxlib's portable artifacts carry CHLO
+    /// ops, which VHLO has no dialect for) lowered as its CHLO op, with the composite's
+    /// `composite_attributes` as the op's attributes: XLA lowers these by name too, so
+    /// the artifact runs to the same bits as the text program. `None` (and nothing added)
+    /// when the name is not a CHLO op xlac lowers for these operand types; the composite's
+    /// decomposition is called then.
+    fn composite_as_chlo(&mut self, op: &'a Operation) -> Result<Option<Vec<InstrId>>, ParseError> {
+        let Some(Attr::Str(chlo_name)) = op.attr("name") else {
+            return Ok(None);
+        };
+        if !chlo_name.starts_with("chlo.") || chlo_name == "chlo.scan" {
+            return Ok(None);
+        }
+        let attributes: &[(String, Attr)] = match op.attr("composite_attributes") {
+            Some(Attr::Dict(entries, _)) => entries,
+            None => &[],
+            Some(_) => return Ok(None),
+        };
+        let comp = self.comp();
+        let live = self.module.computations[comp].order.len();
+        match self.convert_chlo(op, chlo_name, attributes) {
+            Ok(ids) => Ok(Some(ids)),
+            Err(_) => {
+                // Whatever the lowering appended before it gave up is dropped from the
+                // live order; the decomposition computes the op instead.
+                self.module.computations[comp].order.truncate(live);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Lowers the CHLO op `name` (`op` itself, or a composite carrying it) with `attrs`.
+    fn convert_chlo(
+        &mut self,
+        op: &'a Operation,
+        name: &str,
+        attrs: &[(String, Attr)],
+    ) -> Result<Vec<InstrId>, ParseError> {
         let ids: Vec<InstrId> = self.operands(op)?.iter().map(|v| v.id).collect();
         if !op.regions.is_empty() {
             return Err(self.err(
@@ -626,7 +668,7 @@ impl<'a> Converter<'a> {
                 attributes.push((name.to_string(), v));
             }
         };
-        for (k, a) in &op.attributes {
+        for (k, a) in attrs {
             if let Attr::Struct(_, fields) = a {
                 for (f, v) in fields {
                     add(f, v);
@@ -639,7 +681,7 @@ impl<'a> Converter<'a> {
         let comp = self.comp();
         let before = self.module.computations[comp].instrs.len();
         let chlo_op = ChloOp {
-            name: &op.name,
+            name,
             operands: &ids,
             result_shapes: &result_shapes,
             attributes: &attributes,

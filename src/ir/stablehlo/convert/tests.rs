@@ -120,6 +120,77 @@ fn calls_slices_and_generic_form() {
     assert_eq!(i64s(&run(text, &[])), vec![102, 106]);
 }
 
+/// How jaxlib's portable artifacts carry CHLO ops: a composite named `chlo.*` whose
+/// `composite_attributes` are the op's. The decompositions here compute something else
+/// (zeros, or the input) so the test sees which path ran.
+#[test]
+fn chlo_composites_lower_as_chlo_and_others_call_their_decomposition() {
+    let top_k = "module @m {
+      func.func private @fake(%x: tensor<4xi64>) -> (tensor<2xi64>, tensor<2xi32>) {
+        %0 = stablehlo.constant dense<0> : tensor<2xi64>
+        %1 = stablehlo.constant dense<0> : tensor<2xi32>
+        return %0, %1 : tensor<2xi64>, tensor<2xi32>
+      }
+      func.func @main(%x: tensor<4xi64>) -> tensor<2xi64> {
+        %0:2 = \"stablehlo.composite\"(%x) <{composite_attributes = {k = 2 : i64}, decomposition = @fake, name = \"chlo.top_k\", version = 1 : i32}> : (tensor<4xi64>) -> (tensor<2xi64>, tensor<2xi32>)
+        return %0#0 : tensor<2xi64>
+      }
+    }";
+    let x: Literal = ArrayLiteral::from_vec(&[4], vec![3i64, 9, 1, 7]).into();
+    assert_eq!(i64s(&run(top_k, std::slice::from_ref(&x))), vec![9, 7]);
+    // A name xlac's CHLO lowering does not know, and a CHLO op on a type it does not
+    // lower (complex lgamma): the decomposition is called.
+    let unknown = "module @m {
+      func.func private @twice(%x: tensor<4xi64>) -> tensor<4xi64> {
+        %0 = stablehlo.add %x, %x : tensor<4xi64>
+        return %0 : tensor<4xi64>
+      }
+      func.func @main(%x: tensor<4xi64>) -> tensor<4xi64> {
+        %0 = \"stablehlo.composite\"(%x) <{decomposition = @twice, name = \"chlo.not_an_op\", version = 1 : i32}> : (tensor<4xi64>) -> tensor<4xi64>
+        return %0 : tensor<4xi64>
+      }
+    }";
+    assert_eq!(i64s(&run(unknown, &[x])), vec![6, 18, 2, 14]);
+    let complex = "module @m {
+      func.func private @same(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+        return %x : tensor<2xcomplex<f32>>
+      }
+      func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+        %0 = \"stablehlo.composite\"(%x) <{decomposition = @same, name = \"chlo.lgamma\", version = 1 : i32}> : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+        return %0 : tensor<2xcomplex<f32>>
+      }
+    }";
+    let m = convert(complex);
+    let entry = m.entry_computation();
+    assert!(
+        entry.iter().any(|(_, i)| matches!(i.op, Op::Call { .. })),
+        "{m}"
+    );
+    assert_eq!(
+        entry.iter().count(),
+        2,
+        "only the parameter and the call are live: {m}"
+    );
+}
+
+/// What `jax.jit` lowers for an argument committed to a device: a module-level Shardy mesh
+/// and a sharding attribute on the argument. The mesh is skipped, the program runs.
+#[test]
+fn module_level_shardy_meshes_are_skipped() {
+    let text = "module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+      sdy.mesh @empty_mesh = <[]> {stablehlo.mesh = {axes = []}}
+      sdy.mesh @mesh = <[\"x\"=2, \"y\"=1]> loc(unknown)
+      func.func public @main(%arg0: tensor<2xi64> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}]>}) -> (tensor<2xi64> {jax.result_info = \"result\"}) {
+        %0 = stablehlo.add %arg0, %arg0 : tensor<2xi64>
+        return %0 : tensor<2xi64>
+      }
+    }";
+    let x: Literal = ArrayLiteral::from_vec(&[2], vec![4i64, 5]).into();
+    assert_eq!(i64s(&run(text, &[x])), vec![8, 10]);
+    let bad = "module {\n  sdy.mesh = <[]>\n}";
+    assert!(parse_chunk(bad, "t.mlir", 0).is_err());
+}
+
 #[test]
 fn broadcast_in_dim_stretches_size_one_dimensions() {
     let text = "func.func @main(%x: tensor<2x1xi64>) -> tensor<2x3xi64> {

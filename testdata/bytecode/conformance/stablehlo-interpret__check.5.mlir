@@ -1,0 +1,6 @@
+module {
+  func.func @check_almost_eq_const_tolerance() {
+    %cst = stablehlo.constant dense<5.000000e+00> : tensor<f64>
+    return
+  }
+}

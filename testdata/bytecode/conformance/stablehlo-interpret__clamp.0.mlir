@@ -1,0 +1,9 @@
+module {
+  func.func @clamp_op_test_si64() {
+    %c = stablehlo.constant dense<[1, 5, -5]> : tensor<3xi64>
+    %c_0 = stablehlo.constant dense<[2, 3, -1]> : tensor<3xi64>
+    %c_1 = stablehlo.constant dense<[3, 7, -3]> : tensor<3xi64>
+    %0 = stablehlo.clamp %c, %c_0, %c_1 : tensor<3xi64>
+    return
+  }
+}

@@ -1,0 +1,6 @@
+module {
+  func.func @constant_op_test_si64() {
+    %c = stablehlo.constant dense<[-9223372036854775808, -2147483649, 0, 2147483648, 9223372036854775807]> : tensor<5xi64>
+    return
+  }
+}

@@ -1,0 +1,6 @@
+module {
+  func.func @constant_op_test_si4() {
+    %c = stablehlo.constant dense<[-8, -1, 0, 1, 7]> : tensor<5xi4>
+    return
+  }
+}

@@ -1,0 +1,6 @@
+module {
+  func.func @constant_op_test_si8() {
+    %c = stablehlo.constant dense<[-128, -9, 0, 8, 127]> : tensor<5xi8>
+    return
+  }
+}

@@ -1,0 +1,6 @@
+module {
+  func.func @constant_op_test_ui16() {
+    %c = stablehlo.constant dense<[0, 256, 65535]> : tensor<3xui16>
+    return
+  }
+}

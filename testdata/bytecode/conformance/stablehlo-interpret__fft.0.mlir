@@ -1,0 +1,7 @@
+module {
+  func.func @fft_op_test_fft_1d_c128() {
+    %cst = stablehlo.constant dense<[(1.000000e+00,2.000000e+00), (3.000000e+00,-4.000000e+00)]> : tensor<2xcomplex<f64>>
+    %0 = stablehlo.fft %cst, type = FFT, length = [2] : (tensor<2xcomplex<f64>>) -> tensor<2xcomplex<f64>>
+    return
+  }
+}

@@ -1,0 +1,7 @@
+module {
+  func.func @imag_op_test_f64() {
+    %cst = stablehlo.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf64>
+    %0 = stablehlo.imag %cst : tensor<2xf64>
+    return
+  }
+}

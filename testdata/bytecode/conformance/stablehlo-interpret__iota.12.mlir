@@ -1,0 +1,6 @@
+module {
+  func.func @iota_op_test_ui64_dim_2() {
+    %0 = stablehlo.iota dim = 2 : tensor<2x3x2xui64>
+    return
+  }
+}

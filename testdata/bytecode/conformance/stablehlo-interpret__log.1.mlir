@@ -1,0 +1,7 @@
+module {
+  func.func @log_op_test_c128() {
+    %cst = stablehlo.constant dense<(1.000000e+00,2.000000e+00)> : tensor<complex<f64>>
+    %0 = stablehlo.log %cst : tensor<complex<f64>>
+    return
+  }
+}

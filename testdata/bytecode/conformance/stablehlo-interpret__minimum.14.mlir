@@ -1,0 +1,8 @@
+module {
+  func.func @min_op_test_f64() {
+    %cst = stablehlo.constant dense<[0xFFF0000000000000, 0xFFF0000000000000, -1.000000e+00, -4.940660e-324, 0.000000e+00, 0.000000e+00, 4.940660e-324, 1.000000e+00, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF8000000000000]> : tensor<11xf64>
+    %cst_0 = stablehlo.constant dense<[0xFFF0000000000000, -1.000000e+00, -4.940660e-324, -0.000000e+00, -0.000000e+00, 4.940660e-324, 1.000000e+00, 0x7FF0000000000000, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF0000000000000]> : tensor<11xf64>
+    %0 = stablehlo.minimum %cst, %cst_0 : tensor<11xf64>
+    return
+  }
+}

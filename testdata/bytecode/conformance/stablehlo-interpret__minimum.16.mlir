@@ -1,0 +1,8 @@
+module {
+  func.func @min_op_test_c128() {
+    %cst = stablehlo.constant dense<[(1.500000e+00,2.500000e+00), (1.500000e+00,7.500000e+00), (0.000000e+00,1.500000e+00), (0.000000e+00,1.500000e+00)]> : tensor<4xcomplex<f64>>
+    %cst_0 = stablehlo.constant dense<[(7.500000e+00,1.500000e+00), (1.500000e+00,2.500000e+00), (-0.000000e+00,2.500000e+00), (0.000000e+00,1.500000e+00)]> : tensor<4xcomplex<f64>>
+    %0 = stablehlo.minimum %cst, %cst_0 : tensor<4xcomplex<f64>>
+    return
+  }
+}

@@ -1,0 +1,8 @@
+module {
+  func.func @mul_op_test_ui64() {
+    %c = stablehlo.constant dense<[0, 4294967296]> : tensor<2xui64>
+    %c_0 = stablehlo.constant dense<[18446744073709551615, 4294967296]> : tensor<2xui64>
+    %0 = stablehlo.multiply %c, %c_0 : tensor<2xui64>
+    return
+  }
+}

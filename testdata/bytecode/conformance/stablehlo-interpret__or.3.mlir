@@ -1,0 +1,8 @@
+module {
+  func.func @or_op_test_ui8() {
+    %c = stablehlo.constant dense<[0, 127, 255]> : tensor<3xui8>
+    %c_0 = stablehlo.constant dense<255> : tensor<3xui8>
+    %0 = stablehlo.or %c, %c_0 : tensor<3xui8>
+    return
+  }
+}

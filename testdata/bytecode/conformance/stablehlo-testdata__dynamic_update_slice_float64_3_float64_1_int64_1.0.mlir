@@ -1,0 +1,26 @@
+module @jit_main attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main() -> (tensor<3xf64> {jax.result_info = "", mhlo.layout_mode = "default"}) {
+    %0:3 = call @inputs() : () -> (tensor<3xf64>, tensor<1xf64>, tensor<1xi64>)
+    %1 = call @expected() : () -> tensor<3xf64>
+    %2 = stablehlo.slice %0#2 [0:1] : (tensor<1xi64>) -> tensor<1xi64>
+    %3 = stablehlo.reshape %2 : (tensor<1xi64>) -> tensor<i64>
+    %c = stablehlo.constant dense<0> : tensor<i64>
+    %4 = stablehlo.compare LT, %3, %c, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    %c_0 = stablehlo.constant dense<3> : tensor<i64>
+    %5 = stablehlo.add %3, %c_0 : tensor<i64>
+    %6 = stablehlo.select %4, %5, %3 : tensor<i1>, tensor<i64>
+    %7 = stablehlo.dynamic_update_slice %0#0, %0#1, %6 : (tensor<3xf64>, tensor<1xf64>, tensor<i64>) -> tensor<3xf64>
+    stablehlo.custom_call @check.expect_close(%7, %1) {has_side_effect = true} : (tensor<3xf64>, tensor<3xf64>) -> ()
+    return %7 : tensor<3xf64>
+  }
+  func.func private @inputs() -> (tensor<3xf64> {mhlo.layout_mode = "default"}, tensor<1xf64> {mhlo.layout_mode = "default"}, tensor<1xi64> {mhlo.layout_mode = "default"}) {
+    %cst = stablehlo.constant dense<[3.4330394722198463, -4.0526859674631508, -3.7716480953971332]> : tensor<3xf64>
+    %cst_0 = stablehlo.constant dense<3.7596441190639984> : tensor<1xf64>
+    %c = stablehlo.constant dense<1> : tensor<1xi64>
+    return %cst, %cst_0, %c : tensor<3xf64>, tensor<1xf64>, tensor<1xi64>
+  }
+  func.func private @expected() -> (tensor<3xf64> {mhlo.layout_mode = "default"}) {
+    %cst = stablehlo.constant dense<[3.4330394722198463, 3.7596441190639984, -3.7716480953971332]> : tensor<3xf64>
+    return %cst : tensor<3xf64>
+  }
+}

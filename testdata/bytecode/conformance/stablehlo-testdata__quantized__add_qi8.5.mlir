@@ -1,0 +1,8 @@
+module {
+  func.func @add_op_test_ui8() {
+    %c = stablehlo.constant dense<[0, 16]> : tensor<2xui8>
+    %c_0 = stablehlo.constant dense<[255, 16]> : tensor<2xui8>
+    %0 = stablehlo.add %c, %c_0 : tensor<2xui8>
+    return
+  }
+}

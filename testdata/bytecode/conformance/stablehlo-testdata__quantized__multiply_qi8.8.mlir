@@ -1,0 +1,8 @@
+module {
+  func.func @mul_op_test_i1() {
+    %c = stablehlo.constant dense<[false, false, true, true]> : tensor<4xi1>
+    %c_0 = stablehlo.constant dense<[false, true, false, true]> : tensor<4xi1>
+    %0 = stablehlo.multiply %c, %c_0 : tensor<4xi1>
+    return
+  }
+}

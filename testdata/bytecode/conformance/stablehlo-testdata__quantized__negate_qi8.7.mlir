@@ -1,0 +1,7 @@
+module {
+  func.func @negate_op_test_ui32() {
+    %c = stablehlo.constant dense<[0, 65536, 4294967295]> : tensor<3xui32>
+    %0 = stablehlo.negate %c : tensor<3xui32>
+    return
+  }
+}

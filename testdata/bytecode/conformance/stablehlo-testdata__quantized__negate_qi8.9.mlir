@@ -1,0 +1,7 @@
+module {
+  func.func @negate_op_test_ui64() {
+    %c = stablehlo.constant dense<[0, 4294967296, 18446744073709551615]> : tensor<3xui64>
+    %0 = stablehlo.negate %c : tensor<3xui64>
+    return
+  }
+}

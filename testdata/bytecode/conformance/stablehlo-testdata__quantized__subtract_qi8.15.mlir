@@ -1,0 +1,7 @@
+module {
+  func.func @subtract_op_test_c128() {
+    %cst = stablehlo.constant dense<[(1.500000e+00,2.500000e+00), (7.500000e+00,5.500000e+00)]> : tensor<2xcomplex<f64>>
+    %0 = stablehlo.subtract %cst, %cst : tensor<2xcomplex<f64>>
+    return
+  }
+}

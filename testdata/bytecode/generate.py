@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Generates xlac's StableHLO portable-artifact corpus: MLIR bytecode (VHLO) files and the
+text the same artifact means, for the bytecode reader's tests.
+
+Run from the repository root with the pinned jax of testdata/requirements.txt
+(`python3 -m venv venv && venv/bin/pip install jax==0.10.2 jaxlib==0.10.2`):
+
+    python3 testdata/bytecode/generate.py               # everything
+    python3 testdata/bytecode/generate.py programs      # only testdata/ programs and jit bytes
+    python3 testdata/bytecode/generate.py conformance   # only the conformance cases
+
+Written under testdata/bytecode/:
+
+    programs/NAME.TARGET.mlirbc   testdata/NAME/model.mlir serialized by jaxlib's XLA-side
+                                  serializer (the one jax.jit's compile runs: CHLO legalized,
+                                  high-level CHLO kept as composites) at VHLO target TARGET
+    programs/NAME.jit.mlirbc      the exact bytes jax.jit's compile hands a PJRT plugin that
+                                  pins StableHLO 1.17.0 (lowered again, with locations)
+    programs/NAME.mlir            the text jaxlib deserializes those artifacts to
+    conformance/CASE.TARGET.mlirbc, conformance/CASE.mlir
+                                  each `// -----` chunk of the conformance corpus, with its
+                                  check.*/interpreter.* lines stripped, that jaxlib's
+                                  serialize_portable_artifact_str accepts
+    index.tsv                     every case tried: accepted or the reason it was not
+
+TARGET is 1.0.0, 1.13.7 (jax's default, 12 weeks back) and 1.17.0 (jaxlib 0.10.2's current).
+Where a target's artifact deserializes to a different text than 1.17.0's, that text is
+written as CASE.TARGET.mlir. Output is deterministic (no timestamps, sorted order).
+"""
+
+import os
+import re
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TESTDATA = os.path.join(ROOT, "testdata")
+TARGETS = ["1.0.0", "1.13.7", "1.17.0"]
+JIT_TARGET = "1.17.0"
+PINNED = {"jax": "0.10.2", "jaxlib": "0.10.2"}
+
+sys.path.insert(0, TESTDATA)
+import jax  # noqa: E402
+from jax._src.lib import _jax  # noqa: E402
+from jaxlib.mlir import ir  # noqa: E402
+from jaxlib.mlir.dialects import stablehlo  # noqa: E402
+
+jax.config.update("jax_platforms", "cpu")
+for pkg, version in PINNED.items():
+    got = __import__(pkg).__version__
+    assert got == version, f"{pkg} {got} is not the pinned {version}"
+
+
+def to_text(artifact):
+    """The StableHLO text jaxlib reads an artifact as (no locations)."""
+    ctx = ir.Context()
+    stablehlo.register_dialect(ctx)
+    ctx.allow_unregistered_dialects = True
+    module = stablehlo.deserialize_portable_artifact(ctx, artifact)
+    text = module.operation.get_asm(enable_debug_info=False)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with open(path, mode) as fh:
+        fh.write(data)
+
+
+def write_case(folder, name, artifacts):
+    """Writes NAME.TARGET.mlirbc for each artifact and the texts they mean."""
+    texts = {t: to_text(a) for t, a in artifacts.items()}
+    base = texts.get(JIT_TARGET) or next(iter(texts.values()))
+    write(os.path.join(folder, name + ".mlir"), base)
+    for target, artifact in artifacts.items():
+        write(os.path.join(folder, f"{name}.{target}.mlirbc"), artifact)
+        if texts[target] != base:
+            write(os.path.join(folder, f"{name}.{target}.mlir"), texts[target])
+
+
+def program_dirs():
+    out = []
+    for dirpath, _, files in os.walk(TESTDATA):
+        rel = os.path.relpath(dirpath, TESTDATA)
+        if "model.mlir" in files and not rel.startswith(("bytecode", "stablehlo-conformance")):
+            out.append(rel)
+    return sorted(out)
+
+
+def programs(index):
+    folder = os.path.join(HERE, "programs")
+    import generate as golden  # testdata/generate.py: the programs, to lower them again
+
+    for rel in program_dirs():
+        name = rel.replace("/", "__")
+        with open(os.path.join(TESTDATA, rel, "model.mlir")) as fh:
+            text = fh.read()
+        artifacts = {t: _jax.mlir.serialize_portable_artifact(text, t) for t in TARGETS}
+        spec = golden.PROGRAMS.get(rel)
+        if spec is not None:
+            rng = np.random.default_rng(golden.zlib.crc32(rel.encode()))
+            with jax.enable_x64(spec["x64"]):
+                fn, args = spec["make"](rng)
+                lowered = jax.jit(fn, keep_unused=True).lower(*[np.asarray(a) for a in args])
+                module = lowered.compiler_ir("stablehlo")
+                artifacts["jit"] = _jax.mlir.serialize_portable_artifact(module, JIT_TARGET)
+        write_case(folder, name, artifacts)
+        index.append(("programs", name, "testdata/" + rel + "/model.mlir", "accepted",
+                      " ".join(sorted(artifacts))))
+        print(f"programs/{name}: {', '.join(sorted(artifacts))}", flush=True)
+
+
+STRIP = re.compile(r"^\s*(%[^=]*=\s*)?\"?(check|interpreter)\.")
+
+
+def conformance_root():
+    for cand in (os.path.join(TESTDATA, "stablehlo-conformance"),
+                 os.path.join(ROOT, "..", "shared", "conformance")):
+        if os.path.isdir(cand):
+            return os.path.abspath(cand)
+    sys.exit("no conformance corpus: testdata/stablehlo-conformance or ../shared/conformance")
+
+
+def conformance(index):
+    root = conformance_root()
+    folder = os.path.join(HERE, "conformance")
+    files = []
+    for dirpath, _, names in os.walk(root):
+        files += [os.path.join(dirpath, n) for n in names if n.endswith(".mlir")]
+    accepted = 0
+    for path in sorted(files):
+        rel = os.path.relpath(path, root)
+        with open(path) as fh:
+            chunks = fh.read().split("// -----")
+        for i, chunk in enumerate(chunks):
+            if "func.func" not in chunk:
+                continue
+            name = f"{rel[:-5].replace('/', '__')}.{i}"
+            stripped = "\n".join(l for l in chunk.split("\n") if not STRIP.match(l))
+            try:
+                artifacts = {t: stablehlo.serialize_portable_artifact_str(stripped, t)
+                             for t in TARGETS}
+                write_case(folder, name, artifacts)
+            except Exception as e:  # jaxlib's error: the case stays out of the corpus
+                reason = str(e).strip().split("\n")[0][:160] or type(e).__name__
+                index.append(("conformance", name, rel, "rejected", reason))
+                continue
+            accepted += 1
+            index.append(("conformance", name, rel, "accepted", " ".join(TARGETS)))
+    print(f"conformance: {accepted} cases accepted", flush=True)
+
+
+def main(argv):
+    parts = argv or ["programs", "conformance"]
+    index_path = os.path.join(HERE, "index.tsv")
+    index = []
+    if os.path.exists(index_path):
+        with open(index_path) as fh:
+            rows = [tuple(l.rstrip("\n").split("\t")) for l in fh.readlines()[1:]]
+        index = [r for r in rows if r[0] not in parts]
+    for part in parts:
+        folder = os.path.join(HERE, part)
+        if os.path.isdir(folder):
+            for f in os.listdir(folder):
+                os.remove(os.path.join(folder, f))
+        {"programs": programs, "conformance": conformance}[part](index)
+    index.sort()
+    with open(index_path, "w") as fh:
+        fh.write("part\tcase\tsource\tstatus\ttargets or reason\n")
+        for row in index:
+            fh.write("\t".join(row) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

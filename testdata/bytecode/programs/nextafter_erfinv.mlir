@@ -1,0 +1,666 @@
+module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<10xf32>, %arg1: tensor<10xf32>, %arg2: tensor<10xf32>, %arg3: tensor<10xf32>) -> (tensor<10xf32> {jax.result_info = "result[0]"}, tensor<10xf32> {jax.result_info = "result[1]"}, tensor<10xf32> {jax.result_info = "result[2]"}, tensor<10xf32> {jax.result_info = "result[3]"}, tensor<10xf32> {jax.result_info = "result[4]"}, tensor<10xf32> {jax.result_info = "result[5]"}, tensor<10xf32> {jax.result_info = "result[6]"}) {
+    %cst = stablehlo.constant dense<1.12837911> : tensor<10xf32>
+    %cst_0 = stablehlo.constant dense<-0.37612626> : tensor<10xf32>
+    %cst_1 = stablehlo.constant dense<0.112835854> : tensor<10xf32>
+    %cst_2 = stablehlo.constant dense<-0.0268538129> : tensor<10xf32>
+    %cst_3 = stablehlo.constant dense<0.00518832775> : tensor<10xf32>
+    %cst_4 = stablehlo.constant dense<-8.0101937E-4> : tensor<10xf32>
+    %cst_5 = stablehlo.constant dense<7.85386146E-5> : tensor<10xf32>
+    %cst_6 = stablehlo.constant dense<-88.7228394> : tensor<10xf32>
+    %cst_7 = stablehlo.constant dense<0.564189494> : tensor<10xf32>
+    %cst_8 = stablehlo.constant dense<-0.282076746> : tensor<10xf32>
+    %cst_9 = stablehlo.constant dense<0.42184633> : tensor<10xf32>
+    %cst_10 = stablehlo.constant dense<-1.01526523> : tensor<10xf32>
+    %cst_11 = stablehlo.constant dense<2.92101908> : tensor<10xf32>
+    %cst_12 = stablehlo.constant dense<-7.49551868> : tensor<10xf32>
+    %cst_13 = stablehlo.constant dense<1.297720e+01> : tensor<10xf32>
+    %cst_14 = stablehlo.constant dense<-10.477664> : tensor<10xf32>
+    %cst_15 = stablehlo.constant dense<0.563825965> : tensor<10xf32>
+    %cst_16 = stablehlo.constant dense<-0.274112701> : tensor<10xf32>
+    %cst_17 = stablehlo.constant dense<3.404880e-01> : tensor<10xf32>
+    %cst_18 = stablehlo.constant dense<-0.494451523> : tensor<10xf32>
+    %cst_19 = stablehlo.constant dense<0.621000468> : tensor<10xf32>
+    %cst_20 = stablehlo.constant dense<-0.582473278> : tensor<10xf32>
+    %cst_21 = stablehlo.constant dense<0.368742466> : tensor<10xf32>
+    %cst_22 = stablehlo.constant dense<-0.138703942> : tensor<10xf32>
+    %cst_23 = stablehlo.constant dense<2.326820e-02> : tensor<10xf32>
+    %cst_24 = stablehlo.constant dense<0.000000e+00> : tensor<10xf32>
+    %cst_25 = stablehlo.constant dense<1.14472985> : tensor<10xf32>
+    %cst_26 = stablehlo.constant dense<3.14159274> : tensor<10xf32>
+    %cst_27 = stablehlo.constant dense<0.918938517> : tensor<10xf32>
+    %cst_28 = stablehlo.constant dense<2.01490307> : tensor<10xf32>
+    %cst_29 = stablehlo.constant dense<7.500000e+00> : tensor<10xf32>
+    %cst_30 = stablehlo.constant dense<8.000000e+00> : tensor<10xf32>
+    %cst_31 = stablehlo.constant dense<1.50563267E-7> : tensor<10xf32>
+    %cst_32 = stablehlo.constant dense<7.000000e+00> : tensor<10xf32>
+    %cst_33 = stablehlo.constant dense<9.98436917E-6> : tensor<10xf32>
+    %cst_34 = stablehlo.constant dense<6.000000e+00> : tensor<10xf32>
+    %cst_35 = stablehlo.constant dense<-0.138571098> : tensor<10xf32>
+    %cst_36 = stablehlo.constant dense<12.5073433> : tensor<10xf32>
+    %cst_37 = stablehlo.constant dense<4.000000e+00> : tensor<10xf32>
+    %cst_38 = stablehlo.constant dense<-176.615036> : tensor<10xf32>
+    %cst_39 = stablehlo.constant dense<771.323425> : tensor<10xf32>
+    %cst_40 = stablehlo.constant dense<2.000000e+00> : tensor<10xf32>
+    %cst_41 = stablehlo.constant dense<-1259.13916> : tensor<10xf32>
+    %cst_42 = stablehlo.constant dense<676.520386> : tensor<10xf32>
+    %cst_43 = stablehlo.constant dense<5.000000e-01> : tensor<10xf32>
+    %cst_44 = stablehlo.constant dense<0x7F800000> : tensor<10xf32>
+    %cst_45 = stablehlo.constant dense<1.000000e+00> : tensor<10xf32>
+    %cst_46 = stablehlo.constant dense<2.83297682> : tensor<10xf32>
+    %cst_47 = stablehlo.constant dense<1.50140941> : tensor<10xf32>
+    %cst_48 = stablehlo.constant dense<1.00167406> : tensor<10xf32>
+    %cst_49 = stablehlo.constant dense<0.246640727> : tensor<10xf32>
+    %cst_50 = stablehlo.constant dense<0.00943887047> : tensor<10xf32>
+    %cst_51 = stablehlo.constant dense<-0.00417768164> : tensor<10xf32>
+    %cst_52 = stablehlo.constant dense<-0.0076224613> : tensor<10xf32>
+    %cst_53 = stablehlo.constant dense<-0.00125372503> : tensor<10xf32>
+    %cst_54 = stablehlo.constant dense<0.00573950773> : tensor<10xf32>
+    %cst_55 = stablehlo.constant dense<2.1858087E-4> : tensor<10xf32>
+    %cst_56 = stablehlo.constant dense<-0.00367342844> : tensor<10xf32>
+    %cst_57 = stablehlo.constant dense<-4.39150654E-6> : tensor<10xf32>
+    %cst_58 = stablehlo.constant dense<0.00134934322> : tensor<10xf32>
+    %cst_59 = stablehlo.constant dense<-3.5233877E-6> : tensor<10xf32>
+    %cst_60 = stablehlo.constant dense<1.00950558E-4> : tensor<10xf32>
+    %cst_61 = stablehlo.constant dense<3.43273939E-7> : tensor<10xf32>
+    %cst_62 = stablehlo.constant dense<-2.00214257E-4> : tensor<10xf32>
+    %cst_63 = stablehlo.constant dense<2.81022636E-8> : tensor<10xf32>
+    %cst_64 = stablehlo.constant dense<3.000000e+00> : tensor<10xf32>
+    %cst_65 = stablehlo.constant dense<2.500000e+00> : tensor<10xf32>
+    %cst_66 = stablehlo.constant dense<5.000000e+00> : tensor<10xf32>
+    %c = stablehlo.constant dense<-1> : tensor<10xi32>
+    %c_67 = stablehlo.constant dense<1> : tensor<10xi32>
+    %c_68 = stablehlo.constant dense<0> : tensor<10xi32>
+    %c_69 = stablehlo.constant dense<2147483647> : tensor<10xi32>
+    %c_70 = stablehlo.constant dense<-2147483648> : tensor<10xi32>
+    %cst_71 = stablehlo.constant dense<0x7FC00000> : tensor<10xf32>
+    %cst_72 = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %cst_73 = stablehlo.constant dense<1.1920929E-7> : tensor<f32>
+    %cst_74 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %c_75 = stablehlo.constant dense<false> : tensor<i1>
+    %cst_76 = stablehlo.constant dense<2.000000e+03> : tensor<f32>
+    %cst_77 = stablehlo.constant dense<3.40282347E+38> : tensor<f32>
+    %cst_78 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %cst_79 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %cst_80 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %cst_81 = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+    %cst_82 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
+    %0 = stablehlo.bitcast_convert %arg0 : (tensor<10xf32>) -> tensor<10xi32>
+    %1 = stablehlo.bitcast_convert %arg1 : (tensor<10xf32>) -> tensor<10xi32>
+    %2 = stablehlo.compare NE, %arg0, %arg0 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %3 = stablehlo.compare NE, %arg1, %arg1 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %4 = stablehlo.or %2, %3 : tensor<10xi1>
+    %5 = stablehlo.bitcast_convert %cst_71 : (tensor<10xf32>) -> tensor<10xi32>
+    %6 = stablehlo.and %0, %c_69 : tensor<10xi32>
+    %7 = stablehlo.and %1, %c_69 : tensor<10xi32>
+    %8 = stablehlo.compare EQ, %arg0, %arg1 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %9 = stablehlo.compare EQ, %6, %c_68 : (tensor<10xi32>, tensor<10xi32>) -> tensor<10xi1>
+    %10 = stablehlo.compare EQ, %7, %c_68 : (tensor<10xi32>, tensor<10xi32>) -> tensor<10xi1>
+    %11 = stablehlo.and %0, %c_70 : tensor<10xi32>
+    %12 = stablehlo.and %1, %c_70 : tensor<10xi32>
+    %13 = stablehlo.or %12, %c_67 : tensor<10xi32>
+    %14 = stablehlo.compare NE, %11, %12 : (tensor<10xi32>, tensor<10xi32>) -> tensor<10xi1>
+    %15 = stablehlo.compare GT, %6, %7 : (tensor<10xi32>, tensor<10xi32>) -> tensor<10xi1>
+    %16 = stablehlo.or %15, %14 : tensor<10xi1>
+    %17 = stablehlo.select %16, %c, %c_67 : tensor<10xi1>, tensor<10xi32>
+    %18 = stablehlo.add %0, %17 : tensor<10xi32>
+    %19 = stablehlo.select %10, %1, %13 : tensor<10xi1>, tensor<10xi32>
+    %20 = stablehlo.select %9, %19, %18 : tensor<10xi1>, tensor<10xi32>
+    %21 = stablehlo.select %8, %1, %20 : tensor<10xi1>, tensor<10xi32>
+    %22 = stablehlo.select %4, %5, %21 : tensor<10xi1>, tensor<10xi32>
+    %23 = stablehlo.bitcast_convert %22 : (tensor<10xi32>) -> tensor<10xf32>
+    %24 = stablehlo.negate %arg2 : tensor<10xf32>
+    %25 = stablehlo.multiply %arg2, %24 : tensor<10xf32>
+    %26 = stablehlo.log_plus_one %25 : tensor<10xf32>
+    %27 = stablehlo.negate %26 : tensor<10xf32>
+    %28 = stablehlo.compare LT, %27, %cst_66 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %29 = stablehlo.subtract %27, %cst_65 : tensor<10xf32>
+    %30 = stablehlo.sqrt %27 : tensor<10xf32>
+    %31 = stablehlo.subtract %30, %cst_64 : tensor<10xf32>
+    %32 = stablehlo.select %28, %29, %31 : tensor<10xi1>, tensor<10xf32>
+    %33 = stablehlo.select %28, %cst_63, %cst_62 : tensor<10xi1>, tensor<10xf32>
+    %34 = stablehlo.select %28, %cst_61, %cst_60 : tensor<10xi1>, tensor<10xf32>
+    %35 = stablehlo.multiply %33, %32 : tensor<10xf32>
+    %36 = stablehlo.add %34, %35 : tensor<10xf32>
+    %37 = stablehlo.select %28, %cst_59, %cst_58 : tensor<10xi1>, tensor<10xf32>
+    %38 = stablehlo.multiply %36, %32 : tensor<10xf32>
+    %39 = stablehlo.add %37, %38 : tensor<10xf32>
+    %40 = stablehlo.select %28, %cst_57, %cst_56 : tensor<10xi1>, tensor<10xf32>
+    %41 = stablehlo.multiply %39, %32 : tensor<10xf32>
+    %42 = stablehlo.add %40, %41 : tensor<10xf32>
+    %43 = stablehlo.select %28, %cst_55, %cst_54 : tensor<10xi1>, tensor<10xf32>
+    %44 = stablehlo.multiply %42, %32 : tensor<10xf32>
+    %45 = stablehlo.add %43, %44 : tensor<10xf32>
+    %46 = stablehlo.select %28, %cst_53, %cst_52 : tensor<10xi1>, tensor<10xf32>
+    %47 = stablehlo.multiply %45, %32 : tensor<10xf32>
+    %48 = stablehlo.add %46, %47 : tensor<10xf32>
+    %49 = stablehlo.select %28, %cst_51, %cst_50 : tensor<10xi1>, tensor<10xf32>
+    %50 = stablehlo.multiply %48, %32 : tensor<10xf32>
+    %51 = stablehlo.add %49, %50 : tensor<10xf32>
+    %52 = stablehlo.select %28, %cst_49, %cst_48 : tensor<10xi1>, tensor<10xf32>
+    %53 = stablehlo.multiply %51, %32 : tensor<10xf32>
+    %54 = stablehlo.add %52, %53 : tensor<10xf32>
+    %55 = stablehlo.select %28, %cst_47, %cst_46 : tensor<10xi1>, tensor<10xf32>
+    %56 = stablehlo.multiply %54, %32 : tensor<10xf32>
+    %57 = stablehlo.add %55, %56 : tensor<10xf32>
+    %58 = stablehlo.multiply %57, %arg2 : tensor<10xf32>
+    %59 = stablehlo.abs %arg2 : tensor<10xf32>
+    %60 = stablehlo.compare EQ, %59, %cst_45 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %61 = stablehlo.multiply %arg2, %cst_44 : tensor<10xf32>
+    %62 = stablehlo.select %60, %61, %58 : tensor<10xi1>, tensor<10xf32>
+    %63 = stablehlo.compare LT, %arg3, %cst_43 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %64 = stablehlo.negate %arg3 : tensor<10xf32>
+    %65 = stablehlo.subtract %arg3, %cst_45 : tensor<10xf32>
+    %66 = stablehlo.select %63, %64, %65 : tensor<10xi1>, tensor<10xf32>
+    %67 = stablehlo.add %66, %cst_45 : tensor<10xf32>
+    %68 = stablehlo.divide %cst_42, %67 : tensor<10xf32>
+    %69 = stablehlo.add %cst_45, %68 : tensor<10xf32>
+    %70 = stablehlo.add %66, %cst_40 : tensor<10xf32>
+    %71 = stablehlo.divide %cst_41, %70 : tensor<10xf32>
+    %72 = stablehlo.add %69, %71 : tensor<10xf32>
+    %73 = stablehlo.add %66, %cst_64 : tensor<10xf32>
+    %74 = stablehlo.divide %cst_39, %73 : tensor<10xf32>
+    %75 = stablehlo.add %72, %74 : tensor<10xf32>
+    %76 = stablehlo.add %66, %cst_37 : tensor<10xf32>
+    %77 = stablehlo.divide %cst_38, %76 : tensor<10xf32>
+    %78 = stablehlo.add %75, %77 : tensor<10xf32>
+    %79 = stablehlo.add %66, %cst_66 : tensor<10xf32>
+    %80 = stablehlo.divide %cst_36, %79 : tensor<10xf32>
+    %81 = stablehlo.add %78, %80 : tensor<10xf32>
+    %82 = stablehlo.add %66, %cst_34 : tensor<10xf32>
+    %83 = stablehlo.divide %cst_35, %82 : tensor<10xf32>
+    %84 = stablehlo.add %81, %83 : tensor<10xf32>
+    %85 = stablehlo.add %66, %cst_32 : tensor<10xf32>
+    %86 = stablehlo.divide %cst_33, %85 : tensor<10xf32>
+    %87 = stablehlo.add %84, %86 : tensor<10xf32>
+    %88 = stablehlo.add %66, %cst_30 : tensor<10xf32>
+    %89 = stablehlo.divide %cst_31, %88 : tensor<10xf32>
+    %90 = stablehlo.add %87, %89 : tensor<10xf32>
+    %91 = stablehlo.add %cst_29, %66 : tensor<10xf32>
+    %92 = stablehlo.divide %66, %cst_29 : tensor<10xf32>
+    %93 = stablehlo.log_plus_one %92 : tensor<10xf32>
+    %94 = stablehlo.add %cst_28, %93 : tensor<10xf32>
+    %95 = stablehlo.divide %91, %94 : tensor<10xf32>
+    %96 = stablehlo.add %66, %cst_43 : tensor<10xf32>
+    %97 = stablehlo.subtract %96, %95 : tensor<10xf32>
+    %98 = stablehlo.multiply %97, %94 : tensor<10xf32>
+    %99 = stablehlo.log %90 : tensor<10xf32>
+    %100 = stablehlo.add %cst_27, %98 : tensor<10xf32>
+    %101 = stablehlo.add %100, %99 : tensor<10xf32>
+    %102 = stablehlo.abs %arg3 : tensor<10xf32>
+    %103 = stablehlo.floor %102 : tensor<10xf32>
+    %104 = stablehlo.subtract %102, %103 : tensor<10xf32>
+    %105 = stablehlo.compare LT, %cst_43, %104 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %106 = stablehlo.subtract %cst_45, %104 : tensor<10xf32>
+    %107 = stablehlo.select %105, %106, %104 : tensor<10xi1>, tensor<10xf32>
+    %108 = stablehlo.multiply %cst_26, %107 : tensor<10xf32>
+    %109 = stablehlo.sine %108 : tensor<10xf32>
+    %110 = stablehlo.log %109 : tensor<10xf32>
+    %111 = stablehlo.subtract %cst_25, %110 : tensor<10xf32>
+    %112 = stablehlo.subtract %111, %101 : tensor<10xf32>
+    %113 = stablehlo.is_finite %110 : (tensor<10xf32>) -> tensor<10xi1>
+    %114 = stablehlo.negate %110 : tensor<10xf32>
+    %115 = stablehlo.select %113, %112, %114 : tensor<10xi1>, tensor<10xf32>
+    %116 = stablehlo.select %63, %115, %101 : tensor<10xi1>, tensor<10xf32>
+    %117 = stablehlo.abs %arg3 : tensor<10xf32>
+    %118 = stablehlo.compare EQ, %117, %cst_44 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %119 = stablehlo.select %118, %cst_44, %116 : tensor<10xi1>, tensor<10xf32>
+    %120 = stablehlo.compare LT, %arg3, %cst_43 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %121 = stablehlo.negate %arg3 : tensor<10xf32>
+    %122 = stablehlo.subtract %arg3, %cst_45 : tensor<10xf32>
+    %123 = stablehlo.select %120, %121, %122 : tensor<10xi1>, tensor<10xf32>
+    %124 = stablehlo.add %123, %cst_45 : tensor<10xf32>
+    %125 = stablehlo.multiply %124, %124 : tensor<10xf32>
+    %126 = stablehlo.divide %cst_42, %125 : tensor<10xf32>
+    %127 = stablehlo.subtract %cst_24, %126 : tensor<10xf32>
+    %128 = stablehlo.divide %cst_42, %124 : tensor<10xf32>
+    %129 = stablehlo.add %cst_45, %128 : tensor<10xf32>
+    %130 = stablehlo.add %123, %cst_40 : tensor<10xf32>
+    %131 = stablehlo.multiply %130, %130 : tensor<10xf32>
+    %132 = stablehlo.divide %cst_41, %131 : tensor<10xf32>
+    %133 = stablehlo.subtract %127, %132 : tensor<10xf32>
+    %134 = stablehlo.divide %cst_41, %130 : tensor<10xf32>
+    %135 = stablehlo.add %129, %134 : tensor<10xf32>
+    %136 = stablehlo.add %123, %cst_64 : tensor<10xf32>
+    %137 = stablehlo.multiply %136, %136 : tensor<10xf32>
+    %138 = stablehlo.divide %cst_39, %137 : tensor<10xf32>
+    %139 = stablehlo.subtract %133, %138 : tensor<10xf32>
+    %140 = stablehlo.divide %cst_39, %136 : tensor<10xf32>
+    %141 = stablehlo.add %135, %140 : tensor<10xf32>
+    %142 = stablehlo.add %123, %cst_37 : tensor<10xf32>
+    %143 = stablehlo.multiply %142, %142 : tensor<10xf32>
+    %144 = stablehlo.divide %cst_38, %143 : tensor<10xf32>
+    %145 = stablehlo.subtract %139, %144 : tensor<10xf32>
+    %146 = stablehlo.divide %cst_38, %142 : tensor<10xf32>
+    %147 = stablehlo.add %141, %146 : tensor<10xf32>
+    %148 = stablehlo.add %123, %cst_66 : tensor<10xf32>
+    %149 = stablehlo.multiply %148, %148 : tensor<10xf32>
+    %150 = stablehlo.divide %cst_36, %149 : tensor<10xf32>
+    %151 = stablehlo.subtract %145, %150 : tensor<10xf32>
+    %152 = stablehlo.divide %cst_36, %148 : tensor<10xf32>
+    %153 = stablehlo.add %147, %152 : tensor<10xf32>
+    %154 = stablehlo.add %123, %cst_34 : tensor<10xf32>
+    %155 = stablehlo.multiply %154, %154 : tensor<10xf32>
+    %156 = stablehlo.divide %cst_35, %155 : tensor<10xf32>
+    %157 = stablehlo.subtract %151, %156 : tensor<10xf32>
+    %158 = stablehlo.divide %cst_35, %154 : tensor<10xf32>
+    %159 = stablehlo.add %153, %158 : tensor<10xf32>
+    %160 = stablehlo.add %123, %cst_32 : tensor<10xf32>
+    %161 = stablehlo.multiply %160, %160 : tensor<10xf32>
+    %162 = stablehlo.divide %cst_33, %161 : tensor<10xf32>
+    %163 = stablehlo.subtract %157, %162 : tensor<10xf32>
+    %164 = stablehlo.divide %cst_33, %160 : tensor<10xf32>
+    %165 = stablehlo.add %159, %164 : tensor<10xf32>
+    %166 = stablehlo.add %123, %cst_30 : tensor<10xf32>
+    %167 = stablehlo.multiply %166, %166 : tensor<10xf32>
+    %168 = stablehlo.divide %cst_31, %167 : tensor<10xf32>
+    %169 = stablehlo.subtract %163, %168 : tensor<10xf32>
+    %170 = stablehlo.divide %cst_31, %166 : tensor<10xf32>
+    %171 = stablehlo.add %165, %170 : tensor<10xf32>
+    %172 = stablehlo.add %cst_29, %123 : tensor<10xf32>
+    %173 = stablehlo.divide %123, %cst_29 : tensor<10xf32>
+    %174 = stablehlo.log_plus_one %173 : tensor<10xf32>
+    %175 = stablehlo.add %cst_28, %174 : tensor<10xf32>
+    %176 = stablehlo.divide %169, %171 : tensor<10xf32>
+    %177 = stablehlo.divide %cst_32, %172 : tensor<10xf32>
+    %178 = stablehlo.add %175, %176 : tensor<10xf32>
+    %179 = stablehlo.subtract %178, %177 : tensor<10xf32>
+    %180 = stablehlo.add %arg3, %cst_43 : tensor<10xf32>
+    %181 = stablehlo.floor %180 : tensor<10xf32>
+    %182 = stablehlo.abs %181 : tensor<10xf32>
+    %183 = stablehlo.add %arg3, %182 : tensor<10xf32>
+    %184 = stablehlo.multiply %cst_26, %183 : tensor<10xf32>
+    %185 = stablehlo.cosine %184 : tensor<10xf32>
+    %186 = stablehlo.sine %184 : tensor<10xf32>
+    %187 = stablehlo.multiply %cst_26, %185 : tensor<10xf32>
+    %188 = stablehlo.divide %187, %186 : tensor<10xf32>
+    %189 = stablehlo.subtract %179, %188 : tensor<10xf32>
+    %190 = stablehlo.select %120, %189, %179 : tensor<10xi1>, tensor<10xf32>
+    %191 = stablehlo.compare LE, %arg3, %cst_24 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %192 = stablehlo.floor %arg3 : tensor<10xf32>
+    %193 = stablehlo.compare EQ, %arg3, %192 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %194 = stablehlo.and %191, %193 : tensor<10xi1>
+    %195 = stablehlo.select %194, %cst_71, %190 : tensor<10xi1>, tensor<10xf32>
+    %196 = stablehlo.multiply %arg2, %arg2 : tensor<10xf32>
+    %197 = stablehlo.negate %196 : tensor<10xf32>
+    %198 = stablehlo.abs %arg2 : tensor<10xf32>
+    %199 = stablehlo.divide %cst_45, %196 : tensor<10xf32>
+    %200 = stablehlo.exponential %197 : tensor<10xf32>
+    %201 = stablehlo.divide %cst_45, %198 : tensor<10xf32>
+    %202 = stablehlo.multiply %200, %201 : tensor<10xf32>
+    %203 = stablehlo.compare LT, %198, %cst_40 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %204 = stablehlo.multiply %cst_23, %199 : tensor<10xf32>
+    %205 = stablehlo.add %204, %cst_22 : tensor<10xf32>
+    %206 = stablehlo.multiply %205, %199 : tensor<10xf32>
+    %207 = stablehlo.add %206, %cst_21 : tensor<10xf32>
+    %208 = stablehlo.multiply %207, %199 : tensor<10xf32>
+    %209 = stablehlo.add %208, %cst_20 : tensor<10xf32>
+    %210 = stablehlo.multiply %209, %199 : tensor<10xf32>
+    %211 = stablehlo.add %210, %cst_19 : tensor<10xf32>
+    %212 = stablehlo.multiply %211, %199 : tensor<10xf32>
+    %213 = stablehlo.add %212, %cst_18 : tensor<10xf32>
+    %214 = stablehlo.multiply %213, %199 : tensor<10xf32>
+    %215 = stablehlo.add %214, %cst_17 : tensor<10xf32>
+    %216 = stablehlo.multiply %215, %199 : tensor<10xf32>
+    %217 = stablehlo.add %216, %cst_16 : tensor<10xf32>
+    %218 = stablehlo.multiply %217, %199 : tensor<10xf32>
+    %219 = stablehlo.add %218, %cst_15 : tensor<10xf32>
+    %220 = stablehlo.multiply %cst_14, %199 : tensor<10xf32>
+    %221 = stablehlo.add %220, %cst_13 : tensor<10xf32>
+    %222 = stablehlo.multiply %221, %199 : tensor<10xf32>
+    %223 = stablehlo.add %222, %cst_12 : tensor<10xf32>
+    %224 = stablehlo.multiply %223, %199 : tensor<10xf32>
+    %225 = stablehlo.add %224, %cst_11 : tensor<10xf32>
+    %226 = stablehlo.multiply %225, %199 : tensor<10xf32>
+    %227 = stablehlo.add %226, %cst_10 : tensor<10xf32>
+    %228 = stablehlo.multiply %227, %199 : tensor<10xf32>
+    %229 = stablehlo.add %228, %cst_9 : tensor<10xf32>
+    %230 = stablehlo.multiply %229, %199 : tensor<10xf32>
+    %231 = stablehlo.add %230, %cst_8 : tensor<10xf32>
+    %232 = stablehlo.multiply %231, %199 : tensor<10xf32>
+    %233 = stablehlo.add %232, %cst_7 : tensor<10xf32>
+    %234 = stablehlo.select %203, %219, %233 : tensor<10xi1>, tensor<10xf32>
+    %235 = stablehlo.multiply %202, %234 : tensor<10xf32>
+    %236 = stablehlo.compare LT, %197, %cst_6 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %237 = stablehlo.select %236, %cst_24, %235 : tensor<10xi1>, tensor<10xf32>
+    %238 = stablehlo.compare LT, %arg2, %cst_24 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %239 = stablehlo.subtract %cst_40, %237 : tensor<10xf32>
+    %240 = stablehlo.select %238, %239, %237 : tensor<10xi1>, tensor<10xf32>
+    %241 = stablehlo.multiply %arg2, %arg2 : tensor<10xf32>
+    %242 = stablehlo.multiply %cst_5, %241 : tensor<10xf32>
+    %243 = stablehlo.add %242, %cst_4 : tensor<10xf32>
+    %244 = stablehlo.multiply %243, %241 : tensor<10xf32>
+    %245 = stablehlo.add %244, %cst_3 : tensor<10xf32>
+    %246 = stablehlo.multiply %245, %241 : tensor<10xf32>
+    %247 = stablehlo.add %246, %cst_2 : tensor<10xf32>
+    %248 = stablehlo.multiply %247, %241 : tensor<10xf32>
+    %249 = stablehlo.add %248, %cst_1 : tensor<10xf32>
+    %250 = stablehlo.multiply %249, %241 : tensor<10xf32>
+    %251 = stablehlo.add %250, %cst_0 : tensor<10xf32>
+    %252 = stablehlo.multiply %251, %241 : tensor<10xf32>
+    %253 = stablehlo.add %252, %cst : tensor<10xf32>
+    %254 = stablehlo.multiply %arg2, %253 : tensor<10xf32>
+    %255 = stablehlo.subtract %cst_45, %254 : tensor<10xf32>
+    %256 = stablehlo.abs %arg2 : tensor<10xf32>
+    %257 = stablehlo.compare LT, %256, %cst_45 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %258 = stablehlo.select %257, %255, %240 : tensor<10xi1>, tensor<10xf32>
+    %259 = stablehlo.abs %arg3 : tensor<10xf32>
+    %260 = stablehlo.broadcast_in_dim %cst_82, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %261 = stablehlo.add %259, %260 : tensor<10xf32>
+    %262 = stablehlo.compare LT, %261, %cst_43 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %263 = stablehlo.negate %261 : tensor<10xf32>
+    %264 = stablehlo.subtract %261, %cst_45 : tensor<10xf32>
+    %265 = stablehlo.select %262, %263, %264 : tensor<10xi1>, tensor<10xf32>
+    %266 = stablehlo.add %265, %cst_45 : tensor<10xf32>
+    %267 = stablehlo.divide %cst_42, %266 : tensor<10xf32>
+    %268 = stablehlo.add %cst_45, %267 : tensor<10xf32>
+    %269 = stablehlo.add %265, %cst_40 : tensor<10xf32>
+    %270 = stablehlo.divide %cst_41, %269 : tensor<10xf32>
+    %271 = stablehlo.add %268, %270 : tensor<10xf32>
+    %272 = stablehlo.add %265, %cst_64 : tensor<10xf32>
+    %273 = stablehlo.divide %cst_39, %272 : tensor<10xf32>
+    %274 = stablehlo.add %271, %273 : tensor<10xf32>
+    %275 = stablehlo.add %265, %cst_37 : tensor<10xf32>
+    %276 = stablehlo.divide %cst_38, %275 : tensor<10xf32>
+    %277 = stablehlo.add %274, %276 : tensor<10xf32>
+    %278 = stablehlo.add %265, %cst_66 : tensor<10xf32>
+    %279 = stablehlo.divide %cst_36, %278 : tensor<10xf32>
+    %280 = stablehlo.add %277, %279 : tensor<10xf32>
+    %281 = stablehlo.add %265, %cst_34 : tensor<10xf32>
+    %282 = stablehlo.divide %cst_35, %281 : tensor<10xf32>
+    %283 = stablehlo.add %280, %282 : tensor<10xf32>
+    %284 = stablehlo.add %265, %cst_32 : tensor<10xf32>
+    %285 = stablehlo.divide %cst_33, %284 : tensor<10xf32>
+    %286 = stablehlo.add %283, %285 : tensor<10xf32>
+    %287 = stablehlo.add %265, %cst_30 : tensor<10xf32>
+    %288 = stablehlo.divide %cst_31, %287 : tensor<10xf32>
+    %289 = stablehlo.add %286, %288 : tensor<10xf32>
+    %290 = stablehlo.add %cst_29, %265 : tensor<10xf32>
+    %291 = stablehlo.divide %265, %cst_29 : tensor<10xf32>
+    %292 = stablehlo.log_plus_one %291 : tensor<10xf32>
+    %293 = stablehlo.add %cst_28, %292 : tensor<10xf32>
+    %294 = stablehlo.divide %290, %293 : tensor<10xf32>
+    %295 = stablehlo.add %265, %cst_43 : tensor<10xf32>
+    %296 = stablehlo.subtract %295, %294 : tensor<10xf32>
+    %297 = stablehlo.multiply %296, %293 : tensor<10xf32>
+    %298 = stablehlo.log %289 : tensor<10xf32>
+    %299 = stablehlo.add %cst_27, %297 : tensor<10xf32>
+    %300 = stablehlo.add %299, %298 : tensor<10xf32>
+    %301 = stablehlo.abs %261 : tensor<10xf32>
+    %302 = stablehlo.floor %301 : tensor<10xf32>
+    %303 = stablehlo.subtract %301, %302 : tensor<10xf32>
+    %304 = stablehlo.compare LT, %cst_43, %303 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %305 = stablehlo.subtract %cst_45, %303 : tensor<10xf32>
+    %306 = stablehlo.select %304, %305, %303 : tensor<10xi1>, tensor<10xf32>
+    %307 = stablehlo.multiply %cst_26, %306 : tensor<10xf32>
+    %308 = stablehlo.sine %307 : tensor<10xf32>
+    %309 = stablehlo.log %308 : tensor<10xf32>
+    %310 = stablehlo.subtract %cst_25, %309 : tensor<10xf32>
+    %311 = stablehlo.subtract %310, %300 : tensor<10xf32>
+    %312 = stablehlo.is_finite %309 : (tensor<10xf32>) -> tensor<10xi1>
+    %313 = stablehlo.negate %309 : tensor<10xf32>
+    %314 = stablehlo.select %312, %311, %313 : tensor<10xi1>, tensor<10xf32>
+    %315 = stablehlo.select %262, %314, %300 : tensor<10xi1>, tensor<10xf32>
+    %316 = stablehlo.abs %261 : tensor<10xf32>
+    %317 = stablehlo.compare EQ, %316, %cst_44 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %318 = stablehlo.select %317, %cst_44, %315 : tensor<10xi1>, tensor<10xf32>
+    %319 = stablehlo.abs %arg3 : tensor<10xf32>
+    %320 = stablehlo.broadcast_in_dim %cst_82, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %321 = stablehlo.add %319, %320 : tensor<10xf32>
+    %322 = stablehlo.abs %arg2 : tensor<10xf32>
+    %323 = stablehlo.broadcast_in_dim %cst_81, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %324 = stablehlo.multiply %322, %323 : tensor<10xf32>
+    %325 = stablehlo.compare NE, %321, %321, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %326 = stablehlo.compare NE, %324, %324, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %327 = stablehlo.or %325, %326 : tensor<10xi1>
+    %328 = stablehlo.broadcast_in_dim %cst_80, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %329 = stablehlo.compare EQ, %324, %328, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %330 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %331 = stablehlo.compare EQ, %321, %330, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %332 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %333 = stablehlo.compare EQ, %324, %332, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %334 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %335 = stablehlo.compare LT, %324, %334, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %336 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %337 = stablehlo.compare LT, %321, %336, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %338 = stablehlo.and %331, %333 : tensor<10xi1>
+    %339 = stablehlo.or %335, %337 : tensor<10xi1>
+    %340 = stablehlo.or %339, %338 : tensor<10xi1>
+    %341 = stablehlo.or %340, %327 : tensor<10xi1>
+    %342 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %343 = stablehlo.compare GE, %324, %342, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %344 = stablehlo.compare GT, %324, %321, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %345 = stablehlo.and %343, %344 : tensor<10xi1>
+    %346 = stablehlo.log %324 : tensor<10xf32>
+    %347 = stablehlo.multiply %321, %346 : tensor<10xf32>
+    %348 = stablehlo.subtract %347, %324 : tensor<10xf32>
+    %349 = stablehlo.compare LT, %321, %cst_43 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %350 = stablehlo.negate %321 : tensor<10xf32>
+    %351 = stablehlo.subtract %321, %cst_45 : tensor<10xf32>
+    %352 = stablehlo.select %349, %350, %351 : tensor<10xi1>, tensor<10xf32>
+    %353 = stablehlo.add %352, %cst_45 : tensor<10xf32>
+    %354 = stablehlo.divide %cst_42, %353 : tensor<10xf32>
+    %355 = stablehlo.add %cst_45, %354 : tensor<10xf32>
+    %356 = stablehlo.add %352, %cst_40 : tensor<10xf32>
+    %357 = stablehlo.divide %cst_41, %356 : tensor<10xf32>
+    %358 = stablehlo.add %355, %357 : tensor<10xf32>
+    %359 = stablehlo.add %352, %cst_64 : tensor<10xf32>
+    %360 = stablehlo.divide %cst_39, %359 : tensor<10xf32>
+    %361 = stablehlo.add %358, %360 : tensor<10xf32>
+    %362 = stablehlo.add %352, %cst_37 : tensor<10xf32>
+    %363 = stablehlo.divide %cst_38, %362 : tensor<10xf32>
+    %364 = stablehlo.add %361, %363 : tensor<10xf32>
+    %365 = stablehlo.add %352, %cst_66 : tensor<10xf32>
+    %366 = stablehlo.divide %cst_36, %365 : tensor<10xf32>
+    %367 = stablehlo.add %364, %366 : tensor<10xf32>
+    %368 = stablehlo.add %352, %cst_34 : tensor<10xf32>
+    %369 = stablehlo.divide %cst_35, %368 : tensor<10xf32>
+    %370 = stablehlo.add %367, %369 : tensor<10xf32>
+    %371 = stablehlo.add %352, %cst_32 : tensor<10xf32>
+    %372 = stablehlo.divide %cst_33, %371 : tensor<10xf32>
+    %373 = stablehlo.add %370, %372 : tensor<10xf32>
+    %374 = stablehlo.add %352, %cst_30 : tensor<10xf32>
+    %375 = stablehlo.divide %cst_31, %374 : tensor<10xf32>
+    %376 = stablehlo.add %373, %375 : tensor<10xf32>
+    %377 = stablehlo.add %cst_29, %352 : tensor<10xf32>
+    %378 = stablehlo.divide %352, %cst_29 : tensor<10xf32>
+    %379 = stablehlo.log_plus_one %378 : tensor<10xf32>
+    %380 = stablehlo.add %cst_28, %379 : tensor<10xf32>
+    %381 = stablehlo.divide %377, %380 : tensor<10xf32>
+    %382 = stablehlo.add %352, %cst_43 : tensor<10xf32>
+    %383 = stablehlo.subtract %382, %381 : tensor<10xf32>
+    %384 = stablehlo.multiply %383, %380 : tensor<10xf32>
+    %385 = stablehlo.log %376 : tensor<10xf32>
+    %386 = stablehlo.add %cst_27, %384 : tensor<10xf32>
+    %387 = stablehlo.add %386, %385 : tensor<10xf32>
+    %388 = stablehlo.abs %321 : tensor<10xf32>
+    %389 = stablehlo.floor %388 : tensor<10xf32>
+    %390 = stablehlo.subtract %388, %389 : tensor<10xf32>
+    %391 = stablehlo.compare LT, %cst_43, %390 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %392 = stablehlo.subtract %cst_45, %390 : tensor<10xf32>
+    %393 = stablehlo.select %391, %392, %390 : tensor<10xi1>, tensor<10xf32>
+    %394 = stablehlo.multiply %cst_26, %393 : tensor<10xf32>
+    %395 = stablehlo.sine %394 : tensor<10xf32>
+    %396 = stablehlo.log %395 : tensor<10xf32>
+    %397 = stablehlo.subtract %cst_25, %396 : tensor<10xf32>
+    %398 = stablehlo.subtract %397, %387 : tensor<10xf32>
+    %399 = stablehlo.is_finite %396 : (tensor<10xf32>) -> tensor<10xi1>
+    %400 = stablehlo.negate %396 : tensor<10xf32>
+    %401 = stablehlo.select %399, %398, %400 : tensor<10xi1>, tensor<10xf32>
+    %402 = stablehlo.select %349, %401, %387 : tensor<10xi1>, tensor<10xf32>
+    %403 = stablehlo.abs %321 : tensor<10xf32>
+    %404 = stablehlo.compare EQ, %403, %cst_44 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %405 = stablehlo.select %404, %cst_44, %402 : tensor<10xi1>, tensor<10xf32>
+    %406 = stablehlo.subtract %348, %405 : tensor<10xf32>
+    %407 = stablehlo.log %cst_77 : tensor<f32>
+    %408 = stablehlo.negate %407 : tensor<f32>
+    %409 = stablehlo.broadcast_in_dim %408, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %410 = stablehlo.compare LT, %406, %409, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+    %411 = stablehlo.exponential %406 : tensor<10xf32>
+    %412 = stablehlo.or %333, %341 : tensor<10xi1>
+    %413 = stablehlo.or %412, %410 : tensor<10xi1>
+    %414 = stablehlo.or %413, %329 : tensor<10xi1>
+    %415 = stablehlo.not %414 : tensor<10xi1>
+    %416 = stablehlo.and %415, %345 : tensor<10xi1>
+    %417 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %418 = stablehlo.subtract %417, %321 : tensor<10xf32>
+    %419 = stablehlo.add %324, %418 : tensor<10xf32>
+    %420 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %421 = stablehlo.add %419, %420 : tensor<10xf32>
+    %422 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %423 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %424 = stablehlo.add %324, %423 : tensor<10xf32>
+    %425 = stablehlo.multiply %421, %324 : tensor<10xf32>
+    %426 = stablehlo.divide %424, %425 : tensor<10xf32>
+    %427 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %428 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %429 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %430 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %431 = stablehlo.negate %324 : tensor<10xf32>
+    %432 = stablehlo.multiply %426, %431 : tensor<10xf32>
+    %433 = stablehlo.subtract %430, %432 : tensor<10xf32>
+    %434 = stablehlo.divide %433, %425 : tensor<10xf32>
+    %435:15 = stablehlo.while(%iterArg = %416, %iterArg_83 = %426, %iterArg_84 = %427, %iterArg_85 = %418, %iterArg_86 = %421, %iterArg_87 = %cst_79, %iterArg_88 = %424, %iterArg_89 = %425, %iterArg_90 = %422, %iterArg_91 = %324, %iterArg_92 = %428, %iterArg_93 = %429, %iterArg_94 = %430, %iterArg_95 = %431, %iterArg_96 = %434) : tensor<10xi1>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<f32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>
+    cond {
+      %455 = stablehlo.compare LT, %iterArg_87, %cst_76, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %456 = stablehlo.reduce(%iterArg init: %c_75) applies stablehlo.or across dimensions = [0] : (tensor<10xi1>, tensor<i1>) -> tensor<i1>
+      %457 = stablehlo.and %455, %456 : tensor<i1>
+      stablehlo.return %457 : tensor<i1>
+    } do {
+      %455 = stablehlo.add %iterArg_87, %cst_78 : tensor<f32>
+      %456 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %457 = stablehlo.add %iterArg_85, %456 : tensor<10xf32>
+      %458 = stablehlo.broadcast_in_dim %cst_74, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %459 = stablehlo.add %iterArg_86, %458 : tensor<10xf32>
+      %460 = stablehlo.broadcast_in_dim %455, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %461 = stablehlo.multiply %457, %460 : tensor<10xf32>
+      %462 = stablehlo.multiply %iterArg_88, %459 : tensor<10xf32>
+      %463 = stablehlo.multiply %iterArg_90, %461 : tensor<10xf32>
+      %464 = stablehlo.subtract %462, %463 : tensor<10xf32>
+      %465 = stablehlo.multiply %iterArg_89, %459 : tensor<10xf32>
+      %466 = stablehlo.multiply %iterArg_91, %461 : tensor<10xf32>
+      %467 = stablehlo.subtract %465, %466 : tensor<10xf32>
+      %468 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %469 = stablehlo.compare NE, %467, %468, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+      %470 = stablehlo.divide %464, %467 : tensor<10xf32>
+      %471 = stablehlo.subtract %iterArg_83, %470 : tensor<10xf32>
+      %472 = stablehlo.divide %471, %470 : tensor<10xf32>
+      %473 = stablehlo.abs %472 : tensor<10xf32>
+      %474 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %475 = stablehlo.select %469, %473, %474 : tensor<10xi1>, tensor<10xf32>
+      %476 = stablehlo.select %469, %470, %iterArg_83 : tensor<10xi1>, tensor<10xf32>
+      %477 = stablehlo.multiply %iterArg_94, %459 : tensor<10xf32>
+      %478 = stablehlo.subtract %477, %iterArg_88 : tensor<10xf32>
+      %479 = stablehlo.multiply %iterArg_92, %461 : tensor<10xf32>
+      %480 = stablehlo.subtract %478, %479 : tensor<10xf32>
+      %481 = stablehlo.broadcast_in_dim %455, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %482 = stablehlo.multiply %iterArg_90, %481 : tensor<10xf32>
+      %483 = stablehlo.add %480, %482 : tensor<10xf32>
+      %484 = stablehlo.multiply %iterArg_95, %459 : tensor<10xf32>
+      %485 = stablehlo.subtract %484, %iterArg_89 : tensor<10xf32>
+      %486 = stablehlo.multiply %iterArg_93, %461 : tensor<10xf32>
+      %487 = stablehlo.subtract %485, %486 : tensor<10xf32>
+      %488 = stablehlo.broadcast_in_dim %455, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %489 = stablehlo.multiply %iterArg_91, %488 : tensor<10xf32>
+      %490 = stablehlo.add %487, %489 : tensor<10xf32>
+      %491 = stablehlo.multiply %476, %490 : tensor<10xf32>
+      %492 = stablehlo.subtract %483, %491 : tensor<10xf32>
+      %493 = stablehlo.divide %492, %467 : tensor<10xf32>
+      %494 = stablehlo.select %469, %493, %iterArg_96 : tensor<10xi1>, tensor<10xf32>
+      %495 = stablehlo.abs %464 : tensor<10xf32>
+      %496 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<f32>
+      %497 = stablehlo.divide %496, %cst_73 : tensor<f32>
+      %498 = stablehlo.broadcast_in_dim %497, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %499 = stablehlo.compare GT, %495, %498, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+      %500 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %501 = stablehlo.multiply %iterArg_88, %500 : tensor<10xf32>
+      %502 = stablehlo.select %499, %501, %iterArg_88 : tensor<10xi1>, tensor<10xf32>
+      %503 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %504 = stablehlo.multiply %464, %503 : tensor<10xf32>
+      %505 = stablehlo.select %499, %504, %464 : tensor<10xi1>, tensor<10xf32>
+      %506 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %507 = stablehlo.multiply %iterArg_89, %506 : tensor<10xf32>
+      %508 = stablehlo.select %499, %507, %iterArg_89 : tensor<10xi1>, tensor<10xf32>
+      %509 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %510 = stablehlo.multiply %467, %509 : tensor<10xf32>
+      %511 = stablehlo.select %499, %510, %467 : tensor<10xi1>, tensor<10xf32>
+      %512 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %513 = stablehlo.multiply %iterArg_94, %512 : tensor<10xf32>
+      %514 = stablehlo.select %499, %513, %iterArg_94 : tensor<10xi1>, tensor<10xf32>
+      %515 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %516 = stablehlo.multiply %iterArg_95, %515 : tensor<10xf32>
+      %517 = stablehlo.select %499, %516, %iterArg_95 : tensor<10xi1>, tensor<10xf32>
+      %518 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %519 = stablehlo.multiply %483, %518 : tensor<10xf32>
+      %520 = stablehlo.select %499, %519, %483 : tensor<10xi1>, tensor<10xf32>
+      %521 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %522 = stablehlo.multiply %490, %521 : tensor<10xf32>
+      %523 = stablehlo.select %499, %522, %490 : tensor<10xi1>, tensor<10xf32>
+      %524 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %525 = stablehlo.compare GT, %475, %524, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+      %526 = stablehlo.and %iterArg, %525 : tensor<10xi1>
+      %527 = stablehlo.select %iterArg, %476, %iterArg_83 : tensor<10xi1>, tensor<10xf32>
+      %528 = stablehlo.select %iterArg, %475, %iterArg_84 : tensor<10xi1>, tensor<10xf32>
+      %529 = stablehlo.select %iterArg, %457, %iterArg_85 : tensor<10xi1>, tensor<10xf32>
+      %530 = stablehlo.select %iterArg, %459, %iterArg_86 : tensor<10xi1>, tensor<10xf32>
+      %531 = stablehlo.select %iterArg, %505, %iterArg_88 : tensor<10xi1>, tensor<10xf32>
+      %532 = stablehlo.select %iterArg, %511, %iterArg_89 : tensor<10xi1>, tensor<10xf32>
+      %533 = stablehlo.select %iterArg, %502, %iterArg_90 : tensor<10xi1>, tensor<10xf32>
+      %534 = stablehlo.select %iterArg, %508, %iterArg_91 : tensor<10xi1>, tensor<10xf32>
+      %535 = stablehlo.select %iterArg, %514, %iterArg_92 : tensor<10xi1>, tensor<10xf32>
+      %536 = stablehlo.select %iterArg, %517, %iterArg_93 : tensor<10xi1>, tensor<10xf32>
+      %537 = stablehlo.select %iterArg, %520, %iterArg_94 : tensor<10xi1>, tensor<10xf32>
+      %538 = stablehlo.select %iterArg, %523, %iterArg_95 : tensor<10xi1>, tensor<10xf32>
+      %539 = stablehlo.select %iterArg, %494, %iterArg_96 : tensor<10xi1>, tensor<10xf32>
+      stablehlo.return %526, %527, %528, %529, %530, %455, %531, %532, %533, %534, %535, %536, %537, %538, %539 : tensor<10xi1>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<f32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>
+    }
+    %436 = stablehlo.multiply %435#1, %411 : tensor<10xf32>
+    %437 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %438 = stablehlo.subtract %437, %436 : tensor<10xf32>
+    %439 = stablehlo.not %345 : tensor<10xi1>
+    %440 = stablehlo.and %415, %439 : tensor<10xi1>
+    %441 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %442 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %443 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %444 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %445:7 = stablehlo.while(%iterArg = %440, %iterArg_83 = %321, %iterArg_84 = %441, %iterArg_85 = %442, %iterArg_86 = %324, %iterArg_87 = %443, %iterArg_88 = %444) : tensor<10xi1>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>
+    cond {
+      %455 = stablehlo.reduce(%iterArg init: %c_75) applies stablehlo.or across dimensions = [0] : (tensor<10xi1>, tensor<i1>) -> tensor<i1>
+      stablehlo.return %455 : tensor<i1>
+    } do {
+      %455 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %456 = stablehlo.add %iterArg_83, %455 : tensor<10xf32>
+      %457 = stablehlo.divide %iterArg_86, %456 : tensor<10xf32>
+      %458 = stablehlo.multiply %iterArg_87, %457 : tensor<10xf32>
+      %459 = stablehlo.multiply %iterArg_84, %iterArg_86 : tensor<10xf32>
+      %460 = stablehlo.multiply %456, %456 : tensor<10xf32>
+      %461 = stablehlo.divide %459, %460 : tensor<10xf32>
+      %462 = stablehlo.subtract %458, %461 : tensor<10xf32>
+      %463 = stablehlo.add %iterArg_88, %462 : tensor<10xf32>
+      %464 = stablehlo.divide %iterArg_86, %456 : tensor<10xf32>
+      %465 = stablehlo.multiply %iterArg_84, %464 : tensor<10xf32>
+      %466 = stablehlo.add %iterArg_85, %465 : tensor<10xf32>
+      %467 = stablehlo.divide %465, %466 : tensor<10xf32>
+      %468 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<10xf32>
+      %469 = stablehlo.compare GT, %467, %468, FLOAT : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xi1>
+      %470 = stablehlo.and %iterArg, %469 : tensor<10xi1>
+      %471 = stablehlo.select %iterArg, %456, %iterArg_83 : tensor<10xi1>, tensor<10xf32>
+      %472 = stablehlo.select %iterArg, %465, %iterArg_84 : tensor<10xi1>, tensor<10xf32>
+      %473 = stablehlo.select %iterArg, %466, %iterArg_85 : tensor<10xi1>, tensor<10xf32>
+      %474 = stablehlo.select %iterArg, %iterArg_86, %iterArg_86 : tensor<10xi1>, tensor<10xf32>
+      %475 = stablehlo.select %iterArg, %462, %iterArg_87 : tensor<10xi1>, tensor<10xf32>
+      %476 = stablehlo.select %iterArg, %463, %iterArg_88 : tensor<10xi1>, tensor<10xf32>
+      stablehlo.return %470, %471, %472, %473, %474, %475, %476 : tensor<10xi1>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>
+    }
+    %446 = stablehlo.multiply %445#3, %411 : tensor<10xf32>
+    %447 = stablehlo.divide %446, %321 : tensor<10xf32>
+    %448 = stablehlo.select %345, %438, %447 : tensor<10xi1>, tensor<10xf32>
+    %449 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %450 = stablehlo.select %333, %449, %448 : tensor<10xi1>, tensor<10xf32>
+    %451 = stablehlo.broadcast_in_dim %cst_78, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %452 = stablehlo.select %329, %451, %450 : tensor<10xi1>, tensor<10xf32>
+    %453 = stablehlo.broadcast_in_dim %cst_72, dims = [] : (tensor<f32>) -> tensor<10xf32>
+    %454 = stablehlo.select %341, %453, %452 : tensor<10xi1>, tensor<10xf32>
+    return %23, %62, %119, %195, %258, %318, %454 : tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>, tensor<10xf32>
+  }
+}
