@@ -391,7 +391,12 @@ fn execute_keeps_parameters_on_devices_and_the_losses_equal_jax() {
             "{n} after 5 steps: max |xlac - jax| = {worst}"
         );
     }
-    eprintln!("losses: xlac {losses:?}, jax {want:?}");
+    let ulps: Vec<i64> = losses
+        .iter()
+        .zip(&want)
+        .map(|(g, w)| (g.to_bits() as i64 - w.to_bits() as i64).abs())
+        .collect();
+    eprintln!("losses: xlac {losses:?}, jax {want:?}, ulps apart {ulps:?}");
 }
 
 #[test]
