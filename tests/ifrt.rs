@@ -332,6 +332,7 @@ fn execute_keeps_parameters_on_devices_and_the_losses_equal_jax() {
         .map(|n| data[*n].shape.byte_size() as u64 * 8)
         .sum();
     assert_eq!(client.transfer_stats().host_to_device_bytes, param_bytes);
+    let initial = params.clone();
     let mut losses = Vec::new();
     let mut live = None;
     for k in 0..5 {
@@ -359,6 +360,10 @@ fn execute_keeps_parameters_on_devices_and_the_losses_equal_jax() {
         assert_eq!(*live.get_or_insert(now), now, "step {k}: buffers leak");
     }
     let t = client.transfer_stats();
+    // The runs read their arguments in place and never wrote them.
+    for (p, n) in initial.iter().zip(["w1", "b1", "w2", "b2"]) {
+        assert_eq!(&p.copy_to_host().unwrap(), &data[n], "{n} was overwritten");
+    }
     // Only the batches went in after the parameters, and only the five losses came out
     // (one f32 each): the parameters never visited the host between steps.
     let batches: u64 = (0..5)
@@ -369,6 +374,7 @@ fn execute_keeps_parameters_on_devices_and_the_losses_equal_jax() {
         .sum();
     assert_eq!(t.host_to_device_bytes, param_bytes + batches);
     assert_eq!(t.device_to_host_bytes, 5 * 4);
+    drop(initial);
     assert_eq!(t.device_to_device_bytes, 0);
     let want = data["loss"].values::<f32>().unwrap().to_vec();
     for (k, (g, w)) in losses.iter().zip(&want).enumerate() {

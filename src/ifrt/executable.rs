@@ -267,7 +267,12 @@ impl LoadedExecutable {
                 )));
             }
             for (i, leaf) in leaves.into_iter().enumerate() {
-                let (device, domain) = domains[i][p].clone();
+                // A maximal result lives on one device; the others' copies are dropped.
+                let Some((device, domain)) =
+                    domains[i].iter().find(|d| d.0 == self.devices[p]).cloned()
+                else {
+                    continue;
+                };
                 let leaf = leaf.to_row_major();
                 if leaf.shape.dims != domain.dims() {
                     return Err(IfrtError::ShapeMismatch {
