@@ -406,6 +406,46 @@ fn execute_keeps_parameters_on_devices_and_the_losses_equal_jax() {
 }
 
 #[test]
+fn the_stablehlo_export_trains_the_same() {
+    let text = std::fs::read_to_string(dir().join("dp_step.mlir")).unwrap();
+    let module = xlac::ir::stablehlo::parse_module(&text, "dp_step.mlir")
+        .unwrap()
+        .module;
+    let data = npz("dp_step.npz");
+    let client = Client::new(8).unwrap();
+    let exe = client.compile(module).unwrap();
+    let mesh = Mesh::new(&[("x", 8)], (0..8).collect()).unwrap();
+    let (rep, batch) = (
+        Sharding::named(&mesh, pspec!()),
+        Sharding::named(&mesh, pspec!("x")),
+    );
+    let mut params: Vec<Array> = ["w1", "b1", "w2", "b2"]
+        .iter()
+        .map(|n| client.make_array_from_host(&data[*n], rep.clone()).unwrap())
+        .collect();
+    let want = data["loss"].values::<f32>().unwrap().to_vec();
+    for (k, w) in want.iter().enumerate() {
+        let mut args = params.clone();
+        for n in ["x", "y"] {
+            let v = &data[&format!("{n}{k}")];
+            args.push(client.make_array_from_host(v, batch.clone()).unwrap());
+        }
+        let mut out = exe.execute(&args).unwrap();
+        let loss = out
+            .remove(0)
+            .copy_to_host()
+            .unwrap()
+            .values::<f32>()
+            .unwrap()[0];
+        assert!(
+            (loss - w).abs() <= 1e-5 * w.abs(),
+            "step {k}: loss {loss}, jax {w}"
+        );
+        params = out;
+    }
+}
+
+#[test]
 fn bad_input_is_one_typed_error() {
     let client = Client::new(8).unwrap();
     assert!(matches!(Client::new(0), Err(IfrtError::DeviceCount { .. })));
