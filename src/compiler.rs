@@ -518,12 +518,12 @@ impl std::fmt::Display for DeviceRunError {
 
 impl std::error::Error for DeviceRunError {}
 
-impl crate::runtime::collectives::DeviceProgram for crate::runtime::Executable {
+impl crate::runtime::collectives::DeviceProgram for &mut crate::runtime::Executable {
     fn run(
         &mut self,
         collectives: &std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
         device: crate::runtime::collectives::DeviceId,
-        args: &[crate::ir::Literal],
+        args: &[&crate::ir::Literal],
     ) -> Result<crate::ir::Literal, String> {
         let binding = crate::runtime::execute::DeviceBinding {
             collectives: collectives.clone(),
@@ -545,11 +545,31 @@ pub fn run_on_devices(
     args: &[Vec<crate::ir::Literal>],
     options: &DeviceRunOptions,
 ) -> Result<crate::runtime::collectives::devices::DeviceRun, DeviceRunError> {
-    use crate::runtime::collectives::{
-        CollectiveError, CollectiveMode, Collectives, DeviceProgram, InProcess, run_devices,
-    };
+    load_on_devices(modules, grid, options)?.execute(args)
+}
+
+/// Per-device programs compiled once for a grid and run any number of times
+/// ([`load_on_devices`]): what `ifrt::LoadedExecutable` wraps. Each run gets a fresh
+/// rendezvous; the arguments are borrowed, so the caller's per-device buffers stay where
+/// they are between runs.
+pub struct LoadedDevices {
+    modules: Vec<Module>,
+    grid: crate::runtime::collectives::DeviceGrid,
+    options: DeviceRunOptions,
+    /// One executable per device (compiled backend; empty for the interpreter).
+    executables: Vec<crate::runtime::Executable>,
+}
+
+/// Compiles `modules` (one for every device, or one per device) for `grid`, once; see
+/// [`run_on_devices`] for what a run does.
+pub fn load_on_devices(
+    modules: &[Module],
+    grid: &crate::runtime::collectives::DeviceGrid,
+    options: &DeviceRunOptions,
+) -> Result<LoadedDevices, DeviceRunError> {
+    use crate::runtime::collectives::CollectiveError;
     let count = grid.count();
-    if modules.len() != 1 && modules.len() != count {
+    if modules.is_empty() || (modules.len() != 1 && modules.len() != count) {
         return Err(DeviceRunError::Collectives(CollectiveError::BadOp(
             format!(
                 "{} modules for {count} devices: give one, or one per device",
@@ -557,76 +577,114 @@ pub fn run_on_devices(
             ),
         )));
     }
-    let mode = options
-        .mode
-        .unwrap_or_else(|| CollectiveMode::default_for(count));
-    let collectives: std::sync::Arc<dyn Collectives> =
-        std::sync::Arc::new(InProcess::new(grid.clone(), mode));
-    let outcome = match options.backend {
-        DeviceBackend::Compiled => {
-            let mut executables: Vec<crate::runtime::Executable> = Vec::with_capacity(count);
-            let mut compiled: Vec<crate::runtime::Executable> = Vec::new();
-            for (i, m) in modules.iter().enumerate() {
-                let mut o = options.compile.clone();
-                if i > 0 {
-                    o.dump_to = None;
-                }
-                compiled.push(
-                    compile(m.clone(), &o)
-                        .map_err(DeviceRunError::Compile)?
-                        .executable,
+    let mut executables: Vec<crate::runtime::Executable> = Vec::new();
+    if options.backend == DeviceBackend::Compiled {
+        let mut compiled: Vec<crate::runtime::Executable> = Vec::new();
+        for (i, m) in modules.iter().enumerate() {
+            let mut o = options.compile.clone();
+            if i > 0 {
+                o.dump_to = None;
+            }
+            compiled.push(
+                compile(m.clone(), &o)
+                    .map_err(DeviceRunError::Compile)?
+                    .executable,
+            );
+        }
+        if compiled.len() == 1 && count > 1 {
+            let first = compiled.remove(0);
+            for _ in 1..count {
+                executables.push(
+                    first
+                        .replicate()
+                        .map_err(|e| DeviceRunError::Compile(CompileError::Runtime(e)))?,
                 );
             }
-            if compiled.len() == 1 && count > 1 {
-                let first = compiled.remove(0);
-                for _ in 1..count {
-                    executables.push(
-                        first
-                            .replicate()
-                            .map_err(|e| DeviceRunError::Compile(CompileError::Runtime(e)))?,
-                    );
-                }
-                executables.insert(0, first);
-            } else {
-                executables = compiled;
-            }
-            let mut programs: Vec<Box<dyn DeviceProgram + '_>> = executables
-                .into_iter()
-                .map(|e| Box::new(e) as Box<dyn DeviceProgram>)
-                .collect();
-            run_devices(&mut programs, args, collectives.clone())
+            executables.insert(0, first);
+        } else {
+            executables = compiled;
         }
-        DeviceBackend::Interpreter => {
-            let queues = std::sync::Arc::new(crate::eval::ProcessGrid::new(
-                grid.replicas,
-                grid.partitions,
-            ));
-            let mut programs: Vec<Box<dyn DeviceProgram + '_>> = (0..count)
-                .map(|d| {
-                    let module = if modules.len() == 1 {
-                        &modules[0]
-                    } else {
-                        &modules[d]
-                    };
-                    Box::new(
-                        crate::runtime::collectives::interpreter::InterpretedDevice {
-                            module,
-                            computation: module.entry,
-                            options: options.eval.clone(),
-                            handler: None,
-                            queues: queues.clone(),
-                        },
-                    ) as Box<dyn DeviceProgram + '_>
-                })
-                .collect();
-            run_devices(&mut programs, args, collectives.clone())
-        }
-    };
-    if let Some(dir) = &options.compile.dump_to {
-        write_collectives_dump(dir, &modules[0].name, &collectives.trace())
-            .map_err(DeviceRunError::Compile)?;
     }
-    outcome.map_err(DeviceRunError::Collectives)
+    Ok(LoadedDevices {
+        modules: modules.to_vec(),
+        grid: grid.clone(),
+        options: options.clone(),
+        executables,
+    })
+}
+
+impl LoadedDevices {
+    /// The grid the programs run on.
+    pub fn grid(&self) -> &crate::runtime::collectives::DeviceGrid {
+        &self.grid
+    }
+
+    /// The module device `d` runs (after the CPU pipeline on the compiled backend).
+    pub fn module(&self, d: usize) -> &Module {
+        match self.executables.get(d) {
+            Some(e) => &e.module,
+            None => &self.modules[if self.modules.len() == 1 { 0 } else { d }],
+        }
+    }
+
+    /// Runs every device on its arguments (`args[d]`: owned literals or references to
+    /// buffers the caller keeps), as [`run_on_devices`] does.
+    pub fn execute<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
+        &mut self,
+        args: &[Vec<A>],
+    ) -> Result<crate::runtime::collectives::devices::DeviceRun, DeviceRunError> {
+        use crate::runtime::collectives::{
+            CollectiveMode, Collectives, DeviceProgram, InProcess, run_devices,
+        };
+        let count = self.grid.count();
+        let mode = self
+            .options
+            .mode
+            .unwrap_or_else(|| CollectiveMode::default_for(count));
+        let collectives: std::sync::Arc<dyn Collectives> =
+            std::sync::Arc::new(InProcess::new(self.grid.clone(), mode));
+        let outcome = match self.options.backend {
+            DeviceBackend::Compiled => {
+                let mut programs: Vec<Box<dyn DeviceProgram + '_>> = self
+                    .executables
+                    .iter_mut()
+                    .map(|e| Box::new(e) as Box<dyn DeviceProgram + '_>)
+                    .collect();
+                run_devices(&mut programs, args, collectives.clone())
+            }
+            DeviceBackend::Interpreter => {
+                let queues = std::sync::Arc::new(crate::eval::ProcessGrid::new(
+                    self.grid.replicas,
+                    self.grid.partitions,
+                ));
+                let modules = &self.modules;
+                let mut programs: Vec<Box<dyn DeviceProgram + '_>> = (0..count)
+                    .map(|d| {
+                        let module = if modules.len() == 1 {
+                            &modules[0]
+                        } else {
+                            &modules[d]
+                        };
+                        Box::new(
+                            crate::runtime::collectives::interpreter::InterpretedDevice {
+                                module,
+                                computation: module.entry,
+                                options: self.options.eval.clone(),
+                                handler: None,
+                                queues: queues.clone(),
+                            },
+                        ) as Box<dyn DeviceProgram + '_>
+                    })
+                    .collect();
+                run_devices(&mut programs, args, collectives.clone())
+            }
+        };
+        if let Some(dir) = &self.options.compile.dump_to {
+            write_collectives_dump(dir, &self.modules[0].name, &collectives.trace())
+                .map_err(DeviceRunError::Compile)?;
+        }
+        outcome.map_err(DeviceRunError::Collectives)
+    }
 }
 
 /// Writes `module_0000.NAME.collectives.trace.json` and `.collectives.txt` into `dir`.

@@ -16,6 +16,7 @@ pub mod eval;
 pub mod explain;
 pub mod fusion;
 pub mod fuzz;
+pub mod ifrt;
 pub mod io;
 pub mod ir;
 pub mod layout;

@@ -14,7 +14,8 @@
 //! (instructions to thunks), [`thunk`] (the thunk kinds and `thunk-sequence.txt`),
 //! [`execute`] (running them), [`buffers`] (memory and literal I/O), [`dot`] and
 //! [`convolution`] (GEMM-backed library routines), [`elements`] (their type conversions),
-//! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines).
+//! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines),
+//! [`device_memory`] (buffers kept on devices between runs).
 
 pub mod buffers;
 pub mod collectives;
@@ -22,6 +23,7 @@ pub mod convolution;
 pub mod convolution_direct;
 pub mod convolution_nhwc;
 pub mod coverage;
+pub mod device_memory;
 pub mod dot;
 pub mod elements;
 pub mod emitter;
@@ -280,11 +282,10 @@ impl Executable {
     /// devices' there) and returns the entry result, as [`Self::execute`].
     pub fn execute_on(
         &mut self,
-        args: &[Literal],
+        args: &[&Literal],
         device: DeviceBinding,
     ) -> Result<Literal, RuntimeError> {
-        let refs: Vec<&Literal> = args.iter().collect();
-        self.execute_device(&refs, true, device)?
+        self.execute_device(args, true, device)?
             .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
 

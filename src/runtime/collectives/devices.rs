@@ -3,6 +3,7 @@
 //! fails with the collectives' own failure (a deadlock report, a mismatch) when there is
 //! one, else with the first device's error.
 
+use std::borrow::Borrow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
@@ -14,12 +15,13 @@ const DEVICE_STACK: usize = 64 << 20;
 
 /// One device's program: a compiled executable or the interpreter over a computation.
 pub trait DeviceProgram: Send {
-    /// Runs as `device` of `collectives` on `args` and returns the program's result.
+    /// Runs as `device` of `collectives` on `args` (borrowed: the caller may keep them on
+    /// the device for the next run) and returns the program's result.
     fn run(
         &mut self,
         collectives: &Arc<dyn Collectives>,
         device: DeviceId,
-        args: &[Literal],
+        args: &[&Literal],
     ) -> Result<Literal, String>;
 }
 
@@ -32,10 +34,12 @@ pub struct DeviceRun {
     pub trace: Trace,
 }
 
-/// Runs `programs[d]` on `args[d]` as device `d` of `collectives`, all at once.
-pub fn run_devices(
+/// Runs `programs[d]` on `args[d]` as device `d` of `collectives`, all at once. The
+/// arguments are owned literals or references to buffers the caller keeps (`ifrt`'s
+/// arrays stay on their devices between runs).
+pub fn run_devices<A: Borrow<Literal> + Sync>(
     programs: &mut [Box<dyn DeviceProgram + '_>],
-    args: &[Vec<Literal>],
+    args: &[Vec<A>],
     collectives: Arc<dyn Collectives>,
 ) -> Result<DeviceRun, CollectiveError> {
     let count = collectives.grid().count();
@@ -61,8 +65,9 @@ pub fn run_devices(
                             collectives.finish(d, Err(e.headline()));
                             return Err(e.headline());
                         }
+                        let args: Vec<&Literal> = args.iter().map(Borrow::borrow).collect();
                         let outcome =
-                            catch_unwind(AssertUnwindSafe(|| program.run(&collectives, d, args)))
+                            catch_unwind(AssertUnwindSafe(|| program.run(&collectives, d, &args)))
                                 .unwrap_or_else(|p| {
                                     Err(format!(
                                         "device panicked: {}",
