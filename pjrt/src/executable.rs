@@ -167,6 +167,8 @@ pub struct ExecutableState {
     fingerprint: String,
     /// xlac's optimized HLO (compiled mode) or the module as ingested.
     optimized_text: String,
+    /// The same module as a serialized `HloModuleProtoWithConfig`, or why it has none.
+    optimized_program: std::result::Result<Vec<u8>, String>,
     cost: Vec<PJRT_NamedValue>,
     memory: MemoryStats,
     code_bytes: i64,
@@ -289,54 +291,65 @@ pub fn compile(
         stablehlo_source: program.stablehlo_text,
         ..XlacCompileOptions::default()
     };
-    let (runner, optimized_text, cost, memory, code_bytes) = match client.options.mode {
-        Mode::Interpreter => {
-            // As `xlac run --backend interpreter`: the interpreter runs the optimized module
-            // (bf16/f16 arithmetic is normalized to f32 there, as XLA:CPU computes it).
-            let optimized = xlac::compiler::optimize(module, &xlac_options)
-                .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
-            let module = optimized.module;
-            let text = module.to_string();
-            let cost = cost_values(&module);
-            let memory = MemoryStats {
-                argument: shapes_bytes(&parameters),
-                output: array_bytes(&outputs),
-                ..MemoryStats::default()
-            };
-            (Runner::Interpreter(Box::new(module)), text, cost, memory, 0)
-        }
-        Mode::Compiled => {
-            let compiled = xlac::compiler::compile(module, &xlac_options)
-                .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
-            let exe = compiled.executable;
-            let text = exe.module.to_string();
-            let cost = cost_values(&exe.module);
-            let argument = shapes_bytes(&parameters);
-            let output = array_bytes(&outputs);
-            let temp = exe.buffers.temp_bytes() as i64;
-            let total = exe
-                .buffers
-                .allocations
-                .iter()
-                .map(|a| a.size as i64)
-                .sum::<i64>();
-            // xlac does not record machine-code sizes per kernel yet.
-            let code_bytes = 0;
-            let memory = MemoryStats {
-                argument,
-                output,
-                temp,
-                total,
-            };
-            (
-                Runner::Compiled(Box::new(Mutex::new(SendExecutable(exe)))),
-                text,
-                cost,
-                memory,
-                code_bytes,
-            )
-        }
-    };
+    let (runner, optimized_text, optimized_program, cost, memory, code_bytes) =
+        match client.options.mode {
+            Mode::Interpreter => {
+                // As `xlac run --backend interpreter`: the interpreter runs the optimized module
+                // (bf16/f16 arithmetic is normalized to f32 there, as XLA:CPU computes it).
+                let optimized = xlac::compiler::optimize(module, &xlac_options)
+                    .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+                let module = optimized.module;
+                let text = module.to_string();
+                let program = optimized_program(&module, &parameters);
+                let cost = cost_values(&module);
+                let memory = MemoryStats {
+                    argument: shapes_bytes(&parameters),
+                    output: array_bytes(&outputs),
+                    ..MemoryStats::default()
+                };
+                (
+                    Runner::Interpreter(Box::new(module)),
+                    text,
+                    program,
+                    cost,
+                    memory,
+                    0,
+                )
+            }
+            Mode::Compiled => {
+                let compiled = xlac::compiler::compile(module, &xlac_options)
+                    .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+                let exe = compiled.executable;
+                let text = exe.module.to_string();
+                let program = optimized_program(&exe.module, &parameters);
+                let cost = cost_values(&exe.module);
+                let argument = shapes_bytes(&parameters);
+                let output = array_bytes(&outputs);
+                let temp = exe.buffers.temp_bytes() as i64;
+                let total = exe
+                    .buffers
+                    .allocations
+                    .iter()
+                    .map(|a| a.size as i64)
+                    .sum::<i64>();
+                // xlac does not record machine-code sizes per kernel yet.
+                let code_bytes = 0;
+                let memory = MemoryStats {
+                    argument,
+                    output,
+                    temp,
+                    total,
+                };
+                (
+                    Runner::Compiled(Box::new(Mutex::new(SendExecutable(exe)))),
+                    text,
+                    program,
+                    cost,
+                    memory,
+                    code_bytes,
+                )
+            }
+        };
     let output_types = outputs
         .iter()
         .map(|s| buffer_type(s.element_type))
@@ -363,11 +376,48 @@ pub fn compile(
         output_kind_sizes,
         fingerprint,
         optimized_text,
+        optimized_program,
         cost,
         memory,
         code_bytes,
     })
 }
+
+/// `shape` with every array row-major: the layout the plugin's buffers have at the boundary
+/// (JAX assumes dense row-major; xlac's own layouts stay inside the executable).
+fn row_major(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Array(a) => {
+            let mut a = a.clone();
+            a.layout = xlac::ir::Layout::row_major(a.rank());
+            Shape::Array(a)
+        }
+        Shape::Tuple(elements) => Shape::Tuple(elements.iter().map(row_major).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The optimized module as `HloModuleProtoWithConfig` bytes for
+/// `PJRT_Executable_OptimizedProgram`, its entry layout the boundary's (row-major), so that
+/// JAX's layout queries, which read it, see what the buffers really are.
+fn optimized_program(
+    module: &Module,
+    parameters: &[Shape],
+) -> std::result::Result<Vec<u8>, String> {
+    let boundary = xlac::ir::ProgramShape {
+        parameters: parameters.iter().map(row_major).collect(),
+        result: row_major(module.result_shape()),
+    };
+    xlac::ir::hlo_proto::serialize_with_config(module, Some(&boundary)).map_err(|e| {
+        format!(
+            "error: {}: the optimized program cannot be written as an HloModuleProto: {e}",
+            module.name
+        )
+    })
+}
+
+/// The format name of [`optimized_program`]'s bytes, as the PJRT client expects it.
+const OPTIMIZED_PROGRAM_FORMAT: &str = "hlo_with_config";
 
 /// A module name as a file-name component.
 fn sanitize(name: &str) -> String {
@@ -834,11 +884,47 @@ pub unsafe extern "C" fn executable_optimized_program(
     guard("Executable_OptimizedProgram", args, |a| {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
-        let _ = &s.optimized_text;
-        Err(Error::unimplemented(
-            "xlac's optimized program is HLO text; the PJRT client only reads StableHLO or HloModuleProto",
-        ))
+        let bytes = s
+            .optimized_program
+            .as_ref()
+            .map_err(|message| Error::unimplemented(message.clone()))?;
+        if a.program.is_null() {
+            return Err(Error::invalid("error: OptimizedProgram: program is NULL"));
+        }
+        // SAFETY: the caller's PJRT_Program, live for the call.
+        let program = unsafe { &mut *a.program };
+        program.format = OPTIMIZED_PROGRAM_FORMAT.as_ptr().cast();
+        program.format_size = OPTIMIZED_PROGRAM_FORMAT.len();
+        // Two calls: first with `code` NULL for the size, then with a buffer that large.
+        if !program.code.is_null() {
+            if program.code_size < bytes.len() {
+                return Err(Error::invalid(format!(
+                    "error: OptimizedProgram: a buffer of {} bytes for a program of {}",
+                    program.code_size,
+                    bytes.len()
+                )));
+            }
+            // SAFETY: `code` holds at least `code_size >= bytes.len()` bytes.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    bytes.as_ptr(),
+                    program.code.cast::<u8>(),
+                    bytes.len(),
+                )
+            };
+        }
+        program.code_size = bytes.len();
+        Ok(())
     })
+}
+
+/// The optimized program's bytes (`HloModuleProtoWithConfig`), or why there are none.
+pub fn optimized_program_bytes(state: &ExecutableState) -> std::result::Result<&[u8], &str> {
+    state
+        .optimized_program
+        .as_ref()
+        .map(|b| b.as_slice())
+        .map_err(|e| e.as_str())
 }
 
 /// The optimized program's text (xlac's HLO after every pass), for the Rust tests and

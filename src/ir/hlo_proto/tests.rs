@@ -1,0 +1,105 @@
+use prost::Message;
+
+use super::messages::HloModuleProtoWithConfig;
+use super::*;
+use crate::ir::hlo_text::parse_module;
+
+const LOOP: &str = r#"HloModule m, is_scheduled=true, entry_computation_layout={(f32[2,3]{0,1})->(s32[], f32[2,3]{1,0})}
+
+%cond (c: (s32[], f32[2,3])) -> pred[] {
+  %c = (s32[], f32[2,3]{1,0}) parameter(0)
+  %i = s32[] get-tuple-element(%c), index=0
+  %n = s32[] constant(4)
+  ROOT %lt = pred[] compare(%i, %n), direction=LT
+}
+
+%body (b: (s32[], f32[2,3])) -> (s32[], f32[2,3]) {
+  %b = (s32[], f32[2,3]{1,0}) parameter(0)
+  %j = s32[] get-tuple-element(%b), index=0
+  %one = s32[] constant(1)
+  %k = s32[] add(%j, %one)
+  %x = f32[2,3]{1,0} get-tuple-element(%b), index=1
+  %y = f32[2,3]{1,0} exponential(%x)
+  ROOT %t = (s32[], f32[2,3]{1,0}) tuple(%k, %y)
+}
+
+ENTRY %main (p: f32[2,3]) -> (s32[], f32[2,3]) {
+  %p = f32[2,3]{0,1} parameter(0)
+  %q = f32[2,3]{1,0} copy(%p)
+  %zero = s32[] constant(0)
+  %init = (s32[], f32[2,3]{1,0}) tuple(%zero, %q)
+  ROOT %w = (s32[], f32[2,3]{1,0}) while(%init), condition=%cond, body=%body
+}
+"#;
+
+fn decoded(text: &str) -> HloModuleProtoWithConfig {
+    let module = parse_module(text, "t.hlo").unwrap().module;
+    let bytes = serialize_with_config(&module, None).unwrap();
+    HloModuleProtoWithConfig::decode(bytes.as_slice()).unwrap()
+}
+
+#[test]
+fn a_while_loop_keeps_body_then_condition_and_layouts() {
+    let p = decoded(LOOP);
+    let hlo = p.hlo_module.unwrap();
+    let names: Vec<&str> = hlo.computations.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["cond", "body", "main"]);
+    let main = &hlo.computations[2];
+    assert_eq!(hlo.entry_computation_id, main.id);
+    let w = main.instructions.last().unwrap();
+    assert_eq!(w.opcode, "while");
+    assert_eq!(
+        w.called_computation_ids,
+        [hlo.computations[1].id, hlo.computations[0].id]
+    );
+    assert_eq!(main.root_id, w.id);
+    // Unique ids: the computation in the high half, the position in the low half.
+    assert_eq!(w.id, (main.id << 32) | 4);
+    assert_eq!(w.operand_ids, [main.instructions[3].id]);
+    let param = &main.instructions[0];
+    assert_eq!(
+        param
+            .shape
+            .as_ref()
+            .unwrap()
+            .layout
+            .as_ref()
+            .unwrap()
+            .minor_to_major,
+        [0, 1]
+    );
+    let lt = hlo.computations[0].instructions.last().unwrap();
+    assert_eq!(
+        (lt.opcode.as_str(), lt.comparison_direction.as_str()),
+        ("compare", "LT")
+    );
+    let n = &hlo.computations[0].instructions[2];
+    assert_eq!(n.literal.as_ref().unwrap().s32s, [4]);
+    // The config's entry layout is the module's own.
+    let layout = p.config.unwrap().entry_computation_layout.unwrap();
+    assert_eq!(
+        layout.parameters[0].layout.as_ref().unwrap().minor_to_major,
+        [0, 1]
+    );
+    let schedule = hlo.schedule.unwrap();
+    assert_eq!(schedule.sequences.len(), 3);
+}
+
+#[test]
+fn literals_are_written_in_physical_order() {
+    let p = decoded(
+        "HloModule m\n\nENTRY %e () -> f32[2,2] {\n  ROOT %c = f32[2,2]{0,1} constant({ { 1, 2 }, { 3, 4 } })\n}\n",
+    );
+    let c = &p.hlo_module.unwrap().computations[0].instructions[0];
+    assert_eq!(c.literal.as_ref().unwrap().f32s, [1.0, 3.0, 2.0, 4.0]);
+}
+
+#[test]
+fn what_the_proto_cannot_say_is_an_error_naming_the_instruction() {
+    let text = "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4] {\n  %p = f32[4]{0} parameter(0)\n  ROOT %ar = f32[4]{0} all-gather(%p), dimensions={0}, replica_groups={}\n}\n";
+    let module = parse_module(text, "t.hlo").unwrap().module;
+    let e = serialize_with_config(&module, None).unwrap_err();
+    let message = e.to_string();
+    assert!(message.contains("%ar (all-gather)"), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+}
