@@ -28,11 +28,7 @@ fn instruction_lines(text: &str) -> Vec<(String, String, String, bool)> {
                 if t.ends_with('{') && !t.starts_with("HloModule") && !t.contains(" = ") {
                     let is_entry = t.starts_with("ENTRY ");
                     let name = t.trim_start_matches("ENTRY ").trim_start_matches('%');
-                    let name = name
-                        .split(|c: char| c == ' ' || c == '(')
-                        .next()
-                        .unwrap_or("")
-                        .to_string();
+                    let name = name.split([' ', '(']).next().unwrap_or("").to_string();
                     comp = Some((name, is_entry));
                 }
             }
@@ -227,10 +223,11 @@ fn diff_dump_on_every_testdata_model() {
         for l in mapping.lines() {
             if let Some(c) = l.strip_prefix("computation ") {
                 comp = c.trim_end_matches(':').to_string();
-            } else if l.starts_with("  ") && !l.starts_with("      ") {
-                if let Some(n) = l.split_whitespace().next() {
-                    rows.insert((comp.clone(), n.to_string()));
-                }
+            } else if l.starts_with("  ")
+                && !l.starts_with("      ")
+                && let Some(n) = l.split_whitespace().next()
+            {
+                rows.insert((comp.clone(), n.to_string()));
             }
         }
         for (c, n, _, _) in &input {

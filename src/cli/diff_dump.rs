@@ -135,11 +135,11 @@ fn write_into_dump(dir: &Path, text: &str, section: &str) -> Result<(), Failure>
         write(report, &render::insert_into_report(&page, section))?;
     }
     let index = dir.join("index.txt");
-    if let Ok(mut lines) = std::fs::read_to_string(&index) {
-        if !lines.contains("diff-dump.txt\t") {
-            lines.push_str("diff-dump.txt\txlac beside XLA's own dump (xlac diff-dump)\n");
-            write(index, &lines)?;
-        }
+    if let Ok(mut lines) = std::fs::read_to_string(&index)
+        && !lines.contains("diff-dump.txt\t")
+    {
+        lines.push_str("diff-dump.txt\txlac beside XLA's own dump (xlac diff-dump)\n");
+        write(index, &lines)?;
     }
     Ok(())
 }
