@@ -3,7 +3,7 @@
 //! (`model.py:42`, matched against `source_file`/`source_line` metadata). When nothing
 //! matches, the error lists the closest names, so a typo costs one more try, not a search.
 
-use crate::ir::{ComputationId, FileLocation, InstrId, Module, StackFrameIndex};
+use crate::ir::{ComputationId, FileLocation, InstrId, Module};
 
 /// One instruction of the input module that matches the query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,15 +45,7 @@ pub fn find_instructions(module: &Module, query: &str) -> Result<Vec<Found>, Str
                     (Some(l), None) => l == line,
                     _ => false,
                 };
-                // JAX's debug info puts locations in the stack-frame table instead; any
-                // frame of the instruction's stack may be the line asked about.
-                let in_frames = match (m.stack_frame_id, &module.stack_frames) {
-                    (Some(id), Some(table)) => table.chain(id).iter().any(|(f, loc)| {
-                        same_file(f) && loc.line <= line && line <= loc.end_line.max(loc.line)
-                    }),
-                    _ => false,
-                };
-                (file_ok && line_ok) || in_frames
+                file_ok && line_ok
             })
             .map(|&(c, i)| found(c, i, "source location"))
             .collect();
@@ -72,10 +64,12 @@ pub fn find_instructions(module: &Module, query: &str) -> Result<Vec<Found>, Str
                             .metadata
                             .as_ref()
                             .and_then(|m| m.stack_frame_id);
-                        frame_chain(index, frame)
+                        frame
+                            .map(|id| index.chain(id))
+                            .unwrap_or_default()
                             .into_iter()
                             .take(if innermost { 1 } else { usize::MAX })
-                            .any(|loc| location_matches(index, loc, file, line))
+                            .any(|(f, loc)| location_matches(f, loc, file, line))
                     })
                     .map(|&(c, i)| found(c, i, "source location"))
                     .collect();
@@ -134,38 +128,8 @@ fn all_instructions(module: &Module) -> Vec<(ComputationId, InstrId)> {
         .collect()
 }
 
-/// The file locations of frame `id` and its callers, innermost first (bounded, so a
-/// malformed table with a cycle cannot loop).
-fn frame_chain(index: &StackFrameIndex, id: Option<i64>) -> Vec<&FileLocation> {
-    let mut out = Vec::new();
-    let mut id = id;
-    while let Some(k) = id {
-        let Some(frame) = usize::try_from(k - 1)
-            .ok()
-            .and_then(|k| index.stack_frames.get(k))
-        else {
-            break;
-        };
-        if out.len() > index.stack_frames.len() {
-            break;
-        }
-        if let Some(loc) = usize::try_from(frame.file_location_id - 1)
-            .ok()
-            .and_then(|l| index.file_locations.get(l))
-        {
-            out.push(loc);
-        }
-        // XLA prints the caller's id plus one; 1 (or 0) is "no caller".
-        id = (frame.parent_frame_id > 1).then_some(frame.parent_frame_id - 1);
-    }
-    out
-}
-
-fn location_matches(index: &StackFrameIndex, loc: &FileLocation, file: &str, line: i64) -> bool {
-    let name = usize::try_from(loc.file_name_id - 1)
-        .ok()
-        .and_then(|f| index.file_names.get(f));
-    let file_ok = name.is_some_and(|f| f == file || f.ends_with(&format!("/{file}")));
+fn location_matches(name: &str, loc: &FileLocation, file: &str, line: i64) -> bool {
+    let file_ok = name == file || name.ends_with(&format!("/{file}"));
     file_ok && loc.line <= line && line <= loc.end_line.max(loc.line)
 }
 
