@@ -393,6 +393,22 @@ impl<'a> Partitioner<'a> {
     // ---------------------------------------------------------------------------------
 
     /// `x` (an array of global `dims` held in `from`) held in `to` instead.
+    /// The last step of most rules: `id`, computed split as `from`, resharded to `instr`'s
+    /// own sharding, returned with the rule that made it.
+    fn to_target(
+        &mut self,
+        instr: &Instruction,
+        id: InstrId,
+        dims: &[i64],
+        from: &Tiling,
+        why: &str,
+        rule: &'static str,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let target = self.target(instr)?;
+        let id = self.reshard(id, dims, from, &target, why);
+        Ok((PValue::Array { id, tiling: target }, rule))
+    }
+
     pub(crate) fn reshard(
         &mut self,
         x: InstrId,
@@ -822,19 +838,15 @@ impl<'a> Partitioner<'a> {
             }
             (Op::Constant { .. } | Op::Iota { .. }, _) if instr.shape.is_array() => {
                 let id = self.emit_clone(instr, instr.shape.clone(), vec![]);
-                let target = self.target(instr)?;
                 let rep = Tiling::replicated(instr.shape.rank(), self.n);
-                let id = self.reshard(
+                self.to_target(
+                    instr,
                     id,
                     instr.shape.dims(),
                     &rep,
-                    &target,
                     "constant sliced to its sharding",
-                );
-                Ok((
-                    PValue::Array { id, tiling: target },
                     "constant: whole, then sliced",
-                ))
+                )
             }
             (Op::GetTupleElement { index }, _) => {
                 let v = self.values[&instr.operands[0]].clone();
@@ -903,18 +915,14 @@ impl<'a> Partitioner<'a> {
                 let out = shape_ops::transpose_result(&t, dimensions);
                 let shape = with_dims(&instr.shape, out.shard_dims(instr.shape.dims()));
                 let id = self.emit_clone(instr, shape, vec![x]);
-                let target = self.target(instr)?;
-                let id = self.reshard(
+                self.to_target(
+                    instr,
                     id,
                     instr.shape.dims(),
                     &out,
-                    &target,
                     "transpose result to its sharding",
-                );
-                Ok((
-                    PValue::Array { id, tiling: target },
                     "transpose: the split moves with the dimensions",
-                ))
+                )
             }
             (Op::Plain(Opcode::Reshape), _) if instr.shape.is_array() => self.reshape(instr),
             (
@@ -971,12 +979,14 @@ impl<'a> Partitioner<'a> {
         };
         let shape = with_dims(&instr.shape, out.shard_dims(&to));
         let id = self.emit_clone(instr, shape, vec![x]);
-        let target = self.target(instr)?;
-        let id = self.reshard(id, &to, &out, &target, "reshape result to its sharding");
-        Ok((
-            PValue::Array { id, tiling: target },
+        self.to_target(
+            instr,
+            id,
+            &to,
+            &out,
+            "reshape result to its sharding",
             "reshape: splits kept where the dimensions allow",
-        ))
+        )
     }
 
     fn reduce(
@@ -1006,18 +1016,14 @@ impl<'a> Partitioner<'a> {
             }
             Some(Err(())) => return Err(err(instr, "no all-reduce grouping fits this sharding")),
         }
-        let target = self.target(instr)?;
-        let id = self.reshard(
+        self.to_target(
+            instr,
             id,
             instr.shape.dims(),
             &out,
-            &target,
             "reduce result to its sharding",
-        );
-        Ok((
-            PValue::Array { id, tiling: target },
             "reduce: local reduce, then all-reduce over split reduced dimensions",
-        ))
+        )
     }
 
     fn dot(
@@ -1092,18 +1098,14 @@ impl<'a> Partitioner<'a> {
             return Ok((PValue::Whole(id), "no rule: computed whole"));
         }
         let rep = Tiling::replicated(instr.shape.rank(), self.n);
-        let target = self.target(instr)?;
-        let id = self.reshard(
+        self.to_target(
+            instr,
             id,
             instr.shape.dims(),
             &rep,
-            &target,
             "result to its sharding",
-        );
-        Ok((
-            PValue::Array { id, tiling: target },
             "no rule: computed whole, then sliced",
-        ))
+        )
     }
 
     fn custom_call(
