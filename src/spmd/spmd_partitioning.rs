@@ -395,7 +395,7 @@ impl<'a> Partitioner<'a> {
     /// `x` (an array of global `dims` held in `from`) held in `to` instead.
     /// The last step of most rules: `id`, computed split as `from`, resharded to `instr`'s
     /// own sharding, returned with the rule that made it.
-    fn to_target(
+    fn reshard_to_target(
         &mut self,
         instr: &Instruction,
         id: InstrId,
@@ -839,7 +839,7 @@ impl<'a> Partitioner<'a> {
             (Op::Constant { .. } | Op::Iota { .. }, _) if instr.shape.is_array() => {
                 let id = self.emit_clone(instr, instr.shape.clone(), vec![]);
                 let rep = Tiling::replicated(instr.shape.rank(), self.n);
-                self.to_target(
+                self.reshard_to_target(
                     instr,
                     id,
                     instr.shape.dims(),
@@ -915,7 +915,7 @@ impl<'a> Partitioner<'a> {
                 let out = shape_ops::transpose_result(&t, dimensions);
                 let shape = with_dims(&instr.shape, out.shard_dims(instr.shape.dims()));
                 let id = self.emit_clone(instr, shape, vec![x]);
-                self.to_target(
+                self.reshard_to_target(
                     instr,
                     id,
                     instr.shape.dims(),
@@ -979,7 +979,7 @@ impl<'a> Partitioner<'a> {
         };
         let shape = with_dims(&instr.shape, out.shard_dims(&to));
         let id = self.emit_clone(instr, shape, vec![x]);
-        self.to_target(
+        self.reshard_to_target(
             instr,
             id,
             &to,
@@ -1016,7 +1016,7 @@ impl<'a> Partitioner<'a> {
             }
             Some(Err(())) => return Err(err(instr, "no all-reduce grouping fits this sharding")),
         }
-        self.to_target(
+        self.reshard_to_target(
             instr,
             id,
             instr.shape.dims(),
@@ -1098,7 +1098,7 @@ impl<'a> Partitioner<'a> {
             return Ok((PValue::Whole(id), "no rule: computed whole"));
         }
         let rep = Tiling::replicated(instr.shape.rank(), self.n);
-        self.to_target(
+        self.reshard_to_target(
             instr,
             id,
             instr.shape.dims(),
