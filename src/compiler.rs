@@ -49,6 +49,9 @@ pub struct CompileOptions {
     /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
+    /// Never contract `a*b + c` into an FMA, even where the host has one (every op
+    /// rounded, as HLO's plain semantics; XLA:CPU contracts, see `ir::fp_contraction`).
+    pub no_fp_contraction: bool,
     /// Partition the module for this device grid first (XLA's `spmd-partitioner`
     /// pipeline); `None` for a one-device program.
     pub spmd: Option<crate::spmd::SpmdOptions>,
@@ -166,6 +169,12 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
             Artifact::FusionDecisions,
             &decisions_text(&optimized.fusion_decisions),
         )?;
+        let contracting = !options.no_fp_contraction && crate::codegen::isa::host_contracts_fma();
+        write(
+            d,
+            Artifact::FpContraction,
+            &crate::ir::fp_contraction::describe(&module, contracting),
+        )?;
     }
     let buffers = BufferAssignment::run(&module).map_err(CompileError::BufferAssignment)?;
     if let Some(d) = dump.as_mut() {
@@ -186,6 +195,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
     let codegen_options = CodegenOptions {
         keep_artifacts: dump.is_some() || options.keep_kernel_artifacts,
         block_math: !options.inline_math,
+        no_fp_contraction: options.no_fp_contraction,
     };
     let kernels = compile_kernels(&module, &codegen_options).map_err(CompileError::Codegen)?;
     let mut warnings = Vec::new();

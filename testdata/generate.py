@@ -639,6 +639,54 @@ def _(rng):
     return f, [x, normal(rng, (12,), 1.0, np.float64), normal(rng, (4, 5), 1.0, np.float64)]
 
 
+@program("fp_contraction", "f32 multiply-add pairs XLA:CPU's LLVM contracts into one fma: a*b+c, "
+                           "c+a*b, a*b-c, c-a*b, a*b+c*d, -(a*b)+c; not a product used twice or one in "
+                           "another fusion; vector body with a scalar tail, short and 0-d arrays")
+def _(rng):
+    # Every output multiplies its own pair of inputs: a product shared between outputs
+    # would have several users and not contract.
+    def f(a, b, c, d, e, g, h, k, p, q, r, s0, s1, s2):
+        twice = g * h
+        other = b * k
+        return (a * b + c,                          # fma(a, b, c)
+                c + d * e,                          # fma(d, e, c)
+                e * g - h,                          # fma(e, g, -h)
+                h - k * a,                          # fma(-k, a, h)
+                a * c + b * d,                      # fma(a, c, b*d): the left product
+                (twice + e) * twice,                # twice has two users: rounded
+                other + h, other,                   # other is its own fusion's output
+                p * q + r,                          # 7 elements: scalar code only
+                s0 * s1 + s2,                       # 0-d
+                d * k + 0.3,                        # a scalar addend
+                (c * g - c / (g + 3)) * 0.5,        # the jit test suite's `arithmetic`
+                -(d * g) + b)                       # negate(multiply) + b: fma(-d, g, b)
+
+    n = 1003  # 250 f32x4 vectors and a tail of 3
+    big = [normal(rng, (n,)) for _ in range(8)]
+    small = [normal(rng, (7,)) for _ in range(3)]
+    scalars = [normal(rng, ()) for _ in range(3)]
+    return f, big + small + scalars
+
+
+@program("fp_contraction_f64", "x64: f64 a*b+c and c-a*b contract into one fma", x64=True)
+def _(rng):
+    def f(a, b, c, d, e, g):
+        return a * b + c, d - e * g
+
+    return f, [normal(rng, (1003,), 1.0, np.float64) for _ in range(6)]
+
+
+@program("fp_contraction_f16", "f16 a*b+c and a*b-c contract (one f32 fma, rounded to f16 once); "
+                               "bf16 a*b+c does not (bf16 compute rounds the product)")
+def _(rng):
+    def f(a, b, c, d, e, g, x, y, z):
+        return a * b + c, d * e - g, x * y + z
+
+    half = [normal(rng, (1003,)).astype(np.float16) for _ in range(6)]
+    brain = [bf16(normal(rng, (1003,))) for _ in range(3)]
+    return f, half + brain
+
+
 @program("elementwise_math", "f32 unary/binary math over 0, -0, +-inf, NaN, negatives: exp, log, "
                              "tanh, erf, trig, pow, cbrt, rsqrt, rounding, is_finite, ...")
 def _(rng):

@@ -40,6 +40,7 @@ fn every_testdata_kernel_lists_on_every_isa() {
             &CodegenOptions {
                 keep_artifacts: true,
                 block_math: true,
+                no_fp_contraction: false,
             },
         )
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));

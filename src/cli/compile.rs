@@ -77,6 +77,7 @@ pub fn compile_options(
         isas: Vec::new(),
         keep_kernel_artifacts: false,
         inline_math: flags.inline_math,
+        no_fp_contraction: false,
         spmd: None,
         guard_buffers: flags.guard_buffers,
         autotune: if flags.autotune {

@@ -83,6 +83,8 @@ pub struct Shared<'a> {
     pub keep_artifacts: bool,
     /// Kernels may call the native block routines.
     pub block_math: bool,
+    /// Kernels contract multiply-adds into FMAs (`elemental/fp_contraction.rs`).
+    pub fp_contraction: bool,
 }
 
 impl Shared<'_> {
@@ -102,6 +104,7 @@ impl Shared<'_> {
             math: self.math,
             vectors: true,
             block_math: self.block_math,
+            fp_contraction: self.fp_contraction,
         };
         let mut fctx = FunctionBuilderContext::new();
         let (layout, names) = {

@@ -204,6 +204,7 @@ pub fn compile_for_isas(
                     math: crate::codegen::math::MathOptions { has_fma: false },
                     vectors: false,
                     block_math: false,
+                    fp_contraction: false,
                 },
             ));
         }

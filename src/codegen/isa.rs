@@ -27,3 +27,11 @@ pub fn host_isa(verify: bool) -> Result<OwnedTargetIsa, String> {
         .finish(settings::Flags::new(flags))
         .map_err(|e| format!("host ISA: {e}"))
 }
+
+/// Whether kernels compiled for the host contract `a*b + c` into an FMA
+/// (`elemental/fp_contraction.rs`): the host ISA has a native FMA. The interpreter's
+/// `EvalOptions::fp_contraction` takes this value wherever it stands in for host kernels.
+pub fn host_contracts_fma() -> bool {
+    static HAS_FMA: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS_FMA.get_or_init(|| host_isa(false).is_ok_and(|isa| isa.has_native_fma()))
+}

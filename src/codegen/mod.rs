@@ -158,6 +158,9 @@ pub struct CodegenOptions {
     /// Let row kernels call the native block routines of `runtime/vector_math` when the
     /// host runs them (`codegen/row_cache.rs`); `false` keeps all math inline.
     pub block_math: bool,
+    /// Never contract `a*b + c` into an FMA (`elemental/fp_contraction.rs`), even where
+    /// the host has one: every op rounded, as the interpreter's default computes them.
+    pub no_fp_contraction: bool,
 }
 
 /// A kernel that could not be generated; names the instruction.
@@ -305,6 +308,7 @@ pub fn compile_kernels(
         scalar_sig: &scalar_sig,
         keep_artifacts: options.keep_artifacts,
         block_math: options.block_math && crate::runtime::vector_math::block_math_available(),
+        fp_contraction: math.has_fma && !options.no_fp_contraction,
     };
     let results: Vec<Result<Option<compile_job::Compiled>, CodegenError>> = {
         use rayon::prelude::*;

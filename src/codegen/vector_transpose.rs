@@ -417,6 +417,17 @@ impl<'m> Emitter<'m, '_, '_> {
                     })
                     .collect()
             }
+            Op::Plain(_) if self.contraction(frame, id).is_some() => {
+                let c = self.contraction(frame, id).expect("checked");
+                let multiply = frame.comp.instr(c.multiply);
+                let x = self.block_operand(space, frame, multiply, 0, map, at, vty, memo)?;
+                let y = self.block_operand(space, frame, multiply, 1, map, at, vty, memo)?;
+                let other = 1 - c.product.index();
+                let z = self.block_operand(space, frame, instr, other, map, at, vty, memo)?;
+                (0..lanes)
+                    .map(|k| self.fma_for(c, x[k], y[k], z[k]))
+                    .collect()
+            }
             Op::Plain(op) => {
                 let mut args = Vec::with_capacity(instr.operands.len());
                 for k in 0..instr.operands.len() {

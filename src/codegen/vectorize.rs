@@ -236,6 +236,9 @@ impl<'m> Emitter<'m, '_, '_> {
             // fusion's operands (`vector_type` checked its shape is the loop's).
             return Ok(self.load_vector(buffer.base, &buffer.shape, index, vty));
         }
+        if let Some(c) = self.contraction(frame, id) {
+            return self.contracted_vector(frame, instr, c, index, vty, memo);
+        }
         let v = match &instr.op {
             Op::Parameter { number } if instr.shape.rank() > 0 => {
                 let Params::Buffers(buffers) = &frame.params else {

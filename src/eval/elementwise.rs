@@ -135,6 +135,53 @@ pub fn binary(opcode: Opcode, shape: &Shape, a: &Literal, b: &Literal) -> EvalRe
     result(shape, data)
 }
 
+/// A contracted `add` / `subtract` (`ir::fp_contraction`): `(±x) * y + (±z)` with one
+/// rounding, as XLA:CPU's kernels compute it with an FMA (`nx`, `nz`: which of `x`, `z` enter
+/// negated). f16 computes the fma in f32 and rounds it to f16 once.
+pub fn fused_multiply_add(
+    shape: &Shape,
+    (nx, nz): (bool, bool),
+    x: &Literal,
+    y: &Literal,
+    z: &Literal,
+) -> EvalResult {
+    use crate::ir::fp_contraction::{fma_f32, fma_f64};
+    let (x, y, z) = (
+        expect_array(x, "lhs")?,
+        expect_array(y, "rhs")?,
+        expect_array(z, "addend")?,
+    );
+    same_dims(x, y)?;
+    same_dims(x, z)?;
+    let f32s =
+        |a: f32, b: f32, c: f32| fma_f32(if nx { -a } else { a }, b, if nz { -c } else { c });
+    let data = match (&x.data, &y.data, &z.data) {
+        (ArrayData::F32(a), ArrayData::F32(b), ArrayData::F32(c)) => {
+            ArrayData::F32((0..a.len()).map(|i| f32s(a[i], b[i], c[i])).collect())
+        }
+        (ArrayData::F64(a), ArrayData::F64(b), ArrayData::F64(c)) => ArrayData::F64(
+            (0..a.len())
+                .map(|i| {
+                    let (p, q) = (a[i], c[i]);
+                    fma_f64(if nx { -p } else { p }, b[i], if nz { -q } else { q })
+                })
+                .collect(),
+        ),
+        (ArrayData::F16(a), ArrayData::F16(b), ArrayData::F16(c)) => ArrayData::F16(
+            (0..a.len())
+                .map(|i| to_f16(f32s(a[i].to_f32(), b[i].to_f32(), c[i].to_f32())))
+                .collect(),
+        ),
+        _ => {
+            return Err(EvalError::new(format!(
+                "a contracted multiply-add of {} operands",
+                x.element_type()
+            )));
+        }
+    };
+    result(shape, data)
+}
+
 /// `compare(a, b), direction=..., type=...`.
 ///
 /// `FLOAT` is IEEE (every ordered comparison with NaN is false, `NE` is true, `-0 == +0`);

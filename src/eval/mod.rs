@@ -90,6 +90,11 @@ pub struct EvalOptions {
     pub flush_denormals: bool,
     /// Timeout and while-iteration cap ([`limits`]).
     pub limits: limits::RunLimits,
+    /// Compute the `add`/`subtract`s of fused computations that `ir::fp_contraction` pairs
+    /// with a multiply as one fused multiply-add, as the compiled kernels do on a target
+    /// with FMA (and XLA:CPU's). Off by default: the interpreter rounds every op, as HLO's
+    /// semantics say; comparisons with the compiled backend on fused modules turn it on.
+    pub fp_contraction: bool,
 }
 
 impl Default for EvalOptions {
@@ -98,6 +103,7 @@ impl Default for EvalOptions {
             seed: 0,
             flush_denormals: true,
             limits: limits::RunLimits::default(),
+            fp_contraction: false,
         }
     }
 }
@@ -171,6 +177,26 @@ impl<'m> Evaluator<'m> {
 
     /// Evaluates computation `id` on row-major `args` and returns its root value.
     pub fn call(&mut self, id: ComputationId, args: &[&Literal]) -> EvalResult {
+        self.call_contracting(id, args, None)
+    }
+
+    /// Evaluates fused computation `id` (a fusion's `calls=`), with its contractions when
+    /// [`EvalOptions::fp_contraction`] is on.
+    pub fn call_fused(&mut self, id: ComputationId, args: &[&Literal]) -> EvalResult {
+        let contractions = self
+            .options
+            .fp_contraction
+            .then(|| crate::ir::fp_contraction::contractions(&self.module.computations[id]))
+            .filter(|c| !c.is_empty());
+        self.call_contracting(id, args, contractions.as_ref())
+    }
+
+    fn call_contracting(
+        &mut self,
+        id: ComputationId,
+        args: &[&Literal],
+        contractions: Option<&crate::ir::fp_contraction::Contractions>,
+    ) -> EvalResult {
         let comp = &self.module.computations[id];
         let params = comp.parameters();
         if params.len() != args.len() {
@@ -202,7 +228,12 @@ impl<'m> Evaluator<'m> {
                     format!("the value of {} ({})", instr.name, instr.shape)
                 })
                 .map_err(|e| located(EvalError::new(e.to_string()), comp, instr))?;
-                self.eval_in_call(comp, instr, &operands, args)?
+                match contractions.and_then(|c| c.get(id)) {
+                    Some(c) => self
+                        .contracted(comp, instr, c, &values)
+                        .map_err(|e| located(e, comp, instr))?,
+                    None => self.eval_in_call(comp, instr, &operands, args)?,
+                }
             };
             values[id.index()] = Some(value);
         }
@@ -227,6 +258,41 @@ impl<'m> Evaluator<'m> {
         let operands: Vec<Literal> = operands.iter().map(to_row_major).collect();
         let refs: Vec<&Literal> = operands.iter().collect();
         self.eval_in_call(comp, instr, &refs, &[])
+    }
+
+    /// A contracted `add`/`subtract` from the values of its multiply's operands and of its
+    /// other operand, denormals flushed as the FMA instruction flushes them.
+    fn contracted(
+        &self,
+        comp: &Computation,
+        instr: &Instruction,
+        c: &crate::ir::fp_contraction::Contraction,
+        values: &[Option<Literal>],
+    ) -> EvalResult {
+        let value = |id: crate::ir::InstrId| {
+            values[id.index()]
+                .as_ref()
+                .ok_or_else(|| EvalError::new("operand used before it is defined"))
+        };
+        let multiply = &comp.instrs[c.multiply];
+        let other = instr.operands[1 - c.product.index()];
+        let mut xyz = [
+            value(multiply.operands[0])?,
+            value(multiply.operands[1])?,
+            value(other)?,
+        ]
+        .map(std::borrow::Cow::Borrowed);
+        if self.options.flush_denormals {
+            xyz = xyz.map(|v| std::borrow::Cow::Owned(denormals::flush(&v).into_owned()));
+        }
+        let [x, y, z] = &xyz;
+        let signs = (c.negated_product, c.negated_addend);
+        let r = elementwise::fused_multiply_add(&instr.shape, signs, x, y, z)?;
+        Ok(if self.options.flush_denormals {
+            denormals::flush(&r).into_owned()
+        } else {
+            r
+        })
     }
 
     /// One instruction of a computation being called: dispatch plus the per-instruction
@@ -393,7 +459,7 @@ impl<'m> Evaluator<'m> {
                 branch_computations,
             } => control_flow::conditional(self, operands, branch_computations),
             Op::Call { to_apply } => self.call(*to_apply, operands),
-            Op::Fusion { calls, .. } => self.call(*calls, operands),
+            Op::Fusion { calls, .. } => self.call_fused(*calls, operands),
             Op::RngBitGenerator { algorithm } => {
                 rng::rng_bit_generator(shape, operands[0], *algorithm)
             }

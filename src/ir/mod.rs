@@ -44,6 +44,7 @@ pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
 pub use sharding::HloSharding;
 
 /// HLO modules as XLA's `HloModuleProto` (the PJRT plugin's optimized program).
+pub mod fp_contraction;
 pub mod hlo_proto;
 pub mod hlo_text;
 pub mod provenance;

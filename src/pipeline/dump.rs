@@ -26,6 +26,8 @@ pub enum Artifact<'a> {
     CompileTimes,
     /// Every producer–consumer pair the fusion passes considered, and the rule that decided.
     FusionDecisions,
+    /// `fp-contraction.txt`: the multiply-add pairs kernels compute as one FMA.
+    FpContraction,
     /// Per instruction: shardings in and out, the partitioner's rule, the collectives it made.
     SpmdDecisions,
     /// The buffer plan: allocations and the values in them (XLA's format).
@@ -166,6 +168,11 @@ impl DumpWriter {
             Artifact::FusionDecisions => (
                 "fusion-decisions.txt".to_string(),
                 "every producer-consumer pair fusion considered, and the rule that decided"
+                    .to_string(),
+            ),
+            Artifact::FpContraction => (
+                "fp-contraction.txt".to_string(),
+                "per fusion: the multiply + add pairs its kernel computes as one fused multiply-add"
                     .to_string(),
             ),
             Artifact::SpmdDecisions => (

@@ -361,6 +361,8 @@ impl Executable {
             EvalOptions {
                 seed: self.seed,
                 limits: self.limits.clone(),
+                // A fusion without a kernel computes what its kernel would.
+                fp_contraction: crate::codegen::isa::host_contracts_fma(),
                 ..EvalOptions::default()
             },
         );

@@ -16,6 +16,7 @@ fn kernels_of(text: &str) -> (Module, KernelSet) {
         &CodegenOptions {
             keep_artifacts: true,
             block_math: true,
+            no_fp_contraction: false,
         },
     )
     .expect("compiles");

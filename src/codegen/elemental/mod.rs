@@ -15,6 +15,7 @@
 
 pub mod convert;
 pub mod elementwise;
+pub mod fp_contraction;
 pub mod index;
 pub mod integer;
 pub mod reduce;
@@ -77,6 +78,9 @@ pub struct KernelEnv {
     /// Whether kernels may call the native block routines of `runtime/vector_math` (the
     /// host runs them); `false` keeps all math inline.
     pub block_math: bool,
+    /// Whether kernels compute `a*b + c` pairs as one FMA (`fp_contraction.rs`): the target
+    /// has a native FMA and the options allow it.
+    pub fp_contraction: bool,
 }
 
 type CacheKey = (u32, InstrId, Vec<Value>);
@@ -103,6 +107,8 @@ pub struct Emitter<'m, 'f, 'b> {
     /// instruction `names[i]` that produced them, so dumps can say which is which.
     pub names: Vec<String>,
     locs: Vec<SourceLoc>,
+    /// The kernel's fused computation's contractions (`fp_contraction.rs`), once asked for.
+    contractions: Option<crate::ir::fp_contraction::Contractions>,
 }
 
 /// Shorthand for a codegen error about `instr`.
@@ -160,6 +166,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             next_frame: 0,
             names: vec![String::new()],
             locs: Vec::new(),
+            contractions: None,
         }
     }
 
@@ -252,6 +259,10 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
         {
             let v = self.load_at(buffer, index, instr)?;
             return Ok(vec![v]);
+        }
+        if let Some(c) = self.contraction(frame, id) {
+            let v = self.contracted_scalar(frame, instr, c, index)?;
+            return Ok(vec![self.round_to_storage(element_type(instr)?, v)]);
         }
         let one = |v: Value| Ok(vec![v]);
         match &instr.op {

@@ -10,6 +10,7 @@ fn kernel_artifacts(text: &str, block_math: bool) -> KernelArtifacts {
     let options = crate::codegen::CodegenOptions {
         keep_artifacts: true,
         block_math,
+        no_fp_contraction: false,
     };
     let mut set = crate::codegen::compile_kernels(&module, &options).unwrap();
     set.kernels.swap_remove(0).artifacts

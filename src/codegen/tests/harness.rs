@@ -174,13 +174,19 @@ fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol:
             )),
         })
         .collect();
-    let expected = evaluate(&module, &args, &EvalOptions::default())
+    // The kernels contract multiply-adds where the host has FMA; so does the reference.
+    let reference = EvalOptions {
+        fp_contraction: crate::codegen::isa::host_contracts_fma(),
+        ..EvalOptions::default()
+    };
+    let expected = evaluate(&module, &args, &reference)
         .unwrap_or_else(|e| panic!("interpreter failed: {e:?}\n{text}"));
     let kernels = compile_kernels(
         &module,
         &CodegenOptions {
             keep_artifacts: true,
             block_math: true,
+            no_fp_contraction: false,
         },
     )
     .unwrap_or_else(|e| panic!("{e}\n{text}"));

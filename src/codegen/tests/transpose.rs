@@ -44,6 +44,7 @@ fn check(text: &str, seed: u64, path: Path) {
         &CodegenOptions {
             keep_artifacts: true,
             block_math: true,
+            no_fp_contraction: false,
         },
     )
     .unwrap();

@@ -183,6 +183,7 @@ ENTRY main {{
             keep_artifacts: true,
             // The inline kernel is the reference: no block routine in it.
             block_math: false,
+            no_fp_contraction: false,
         },
     )
     .unwrap();
