@@ -12,10 +12,7 @@ import pytest
 # Cases that fail on xlac today, by test id (`file.py::test[param]`), each with its reason
 # in one line. They run as strict xfails: a fix shows up as an unexpected pass, and the
 # entry then goes.
-KNOWN_FAILURES = {
-    "test_jit.py::test_jit_matches_cpu[arithmetic]": "3 of 15 f32 results 1 ulp off XLA:CPU's (x * y - x / (y + 3)) * 0.5: a different rounding order",
-    "test_jit.py::test_jit_matches_cpu[fori_loop]": "1 of 3 f32 results 1 ulp off XLA:CPU's a + i * a over 7 iterations (XLA:CPU may contract to an fma)",
-}
+KNOWN_FAILURES = {}
 
 
 def pytest_configure(config):

@@ -500,3 +500,49 @@ ENTRY main {
         check_hlo_reduction(text, 4300 + seed);
     }
 }
+
+/// `a*b + c`, `c - a*b` and `-(a*b) + c` in one loop fusion: with native FMA the kernel
+/// computes each as one `fma` (`ir::fp_contraction`), bit-compared by the harness with the
+/// interpreter contracting the same pairs; `no_fp_contraction` keeps `fmul` + `fadd`.
+#[test]
+fn multiply_add_pairs_contract_into_fma() {
+    let text = "HloModule m
+
+fused {
+  a = f32[37]{0} parameter(0)
+  b = f32[37]{0} parameter(1)
+  c = f32[37]{0} parameter(2)
+  m = f32[37]{0} multiply(a, b)
+  s = f32[37]{0} add(m, c)
+  n = f32[37]{0} multiply(s, b)
+  d = f32[37]{0} subtract(c, n)
+  q = f32[37]{0} multiply(d, a)
+  g = f32[37]{0} negate(q)
+  ROOT r = f32[37]{0} add(g, c)
+}
+
+ENTRY e {
+  a = f32[37]{0} parameter(0)
+  b = f32[37]{0} parameter(1)
+  c = f32[37]{0} parameter(2)
+  ROOT f = f32[37]{0} fusion(a, b, c), kind=kLoop, calls=fused
+}
+";
+    check_hlo(text, 11);
+    let clif = kernel_artifacts(text, true).clif_no_opt;
+    if crate::codegen::isa::host_contracts_fma() {
+        assert!(clif.contains(" fma ") && !clif.contains(" fmul "), "{clif}");
+    }
+    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let options = crate::codegen::CodegenOptions {
+        keep_artifacts: true,
+        block_math: true,
+        no_fp_contraction: true,
+    };
+    let mut set = crate::codegen::compile_kernels(&module, &options).unwrap();
+    let plain = set.kernels.swap_remove(0).artifacts.clif_no_opt;
+    assert!(
+        !plain.contains(" fma ") && plain.contains(" fmul "),
+        "{plain}"
+    );
+}
