@@ -9,7 +9,7 @@
 //!   misordered program from pairing two splits.
 //! - **Data**: each member all-gathers its operands within its group; then every rank runs
 //!   the same [`exchange::run`] the in-process runtime runs, on the gathered operands, in
-//!   group order. A reduction therefore folds member 0, 1, 2, ... element by element, as in
+//!   group order, for its own results only. A reduction therefore folds member 0, 1, 2, ... element by element, as in
 //!   one process: results equal the in-process run bit for bit, whatever order MPI's own
 //!   reduction algorithms would take.
 //! - **Stalls**: every wait is a non-blocking request polled against a deadline. A rank that
@@ -113,7 +113,6 @@ impl MpiWorld {
         let world = self.universe.world();
         let mut request = world.immediate_barrier();
         let start = Instant::now();
-        let mut pause = Duration::from_micros(1);
         loop {
             match request.test() {
                 Ok(_) => return true,
@@ -124,8 +123,7 @@ impl MpiWorld {
                 std::mem::forget(request);
                 return false;
             }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(1));
+            std::thread::yield_now();
         }
     }
 
@@ -338,7 +336,6 @@ impl Mpi {
         what: &str,
     ) {
         let start = Instant::now();
-        let mut pause = Duration::from_micros(1);
         loop {
             match request.test() {
                 Ok(_) => return,
@@ -353,10 +350,9 @@ impl Mpi {
                 );
                 world.abort(3);
             }
-            // Poll often at first (most collectives complete within microseconds), then
-            // back off so that waiting ranks leave the cores to the ones still computing.
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(1));
+            // Open MPI moves a large message only while some call drives its progress, so
+            // keep testing; yielding leaves the core to ranks that still compute.
+            std::thread::yield_now();
         }
     }
 
@@ -615,17 +611,8 @@ impl Collectives for Mpi {
                 lens.join(", ")
             ))));
         }
-        // Every member's results are computed here (the others' into scratch), by the same
-        // code and in the same order as in one process.
-        let mut scratch: Vec<Vec<Vec<u8>>> = (0..group.len())
-            .map(|k| {
-                if k == index {
-                    Vec::new()
-                } else {
-                    results.iter().map(|r| vec![0u8; r.data.len()]).collect()
-                }
-            })
-            .collect();
+        // Only this member's results are computed (the others' are on their ranks), by
+        // the same code and in the same order as in one process.
         let mut members: Vec<Member> = Vec::with_capacity(group.len());
         for (k, bytes) in gathered.iter().enumerate() {
             let mut at = 0;
@@ -641,34 +628,29 @@ impl Collectives for Mpi {
                     a
                 })
                 .collect();
-            let results: Vec<RawArray> = if k == index {
-                results
-                    .iter_mut()
-                    .map(|r| RawArray {
-                        shape: r.shape.clone(),
-                        ptr: r.data.as_mut_ptr(),
-                        len: r.data.len(),
-                    })
-                    .collect()
-            } else {
-                scratch[k]
-                    .iter_mut()
-                    .zip(results.iter())
-                    .map(|(s, r)| RawArray {
-                        shape: r.shape.clone(),
-                        ptr: s.as_mut_ptr(),
-                        len: s.len(),
-                    })
-                    .collect()
-            };
-            members.push(Member { operands, results });
+            let results: Vec<RawArray> = results
+                .iter_mut()
+                .map(|r| RawArray {
+                    shape: r.shape.clone(),
+                    ptr: if k == index {
+                        r.data.as_mut_ptr()
+                    } else {
+                        std::ptr::null_mut()
+                    },
+                    len: r.data.len(),
+                })
+                .collect();
+            members.push(Member {
+                operands,
+                results,
+                elsewhere: k != index,
+            });
         }
         // Operands are read, never written, through these pointers: `gathered` outlives
-        // `members`.
+        // `members`; results of members elsewhere are never dereferenced.
         exchange::run(op, &members, reducer)
             .map_err(|m| self.fail(CollectiveError::Mismatch(format!("{what}: {m}"))))?;
         drop(members);
-        drop(scratch);
         let end = Instant::now();
         let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
         p.completed += 1;
