@@ -15,6 +15,15 @@ command -v chromium || (apt-get update && apt-get install -y chromium)
 # it anyway; release builds only when asked).
 XLAC_VERIFY_CLIF=1 cargo test --release
 
+# --- MPI (tests/mpi.rs) -----------------------------------------------------------------
+# `xlac run --distributed mpi` sits behind the cargo feature `mpi`, so a plain build needs no
+# system MPI (the Rust tests above are that plain build). rsmpi's build needs Open MPI's
+# headers and libclang (bindgen); the tests start jobs with mpirun.
+if ! command -v mpirun >/dev/null || ! dpkg -s libopenmpi-dev libclang-dev >/dev/null 2>&1; then
+  apt-get update && apt-get install -y libopenmpi-dev openmpi-bin libclang-dev
+fi
+cargo test --release --features xlac/mpi --test mpi
+
 # --- fuzzing (bounded) -------------------------------------------------------------------
 # Every fuzz target for XLAC_FUZZ_SECONDS (30 by default) from a fixed seed; a panic, abort,
 # signal or hang fails the suite and the input is kept under target/fuzz/TARGET/.

@@ -638,38 +638,81 @@ impl LoadedDevices {
     }
 
     /// Runs every device on its arguments (`args[d]`: owned literals or references to
-    /// buffers the caller keeps), as [`run_on_devices`] does.
+    /// buffers the caller keeps), as [`run_on_devices`] does, on a fresh in-process runtime.
     pub fn execute<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
         &mut self,
         args: &[Vec<A>],
     ) -> Result<crate::runtime::collectives::devices::DeviceRun, DeviceRunError> {
-        use crate::runtime::collectives::{
-            CollectiveMode, Collectives, DeviceProgram, InProcess, run_devices,
-        };
+        use crate::runtime::collectives::{CollectiveMode, InProcess};
         let count = self.grid.count();
         let mode = self
             .options
             .mode
             .unwrap_or_else(|| CollectiveMode::default_for(count));
-        let collectives: std::sync::Arc<dyn Collectives> =
+        let collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives> =
             std::sync::Arc::new(InProcess::new(self.grid.clone(), mode));
-        let outcome = match self.options.backend {
-            DeviceBackend::Compiled => {
-                let mut programs: Vec<Box<dyn DeviceProgram + '_>> = self
-                    .executables
-                    .iter_mut()
-                    .map(|e| Box::new(e) as Box<dyn DeviceProgram + '_>)
-                    .collect();
-                run_devices(&mut programs, args, collectives.clone())
-            }
+        let all: Vec<usize> = (0..count).collect();
+        let programs = self.programs(&all);
+        let mut programs = programs;
+        let outcome =
+            crate::runtime::collectives::run_devices(&mut programs, args, collectives.clone());
+        drop(programs);
+        self.dump_trace(&collectives.trace())?;
+        outcome.map_err(DeviceRunError::Collectives)
+    }
+
+    /// Runs only `device`, on `args`, as one member of `collectives` whose other devices run
+    /// elsewhere (the other ranks of an MPI job). Returns its result and its trace.
+    pub fn execute_device<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
+        &mut self,
+        device: usize,
+        args: &[A],
+        collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
+    ) -> Result<(crate::ir::Literal, crate::runtime::collectives::Trace), DeviceRunError> {
+        let mut programs = self.programs(&[device]);
+        let Some(program) = programs.first_mut() else {
+            return Err(DeviceRunError::Collectives(
+                crate::runtime::collectives::CollectiveError::BadOp(format!(
+                    "device {device} is outside the grid"
+                )),
+            ));
+        };
+        let outcome = crate::runtime::collectives::devices::run_device(
+            &mut **program,
+            device,
+            args,
+            collectives.clone(),
+        );
+        drop(programs);
+        self.dump_trace(&collectives.trace())?;
+        outcome.map_err(DeviceRunError::Collectives)
+    }
+
+    /// The programs of `devices`: their compiled executables, or the interpreter over
+    /// their modules.
+    fn programs(
+        &mut self,
+        devices: &[usize],
+    ) -> Vec<Box<dyn crate::runtime::collectives::DeviceProgram + '_>> {
+        use crate::runtime::collectives::DeviceProgram;
+        match self.options.backend {
+            DeviceBackend::Compiled => self
+                .executables
+                .iter_mut()
+                .enumerate()
+                .filter(|(d, _)| devices.contains(d))
+                .map(|(_, e)| Box::new(e) as Box<dyn DeviceProgram + '_>)
+                .collect(),
             DeviceBackend::Interpreter => {
                 let queues = std::sync::Arc::new(crate::eval::ProcessGrid::new(
                     self.grid.replicas,
                     self.grid.partitions,
                 ));
                 let modules = &self.modules;
-                let mut programs: Vec<Box<dyn DeviceProgram + '_>> = (0..count)
-                    .map(|d| {
+                devices
+                    .iter()
+                    .filter(|&&d| d < self.grid.count())
+                    .map(|&d| {
                         let module = if modules.len() == 1 {
                             &modules[0]
                         } else {
@@ -685,15 +728,18 @@ impl LoadedDevices {
                             },
                         ) as Box<dyn DeviceProgram + '_>
                     })
-                    .collect();
-                run_devices(&mut programs, args, collectives.clone())
+                    .collect()
             }
-        };
+        }
+    }
+
+    /// With `dump_to`, the collectives trace and table into the dump folder.
+    fn dump_trace(&self, trace: &crate::runtime::collectives::Trace) -> Result<(), DeviceRunError> {
         if let Some(dir) = &self.options.compile.dump_to {
-            write_collectives_dump(dir, &self.modules[0].name, &collectives.trace())
+            write_collectives_dump(dir, &self.modules[0].name, trace)
                 .map_err(DeviceRunError::Compile)?;
         }
-        outcome.map_err(DeviceRunError::Collectives)
+        Ok(())
     }
 }
 

@@ -234,16 +234,19 @@ pub struct GridRun<'a> {
     pub result_sharding: &'a [String],
     /// `--quiet`.
     pub quiet: bool,
+    /// `--distributed`: this process runs one device of a multi-process job.
+    pub distributed: Option<super::distributed::Distributed>,
 }
 
 /// Partitions (unless already partitioned) and compiles `loaded` for `grid`, shards
 /// `globals`, runs every device on the collectives runtime and assembles the results.
+/// `None`: a distributed run's rank other than 0 (rank 0 assembles).
 pub fn run_on_grid(
     loaded: model::LoadedModel,
     globals: &[Literal],
     grid: &Grid,
     how: GridRun<'_>,
-) -> Result<DeviceRun, Failure> {
+) -> Result<Option<DeviceRun>, Failure> {
     let file = loaded.file.clone();
     let leaves = loaded.module.result_shape().leaves().len();
     let given = flag_result_shardings(how.result_sharding, leaves)?;
@@ -307,15 +310,31 @@ pub fn run_on_grid(
             ..EvalOptions::default()
         },
     };
-    let run = run_on_devices(&[module], &device_grid, &per_device, &run_options)
-        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    let results = match how.distributed {
+        None => {
+            run_on_devices(&[module], &device_grid, &per_device, &run_options)
+                .map_err(|e| Failure::error(format!("{file}: {e}")))?
+                .results
+        }
+        Some(d) => match super::distributed::run_rank(
+            &file,
+            module,
+            &device_grid,
+            &per_device,
+            &run_options,
+            d,
+        )? {
+            Some(all) => all,
+            None => return Ok(None),
+        },
+    };
     let out_shardings = match out_shardings {
         Some(s) => s,
         None => {
             // Equal results on every partition are a replicated result; otherwise the
             // shards cannot be placed without the sharding, and guessing would be wrong.
-            let first = &run.results[0];
-            if run.results[..grid.partitions].iter().any(|r| r != first) {
+            let first = &results[0];
+            if results[..grid.partitions].iter().any(|r| r != first) {
                 return Err(Failure::error(format!(
                     "{file}: the module does not record its result sharding and the devices' results differ: give --result-sharding (XLA's text, e.g. {{devices=[{},1]<=[{}]}})",
                     grid.partitions, grid.partitions
@@ -330,12 +349,12 @@ pub fn run_on_grid(
         }
     };
     let result_shape = global_result(&unpartitioned, &out_shardings);
-    let outputs = assemble_results(&run.results, &out_shardings, &result_shape, grid)
+    let outputs = assemble_results(&results, &out_shardings, &result_shape, grid)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-    Ok(DeviceRun {
+    Ok(Some(DeviceRun {
         outputs,
-        per_device: run.results,
-    })
+        per_device: results,
+    }))
 }
 
 /// `xlac run ... --partitions N`.
@@ -343,7 +362,11 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
     let file = loaded.file.clone();
     let original = loaded.module.clone();
     let params = global_parameters(&loaded.module);
-    let arguments = super::run::bind_inputs(&params, &args.inputs, args.seed, args.quiet)?;
+    // Under a launcher every rank runs this; notes come from rank 0 only.
+    let quiet = args.quiet
+        || (args.distributed.is_some()
+            && super::distributed::launcher_rank().is_some_and(|r| r != 0));
+    let arguments = super::run::bind_inputs(&params, &args.inputs, args.seed, quiet)?;
     let run = run_on_grid(
         loaded,
         &arguments.literals,
@@ -355,9 +378,14 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             backend: args.backend,
             mode: args.collective_mode()?,
             result_sharding: &args.devices.result_sharding,
-            quiet: args.quiet,
+            quiet,
+            distributed: args.distributed()?,
         },
     )?;
+    let Some(run) = run else {
+        // Another rank of the job; rank 0 prints and writes the result.
+        return Ok(());
+    };
     let leaves: Vec<Literal> = run.outputs.iter().cloned().map(Literal::Array).collect();
     let result = if original.result_shape().is_tuple() || leaves.len() != 1 {
         Literal::Tuple(leaves)

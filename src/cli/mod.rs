@@ -25,6 +25,7 @@ mod compile;
 mod convert;
 mod devices;
 mod diff_dump;
+mod distributed;
 mod explain;
 mod model;
 mod run;
@@ -199,9 +200,39 @@ pub struct RunArgs {
     /// (seconds, default 10).
     #[arg(long, value_name = "SECONDS")]
     pub collectives_deadline: Option<f64>,
+    /// Run as one rank of a multi-process job: `mpi` runs one device per MPI rank (start
+    /// it under `mpirun -np N`, N = the device count; needs a build with `--features mpi`).
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub distributed: Option<distributed::DistributedFlag>,
+    /// With --distributed: before every collective the ranks compare where they are (op,
+    /// group, sequence number), so a misordered program stops with the per-device report
+    /// before any data moves.
+    #[arg(long, requires = "distributed")]
+    pub check_collective_order: bool,
 }
 
 impl RunArgs {
+    /// `--distributed` and its settings (`--collectives-deadline` bounds every wait).
+    pub fn distributed(&self) -> Result<Option<distributed::Distributed>, Failure> {
+        let Some(engine) = self.distributed else {
+            return Ok(None);
+        };
+        if self.collectives.is_some() {
+            return Err(Failure::usage(
+                "--collectives schedules devices of one process; with --distributed each rank runs one device",
+            ));
+        }
+        let deadline = match self.collective_mode()? {
+            Some(crate::runtime::collectives::CollectiveMode::Threaded { deadline }) => deadline,
+            _ => crate::runtime::collectives::CollectiveMode::DEFAULT_DEADLINE,
+        };
+        Ok(Some(distributed::Distributed {
+            engine,
+            check_order: self.check_collective_order,
+            deadline,
+        }))
+    }
+
     /// The scheduler `--collectives` and `--collectives-deadline` ask for (`None`: the
     /// default for the device count).
     pub fn collective_mode(

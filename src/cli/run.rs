@@ -28,9 +28,19 @@ pub const DEFAULT_PROFILE_RUNS: u64 = 5;
 
 /// Runs `xlac run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
-    let loaded = model::load(&args.model, args.quiet)?;
+    // Under a launcher every rank loads the model; warnings come from rank 0 only.
+    let quiet = args.quiet
+        || (args.distributed.is_some()
+            && super::distributed::launcher_rank().is_some_and(|r| r != 0));
+    let loaded = model::load(&args.model, quiet)?;
     if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)? {
         return super::devices::run(loaded, args, grid);
+    }
+    if args.distributed.is_some() {
+        return Err(Failure::usage(format!(
+            "{}: --distributed runs one device per rank, and this module runs on one device (give --partitions N)",
+            loaded.file
+        )));
     }
     // --bisect is about the pass pipeline: it runs the interpreter over every snapshot.
     if args.backend == Backend::Interpreter || args.bisect {
@@ -384,6 +394,8 @@ mod tests {
             devices: Default::default(),
             collectives: None,
             collectives_deadline: None,
+            distributed: None,
+            check_collective_order: false,
         }
     }
 

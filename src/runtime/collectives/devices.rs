@@ -61,21 +61,7 @@ pub fn run_devices<A: Borrow<Literal> + Sync>(
                     .name(format!("device{d}"))
                     .stack_size(DEVICE_STACK)
                     .spawn_scoped(scope, move || {
-                        if let Err(e) = collectives.start(d) {
-                            collectives.finish(d, Err(e.headline()));
-                            return Err(e.headline());
-                        }
-                        let args: Vec<&Literal> = args.iter().map(Borrow::borrow).collect();
-                        let outcome =
-                            catch_unwind(AssertUnwindSafe(|| program.run(&collectives, d, &args)))
-                                .unwrap_or_else(|p| {
-                                    Err(format!(
-                                        "device panicked: {}",
-                                        crate::eval::collectives::grid::panic_message(p.as_ref())
-                                    ))
-                                });
-                        collectives.finish(d, outcome.as_ref().map(drop).map_err(Clone::clone));
-                        outcome
+                        run_one(&mut **program, &collectives, d, args)
                     })
             })
             .collect();
@@ -108,4 +94,56 @@ pub fn run_devices<A: Borrow<Literal> + Sync>(
         results,
         trace: collectives.trace(),
     })
+}
+
+/// Device `d`'s thread: start, run, finish.
+fn run_one<A: Borrow<Literal>>(
+    program: &mut (dyn DeviceProgram + '_),
+    collectives: &Arc<dyn Collectives>,
+    d: DeviceId,
+    args: &[A],
+) -> Result<Literal, String> {
+    if let Err(e) = collectives.start(d) {
+        collectives.finish(d, Err(e.headline()));
+        return Err(e.headline());
+    }
+    let args: Vec<&Literal> = args.iter().map(Borrow::borrow).collect();
+    let outcome = catch_unwind(AssertUnwindSafe(|| program.run(collectives, d, &args)))
+        .unwrap_or_else(|p| {
+            Err(format!(
+                "device panicked: {}",
+                crate::eval::collectives::grid::panic_message(p.as_ref())
+            ))
+        });
+    collectives.finish(d, outcome.as_ref().map(drop).map_err(Clone::clone));
+    outcome
+}
+
+/// Runs one device of a grid whose other devices run elsewhere (other MPI ranks): `program`
+/// as `device` of `collectives`, on its own thread (the interpreter needs the deep stack).
+pub fn run_device<A: Borrow<Literal> + Sync>(
+    program: &mut (dyn DeviceProgram + '_),
+    device: DeviceId,
+    args: &[A],
+    collectives: Arc<dyn Collectives>,
+) -> Result<(Literal, Trace), CollectiveError> {
+    let outcome = std::thread::scope(|scope| {
+        let c = collectives.clone();
+        std::thread::Builder::new()
+            .name(format!("device{device}"))
+            .stack_size(DEVICE_STACK)
+            .spawn_scoped(scope, move || run_one(program, &c, device, args))
+            .map_err(|e| format!("cannot start a device thread: {e}"))?
+            .join()
+            .unwrap_or_else(|_| Err("device thread panicked".into()))
+    });
+    if let Some(failure) = collectives.failure() {
+        return Err(failure);
+    }
+    match outcome {
+        Ok(v) => Ok((v, collectives.trace())),
+        Err(m) => Err(CollectiveError::Aborted(format!(
+            "device {device} failed: {m}"
+        ))),
+    }
 }

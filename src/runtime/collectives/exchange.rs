@@ -48,6 +48,9 @@ pub struct Member {
     pub operands: Vec<RawArray>,
     /// Result arrays.
     pub results: Vec<RawArray>,
+    /// Another process holds this member's results (an MPI rank computes only its own):
+    /// their shapes are checked, nothing is written to them.
+    pub elsewhere: bool,
 }
 
 /// Chunk of a reduction: small enough to stay in cache while the members fold in.
@@ -111,7 +114,7 @@ pub fn run(
                 let block_row = dims[d] as usize * inner * s;
                 let row = size as usize * inner * s;
                 let outer: usize = x.dims[..d].iter().product::<i64>() as usize;
-                for k in 0..n {
+                for k in (0..n).filter(|&k| !members[k].elsewhere) {
                     for o in 0..outer {
                         let from = o * row + k * block_row;
                         reduce_range(
@@ -156,9 +159,13 @@ pub fn run(
                 if x.byte_size() * n >= PARALLEL_BYTES {
                     (0..n)
                         .into_par_iter()
+                        .filter(|&k| !members[k].elsewhere)
                         .for_each(|k| copies[k * n..(k + 1) * n].iter().for_each(run_copy));
                 } else {
-                    copies.iter().for_each(run_copy);
+                    copies
+                        .iter()
+                        .filter(|&&(k, _)| !members[k].elsewhere)
+                        .for_each(run_copy);
                 }
             }
             Ok(())
@@ -187,7 +194,7 @@ pub fn run(
                 for (k, m) in members.iter().enumerate() {
                     expect_shape(&m.results[j], &out, k, j)?;
                 }
-                for k in 0..n {
+                for k in (0..n).filter(|&k| !members[k].elsewhere) {
                     for m in 0..n {
                         let mut from = vec![0i64; block.len()];
                         from[s] = k as i64 * block[s];
@@ -216,7 +223,9 @@ pub fn run(
                     let x = &members[m].operands[k];
                     let r = &members[k].results[m];
                     expect_shape(r, &x.shape, k, m)?;
-                    r.bytes_mut().copy_from_slice(x.bytes());
+                    if !members[k].elsewhere {
+                        r.bytes_mut().copy_from_slice(x.bytes());
+                    }
                 }
             }
             Ok(())
@@ -226,7 +235,7 @@ pub fn run(
                 for (k, m) in members.iter().enumerate() {
                     expect_shape(&m.results[j], &members[k].operands[j].shape, k, j)?;
                 }
-                for (k, m) in members.iter().enumerate() {
+                for (k, m) in members.iter().enumerate().filter(|(_, m)| !m.elsewhere) {
                     match pairs.iter().find(|&&(_, t)| t == k) {
                         Some(&(s, _)) if s < n => {
                             let from = &members[s].operands[j];
@@ -248,7 +257,9 @@ pub fn run(
                 let from = &from.operands[j];
                 for (k, m) in members.iter().enumerate() {
                     expect_shape(&m.results[j], &from.shape, k, j)?;
-                    m.results[j].bytes_mut().copy_from_slice(from.bytes());
+                    if !m.elsewhere {
+                        m.results[j].bytes_mut().copy_from_slice(from.bytes());
+                    }
                 }
             }
             Ok(())
@@ -311,7 +322,7 @@ fn reduce_into(members: &[Member], j: usize, reducer: &dyn Reducer) -> Result<()
                 &m.operands[j].bytes()[from..from + size],
             )?;
         }
-        for m in members {
+        for m in members.iter().filter(|m| !m.elsewhere) {
             m.results[j].bytes_mut()[from..from + size].copy_from_slice(&acc);
         }
         Ok(())

@@ -289,6 +289,7 @@ fn raw(operands: &[ArrayView<'_>], results: &mut [ArrayViewMut<'_>]) -> Member {
                 len: v.data.len(),
             })
             .collect(),
+        elsewhere: false,
     }
 }
 

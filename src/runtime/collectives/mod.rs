@@ -26,12 +26,14 @@
 //! and the schedulers), [`report`] (deadlock and mismatch reports), [`trace`] (Chrome trace
 //! and text table), [`devices`] (running N device programs), [`thunk`] (the compiled backend's
 //! collective thunks), [`interpreter`] (the interpreter's collectives on this runtime), [`static_check`] (`xlac check-collectives`), [`run_parallel`] (the conformance corpus's
-//! `interpreter.run_parallel` grids).
+//! `interpreter.run_parallel` grids), `mpi` (feature `mpi`: one device per MPI rank).
 
 pub mod devices;
 pub mod exchange;
 pub mod in_process;
 pub mod interpreter;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod op;
 pub mod reduction;
 pub mod report;

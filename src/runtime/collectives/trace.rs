@@ -90,6 +90,12 @@ impl Trace {
 
     /// The text table: per device, every collective with its group, bytes and wait time.
     pub fn table(&self) -> String {
+        let devices = self.grid.as_ref().map_or(0, DeviceGrid::count);
+        self.table_of(0..devices)
+    }
+
+    /// The table of some devices only (an MPI rank knows its own device's collectives).
+    pub fn table_of(&self, which: impl IntoIterator<Item = DeviceId>) -> String {
         let mut out = String::new();
         let devices = self.grid.as_ref().map_or(0, DeviceGrid::count);
         let _ = writeln!(
@@ -98,7 +104,7 @@ impl Trace {
             if devices == 1 { "" } else { "s" },
             self.mode
         );
-        for d in 0..devices {
+        for d in which {
             let (r, p) = self
                 .grid
                 .as_ref()

@@ -1,0 +1,283 @@
+//! `xlac run --distributed mpi` under `mpirun`: one device per rank, the chapter-12 model.
+//! Every result must equal the in-process run of the same program bit for bit (the ranks
+//! fold reductions in group order, as one process does), and a misordered program must stop
+//! with a report, never hang. Needs the `mpi` feature and Open MPI's `mpirun`
+//! (`scripts/test-all.sh` installs libopenmpi-dev, openmpi-bin and libclang-dev).
+#![cfg(feature = "mpi")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use xlac::io::npz::read_npz;
+
+fn testdata(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(rel)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("mpi")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `mpirun -np N xlac ARGS` (as root, oversubscribed: the CI machine has 2 cores).
+fn mpirun(ranks: usize, args: &[&str]) -> Output {
+    Command::new("mpirun")
+        .args([
+            "--oversubscribe",
+            "--allow-run-as-root",
+            "--mca",
+            "btl_vader_single_copy_mechanism",
+            "none",
+            "-np",
+            &ranks.to_string(),
+        ])
+        .arg(env!("CARGO_BIN_EXE_xlac"))
+        .args(args)
+        .output()
+        .expect("mpirun: install openmpi-bin (scripts/test-all.sh does)")
+}
+
+fn xlac(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xlac"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The arrays of an .npz, as (name, raw bytes of the array) for bit-for-bit comparison.
+fn npz_bits(path: &Path) -> Vec<(String, String)> {
+    read_npz(path)
+        .unwrap()
+        .into_iter()
+        .map(|a| {
+            (
+                a.name,
+                format!("{:?} {:?}", a.literal.shape, a.literal.data),
+            )
+        })
+        .collect()
+}
+
+/// 4-device fixtures from jax: a data-parallel training step, a 2x2-mesh matmul and two
+/// shard_map programs with explicit collectives; both backends.
+#[test]
+fn mpi_runs_equal_the_in_process_run_bit_for_bit() {
+    let cases = [
+        ("spmd/dp_mlp_4/model.hlo", "compiled"),
+        ("spmd/matmul_2x2/model.hlo", "compiled"),
+        ("spmd/shard_map_4/model.hlo", "compiled"),
+        ("spmd/shard_map_2x2/model.mlir", "compiled"),
+        ("spmd/dp_mlp_4/model.hlo", "interpreter"),
+        ("spmd/shard_map_4/model.hlo", "interpreter"),
+    ];
+    let mut failures = Vec::new();
+    for (i, (model, backend)) in cases.iter().enumerate() {
+        let dir = scratch(&format!("case{i}"));
+        let model_path = testdata(model);
+        let inputs = model_path.parent().unwrap().join("inputs.npz");
+        let (m, inp) = (model_path.to_str().unwrap(), inputs.to_str().unwrap());
+        let local = dir.join("in_process.npz");
+        let o = xlac(&[
+            "run",
+            m,
+            "--partitions",
+            "4",
+            "--backend",
+            backend,
+            "--input",
+            inp,
+            "--output",
+            local.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{model} in process: {}", text(&o));
+        for check in [false, true] {
+            let out = dir.join(format!("mpi_{check}.npz"));
+            let mut args = vec![
+                "run",
+                m,
+                "--partitions",
+                "4",
+                "--backend",
+                backend,
+                "--input",
+                inp,
+                "--output",
+                out.to_str().unwrap(),
+                "--quiet",
+                "--distributed",
+                "mpi",
+            ];
+            if check {
+                args.push("--check-collective-order");
+            }
+            let o = mpirun(4, &args);
+            if !o.status.success() {
+                failures.push(format!("{model} {backend} check={check}: {}", text(&o)));
+                continue;
+            }
+            if npz_bits(&out) != npz_bits(&local) {
+                failures.push(format!(
+                    "{model} {backend} check={check}: differs from the in-process run"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// With --dump-to, every rank logs its collectives: the same program and the same sequence
+/// on every rank, and rank 0 writes the dump folder.
+#[test]
+fn every_rank_logs_the_same_collective_sequence() {
+    let dir = scratch("logs");
+    let model = testdata("spmd/shard_map_4/model.hlo");
+    let inputs = testdata("spmd/shard_map_4/inputs.npz");
+    let o = mpirun(
+        4,
+        &[
+            "run",
+            model.to_str().unwrap(),
+            "--partitions",
+            "4",
+            "--input",
+            inputs.to_str().unwrap(),
+            "--dump-to",
+            dir.to_str().unwrap(),
+            "--quiet",
+            "--distributed",
+            "mpi",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let ops = |rank: usize| -> Vec<String> {
+        let log = std::fs::read_to_string(dir.join(format!("rank_{rank}.collectives.txt")))
+            .unwrap_or_else(|e| panic!("rank {rank}'s log: {e}"));
+        assert!(
+            log.starts_with(&format!("rank {rank} of 4: device {rank} ")),
+            "{log}"
+        );
+        log.lines()
+            .filter_map(|l| l.split_whitespace().find(|w| w.starts_with('%')))
+            .map(str::to_string)
+            .collect()
+    };
+    let first = ops(0);
+    assert!(!first.is_empty(), "rank 0 logged no collectives");
+    for r in 1..4 {
+        assert_eq!(ops(r), first, "rank {r}'s collectives differ from rank 0's");
+    }
+    let dumped = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .ends_with("after_optimizations.txt")
+        })
+        .count();
+    assert_eq!(dumped, 1, "rank 0 alone writes the compile dump");
+}
+
+/// The misordered programs of the collectives fixtures: with the order check, the ranks stop
+/// before any data moves, with the in-process checker's report (a headline and one line per
+/// device), printed once.
+#[test]
+fn misordered_programs_stop_with_the_per_device_report() {
+    for name in ["order_swapped", "order_kinds", "order_loop"] {
+        let model = testdata(&format!("collectives/{name}/model.hlo"));
+        let o = mpirun(
+            8,
+            &[
+                "run",
+                model.to_str().unwrap(),
+                "--partitions",
+                "8",
+                "--quiet",
+                "--distributed",
+                "mpi",
+                "--check-collective-order",
+            ],
+        );
+        assert!(!o.status.success(), "{name}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.matches("error: ").count(),
+            1,
+            "{name}: one error, from rank 0: {}",
+            text(&o)
+        );
+        assert!(err.contains("collectives deadlock"), "{name}: {}", text(&o));
+        let lines = err.lines().filter(|l| l.starts_with("  device ")).count();
+        assert_eq!(lines, 8, "{name}: a line per device: {}", text(&o));
+    }
+}
+
+/// Without the order check, a rank that waits past the deadline stops the job with a
+/// report instead of hanging: the device-dependent trip count leaves ranks waiting for
+/// ranks that returned.
+#[test]
+fn a_stalled_rank_stops_the_job_at_the_deadline() {
+    let model = testdata("collectives/order_loop/model.hlo");
+    let o = mpirun(
+        8,
+        &[
+            "run",
+            model.to_str().unwrap(),
+            "--partitions",
+            "8",
+            "--quiet",
+            "--distributed",
+            "mpi",
+            "--collectives-deadline",
+            "2",
+        ],
+    );
+    assert!(!o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("error: collectives stalled: rank "),
+        "{}",
+        text(&o)
+    );
+}
+
+/// A job whose rank count is not the device count is refused on every rank before it runs.
+#[test]
+fn a_rank_count_that_is_not_the_device_count_is_refused() {
+    let model = testdata("spmd/shard_map_4/model.hlo");
+    let o = mpirun(
+        2,
+        &[
+            "run",
+            model.to_str().unwrap(),
+            "--partitions",
+            "4",
+            "--quiet",
+            "--distributed",
+            "mpi",
+        ],
+    );
+    assert!(!o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the job has 2 ranks and the program 4 devices"),
+        "{}",
+        text(&o)
+    );
+}
