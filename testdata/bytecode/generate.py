@@ -8,6 +8,7 @@ Run from the repository root with the pinned jax of testdata/requirements.txt
     python3 testdata/bytecode/generate.py               # everything
     python3 testdata/bytecode/generate.py programs      # only testdata/ programs and jit bytes
     python3 testdata/bytecode/generate.py conformance   # only the conformance cases
+    python3 testdata/bytecode/generate.py attributes    # only the sharded and donating programs
 
 Written under testdata/bytecode/:
 
@@ -21,6 +22,14 @@ Written under testdata/bytecode/:
                                   each `// -----` chunk of the conformance corpus, with its
                                   check.*/interpreter.* lines stripped, that jaxlib's
                                   serialize_portable_artifact_str accepts
+    attributes/spmd__NAME.TARGET.mlirbc
+                                  testdata/spmd/NAME/model.mlir (Shardy meshes and shardings)
+                                  serialized as jax.jit's compile does for a plugin: mixed
+                                  serialization, the sdy dialect kept in its own binary encoding
+    attributes/NAME.jit.mlirbc    sharded (a Mesh of 8 CPU devices) and donating
+                                  (donate_argnums) jax.jit programs, the bytes jax.jit hands a
+                                  plugin (tf.aliasing_output, jax.buffer_donor, sdy.sharding)
+    attributes/NAME.mlir          the text jaxlib (with the sdy dialect) reads them as
     index.tsv                     every case tried: accepted or the reason it was not
 
 TARGET is 1.0.0, 1.13.7 (jax's default, 12 weeks back) and 1.17.0 (jaxlib 0.10.2's current).
@@ -34,6 +43,9 @@ import sys
 
 import numpy as np
 
+# Eight CPU devices for the sharded programs (set before jax is imported).
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TESTDATA = os.path.join(ROOT, "testdata")
@@ -45,7 +57,7 @@ sys.path.insert(0, TESTDATA)
 import jax  # noqa: E402
 from jax._src.lib import _jax  # noqa: E402
 from jaxlib.mlir import ir  # noqa: E402
-from jaxlib.mlir.dialects import stablehlo  # noqa: E402
+from jaxlib.mlir.dialects import sdy, stablehlo  # noqa: E402
 
 jax.config.update("jax_platforms", "cpu")
 for pkg, version in PINNED.items():
@@ -57,6 +69,7 @@ def to_text(artifact):
     """The StableHLO text jaxlib reads an artifact as (no locations)."""
     ctx = ir.Context()
     stablehlo.register_dialect(ctx)
+    sdy.register_dialect(ctx)  # mixed artifacts keep Shardy's attributes in binary
     ctx.allow_unregistered_dialects = True
     module = stablehlo.deserialize_portable_artifact(ctx, artifact)
     text = module.operation.get_asm(enable_debug_info=False)
@@ -153,8 +166,66 @@ def conformance(index):
     print(f"conformance: {accepted} cases accepted", flush=True)
 
 
+def jit_cases():
+    """Sharded and donating jax.jit programs: (name, function, arguments, jit options)."""
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    import jax.numpy as jnp
+
+    mesh = Mesh(np.array(jax.devices()[:8]).reshape(2, 4), ("x", "y"))
+    shard = lambda *spec: NamedSharding(mesh, P(*spec))  # noqa: E731
+    a = np.arange(128, dtype=np.float32).reshape(16, 8) / 64
+    b = np.arange(32, dtype=np.float32).reshape(8, 4) / 16
+    put = jax.device_put
+
+    def mlp(x, w):
+        return jnp.tanh(x @ w).sum(axis=1)
+
+    def axpy(x, y):
+        return x * 2.0 + y, x - y
+
+    return [
+        ("donate_one", lambda x: x * 2.0 + 1.0, [np.ones(4, np.float32)],
+         dict(donate_argnums=0)),
+        ("donate_two_of_three", lambda x, y, z: (x + y, y * z, z - 1.0),
+         [a, a, a], dict(donate_argnums=(0, 2))),
+        ("donate_int_tuple", lambda x, y: (x + 1, y * 2), [np.arange(6, dtype=np.int32),
+                                                          np.arange(6, dtype=np.int32)],
+         dict(donate_argnums=1)),
+        ("sharded_mlp", mlp, [put(a, shard("x", "y")), put(b, shard("y", None))],
+         dict(out_shardings=shard("x"))),
+        ("sharded_donate_out", axpy, [put(a, shard("x", "y")), put(a, shard(None, "y"))],
+         dict(donate_argnums=0, out_shardings=shard("x", "y"))),
+        ("sharded_buffer_donor", axpy, [put(a, shard("x", "y")), put(a, shard(None, "y"))],
+         dict(donate_argnums=(0, 1))),
+        ("sharded_replicated", lambda x: jnp.sin(x) * 3.0, [put(a, shard(None, "x"))],
+         dict(out_shardings=shard("y", None))),
+    ]
+
+
+def attributes(index):
+    folder = os.path.join(HERE, "attributes")
+    spmd = os.path.join(TESTDATA, "spmd")
+    for name in sorted(os.listdir(spmd)):
+        path = os.path.join(spmd, name, "model.mlir")
+        if not os.path.exists(path):
+            continue
+        with open(path) as fh:
+            text = fh.read()
+        artifacts = {t: _jax.mlir.serialize_portable_artifact(text, t, True) for t in TARGETS}
+        write_case(folder, "spmd__" + name, artifacts)
+        index.append(("attributes", "spmd__" + name, f"testdata/spmd/{name}/model.mlir",
+                      "accepted", " ".join(TARGETS)))
+        print(f"attributes/spmd__{name}", flush=True)
+    for name, fn, args, options in jit_cases():
+        module = jax.jit(fn, **options).lower(*args).compiler_ir("stablehlo")
+        artifacts = {"jit": _jax.mlir.serialize_portable_artifact(module, JIT_TARGET, True)}
+        write_case(folder, name, artifacts)
+        index.append(("attributes", name, "generate.py jit_cases", "accepted", "jit"))
+        print(f"attributes/{name}", flush=True)
+
+
 def main(argv):
-    parts = argv or ["programs", "conformance"]
+    parts = argv or ["programs", "conformance", "attributes"]
     index_path = os.path.join(HERE, "index.tsv")
     index = []
     if os.path.exists(index_path):
@@ -166,7 +237,7 @@ def main(argv):
         if os.path.isdir(folder):
             for f in os.listdir(folder):
                 os.remove(os.path.join(folder, f))
-        {"programs": programs, "conformance": conformance}[part](index)
+        {"programs": programs, "conformance": conformance, "attributes": attributes}[part](index)
     index.sort()
     with open(index_path, "w") as fh:
         fh.write("part\tcase\tsource\tstatus\ttargets or reason\n")

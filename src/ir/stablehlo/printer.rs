@@ -23,13 +23,29 @@ pub fn print_module(m: &MlirModule) -> String {
         let _ = write!(out, " attributes {}", dict(&m.attributes));
     }
     out.push_str(" {\n");
+    for (name, mesh) in &m.meshes {
+        let _ = writeln!(out, "  sdy.mesh @{} = {mesh}", symbol(name));
+    }
+    // `T {attrs}` for an argument or result with attributes.
+    let with_attrs = |t: String, attrs: Option<&Vec<(String, Attr)>>| match attrs {
+        Some(a) if !a.is_empty() => format!("{t} {}", dict(a)),
+        _ => t,
+    };
     for f in &m.functions {
         let args: Vec<String> = f
             .arguments
             .iter()
-            .map(|(n, t)| format!("%{}: {t}", value(n)))
+            .enumerate()
+            .map(|(i, (n, t))| {
+                with_attrs(format!("%{}: {t}", value(n)), f.argument_attributes.get(i))
+            })
             .collect();
-        let results: Vec<String> = f.results.iter().map(|t| t.to_string()).collect();
+        let results: Vec<String> = f
+            .results
+            .iter()
+            .enumerate()
+            .map(|(i, t)| with_attrs(t.to_string(), f.result_attributes.get(i)))
+            .collect();
         let _ = write!(out, "  func.func @{}({})", symbol(&f.name), args.join(", "));
         if !results.is_empty() {
             let _ = write!(out, " -> ({})", results.join(", "));

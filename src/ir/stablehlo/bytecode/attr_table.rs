@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::encoding::{BResult, Cursor};
 use super::tables::{Dialects, Strings};
-use super::{builtin, vhlo};
+use super::{builtin, sdy, vhlo};
 use crate::ir::PrimitiveType;
 
 /// Nesting of attributes and types deeper than this is an error (it also stops cycles).
@@ -125,6 +125,8 @@ pub enum A {
     },
     /// A location.
     Loc(Rc<Location>),
+    /// A Shardy attribute (mesh, sharding, manual axes).
+    Sdy(Rc<sdy::Sdy>),
     /// An attribute stored as its textual assembly.
     Text(String),
 }
@@ -409,15 +411,7 @@ impl<'a> Tables<'a> {
         let a = match dialect {
             "builtin" => builtin::attr(self, c)?,
             "vhlo" => vhlo::attr(self, c)?,
-            "sdy" => {
-                // Shardy's shardings and meshes, which `jax.jit` writes for committed
-                // arguments: the entry is self-contained, so it is skipped and kept as an
-                // opaque attribute (xlac's single-device programs do not read shardings).
-                c.bytes(c.remaining() as u64, "a Shardy attribute")?;
-                return Ok(A::Text(
-                    "<a Shardy attribute in its binary encoding>".into(),
-                ));
-            }
+            "sdy" => sdy::attr(self, c)?,
             other => {
                 return Err(c.err(format!(
                     "an attribute of dialect '{other}' is in its own binary encoding, which xlac does not read"

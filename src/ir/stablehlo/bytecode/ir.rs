@@ -440,11 +440,12 @@ impl<'a, 't> IrReader<'a, 't> {
             for key in names {
                 out.push((*key, self.tables.read_attr(&mut p, "a property")?));
             }
-        } else if full == "sdy.mesh" {
-            // A Shardy mesh (its name and axes), which `jax.jit` writes at module level
-            // for committed arguments. The blob is self-contained; the module reader
-            // drops the op (see `legalize::module`).
-            return Ok(Props::Named(out));
+        } else if let Some(names) = sdy_properties(&full) {
+            // Shardy ops store their inherent attributes as properties too, one
+            // attribute index each, sorted by name.
+            for key in names {
+                out.push((*key, self.tables.read_attr(&mut p, "a property")?));
+            }
         } else {
             return Err(Cursor::err_at(
                 at,
@@ -456,6 +457,17 @@ impl<'a, 't> IrReader<'a, 't> {
         }
         Ok(Props::Named(out))
     }
+}
+
+/// The properties of the Shardy ops xlac reads, in their order (sorted by name).
+fn sdy_properties(full: &str) -> Option<&'static [&'static str]> {
+    Some(match full {
+        "sdy.mesh" => &["mesh", "sym_name"],
+        "sdy.sharding_constraint" => &["sharding"],
+        "sdy.manual_computation" => &["in_shardings", "manual_axes", "out_shardings"],
+        "sdy.return" => &[],
+        _ => return None,
+    })
 }
 
 /// Use-list orders: parsed and ignored (they only say in which order uses are listed).

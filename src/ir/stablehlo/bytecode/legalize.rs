@@ -16,6 +16,7 @@ use super::attr_table::{A, EnumKind, Location, T};
 use super::encoding::{BResult, Cursor};
 use super::ir::{Props, RawBlock, RawOp, RawRegion};
 use super::ops;
+use super::sdy::Sdy;
 use super::vhlo::{enum_keyword, enum_name};
 use crate::ir::ConvolutionDimensionNumbers;
 use crate::ir::stablehlo::ast::{
@@ -59,12 +60,28 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
         attrs.push((k.clone(), generic(v, m.offset)?));
     }
     let mut functions = Vec::new();
+    let mut meshes = Vec::new();
     let body = m.regions.first().and_then(|r| r.blocks.first());
-    let mut cx = Legalizer { scopes: Vec::new() };
+    let mut cx = Legalizer {
+        scopes: Vec::new(),
+        casts: HashMap::new(),
+    };
     for op in body.map(|b| b.ops.as_slice()).unwrap_or_default() {
-        // Shardy meshes name device axes for the `sdy.sharding` attributes, which are
-        // kept as written; the text parser drops the op too.
+        // Shardy meshes name the device axes the `sdy.sharding` attributes use; kept
+        // as the text parser keeps them (the name and the `<[...]>` text).
         if op.name == "sdy.mesh" {
+            let name = match Legalizer::prop(op, "sym_name").map(|a| &**a) {
+                Some(A::Str(s)) => s.clone(),
+                _ => return Err(err(op, "a mesh needs a string sym_name")),
+            };
+            let text = match Legalizer::prop(op, "mesh").map(|a| &**a) {
+                Some(A::Sdy(m)) if matches!(**m, Sdy::Mesh { .. }) => m.body(),
+                _ => return Err(err(op, "a mesh needs a Shardy mesh attribute")),
+            };
+            if meshes.len() >= 64 {
+                return Err(err(op, "more than 64 meshes"));
+            }
+            meshes.push((name, text));
             continue;
         }
         if op.name != "vhlo.func_v1" {
@@ -83,7 +100,7 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
         name,
         attributes: attrs,
         functions,
-        meshes: Vec::new(),
+        meshes,
         loc,
     })
 }
@@ -99,6 +116,9 @@ pub fn loc_of(l: &Location) -> Loc {
 struct Legalizer {
     /// Value types by name, one map per region.
     scopes: Vec<HashMap<String, Type>>,
+    /// `builtin.unrealized_conversion_cast` results (VHLO ↔ builtin types around the Shardy
+    /// ops of a mixed artifact) and the values they stand for.
+    casts: HashMap<String, String>,
 }
 
 fn err(op: &RawOp, msg: impl Into<String>) -> BytecodeErrorAt {
@@ -139,13 +159,15 @@ impl Legalizer {
             .first()
             .map(|b| b.arguments.clone())
             .unwrap_or_default();
-        // Argument and result attributes carry shardings, which Shardy writes in its
-        // own binary encoding that this reader keeps opaque: none are read yet.
+        // Argument and result attributes: shardings (`sdy.sharding`, `mhlo.sharding`),
+        // donation (`tf.aliasing_output`, `jax.buffer_donor`), `jax.result_info`...
+        let argument_attributes = arg_attrs(op, Self::prop(op, "arg_attrs"))?;
+        let result_attributes = arg_attrs(op, Self::prop(op, "res_attrs"))?;
         Ok(Function {
             name,
             arguments,
-            argument_attributes: Vec::new(),
-            result_attributes: Vec::new(),
+            argument_attributes,
+            result_attributes,
             results,
             body,
             loc: loc_of(&op.loc),
@@ -174,6 +196,18 @@ impl Legalizer {
         }
         let mut operations = Vec::new();
         for op in &b.ops {
+            // Mixed serialization casts values between VHLO and builtin tensor types at
+            // the Shardy ops; the text has no such op: each cast is its operand.
+            if op.name == "builtin.unrealized_conversion_cast"
+                && let ([o], [(r, _)]) = (op.operands.as_slice(), op.results.as_slice())
+            {
+                let source = self.resolve(o).to_string();
+                if self.lookup(&source).is_none() {
+                    return Err(err(op, format!("value {o} is used before it is defined")));
+                }
+                self.casts.insert(r.clone(), source);
+                continue;
+            }
             operations.push(self.op(op, in_function)?);
         }
         Ok(Block {
@@ -188,14 +222,27 @@ impl Legalizer {
         }
     }
 
+    /// The value a name stands for (through conversion casts).
+    fn resolve<'n>(&'n self, name: &'n str) -> &'n str {
+        let mut n = name;
+        // Bounded: a cast's source was resolved when it was recorded.
+        if let Some(s) = self.casts.get(n) {
+            n = s;
+        }
+        n
+    }
+
     fn lookup(&self, name: &str) -> Option<&Type> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
 
     fn op(&mut self, op: &RawOp, in_function: bool) -> BResult<Operation> {
         let loc = loc_of(&op.loc);
+        if op.name.starts_with("sdy.") {
+            return self.sdy_op(op, loc);
+        }
         let Some(short) = op.name.strip_prefix("vhlo.") else {
-            return Err(err(op, "only VHLO ops can appear in a function"));
+            return Err(err(op, "only VHLO and Shardy ops can appear in a function"));
         };
         if ops::attributes(short).is_none() {
             return Err(err(
@@ -207,6 +254,7 @@ impl Legalizer {
         let mut operands = Vec::new();
         let mut operand_types = Vec::new();
         for o in &op.operands {
+            let o = &self.resolve(o).to_string();
             let Some(t) = self.lookup(o).cloned() else {
                 return Err(err(op, format!("value {o} is used before it is defined")));
             };
@@ -247,6 +295,92 @@ impl Legalizer {
             loc,
         })
     }
+}
+
+impl Legalizer {
+    /// A Shardy op in a function (`sdy.sharding_constraint`, `sdy.manual_computation`,
+    /// `sdy.return`), with its attributes in the custom-syntax text the text parser keeps.
+    fn sdy_op(&mut self, op: &RawOp, loc: Loc) -> BResult<Operation> {
+        let mut operands = Vec::new();
+        let mut operand_types = Vec::new();
+        for o in &op.operands {
+            let o = &self.resolve(o).to_string();
+            let Some(t) = self.lookup(o).cloned() else {
+                return Err(err(op, format!("value {o} is used before it is defined")));
+            };
+            operands.push(ValueRef {
+                name: o.clone(),
+                index: 0,
+                loc,
+            });
+            operand_types.push(t);
+        }
+        let mut regions = Vec::new();
+        for r in &op.regions {
+            regions.push(self.region(r, op, false)?);
+        }
+        let mut results = Vec::new();
+        let mut result_types = Vec::new();
+        for (n, t) in &op.results {
+            let t = ty(t, op)?;
+            self.define(n, t.clone());
+            results.push(ResultGroup {
+                name: n.clone(),
+                count: 1,
+            });
+            result_types.push(t);
+        }
+        let mut attributes = Vec::new();
+        if let Props::Named(p) = &op.props {
+            for (k, v) in p {
+                let A::Sdy(s) = &**v else {
+                    return Err(err(op, format!("'{k}' is not a Shardy attribute")));
+                };
+                attributes.push((k.to_string(), Attr::Opaque(s.body())));
+            }
+        }
+        for (k, v) in &op.attrs {
+            attributes.push((k.clone(), generic(v, op.offset)?));
+        }
+        let name = match op.name.as_str() {
+            // The text parser reads `sdy.return` as the region terminator it is.
+            "sdy.return" => "stablehlo.return".to_string(),
+            n => n.to_string(),
+        };
+        Ok(Operation {
+            results,
+            name,
+            operands,
+            attributes,
+            regions,
+            operand_types,
+            result_types,
+            loc,
+        })
+    }
+}
+
+/// A function's `arg_attrs`/`res_attrs` (an array of dictionaries, or absent) as one
+/// attribute list per argument or result.
+fn arg_attrs(op: &RawOp, a: Option<&Rc<A>>) -> BResult<Vec<Vec<(String, Attr)>>> {
+    let Some(a) = a else {
+        return Ok(Vec::new());
+    };
+    let A::Array(items) = &**a else {
+        return Err(err(op, "arg_attrs/res_attrs is not an array"));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for d in items {
+        let A::Dict(entries) = &**d else {
+            return Err(err(op, "an argument's attributes are not a dictionary"));
+        };
+        let mut attrs = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            attrs.push((k.clone(), generic(v, op.offset)?));
+        }
+        out.push(attrs);
+    }
+    Ok(out)
 }
 
 /// The StableHLO attributes of a VHLO op, from its properties.
@@ -938,6 +1072,7 @@ pub fn generic(a: &A, at: usize) -> BResult<Attr> {
             ],
         ),
         A::Loc(_) => Attr::Opaque("loc(...)".into()),
+        A::Sdy(s) => Attr::Opaque(s.text()),
         A::Text(s) => {
             let mut c = TextCursor::new(s, "<bytecode>", 0);
             match attributes::parse_attr(&mut c) {
@@ -1162,6 +1297,7 @@ pub fn attr_text(a: &A) -> String {
             attr_text(mode)
         ),
         A::Loc(_) => "loc(unknown)".into(),
+        A::Sdy(s) => s.text(),
         A::Text(s) => s.clone(),
     }
 }

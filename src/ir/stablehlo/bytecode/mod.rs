@@ -14,12 +14,13 @@
 //!
 //! Layers, one file each: `encoding.rs` (varints, header, sections), `tables.rs`
 //! (strings, dialects, op names), `attr_table.rs` (the lazy attribute/type table),
-//! `builtin.rs` and `vhlo.rs` (the two dialects' encodings), `ir.rs` (ops, regions,
+//! `builtin.rs`, `vhlo.rs` and `sdy.rs` (the dialects' encodings), `ir.rs` (ops, regions,
 //! value numbering, properties), `ops.rs` (the VHLO op table), `legalize.rs` (VHLO to
 //! StableHLO attributes). Errors name the byte offset and what was expected there.
 //! Limits: only bytecode version 6 (targets 1.0.0 and later); no resources
-//! (`dense_resource`), no dynamic shapes, no dialect other than builtin and VHLO in
-//! binary encoding (others only in textual form).
+//! (`dense_resource`), no dynamic shapes, no dialect other than builtin, VHLO and Shardy
+//! (`sdy`, which mixed serialization keeps in its own encoding) in binary encoding
+//! (others only in textual form).
 //! MLIR: `mlir/lib/Bytecode/Reader/BytecodeReader.cpp`; StableHLO:
 //! `stablehlo/dialect/VhloBytecode.cpp`, `stablehlo/transforms/VhloLegalizeToStablehlo.cpp`.
 
@@ -29,6 +30,7 @@ mod encoding;
 mod ir;
 mod legalize;
 mod ops;
+mod sdy;
 mod tables;
 mod vhlo;
 

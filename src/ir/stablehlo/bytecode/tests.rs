@@ -23,6 +23,9 @@ pub(crate) fn canonical(m: &MlirModule) -> String {
     for (k, v) in attrs {
         let _ = writeln!(out, "  attr {k} = {}", canon_attr(v));
     }
+    for (name, text) in &m.meshes {
+        let _ = writeln!(out, "  mesh @{name} = {text}");
+    }
     for f in &m.functions {
         let mut names = Names::default();
         names.push();
@@ -42,6 +45,25 @@ pub(crate) fn canonical(m: &MlirModule) -> String {
             args.join(", "),
             res.join(", ")
         );
+        // Argument and result attributes (shardings, donation, result names); an
+        // argument without attributes prints nothing, however each side spells that.
+        for (what, all) in [
+            ("arg", &f.argument_attributes),
+            ("res", &f.result_attributes),
+        ] {
+            for (i, attrs) in all.iter().enumerate() {
+                if attrs.is_empty() {
+                    continue;
+                }
+                let mut a: Vec<_> = attrs.iter().collect();
+                a.sort_by(|x, y| x.0.cmp(&y.0));
+                let a: Vec<String> = a
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {}", canon_attr(v)))
+                    .collect();
+                let _ = writeln!(out, "  {what} {i} {{{}}}", a.join(", "));
+            }
+        }
         for b in &f.body.blocks {
             for op in &b.operations {
                 canon_op(op, &mut names, &mut out, 1);
@@ -340,6 +362,11 @@ fn check_part(part: &str) {
 #[test]
 fn programs_match_the_text_parser() {
     check_part("programs");
+}
+
+#[test]
+fn sharded_and_donating_programs_match_the_text_parser() {
+    check_part("attributes");
 }
 
 #[test]
