@@ -440,7 +440,7 @@ impl<'a, 't> IrReader<'a, 't> {
             for key in names {
                 out.push((*key, self.tables.read_attr(&mut p, "a property")?));
             }
-        } else if let Some(names) = sdy_properties(&full) {
+        } else if let Some(names) = sdy_properties(full) {
             // Shardy ops store their inherent attributes as properties too, one
             // attribute index each, sorted by name.
             for key in names {
