@@ -281,3 +281,68 @@ fn bad_artifacts_get_one_error_line_with_a_byte_offset() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The sharded artifacts (`testdata/bytecode/attributes/spmd__*`: testdata/spmd's programs
+/// as jax.jit hands them to a plugin, Shardy's meshes and shardings in sdy's binary
+/// encoding) run partitioned on their devices to the same outputs, bit for bit, as
+/// their `model.mlir` run the same way.
+#[test]
+fn sharded_artifacts_run_on_their_devices_like_their_text() {
+    let dir = scratch("sharded");
+    let spmd = root().join("spmd");
+    let attrs = root().join("bytecode/attributes");
+    let mut compared = 0;
+    let mut problems = Vec::new();
+    let mut names: Vec<String> = std::fs::read_dir(&spmd)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_str().unwrap().to_string())
+        .filter(|n| spmd.join(n).join("model.mlir").exists())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "{names:?}");
+    for name in &names {
+        let case = spmd.join(name);
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(case.join("meta.json")).unwrap())
+                .unwrap();
+        let n = meta["num_partitions"].as_u64().unwrap().to_string();
+        let run = |model: &Path, out: &Path| -> Result<Vec<u8>, String> {
+            let o = xlac(&[
+                "run",
+                &model.display().to_string(),
+                "--partitions",
+                &n,
+                "--input",
+                &case.join("inputs.npz").display().to_string(),
+                "--output",
+                &out.display().to_string(),
+                "--quiet",
+            ]);
+            if o.code != 0 {
+                return Err(format!("{}: {}", model.display(), o.stderr.trim()));
+            }
+            std::fs::read(out).map_err(|e| e.to_string())
+        };
+        let want = match run(&case.join("model.mlir"), &dir.join(format!("{name}.npz"))) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        for target in ["1.0.0", "1.13.7", "1.17.0"] {
+            let bc = attrs.join(format!("spmd__{name}.{target}.mlirbc"));
+            assert!(bc.exists(), "{} is missing", bc.display());
+            match run(&bc, &dir.join(format!("{name}.{target}.npz"))) {
+                Ok(got) if got == want => compared += 1,
+                Ok(_) => {
+                    problems.push(format!("{name} {target}: outputs differ from model.mlir's"))
+                }
+                Err(e) => problems.push(e),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{compared} sharded artifacts ran like their model.mlir on their devices");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
