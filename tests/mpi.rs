@@ -43,6 +43,22 @@ fn mpirun(ranks: usize, args: &[&str]) -> Output {
         .expect("mpirun: install openmpi-bin (scripts/test-all.sh does)")
 }
 
+/// `mpirun -np RANKS xlac run MODEL --partitions N --quiet --distributed mpi EXTRA...`.
+fn run_distributed(ranks: usize, model: &Path, partitions: usize, extra: &[&str]) -> Output {
+    let partitions = partitions.to_string();
+    let mut args = vec![
+        "run",
+        model.to_str().unwrap(),
+        "--partitions",
+        &partitions,
+        "--quiet",
+        "--distributed",
+        "mpi",
+    ];
+    args.extend_from_slice(extra);
+    mpirun(ranks, &args)
+}
+
 fn xlac(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xlac"))
         .args(args)
@@ -148,20 +164,15 @@ fn every_rank_logs_the_same_collective_sequence() {
     let dir = scratch("logs");
     let model = testdata("spmd/shard_map_4/model.hlo");
     let inputs = testdata("spmd/shard_map_4/inputs.npz");
-    let o = mpirun(
+    let o = run_distributed(
+        4,
+        &model,
         4,
         &[
-            "run",
-            model.to_str().unwrap(),
-            "--partitions",
-            "4",
             "--input",
             inputs.to_str().unwrap(),
             "--dump-to",
             dir.to_str().unwrap(),
-            "--quiet",
-            "--distributed",
-            "mpi",
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
@@ -201,19 +212,7 @@ fn every_rank_logs_the_same_collective_sequence() {
 fn misordered_programs_stop_with_the_per_device_report() {
     for name in ["order_swapped", "order_kinds", "order_loop"] {
         let model = testdata(&format!("collectives/{name}/model.hlo"));
-        let o = mpirun(
-            8,
-            &[
-                "run",
-                model.to_str().unwrap(),
-                "--partitions",
-                "8",
-                "--quiet",
-                "--distributed",
-                "mpi",
-                "--check-collective-order",
-            ],
-        );
+        let o = run_distributed(8, &model, 8, &["--check-collective-order"]);
         assert!(!o.status.success(), "{name}: {}", text(&o));
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(
@@ -234,20 +233,7 @@ fn misordered_programs_stop_with_the_per_device_report() {
 #[test]
 fn a_stalled_rank_stops_the_job_at_the_deadline() {
     let model = testdata("collectives/order_loop/model.hlo");
-    let o = mpirun(
-        8,
-        &[
-            "run",
-            model.to_str().unwrap(),
-            "--partitions",
-            "8",
-            "--quiet",
-            "--distributed",
-            "mpi",
-            "--collectives-deadline",
-            "2",
-        ],
-    );
+    let o = run_distributed(8, &model, 8, &["--collectives-deadline", "2"]);
     assert!(!o.status.success(), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -261,18 +247,7 @@ fn a_stalled_rank_stops_the_job_at_the_deadline() {
 #[test]
 fn a_rank_count_that_is_not_the_device_count_is_refused() {
     let model = testdata("spmd/shard_map_4/model.hlo");
-    let o = mpirun(
-        2,
-        &[
-            "run",
-            model.to_str().unwrap(),
-            "--partitions",
-            "4",
-            "--quiet",
-            "--distributed",
-            "mpi",
-        ],
-    );
+    let o = run_distributed(2, &model, 4, &[]);
     assert!(!o.status.success(), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(

@@ -174,7 +174,7 @@ pub fn run_rank(
     // Ranks are physical ids; results go in device order.
     let mut by_device: Vec<Option<Literal>> = vec![None; results.len()];
     for (r, lit) in results.into_iter().enumerate() {
-        if let Some(d) = (0..grid.count()).find(|&d| grid.physical(d) as usize == r) {
+        if let Some(d) = grid.device_of_physical(r) {
             by_device[d] = Some(lit);
         }
     }

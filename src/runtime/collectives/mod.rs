@@ -105,6 +105,11 @@ impl DeviceGrid {
         replica as usize * self.partitions as usize + partition as usize
     }
 
+    /// The logical device whose physical id is `physical` (an MPI rank), if any.
+    pub fn device_of_physical(&self, physical: usize) -> Option<DeviceId> {
+        (0..self.count()).find(|&d| self.physical(d) as usize == physical)
+    }
+
     /// The physical id of device `d` (its own index without an assignment).
     pub fn physical(&self, d: DeviceId) -> u32 {
         self.device_assignment

@@ -264,11 +264,9 @@ impl Mpi {
                 grid.partitions
             )));
         }
-        let device = (0..grid.count())
-            .find(|&d| grid.physical(d) as usize == rank)
-            .ok_or_else(|| {
-                CollectiveError::BadOp(format!("rank {rank} is no device of the device assignment"))
-            })?;
+        let device = grid.device_of_physical(rank).ok_or_else(|| {
+            CollectiveError::BadOp(format!("rank {rank} is no device of the device assignment"))
+        })?;
         let mut sets: Vec<Vec<Vec<DeviceId>>> = Vec::new();
         for module in modules {
             for &c in &module.order {
@@ -429,9 +427,7 @@ impl Mpi {
             .iter()
             .enumerate()
             .map(|(rank, p)| {
-                let device = (0..self.grid.count())
-                    .find(|&d| self.grid.physical(d) as usize == rank)
-                    .unwrap_or(rank);
+                let device = self.grid.device_of_physical(rank).unwrap_or(rank);
                 let state = match p.status {
                     0 => DeviceState::Waiting(Waiting {
                         op: p.op.clone(),

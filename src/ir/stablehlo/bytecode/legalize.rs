@@ -251,35 +251,13 @@ impl Legalizer {
             ));
         }
         let name = ops::stablehlo_name(short, in_function);
-        let mut operands = Vec::new();
-        let mut operand_types = Vec::new();
-        for o in &op.operands {
-            let o = &self.resolve(o).to_string();
-            let Some(t) = self.lookup(o).cloned() else {
-                return Err(err(op, format!("value {o} is used before it is defined")));
-            };
-            operands.push(ValueRef {
-                name: o.clone(),
-                index: 0,
-                loc,
-            });
-            operand_types.push(t);
-        }
-        let mut regions = Vec::new();
-        for r in &op.regions {
-            regions.push(self.region(r, op, false)?);
-        }
-        let mut results = Vec::new();
-        let mut result_types = Vec::new();
-        for (n, t) in &op.results {
-            let t = ty(t, op)?;
-            self.define(n, t.clone());
-            results.push(ResultGroup {
-                name: n.clone(),
-                count: 1,
-            });
-            result_types.push(t);
-        }
+        let Signature {
+            operands,
+            operand_types,
+            regions,
+            results,
+            result_types,
+        } = self.signature(op, loc)?;
         let mut attributes = inherent(op, short)?;
         for (k, v) in &op.attrs {
             attributes.push((k.clone(), generic(v, op.offset)?));
@@ -298,9 +276,9 @@ impl Legalizer {
 }
 
 impl Legalizer {
-    /// A Shardy op in a function (`sdy.sharding_constraint`, `sdy.manual_computation`,
-    /// `sdy.return`), with its attributes in the custom-syntax text the text parser keeps.
-    fn sdy_op(&mut self, op: &RawOp, loc: Loc) -> BResult<Operation> {
+    /// An op's operands (resolved and typed), its regions and its results (defined in the
+    /// current scope), in that order: what every op of a function shares.
+    fn signature(&mut self, op: &RawOp, loc: Loc) -> BResult<Signature> {
         let mut operands = Vec::new();
         let mut operand_types = Vec::new();
         for o in &op.operands {
@@ -330,6 +308,25 @@ impl Legalizer {
             });
             result_types.push(t);
         }
+        Ok(Signature {
+            operands,
+            operand_types,
+            regions,
+            results,
+            result_types,
+        })
+    }
+
+    /// A Shardy op in a function (`sdy.sharding_constraint`, `sdy.manual_computation`,
+    /// `sdy.return`), with its attributes in the custom-syntax text the text parser keeps.
+    fn sdy_op(&mut self, op: &RawOp, loc: Loc) -> BResult<Operation> {
+        let Signature {
+            operands,
+            operand_types,
+            regions,
+            results,
+            result_types,
+        } = self.signature(op, loc)?;
         let mut attributes = Vec::new();
         if let Props::Named(p) = &op.props {
             for (k, v) in p {
@@ -358,6 +355,15 @@ impl Legalizer {
             loc,
         })
     }
+}
+
+/// The operands, regions and results of one op, as [`Legalizer::signature`] reads them.
+struct Signature {
+    operands: Vec<ValueRef>,
+    operand_types: Vec<Type>,
+    regions: Vec<Region>,
+    results: Vec<ResultGroup>,
+    result_types: Vec<Type>,
 }
 
 /// A function's `arg_attrs`/`res_attrs` (an array of dictionaries, or absent) as one
