@@ -12,6 +12,7 @@ pub mod cli;
 pub mod codegen;
 pub mod compiler;
 pub mod diff_dump;
+pub mod distributed;
 pub mod eval;
 pub mod explain;
 pub mod fusion;

@@ -29,6 +29,7 @@ mod distributed;
 mod explain;
 mod model;
 mod run;
+pub mod serve;
 
 pub use model::{ModelFormat, detect_format as detect_model_format};
 
@@ -68,6 +69,9 @@ pub enum Command {
     Convert(ConvertArgs),
     /// List every device's collectives and flag sequences that can diverge, before running.
     CheckCollectives(CheckCollectivesArgs),
+    /// Be a worker of a single controller: hold shards, run the programs it is sent
+    /// (one device per worker; several workers under `mpirun`).
+    Serve(serve::ServeArgs),
 }
 
 /// What `xlac convert` prints.
@@ -627,6 +631,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::DiffDump(args) => diff_dump::diff_dump(args),
         Command::Convert(args) => convert::convert(args),
         Command::CheckCollectives(args) => check_collectives::check_collectives_command(args),
+        Command::Serve(args) => serve::serve(args),
     }
 }
 

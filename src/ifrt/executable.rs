@@ -77,12 +77,28 @@ fn specs(
         .collect()
 }
 
-impl LoadedExecutable {
-    pub(crate) fn compile(
-        client: &Client,
-        module: Module,
-        devices: Option<&[DeviceId]>,
-    ) -> Result<LoadedExecutable> {
+/// What a global program needs before it is compiled: its devices, the global types and
+/// shardings of its parameters and results, and how to compile it for them. The in-process
+/// [`LoadedExecutable`] and the single controller (`crate::distributed::controller`) both
+/// start from one.
+#[derive(Clone, Debug)]
+pub struct ProgramPlan {
+    /// The devices, partition `p` on `devices[p]`.
+    pub devices: Vec<DeviceId>,
+    /// The parameters.
+    pub parameters: Vec<ArraySpec>,
+    /// The result leaves, depth-first.
+    pub results: Vec<ArraySpec>,
+    /// The grid the per-device programs run on.
+    pub grid: DeviceGrid,
+    /// How each device's program is compiled.
+    pub options: DeviceRunOptions,
+}
+
+impl ProgramPlan {
+    /// The plan of `module` on `devices` (`None`: as many as the module declares or its
+    /// shardings name, on devices `0..n`).
+    pub fn new(module: &Module, devices: Option<&[DeviceId]>) -> Result<ProgramPlan> {
         let declared = module
             .config
             .num_partitions
@@ -91,7 +107,7 @@ impl LoadedExecutable {
         let partitions = match devices {
             Some(d) => d.len(),
             None => declared
-                .or_else(|| devices_in_shardings(&module))
+                .or_else(|| devices_in_shardings(module))
                 .unwrap_or(1),
         };
         if let Some(m) = declared
@@ -105,20 +121,19 @@ impl LoadedExecutable {
             Some(d) => d.to_vec(),
             None => (0..partitions).collect(),
         };
-        let as_sharding = Sharding::Hlo {
+        Sharding::Hlo {
             devices: devices.clone(),
             sharding: HloSharding::Replicated,
-        };
-        client.check_devices(&as_sharding)?;
-        as_sharding.index_domains(&[])?; // devices distinct
+        }
+        .index_domains(&[])?; // devices distinct
         let spmd = SpmdOptions {
             num_partitions: partitions,
             num_replicas: 1,
         };
-        let partitioned = is_partitioned(&module);
+        let partitioned = is_partitioned(module);
         // The entry's shardings come from the partitioned module, before the CPU pipeline
         // rewrites its root (as `xlac run --partitions` reads them).
-        let reference = if needs_partitioning(&module) && !partitioned {
+        let reference = if needs_partitioning(module) && !partitioned {
             crate::spmd::partition(module.clone(), spmd).map_err(IfrtError::Compile)?
         } else {
             module.clone()
@@ -156,7 +171,7 @@ impl LoadedExecutable {
         let options = DeviceRunOptions {
             backend: DeviceBackend::Compiled,
             compile: crate::compiler::CompileOptions {
-                spmd: (needs_partitioning(&module) && !partitioned).then_some(spmd),
+                spmd: (needs_partitioning(module) && !partitioned).then_some(spmd),
                 ..Default::default()
             },
             ..Default::default()
@@ -166,15 +181,36 @@ impl LoadedExecutable {
             partitions: partitions as u32,
             device_assignment: Some(devices.iter().map(|&d| d as u32).collect()),
         };
+        Ok(ProgramPlan {
+            devices,
+            parameters,
+            results,
+            grid,
+            options,
+        })
+    }
+}
+
+impl LoadedExecutable {
+    pub(crate) fn compile(
+        client: &Client,
+        module: Module,
+        devices: Option<&[DeviceId]>,
+    ) -> Result<LoadedExecutable> {
+        let plan = ProgramPlan::new(&module, devices)?;
+        client.check_devices(&Sharding::Hlo {
+            devices: plan.devices.clone(),
+            sharding: HloSharding::Replicated,
+        })?;
         let name = module.name.clone();
-        let loaded = load_on_devices(&[module], &grid, &options)
+        let loaded = load_on_devices(&[module], &plan.grid, &plan.options)
             .map_err(|e| IfrtError::Compile(e.to_string()))?;
         Ok(LoadedExecutable {
             client: client.clone(),
             name,
-            devices,
-            parameters,
-            results,
+            devices: plan.devices,
+            parameters: plan.parameters,
+            results: plan.results,
             loaded: Mutex::new(loaded),
         })
     }

@@ -40,7 +40,7 @@
 
 pub mod array;
 pub mod client;
-mod copy;
+pub(crate) mod copy;
 pub mod error;
 pub mod executable;
 pub mod reshard;
@@ -49,7 +49,7 @@ pub mod sharding;
 pub use array::{AddressableShard, Array};
 pub use client::{Client, Device, DeviceId, MAX_DEVICES, TransferStats};
 pub use error::{IfrtError, Result};
-pub use executable::{ArraySpec, LoadedExecutable};
+pub use executable::{ArraySpec, LoadedExecutable, ProgramPlan};
 pub use reshard::{ReshardPlan, ReshardStep, StepKind};
 pub use sharding::{IndexDomain, Mesh, PartitionDim, PartitionSpec, Sharding};
 

@@ -24,6 +24,8 @@ It writes, into testdata/ifrt/:
     dp_step.npz      `w1`, `b1`, `w2`, `b2` (the initial parameters), `x<k>`, `y<k>` (the batch of
                      step k, k = 0..4), `loss` (jax's five losses, f32[5]), `w1_final`, ... (the
                      parameters after five steps)
+    dp_step_4.*      the same step over a 4-device mesh (the single controller's fixture: four
+                     worker processes)
 
 Deterministic: numpy generators with fixed seeds, fixed zip timestamps.
 """
@@ -207,9 +209,9 @@ def mlp_step(w1, b1, w2, b2, x, y):
     return (loss,) + tuple(p - 0.1 * g for p, g in zip(params, grads))
 
 
-def dp_step():
+def dp_step(devices=8, name="dp_step"):
     rng = np.random.default_rng(11)
-    mesh = make_mesh(((8,), ("x",), None))
+    mesh = make_mesh(((devices,), ("x",), None))
     rep = NamedSharding(mesh, P())
     batch = NamedSharding(mesh, P("x"))
     params = [(rng.standard_normal(s) * sc).astype(np.float32)
@@ -219,9 +221,9 @@ def dp_step():
     step = jax.jit(mlp_step, in_shardings=(rep,) * 4 + (batch, batch),
                    out_shardings=(rep,) * 5, keep_unused=True)
     lowered = step.lower(*params, *batches[0])
-    with open(os.path.join(HERE, "dp_step.hlo"), "w") as fh:
+    with open(os.path.join(HERE, f"{name}.hlo"), "w") as fh:
         fh.write(lowered.as_text(dialect="hlo"))
-    with open(os.path.join(HERE, "dp_step.mlir"), "w") as fh:
+    with open(os.path.join(HERE, f"{name}.mlir"), "w") as fh:
         fh.write(lowered.as_text())
     # Five steps, the parameters staying on the devices (jax arrays) between them.
     p = [jax.device_put(w, rep) for w in params]
@@ -235,7 +237,7 @@ def dp_step():
         named += [(f"x{k}", x), (f"y{k}", y)]
     named.append(("loss", np.array(losses, dtype=np.float32)))
     named += [(f"{n}_final", np.asarray(w)) for n, w in zip(["w1", "b1", "w2", "b2"], p)]
-    with open(os.path.join(HERE, "dp_step.npz"), "wb") as fh:
+    with open(os.path.join(HERE, f"{name}.npz"), "wb") as fh:
         fh.write(npz_bytes(named))
     print("losses:", [float(v) for v in losses])
 
@@ -248,6 +250,7 @@ def main():
     assert len(jax.devices()) == 8, jax.devices()
     shardings()
     dp_step()
+    dp_step(4, "dp_step_4")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,707 @@
+//! `xlac serve`: one worker of a single-controller job (chapter 13). The worker holds its
+//! device's shards and executables; the controller ([`super::controller`]) holds the
+//! program and every array's metadata, and sends one request per IFRT call. The worker
+//! never sees the user's script: it gets HLO text, compiles its own device's program, and
+//! answers with shard types.
+//!
+//! - **Who may talk to it**: it listens on 127.0.0.1 unless told otherwise; the first frame
+//!   of every connection must be a hello with the shared [`Token`] (at most
+//!   [`HELLO_LIMIT`] bytes, within [`ServeOptions::handshake_timeout`]), compared in
+//!   constant time, before any request is read. While one controller is connected, another
+//!   is refused with [`ErrorKind::Busy`].
+//! - **Every message** is a length-prefixed frame checked against
+//!   [`ServeOptions::max_message_bytes`], then decoded by [`Request::decode`], which checks
+//!   every field. A bad message is answered with an error; a frame that cannot be read
+//!   (oversized, truncated, a closed connection) ends the session, and the worker waits for
+//!   the next controller.
+//! - **Other workers** are reached only inside collectives: under `mpirun` (feature `mpi`)
+//!   the job's ranks are the workers and collectives go over MPI
+//!   ([`crate::runtime::collectives::mpi`]); a lone worker runs one-device programs.
+
+use std::collections::{HashMap, HashSet};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Condvar, Mutex};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::frame::{FrameError, HELLO_LIMIT, read_frame, write_frame};
+use super::protocol::{ErrorKind, PROTOCOL_VERSION, Request, Response, ShardType};
+use super::token::Token;
+use crate::compiler::LoadedDevices;
+use crate::ifrt::ProgramPlan;
+use crate::ir::{Literal, Shape};
+use crate::runtime::collectives::{CollectiveMode, Collectives, InProcess};
+
+/// How a worker serves.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where it listens (127.0.0.1 unless given).
+    pub listen: SocketAddr,
+    /// The secret every controller must present.
+    pub token: Token,
+    /// The most bytes one message may have.
+    pub max_message_bytes: u64,
+    /// Serve one controller, then return.
+    pub once: bool,
+    /// How long a connection may take to present its token.
+    pub handshake_timeout: Duration,
+    /// How long an authenticated controller waits for the previous one's session to end
+    /// (it may have just hung up) before it is refused as a second controller.
+    pub busy_grace: Duration,
+    /// How long a collective may wait for the other workers.
+    pub collectives_deadline: Duration,
+}
+
+/// How this worker reaches the job's other workers.
+pub enum Transport {
+    /// None: the job is this one worker.
+    Alone,
+    /// The ranks of an MPI job (`mpirun -np N xlac serve`).
+    #[cfg(feature = "mpi")]
+    Mpi(crate::runtime::collectives::mpi::MpiWorld),
+}
+
+impl Transport {
+    /// This worker's index in the job.
+    pub fn worker(&self) -> usize {
+        match self {
+            Transport::Alone => 0,
+            #[cfg(feature = "mpi")]
+            Transport::Mpi(w) => w.rank(),
+        }
+    }
+
+    /// How many workers the job has.
+    pub fn workers(&self) -> usize {
+        match self {
+            Transport::Alone => 1,
+            #[cfg(feature = "mpi")]
+            Transport::Mpi(w) => w.size(),
+        }
+    }
+}
+
+/// Where a worker's log lines go: standard error, and a copy kept for whoever asks (the
+/// tests read it). One line per connection and per request.
+#[derive(Clone, Default)]
+pub struct WorkerLog {
+    lines: Arc<Mutex<Vec<String>>>,
+    quiet: bool,
+}
+
+impl WorkerLog {
+    /// A log that prints to standard error.
+    pub fn stderr() -> WorkerLog {
+        WorkerLog::default()
+    }
+
+    /// A log that only keeps its lines.
+    pub fn quiet() -> WorkerLog {
+        WorkerLog {
+            quiet: true,
+            ..WorkerLog::default()
+        }
+    }
+
+    /// Adds one line.
+    pub fn line(&self, line: String) {
+        if !self.quiet {
+            eprintln!("xlac serve: {line}");
+        }
+        self.lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(line);
+    }
+
+    /// Every line so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.lines.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// A bound worker, ready to [`serve`](Worker::serve).
+pub struct Worker {
+    listener: TcpListener,
+    options: ServeOptions,
+    transport: Transport,
+}
+
+/// One compiled program: this worker's device of it.
+struct LoadedProgram {
+    name: String,
+    loaded: LoadedDevices,
+    device: usize,
+    parameters: Vec<ShardType>,
+    results: Vec<ShardType>,
+    /// The MPI collectives, split once at compile (every worker compiles in the same order).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    collectives: Option<Arc<dyn Collectives>>,
+}
+
+/// Whether a controller holds the worker, with a condition to wait for it to leave.
+#[derive(Default)]
+struct Busy {
+    held: Mutex<bool>,
+    left: Condvar,
+}
+
+impl Busy {
+    /// Takes the worker, waiting up to `grace` for the current session to end.
+    fn take(&self, grace: Duration) -> bool {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut held, _) = self
+            .left
+            .wait_timeout_while(held, grace, |h| *h)
+            .unwrap_or_else(|e| e.into_inner());
+        if *held {
+            return false;
+        }
+        *held = true;
+        true
+    }
+
+    fn release(&self) {
+        *self.held.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        self.left.notify_all();
+    }
+}
+
+/// What one controller's session holds.
+#[derive(Default)]
+struct Session {
+    executables: HashMap<u64, LoadedProgram>,
+    arrays: HashMap<u64, Literal>,
+    deleted: HashSet<u64>,
+}
+
+/// An error reply.
+fn refuse(kind: ErrorKind, message: impl Into<String>) -> Response {
+    Response::Error {
+        kind,
+        message: message.into(),
+    }
+}
+
+fn shard_types(shape: &[Shape], what: &str) -> Result<Vec<ShardType>, Response> {
+    shape
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s {
+            Shape::Array(a) => Ok(ShardType {
+                dtype: a.element_type,
+                dims: a.dims.clone(),
+            }),
+            _ => Err(refuse(
+                ErrorKind::Failed,
+                format!("{what} {i} is a tuple; a worker takes arrays"),
+            )),
+        })
+        .collect()
+}
+
+fn type_text(t: &ShardType) -> String {
+    crate::ifrt::shape_text(t.dtype, &t.dims)
+}
+
+impl Worker {
+    /// Binds `options.listen`.
+    pub fn bind(options: ServeOptions, transport: Transport) -> std::io::Result<Worker> {
+        let listener = TcpListener::bind(options.listen)?;
+        Ok(Worker {
+            listener,
+            options,
+            transport,
+        })
+    }
+
+    /// The address it listens on (the port the system chose for port 0).
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves controllers one at a time, forever (or one, with `once`). Connections,
+    /// refusals, and each request with its outcome go to `log`, one line each.
+    pub fn serve(self, log: WorkerLog) -> std::io::Result<()> {
+        let Worker {
+            listener,
+            options,
+            transport,
+        } = self;
+        let me = transport.worker();
+        let workers = transport.workers();
+        let busy = Arc::new(Busy::default());
+        let (to_session, sessions) = mpsc::channel::<(TcpStream, SocketAddr)>();
+        // The gate: handshakes happen here, one connection at a time, so a controller is
+        // authenticated before the session thread reads anything of it.
+        let gate = {
+            let busy = busy.clone();
+            let options = options.clone();
+            let log = log.clone();
+            std::thread::Builder::new()
+                .name("xlac-serve-gate".into())
+                .spawn(move || {
+                    for stream in listener.incoming() {
+                        let Ok(mut stream) = stream else { continue };
+                        let Ok(peer) = stream.peer_addr() else {
+                            continue;
+                        };
+                        match handshake(&mut stream, &options, &busy, me, workers) {
+                            Ok(()) => {
+                                if to_session.send((stream, peer)).is_err() {
+                                    return;
+                                }
+                            }
+                            Err(why) => log.line(format!("worker {me}: refused {peer}: {why}")),
+                        }
+                    }
+                })?
+        };
+        drop(gate);
+        while let Ok((mut stream, peer)) = sessions.recv() {
+            log.line(format!("worker {me}: controller {peer} connected"));
+            let end = run_session(&mut stream, &options, &transport, &log);
+            // Free before the connection closes: a controller that sees it close may
+            // reconnect at once.
+            busy.release();
+            drop(stream);
+            log.line(format!("worker {me}: controller {peer} {end}"));
+            if options.once {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads the hello; on success the worker is busy with this controller.
+fn handshake(
+    stream: &mut TcpStream,
+    options: &ServeOptions,
+    busy: &Busy,
+    me: usize,
+    workers: usize,
+) -> Result<(), String> {
+    let _ = stream.set_read_timeout(Some(options.handshake_timeout));
+    let _ = stream.set_nodelay(true);
+    fn reply(stream: &mut TcpStream, r: Response) {
+        let _ = write_frame(stream, &r.encode());
+    }
+    // The hello is read before anything else, with a small limit.
+    let frame = match read_frame(&mut *stream, HELLO_LIMIT) {
+        Ok(f) => f,
+        Err(e) => {
+            let why = format!("no hello: {e}");
+            if let FrameError::TooLarge { .. } = e {
+                reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
+            }
+            return Err(why);
+        }
+    };
+    let (version, token) = match Request::decode(&frame) {
+        Ok(Request::Hello { version, token }) => (version, token),
+        Ok(other) => {
+            let why = format!("a {} before the hello", other.name());
+            reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
+            return Err(why);
+        }
+        Err(e) => {
+            let why = format!("a hello that does not decode ({e})");
+            reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
+            return Err(why);
+        }
+    };
+    if !options.token.matches(&token) {
+        let why = "a wrong token".to_string();
+        reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
+        return Err(why);
+    }
+    if version != PROTOCOL_VERSION {
+        let why = format!(
+            "protocol version {version}; this worker speaks {PROTOCOL_VERSION}"
+        );
+        reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
+        return Err(why);
+    }
+    if !busy.take(options.busy_grace) {
+        let why = "another controller is connected".to_string();
+        reply(stream, refuse(ErrorKind::Busy, why.clone()));
+        return Err(why);
+    }
+    let _ = stream.set_read_timeout(None);
+    reply(stream, Response::Welcome {
+        worker: me as u32,
+        workers: workers as u32,
+    });
+    Ok(())
+}
+
+/// Serves one controller until it says bye or its connection ends; returns how it ended.
+fn run_session(
+    stream: &mut TcpStream,
+    options: &ServeOptions,
+    transport: &Transport,
+    log: &WorkerLog,
+) -> String {
+    let me = transport.worker();
+    let mut session = Session::default();
+    for n in 1u64.. {
+        let frame = match read_frame(stream, options.max_message_bytes) {
+            Ok(f) => f,
+            Err(FrameError::Closed) => return "disconnected".into(),
+            Err(e @ FrameError::TooLarge { .. }) => {
+                // The rest of the frame cannot be skipped safely: refuse and hang up.
+                let _ = write_frame(stream, &refuse(ErrorKind::BadMessage, e.to_string()).encode());
+                return format!("sent a message over the limit ({e}); session ended");
+            }
+            Err(e) => return format!("disconnected mid-request: {e}"),
+        };
+        let started = Instant::now();
+        let (response, what, bye) = match Request::decode(&frame) {
+            Ok(request) => {
+                let what = describe(&request);
+                let bye = request == Request::Bye;
+                (session.handle(request, transport, options), what, bye)
+            }
+            Err(e) => (
+                refuse(ErrorKind::BadMessage, format!("request {n}: {e}")),
+                format!("{} bytes that do not decode", frame.len()),
+                false,
+            ),
+        };
+        let outcome = match &response {
+            Response::Error { kind, message } => format!("{kind}: {message}"),
+            _ => "ok".into(),
+        };
+        log.line(format!(
+            "worker {me}: request {n}: {what}: {outcome} ({:.1} ms)",
+            started.elapsed().as_secs_f64() * 1e3
+        ));
+        if let Err(e) = write_frame(stream, &response.encode()) {
+            return format!(
+                "disconnected before the reply: {}",
+                crate::io::io_error_text(&e)
+            );
+        }
+        if bye {
+            return "said bye".into();
+        }
+    }
+    unreachable!("a session ends by returning")
+}
+
+/// One log line's description of a request (never its data).
+fn describe(r: &Request) -> String {
+    match r {
+        Request::Hello { .. } => "hello".into(),
+        Request::Compile {
+            executable,
+            program,
+        } => format!("compile e{executable} ({} bytes of HLO)", program.len()),
+        Request::MakeArray { array, data } => format!(
+            "make-array a{array} {}",
+            Shape::Array(data.shape.clone())
+        ),
+        Request::Execute {
+            executable,
+            arguments,
+            results,
+        } => format!(
+            "execute e{executable} ({}) -> ({})",
+            ids_text(arguments),
+            ids_text(results)
+        ),
+        Request::Fetch { array } => format!("fetch a{array}"),
+        Request::Delete { array } => format!("delete a{array}"),
+        Request::DeleteExecutable { executable } => format!("delete-executable e{executable}"),
+        Request::Bye => "bye".into(),
+    }
+}
+
+fn ids_text(ids: &[u64]) -> String {
+    ids.iter()
+        .map(|i| format!("a{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Session {
+    fn handle(
+        &mut self,
+        request: Request,
+        transport: &Transport,
+        options: &ServeOptions,
+    ) -> Response {
+        match request {
+            Request::Hello { .. } => refuse(ErrorKind::BadMessage, "a second hello"),
+            Request::Compile {
+                executable,
+                program,
+            } => {
+                if self.executables.contains_key(&executable) {
+                    return refuse(
+                        ErrorKind::Failed,
+                        format!("executable e{executable} exists"),
+                    );
+                }
+                match compile(&program, transport, options) {
+                    Ok(p) => {
+                        let reply = Response::Compiled {
+                            device: p.device as u32,
+                            parameters: p.parameters.clone(),
+                            results: p.results.clone(),
+                        };
+                        self.executables.insert(executable, p);
+                        reply
+                    }
+                    Err(r) => r,
+                }
+            }
+            Request::MakeArray { array, data } => {
+                if let Err(r) = self.fresh(array) {
+                    return r;
+                }
+                self.arrays.insert(array, Literal::Array(data));
+                Response::Done
+            }
+            Request::Execute {
+                executable,
+                arguments,
+                results,
+            } => self.execute(executable, &arguments, &results, transport.worker()),
+            Request::Fetch { array } => match self.array(array, transport.worker()) {
+                Ok(Literal::Array(a)) => Response::Array(a.clone()),
+                Ok(_) => refuse(ErrorKind::Failed, format!("a{array} is not an array")),
+                Err(r) => r,
+            },
+            Request::Delete { array } => match self.arrays.remove(&array) {
+                Some(_) => {
+                    self.deleted.insert(array);
+                    Response::Done
+                }
+                None => self.missing(array, transport.worker()),
+            },
+            Request::DeleteExecutable { executable } => {
+                match self.executables.remove(&executable) {
+                    Some(_) => Response::Done,
+                    None => refuse(
+                        ErrorKind::NotFound,
+                        format!("no executable e{executable}"),
+                    ),
+                }
+            }
+            Request::Bye => {
+                *self = Session::default();
+                Response::Done
+            }
+        }
+    }
+
+    /// Ids are never reused, so a stale handle can never name a new array.
+    fn fresh(&self, array: u64) -> Result<(), Response> {
+        if self.arrays.contains_key(&array) || self.deleted.contains(&array) {
+            return Err(refuse(
+                ErrorKind::Failed,
+                format!("array a{array} exists or existed: ids are not reused"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn missing(&self, array: u64, me: usize) -> Response {
+        if self.deleted.contains(&array) {
+            refuse(ErrorKind::NotFound, format!("array a{array} was deleted"))
+        } else {
+            refuse(
+                ErrorKind::NotFound,
+                format!("no array a{array} on worker {me}"),
+            )
+        }
+    }
+
+    fn array(&self, array: u64, me: usize) -> Result<&Literal, Response> {
+        self.arrays.get(&array).ok_or_else(|| self.missing(array, me))
+    }
+
+    fn execute(
+        &mut self,
+        executable: u64,
+        arguments: &[u64],
+        results: &[u64],
+        me: usize,
+    ) -> Response {
+        let Some(program) = self.executables.get(&executable) else {
+            return refuse(
+                ErrorKind::NotFound,
+                format!("no executable e{executable}"),
+            );
+        };
+        if arguments.len() != program.parameters.len() {
+            return refuse(
+                ErrorKind::Failed,
+                format!(
+                    "{} takes {} arguments, {} given",
+                    program.name,
+                    program.parameters.len(),
+                    arguments.len()
+                ),
+            );
+        }
+        if results.len() != program.results.len() {
+            return refuse(
+                ErrorKind::BadMessage,
+                format!(
+                    "{} returns {} arrays, {} result ids given",
+                    program.name,
+                    program.results.len(),
+                    results.len()
+                ),
+            );
+        }
+        for (i, &r) in results.iter().enumerate() {
+            if results[..i].contains(&r) {
+                return refuse(ErrorKind::BadMessage, format!("result id a{r} given twice"));
+            }
+            if let Err(resp) = self.fresh(r) {
+                return resp;
+            }
+        }
+        for (i, (&a, want)) in arguments.iter().zip(&program.parameters).enumerate() {
+            let lit = match self.array(a, me) {
+                Ok(l) => l,
+                Err(r) => return r,
+            };
+            let got = match lit {
+                Literal::Array(x) => ShardType {
+                    dtype: x.shape.element_type,
+                    dims: x.shape.dims.clone(),
+                },
+                _ => {
+                    return refuse(ErrorKind::Failed, format!("argument {i} is not an array"));
+                }
+            };
+            if &got != want {
+                return refuse(
+                    ErrorKind::Failed,
+                    format!(
+                        "argument {i} (a{a}) is {} on worker {me}; {} takes {}",
+                        type_text(&got),
+                        program.name,
+                        type_text(want)
+                    ),
+                );
+            }
+            let _ = lit;
+        }
+        // Checked above: every argument exists and fits. Borrow the two maps apart.
+        let Session {
+            executables,
+            arrays,
+            ..
+        } = self;
+        let args: Vec<&Literal> = arguments.iter().map(|a| &arrays[a]).collect();
+        let program = executables.get_mut(&executable).expect("looked up above");
+        let collectives: Arc<dyn Collectives> = match &program.collectives {
+            Some(c) => c.clone(),
+            None => Arc::new(InProcess::new(
+                program.loaded.grid().clone(),
+                CollectiveMode::Deterministic,
+            )),
+        };
+        let outcome = program
+            .loaded
+            .execute_device(program.device, &args, collectives);
+        let result = match outcome {
+            Ok((result, _trace)) => result,
+            Err(e) => return refuse(ErrorKind::Failed, format!("{}: {e}", program.name)),
+        };
+        let leaves: Vec<Literal> = result
+            .leaves()
+            .into_iter()
+            .map(|a| Literal::Array(a.to_row_major()))
+            .collect();
+        let types = program.results.clone();
+        for (&id, leaf) in results.iter().zip(leaves) {
+            arrays.insert(id, leaf);
+        }
+        Response::Executed { results: types }
+    }
+}
+
+/// Parses, plans and compiles `program` for this worker's device.
+fn compile(
+    program: &str,
+    transport: &Transport,
+    options: &ServeOptions,
+) -> Result<LoadedProgram, Response> {
+    let failed = |m: String| refuse(ErrorKind::Failed, m);
+    let parsed = crate::ir::hlo_text::parse_module(program, "<program>")
+        .map_err(|e| failed(e.to_string()))?;
+    let module = parsed.module;
+    crate::ir::verifier::verify(&module).map_err(|errors| {
+        failed(
+            errors
+                .first()
+                .map_or("the verifier rejected the module".into(), |e| e.to_string()),
+        )
+    })?;
+    let plan = ProgramPlan::new(&module, None).map_err(|e| failed(e.to_string()))?;
+    let workers = transport.workers();
+    if plan.devices.len() != workers {
+        return Err(failed(format!(
+            "{} runs on {} devices; this job has {workers} worker{} (one device each)",
+            module.name,
+            plan.devices.len(),
+            if workers == 1 { "" } else { "s" }
+        )));
+    }
+    let name = module.name.clone();
+    let loaded = crate::compiler::load_on_devices(
+        std::slice::from_ref(&module),
+        &plan.grid,
+        &plan.options,
+    )
+    .map_err(|e| failed(e.to_string()))?;
+    let (device, collectives) = match transport {
+        Transport::Alone => {
+            let _ = options;
+            (0, None)
+        }
+        #[cfg(feature = "mpi")]
+        Transport::Mpi(world) => {
+            use crate::runtime::collectives::mpi::{Mpi, MpiOptions};
+            let mpi = Mpi::new(
+                world,
+                &[loaded.module(0)],
+                &plan.grid,
+                MpiOptions {
+                    check_order: false,
+                    deadline: options.collectives_deadline,
+                },
+            )
+            .map_err(|e| failed(e.to_string()))?;
+            let device = mpi.device();
+            (device, Some(Arc::new(mpi) as Arc<dyn Collectives>))
+        }
+    };
+    let per_device = loaded.module(device);
+    let parameters = shard_types(
+        &per_device.entry_computation().parameter_shapes(),
+        "parameter",
+    )?;
+    let result_leaves: Vec<Shape> = per_device
+        .result_shape()
+        .leaves()
+        .into_iter()
+        .map(|a| Shape::Array(a.clone()))
+        .collect();
+    let results = shard_types(&result_leaves, "result")?;
+    Ok(LoadedProgram {
+        name,
+        loaded,
+        device,
+        parameters,
+        results,
+        collectives,
+    })
+}

@@ -1,0 +1,431 @@
+//! The single controller's worker (`xlac serve`, `src/distributed/`) on its own: a lone
+//! worker (a job of one device) driven by the Rust controller, and everyone who must not
+//! get in: a wrong or missing token, an oversized message, garbage, a truncated request, a
+//! controller that hangs up mid-request, a second controller. Each is refused or
+//! reported, the worker stays up for the next good controller, nothing panics. The
+//! four-worker job (over MPI) is in tests/mpi.rs.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use xlac::distributed::frame::{HELLO_LIMIT, read_frame, write_frame};
+use xlac::distributed::protocol::{PROTOCOL_VERSION, ShardType};
+use xlac::distributed::{
+    Controller, ControllerError, ErrorKind, Request, Response, ServeOptions, Token, Transport,
+    Worker, WorkerLog,
+};
+use xlac::ifrt::{Client, Sharding};
+use xlac::io::npz::read_npz;
+use xlac::ir::{ArrayLiteral, PrimitiveType};
+use xlac::ir::hlo_text::parse_module;
+
+const SECRET: &[u8] = b"a shared secret of 32 bytes.....";
+
+fn token() -> Token {
+    Token::new(SECRET.to_vec()).unwrap()
+}
+
+/// A lone worker on a port of its own, serving until the test process ends.
+fn start_worker(max_message_bytes: u64) -> (SocketAddr, WorkerLog) {
+    let options = ServeOptions {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        token: token(),
+        max_message_bytes,
+        once: false,
+        handshake_timeout: Duration::from_secs(10),
+        busy_grace: Duration::from_millis(500),
+        collectives_deadline: Duration::from_secs(10),
+    };
+    let worker = Worker::bind(options, Transport::Alone).unwrap();
+    let addr = worker.local_addr().unwrap();
+    let log = WorkerLog::quiet();
+    let l = log.clone();
+    std::thread::spawn(move || worker.serve(l));
+    (addr, log)
+}
+
+fn raw(addr: SocketAddr) -> TcpStream {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s
+}
+
+fn send(s: &mut TcpStream, r: &Request) {
+    write_frame(s, &r.encode()).unwrap();
+}
+
+fn reply(s: &mut TcpStream) -> Response {
+    Response::decode(&read_frame(s, 1 << 30).unwrap()).unwrap()
+}
+
+fn hello(token: &[u8]) -> Request {
+    Request::Hello {
+        version: PROTOCOL_VERSION,
+        token: token.to_vec(),
+    }
+}
+
+/// An authenticated raw connection.
+fn session(addr: SocketAddr) -> TcpStream {
+    let mut s = raw(addr);
+    send(&mut s, &hello(SECRET));
+    assert_eq!(
+        reply(&mut s),
+        Response::Welcome {
+            worker: 0,
+            workers: 1
+        }
+    );
+    s
+}
+
+fn error_kind(r: &Response) -> Option<ErrorKind> {
+    match r {
+        Response::Error { kind, .. } => Some(*kind),
+        _ => None,
+    }
+}
+
+/// The next controller gets through: the worker survived whatever came before.
+fn still_serves(addr: SocketAddr) {
+    let c = Controller::connect(&[addr], &token()).expect("the worker serves the next controller");
+    c.close().unwrap();
+}
+
+fn mlp() -> (xlac::ir::Module, Vec<ArrayLiteral>, Vec<ArrayLiteral>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/mlp");
+    let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
+    let module = parse_module(&text, "model.hlo").unwrap().module;
+    let lits = |f: &str| -> Vec<ArrayLiteral> {
+        read_npz(&dir.join(f))
+            .unwrap()
+            .into_iter()
+            .map(|a| a.literal)
+            .collect()
+    };
+    (module, lits("inputs.npz"), lits("expected.npz"))
+}
+
+#[test]
+fn a_lone_worker_runs_what_the_controller_sends_as_the_in_process_client_does() {
+    let (addr, log) = start_worker(1 << 30);
+    let (module, inputs, expected) = mlp();
+    let mut c = Controller::connect(&[addr], &token()).unwrap();
+    assert_eq!(c.devices(), 1);
+    let exe = c.compile(&module).unwrap();
+    let single = Sharding::SingleDevice { device: 0 };
+    let args: Vec<_> = inputs
+        .iter()
+        .map(|x| c.make_array_from_host(x, single.clone()).unwrap())
+        .collect();
+    let refs: Vec<_> = args.iter().collect();
+    let out = c.execute(&exe, &refs).unwrap();
+    assert_eq!(out.len(), 1);
+    let got = c.copy_to_host(&out[0]).unwrap();
+    // The transport changes nothing: bit for bit the in-process client's result...
+    let client = Client::new(1).unwrap();
+    let local = client.compile(module).unwrap();
+    let local_args: Vec<_> = inputs
+        .iter()
+        .map(|x| client.make_array_from_host(x, single.clone()).unwrap())
+        .collect();
+    let want = local.execute(&local_args).unwrap()[0].copy_to_host().unwrap();
+    assert_eq!(got, want);
+    // ...and within XLA's tolerance of XLA's own output.
+    let (g, x) = (got.values::<f32>().unwrap(), expected[0].values::<f32>().unwrap());
+    let worst = g.iter().zip(x).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+    assert!(worst < 1e-4, "max |worker - XLA| = {worst}");
+    // A deleted array is gone, on the controller and on the worker.
+    c.delete(&args[0]).unwrap();
+    match c.copy_to_host(&args[0]) {
+        Err(ControllerError::Deleted(id)) => assert_eq!(id, args[0].id),
+        other => panic!("fetch of a deleted array: {other:?}"),
+    }
+    match c.execute(&exe, &refs) {
+        Err(ControllerError::Deleted(_)) => {}
+        other => panic!("execute on a deleted array: {other:?}"),
+    }
+    // One line per call on the controller.
+    let calls: Vec<&str> = c
+        .log()
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        calls,
+        ["connect", "compile", "make-array", "make-array", "make-array", "make-array", "make-array", "execute", "fetch", "delete"]
+    );
+    c.close().unwrap();
+    // One line per request on the worker, none of them with the data.
+    let lines = log.lines();
+    let requests: Vec<&String> = lines.iter().filter(|l| l.contains(": request ")).collect();
+    assert_eq!(requests.len(), 10, "{lines:#?}");
+    assert!(requests[0].contains("compile e1"), "{}", requests[0]);
+    assert!(requests[6].contains("execute e1 (a2, a3, a4, a5, a6) -> (a7)"), "{}", requests[6]);
+    assert!(lines.iter().any(|l| l.ends_with("said bye")), "{lines:#?}");
+}
+
+#[test]
+fn a_wrong_or_missing_token_is_refused_before_any_request_is_read() {
+    let (addr, log) = start_worker(1 << 30);
+    // A wrong token.
+    let mut s = raw(addr);
+    send(&mut s, &hello(b"a shared secret of 32 bytes....!"));
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
+    // No hello at all: a request first.
+    let mut s = raw(addr);
+    send(&mut s, &Request::Fetch { array: 1 });
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
+    // The controller API says why.
+    let wrong = Token::new(b"another secret, also 32 bytes...".to_vec()).unwrap();
+    match Controller::connect(&[addr], &wrong) {
+        Err(ControllerError::Refused { kind, .. }) => assert_eq!(kind, ErrorKind::Unauthenticated),
+        other => panic!("a wrong token: {:?}", other.err()),
+    }
+    // A hello over the handshake's limit is refused unread.
+    let mut s = raw(addr);
+    s.write_all(&(HELLO_LIMIT + 1).to_le_bytes()).unwrap();
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
+    // Garbage.
+    let mut s = raw(addr);
+    s.write_all(&[7, 0, 0, 0, 0, 0, 0, 0, 0xde, 0xad, 0xbe, 0xef, 1, 2, 3]).unwrap();
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
+    // A hello cut short, then the connection closed.
+    let mut s = raw(addr);
+    s.write_all(&100u64.to_le_bytes()).unwrap();
+    s.write_all(&[1, 1, 0]).unwrap();
+    drop(s);
+    // An old protocol version with the right token.
+    let mut s = raw(addr);
+    send(
+        &mut s,
+        &Request::Hello {
+            version: PROTOCOL_VERSION + 1,
+            token: SECRET.to_vec(),
+        },
+    );
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
+    still_serves(addr);
+    let refused = log.lines().iter().filter(|l| l.contains(": refused ")).count();
+    assert!(refused >= 6, "{:#?}", log.lines());
+}
+
+#[test]
+fn bad_messages_after_the_handshake_are_answered_or_end_the_session_and_the_worker_stays_up() {
+    let (addr, log) = start_worker(4096);
+    // Bytes that do not decode: an error, and the session goes on.
+    let mut s = session(addr);
+    write_frame(&mut s, &[42, 1, 2, 3]).unwrap();
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::BadMessage));
+    write_frame(&mut s, &[]).unwrap();
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::BadMessage));
+    // An id that names nothing.
+    send(&mut s, &Request::Fetch { array: 99 });
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::NotFound));
+    send(
+        &mut s,
+        &Request::Execute {
+            executable: 5,
+            arguments: vec![],
+            results: vec![],
+        },
+    );
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::NotFound));
+    // A program that does not parse.
+    send(
+        &mut s,
+        &Request::Compile {
+            executable: 1,
+            program: "HloModule broken\nENTRY {".into(),
+        },
+    );
+    let r = reply(&mut s);
+    assert_eq!(error_kind(&r), Some(ErrorKind::Failed), "{r:?}");
+    // A second hello.
+    send(&mut s, &hello(SECRET));
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::BadMessage));
+    // A message over the limit: refused, and the session ends (its rest cannot be skipped).
+    s.write_all(&5000u64.to_le_bytes()).unwrap();
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::BadMessage));
+    let mut rest = Vec::new();
+    assert_eq!(s.read_to_end(&mut rest).unwrap(), 0, "the worker hung up");
+    still_serves(addr);
+    // A request cut short by a controller that disconnects.
+    let mut s = session(addr);
+    s.write_all(&64u64.to_le_bytes()).unwrap();
+    s.write_all(&[2, 1, 0, 0]).unwrap();
+    drop(s);
+    still_serves(addr);
+    // A controller that disconnects without a word.
+    drop(session(addr));
+    still_serves(addr);
+    let lines = log.lines();
+    assert!(
+        lines.iter().any(|l| l.contains("disconnected mid-request")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("over the limit")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_second_controller_is_refused_while_the_first_is_connected() {
+    let (addr, _log) = start_worker(1 << 30);
+    let first = Controller::connect(&[addr], &token()).unwrap();
+    match Controller::connect(&[addr], &token()) {
+        Err(ControllerError::Refused { kind, .. }) => assert_eq!(kind, ErrorKind::Busy),
+        other => panic!("a second controller: {:?}", other.err()),
+    }
+    first.close().unwrap();
+    still_serves(addr);
+}
+
+#[test]
+fn shards_of_the_wrong_shape_and_reused_ids_are_refused_by_name() {
+    let (addr, _log) = start_worker(1 << 30);
+    let mut s = session(addr);
+    send(
+        &mut s,
+        &Request::Compile {
+            executable: 1,
+            program: "HloModule m\n\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  ROOT n = f32[4]{0} negate(p)\n}\n".into(),
+        },
+    );
+    assert_eq!(
+        reply(&mut s),
+        Response::Compiled {
+            device: 0,
+            parameters: vec![ShardType {
+                dtype: PrimitiveType::F32,
+                dims: vec![4]
+            }],
+            results: vec![ShardType {
+                dtype: PrimitiveType::F32,
+                dims: vec![4]
+            }],
+        }
+    );
+    send(
+        &mut s,
+        &Request::MakeArray {
+            array: 2,
+            data: ArrayLiteral::from_vec(&[3], vec![1f32, 2., 3.]),
+        },
+    );
+    assert_eq!(reply(&mut s), Response::Done);
+    send(
+        &mut s,
+        &Request::Execute {
+            executable: 1,
+            arguments: vec![2],
+            results: vec![3],
+        },
+    );
+    match reply(&mut s) {
+        Response::Error { kind, message } => {
+            assert_eq!(kind, ErrorKind::Failed);
+            assert!(message.contains("argument 0 (a2) is f32[3] on worker 0; m takes f32[4]"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same id twice.
+    send(
+        &mut s,
+        &Request::MakeArray {
+            array: 2,
+            data: ArrayLiteral::from_vec(&[4], vec![1f32, 2., 3., 4.]),
+        },
+    );
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Failed));
+    // Deleted, then used.
+    send(&mut s, &Request::Delete { array: 2 });
+    assert_eq!(reply(&mut s), Response::Done);
+    send(&mut s, &Request::Fetch { array: 2 });
+    match reply(&mut s) {
+        Response::Error { kind, message } => {
+            assert_eq!(kind, ErrorKind::NotFound);
+            assert_eq!(message, "array a2 was deleted");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A right one runs.
+    send(
+        &mut s,
+        &Request::MakeArray {
+            array: 4,
+            data: ArrayLiteral::from_vec(&[4], vec![1f32, -2., 0., 4.]),
+        },
+    );
+    assert_eq!(reply(&mut s), Response::Done);
+    send(
+        &mut s,
+        &Request::Execute {
+            executable: 1,
+            arguments: vec![4],
+            results: vec![5],
+        },
+    );
+    assert!(matches!(reply(&mut s), Response::Executed { .. }));
+    send(&mut s, &Request::Fetch { array: 5 });
+    assert_eq!(
+        reply(&mut s),
+        Response::Array(ArrayLiteral::from_vec(&[4], vec![-1f32, 2., -0., -4.]))
+    );
+    send(&mut s, &Request::Bye);
+    assert_eq!(reply(&mut s), Response::Done);
+    // A program for more devices than the job has.
+    let mut c = Controller::connect(&[addr], &token()).unwrap();
+    let dp = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/ifrt/dp_step_4.hlo"),
+    )
+    .unwrap();
+    let module = parse_module(&dp, "dp_step_4.hlo").unwrap().module;
+    let e = c.compile(&module).unwrap_err();
+    assert!(e.to_string().contains("runs on 4 devices; the job has 1 workers"), "{e}");
+    c.close().unwrap();
+}
+
+fn xlac() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xlac"))
+}
+
+#[test]
+fn xlac_serve_needs_a_token_listens_on_localhost_and_serves_one_controller_with_once() {
+    let out = xlac().args(["serve"]).env_remove("XLAC_SERVE_TOKEN").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: no token"), "{err}");
+    let out = xlac().args(["serve"]).env("XLAC_SERVE_TOKEN", "short").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let dir = std::env::temp_dir().join(format!("xlac-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("token");
+    std::fs::write(&file, [SECRET, b"\n"].concat()).unwrap();
+    let mut child = xlac()
+        .args(["serve", "--once", "--quiet", "--token-file"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("xlac serve: worker 0 of 1 (pid "), "{line}");
+    let addr: SocketAddr = line.trim().rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(addr.ip().is_loopback(), "{addr}");
+    let mut c = Controller::connect(&[addr], &token()).unwrap();
+    let x = ArrayLiteral::from_vec(&[2, 2], vec![1i32, 2, 3, 4]);
+    let a = c
+        .make_array_from_host(&x, Sharding::SingleDevice { device: 0 })
+        .unwrap();
+    assert_eq!(c.copy_to_host(&a).unwrap(), x);
+    c.close().unwrap();
+    assert!(child.wait().unwrap().success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
