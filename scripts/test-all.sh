@@ -22,7 +22,7 @@ XLAC_VERIFY_CLIF=1 cargo test --release
 if ! command -v mpirun >/dev/null || ! dpkg -s libopenmpi-dev libclang-dev >/dev/null 2>&1; then
   apt-get update && apt-get install -y libopenmpi-dev openmpi-bin libclang-dev
 fi
-cargo test --release --features xlac/mpi --test mpi
+cargo test --release --features xlac/mpi --test mpi --test serve_mpi
 
 # --- fuzzing (bounded) -------------------------------------------------------------------
 # Every fuzz target for XLAC_FUZZ_SECONDS (30 by default) from a fixed seed; a panic, abort,

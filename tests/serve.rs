@@ -19,8 +19,8 @@ use xlac::distributed::{
 };
 use xlac::ifrt::{Client, Sharding};
 use xlac::io::npz::read_npz;
-use xlac::ir::{ArrayLiteral, PrimitiveType};
 use xlac::ir::hlo_text::parse_module;
+use xlac::ir::{ArrayLiteral, PrimitiveType};
 
 const SECRET: &[u8] = b"a shared secret of 32 bytes.....";
 
@@ -132,11 +132,20 @@ fn a_lone_worker_runs_what_the_controller_sends_as_the_in_process_client_does() 
         .iter()
         .map(|x| client.make_array_from_host(x, single.clone()).unwrap())
         .collect();
-    let want = local.execute(&local_args).unwrap()[0].copy_to_host().unwrap();
+    let want = local.execute(&local_args).unwrap()[0]
+        .copy_to_host()
+        .unwrap();
     assert_eq!(got, want);
     // ...and within XLA's tolerance of XLA's own output.
-    let (g, x) = (got.values::<f32>().unwrap(), expected[0].values::<f32>().unwrap());
-    let worst = g.iter().zip(x).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+    let (g, x) = (
+        got.values::<f32>().unwrap(),
+        expected[0].values::<f32>().unwrap(),
+    );
+    let worst = g
+        .iter()
+        .zip(x)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
     assert!(worst < 1e-4, "max |worker - XLA| = {worst}");
     // A deleted array is gone, on the controller and on the worker.
     c.delete(&args[0]).unwrap();
@@ -156,7 +165,18 @@ fn a_lone_worker_runs_what_the_controller_sends_as_the_in_process_client_does() 
         .collect();
     assert_eq!(
         calls,
-        ["connect", "compile", "make-array", "make-array", "make-array", "make-array", "make-array", "execute", "fetch", "delete"]
+        [
+            "connect",
+            "compile",
+            "make-array",
+            "make-array",
+            "make-array",
+            "make-array",
+            "make-array",
+            "execute",
+            "fetch",
+            "delete"
+        ]
     );
     c.close().unwrap();
     // One line per request on the worker, none of them with the data.
@@ -164,7 +184,11 @@ fn a_lone_worker_runs_what_the_controller_sends_as_the_in_process_client_does() 
     let requests: Vec<&String> = lines.iter().filter(|l| l.contains(": request ")).collect();
     assert_eq!(requests.len(), 10, "{lines:#?}");
     assert!(requests[0].contains("compile e1"), "{}", requests[0]);
-    assert!(requests[6].contains("execute e1 (a2, a3, a4, a5, a6) -> (a7)"), "{}", requests[6]);
+    assert!(
+        requests[6].contains("execute e1 (a2, a3, a4, a5, a6) -> (a7)"),
+        "{}",
+        requests[6]
+    );
     assert!(lines.iter().any(|l| l.ends_with("said bye")), "{lines:#?}");
 }
 
@@ -191,7 +215,8 @@ fn a_wrong_or_missing_token_is_refused_before_any_request_is_read() {
     assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
     // Garbage.
     let mut s = raw(addr);
-    s.write_all(&[7, 0, 0, 0, 0, 0, 0, 0, 0xde, 0xad, 0xbe, 0xef, 1, 2, 3]).unwrap();
+    s.write_all(&[7, 0, 0, 0, 0, 0, 0, 0, 0xde, 0xad, 0xbe, 0xef, 1, 2, 3])
+        .unwrap();
     assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
     // A hello cut short, then the connection closed.
     let mut s = raw(addr);
@@ -209,7 +234,11 @@ fn a_wrong_or_missing_token_is_refused_before_any_request_is_read() {
     );
     assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Unauthenticated));
     still_serves(addr);
-    let refused = log.lines().iter().filter(|l| l.contains(": refused ")).count();
+    let refused = log
+        .lines()
+        .iter()
+        .filter(|l| l.contains(": refused "))
+        .count();
     assert!(refused >= 6, "{:#?}", log.lines());
 }
 
@@ -329,7 +358,10 @@ fn shards_of_the_wrong_shape_and_reused_ids_are_refused_by_name() {
     match reply(&mut s) {
         Response::Error { kind, message } => {
             assert_eq!(kind, ErrorKind::Failed);
-            assert!(message.contains("argument 0 (a2) is f32[3] on worker 0; m takes f32[4]"), "{message}");
+            assert!(
+                message.contains("argument 0 (a2) is f32[3] on worker 0; m takes f32[4]"),
+                "{message}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -386,7 +418,11 @@ fn shards_of_the_wrong_shape_and_reused_ids_are_refused_by_name() {
     .unwrap();
     let module = parse_module(&dp, "dp_step_4.hlo").unwrap().module;
     let e = c.compile(&module).unwrap_err();
-    assert!(e.to_string().contains("runs on 4 devices; the job has 1 workers"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("runs on 4 devices; the job has 1 workers"),
+        "{e}"
+    );
     c.close().unwrap();
 }
 
@@ -396,11 +432,19 @@ fn xlac() -> Command {
 
 #[test]
 fn xlac_serve_needs_a_token_listens_on_localhost_and_serves_one_controller_with_once() {
-    let out = xlac().args(["serve"]).env_remove("XLAC_SERVE_TOKEN").output().unwrap();
+    let out = xlac()
+        .args(["serve"])
+        .env_remove("XLAC_SERVE_TOKEN")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: no token"), "{err}");
-    let out = xlac().args(["serve"]).env("XLAC_SERVE_TOKEN", "short").output().unwrap();
+    let out = xlac()
+        .args(["serve"])
+        .env("XLAC_SERVE_TOKEN", "short")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let dir = std::env::temp_dir().join(format!("xlac-serve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -416,7 +460,10 @@ fn xlac_serve_needs_a_token_listens_on_localhost_and_serves_one_controller_with_
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    assert!(line.starts_with("xlac serve: worker 0 of 1 (pid "), "{line}");
+    assert!(
+        line.starts_with("xlac serve: worker 0 of 1 (pid "),
+        "{line}"
+    );
     let addr: SocketAddr = line.trim().rsplit(' ').next().unwrap().parse().unwrap();
     assert!(addr.ip().is_loopback(), "{addr}");
     let mut c = Controller::connect(&[addr], &token()).unwrap();
@@ -428,4 +475,34 @@ fn xlac_serve_needs_a_token_listens_on_localhost_and_serves_one_controller_with_
     c.close().unwrap();
     assert!(child.wait().unwrap().success());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_python_clients_messages_decode_here_and_encode_back_byte_for_byte() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/serve");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "req") {
+            let bytes = std::fs::read(&path).unwrap();
+            let request =
+                Request::decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(request.encode(), bytes, "{}", path.display());
+            names.push(request.name());
+        }
+    }
+    names.sort();
+    names.dedup();
+    assert_eq!(
+        names,
+        [
+            "bye",
+            "compile",
+            "delete",
+            "execute",
+            "fetch",
+            "hello",
+            "make-array"
+        ]
+    );
 }

@@ -26,9 +26,7 @@ use std::fmt;
 use std::net::{SocketAddr, TcpStream};
 
 use super::frame::{DEFAULT_MESSAGE_LIMIT, FrameError, read_frame, write_frame};
-use super::protocol::{
-    DecodeError, ErrorKind, PROTOCOL_VERSION, Request, Response, ShardType,
-};
+use super::protocol::{DecodeError, ErrorKind, PROTOCOL_VERSION, Request, Response, ShardType};
 use super::token::Token;
 use crate::ifrt::copy::{copy_box, empty_like};
 use crate::ifrt::{ArraySpec, IfrtError, IndexDomain, ProgramPlan, Sharding};
@@ -175,8 +173,8 @@ impl Controller {
         let mut by_worker: HashMap<usize, Connection> = HashMap::new();
         let mut total = None;
         for &addr in addrs {
-            let stream =
-                TcpStream::connect(addr).map_err(|error| ControllerError::Connect { addr, error })?;
+            let stream = TcpStream::connect(addr)
+                .map_err(|error| ControllerError::Connect { addr, error })?;
             let _ = stream.set_nodelay(true);
             let mut c = Connection { stream, addr };
             let hello = Request::Hello {
@@ -184,7 +182,8 @@ impl Controller {
                 token: token.bytes().to_vec(),
             };
             let position = by_worker.len();
-            let (worker, workers) = match exchange(&mut c, position, &hello, DEFAULT_MESSAGE_LIMIT)? {
+            let (worker, workers) = match exchange(&mut c, position, &hello, DEFAULT_MESSAGE_LIMIT)?
+            {
                 Response::Welcome { worker, workers } => (worker as usize, workers as usize),
                 other => return Err(unexpected(position, &other)),
             };
@@ -208,7 +207,11 @@ impl Controller {
             )));
         }
         let workers: Vec<Connection> = (0..workers)
-            .map(|w| by_worker.remove(&w).expect("every index 0..n, checked above"))
+            .map(|w| {
+                by_worker
+                    .remove(&w)
+                    .expect("every index 0..n, checked above")
+            })
             .collect();
         let mut c = Controller {
             workers,
@@ -287,7 +290,11 @@ impl Controller {
     }
 
     fn check_devices(&self, sharding: &Sharding) -> Result<()> {
-        if let Some(&d) = sharding.devices().iter().find(|&&d| d >= self.workers.len()) {
+        if let Some(&d) = sharding
+            .devices()
+            .iter()
+            .find(|&&d| d >= self.workers.len())
+        {
             return Err(ControllerError::Ifrt(IfrtError::NoSuchDevice {
                 device: d,
                 devices: self.workers.len(),
@@ -402,8 +409,9 @@ impl Controller {
             sharding,
         };
         self.note(format!(
-            "make-array {a} {}: {n} shards, {bytes} bytes to {n} workers",
-            a.sharding
+            "make-array {a} {}: {}, {bytes} bytes",
+            a.sharding,
+            count(n, "shard")
         ));
         Ok(a)
     }
@@ -506,7 +514,12 @@ impl Controller {
             let Response::Array(shard) = r else {
                 return Err(unexpected(*w, r));
             };
-            if !copy_box(&mut out, domain, shard, &IndexDomain::full(&shard.shape.dims)) {
+            if !copy_box(
+                &mut out,
+                domain,
+                shard,
+                &IndexDomain::full(&shard.shape.dims),
+            ) {
                 return Err(ControllerError::Protocol {
                     worker: *w,
                     got: format!(
@@ -519,8 +532,9 @@ impl Controller {
         }
         let from: Vec<String> = wanted.iter().map(|(w, _)| w.to_string()).collect();
         self.note(format!(
-            "fetch {a}: {} shards, {bytes} bytes from workers {}",
-            wanted.len(),
+            "fetch {a}: {}, {bytes} bytes from {} {}",
+            count(wanted.len(), "shard"),
+            if from.len() == 1 { "worker" } else { "workers" },
             from.join(", ")
         ));
         Ok(out)
@@ -582,10 +596,10 @@ impl Controller {
             sharding: to,
         };
         self.note(format!(
-            "reshard {a} {} -> a{id} {}: {} shards fetched, {puts} put",
+            "reshard {a} {} -> a{id} {}: {} fetched, {puts} put",
             a.sharding,
             b.sharding,
-            needed.len()
+            count(needed.len(), "shard")
         ));
         Ok(b)
     }
@@ -593,7 +607,12 @@ impl Controller {
     /// Deletes `a` on every worker holding a shard; later uses of it fail.
     pub fn delete(&mut self, a: &RemoteArray) -> Result<()> {
         self.check_live(a)?;
-        let devices: Vec<usize> = a.sharding.index_domains(&a.dims)?.into_iter().map(|d| d.0).collect();
+        let devices: Vec<usize> = a
+            .sharding
+            .index_domains(&a.dims)?
+            .into_iter()
+            .map(|d| d.0)
+            .collect();
         let requests = devices
             .iter()
             .map(|&w| (w, Request::Delete { array: a.id }))
@@ -632,6 +651,11 @@ fn receive(c: &mut Connection, worker: usize, limit: u64) -> Result<Response> {
     let frame = read_frame(&mut c.stream, limit)
         .map_err(|error| ControllerError::Connection { worker, error })?;
     Response::decode(&frame).map_err(|error| ControllerError::Decode { worker, error })
+}
+
+/// `1 shard`, `4 shards`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn unexpected(worker: usize, r: &Response) -> ControllerError {

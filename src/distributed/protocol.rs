@@ -576,6 +576,14 @@ impl<'a> Reader<'a> {
                 ),
             });
         }
+        if dtype == PrimitiveType::Pred
+            && let Some(i) = data.iter().position(|&b| b > 1)
+        {
+            return Err(DecodeError {
+                offset: at + 8 + i,
+                expected: format!("a pred byte (0 or 1), not {}", data[i]),
+            });
+        }
         let shape = ArrayShape::new(dtype, &dims);
         // SAFETY: `data` holds exactly `shape.byte_size()` bytes (checked above), row-major.
         Ok(unsafe { crate::runtime::buffers::read_array(data.as_ptr(), &shape) })

@@ -114,10 +114,7 @@ mod tests {
         assert!(!t.matches(b"0123456789abcde"));
         assert!(!t.matches(b""));
         assert_eq!(format!("{t:?}"), "Token(<16 bytes>)");
-        assert_eq!(
-            Token::new(b"short".to_vec()),
-            Err(TokenError::BadLength(5))
-        );
+        assert_eq!(Token::new(b"short".to_vec()), Err(TokenError::BadLength(5)));
         assert!(Token::new(vec![b'x'; MAX_TOKEN_BYTES + 1]).is_err());
     }
 }

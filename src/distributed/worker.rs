@@ -20,8 +20,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::{Arc, Condvar, Mutex};
 use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::frame::{FrameError, HELLO_LIMIT, read_frame, write_frame};
@@ -106,7 +106,9 @@ impl WorkerLog {
     /// Adds one line.
     pub fn line(&self, line: String) {
         if !self.quiet {
-            eprintln!("xlac serve: {line}");
+            // One write per line: under mpirun the ranks' lines would interleave otherwise.
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(format!("xlac serve: {line}\n").as_bytes());
         }
         self.lines
             .lock()
@@ -177,13 +179,34 @@ struct Session {
 
 /// An error reply.
 fn refuse(kind: ErrorKind, message: impl Into<String>) -> Response {
-    Response::Error {
-        kind,
-        message: message.into(),
+    Refusal::new(kind, message).into()
+}
+
+/// Why a request is refused, before it becomes the error reply.
+struct Refusal {
+    kind: ErrorKind,
+    message: String,
+}
+
+impl Refusal {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> Refusal {
+        Refusal {
+            kind,
+            message: message.into(),
+        }
     }
 }
 
-fn shard_types(shape: &[Shape], what: &str) -> Result<Vec<ShardType>, Response> {
+impl From<Refusal> for Response {
+    fn from(r: Refusal) -> Response {
+        Response::Error {
+            kind: r.kind,
+            message: r.message,
+        }
+    }
+}
+
+fn shard_types(shape: &[Shape], what: &str) -> Result<Vec<ShardType>, Refusal> {
     shape
         .iter()
         .enumerate()
@@ -192,7 +215,7 @@ fn shard_types(shape: &[Shape], what: &str) -> Result<Vec<ShardType>, Response> 
                 dtype: a.element_type,
                 dims: a.dims.clone(),
             }),
-            _ => Err(refuse(
+            _ => Err(Refusal::new(
                 ErrorKind::Failed,
                 format!("{what} {i} is a tuple; a worker takes arrays"),
             )),
@@ -317,9 +340,7 @@ fn handshake(
         return Err(why);
     }
     if version != PROTOCOL_VERSION {
-        let why = format!(
-            "protocol version {version}; this worker speaks {PROTOCOL_VERSION}"
-        );
+        let why = format!("protocol version {version}; this worker speaks {PROTOCOL_VERSION}");
         reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
         return Err(why);
     }
@@ -329,10 +350,13 @@ fn handshake(
         return Err(why);
     }
     let _ = stream.set_read_timeout(None);
-    reply(stream, Response::Welcome {
-        worker: me as u32,
-        workers: workers as u32,
-    });
+    reply(
+        stream,
+        Response::Welcome {
+            worker: me as u32,
+            workers: workers as u32,
+        },
+    );
     Ok(())
 }
 
@@ -351,7 +375,10 @@ fn run_session(
             Err(FrameError::Closed) => return "disconnected".into(),
             Err(e @ FrameError::TooLarge { .. }) => {
                 // The rest of the frame cannot be skipped safely: refuse and hang up.
-                let _ = write_frame(stream, &refuse(ErrorKind::BadMessage, e.to_string()).encode());
+                let _ = write_frame(
+                    stream,
+                    &refuse(ErrorKind::BadMessage, e.to_string()).encode(),
+                );
                 return format!("sent a message over the limit ({e}); session ended");
             }
             Err(e) => return format!("disconnected mid-request: {e}"),
@@ -398,10 +425,9 @@ fn describe(r: &Request) -> String {
             executable,
             program,
         } => format!("compile e{executable} ({} bytes of HLO)", program.len()),
-        Request::MakeArray { array, data } => format!(
-            "make-array a{array} {}",
-            Shape::Array(data.shape.clone())
-        ),
+        Request::MakeArray { array, data } => {
+            format!("make-array a{array} {}", Shape::Array(data.shape.clone()))
+        }
         Request::Execute {
             executable,
             arguments,
@@ -454,12 +480,12 @@ impl Session {
                         self.executables.insert(executable, p);
                         reply
                     }
-                    Err(r) => r,
+                    Err(r) => r.into(),
                 }
             }
             Request::MakeArray { array, data } => {
                 if let Err(r) = self.fresh(array) {
-                    return r;
+                    return r.into();
                 }
                 self.arrays.insert(array, Literal::Array(data));
                 Response::Done
@@ -472,22 +498,19 @@ impl Session {
             Request::Fetch { array } => match self.array(array, transport.worker()) {
                 Ok(Literal::Array(a)) => Response::Array(a.clone()),
                 Ok(_) => refuse(ErrorKind::Failed, format!("a{array} is not an array")),
-                Err(r) => r,
+                Err(r) => r.into(),
             },
             Request::Delete { array } => match self.arrays.remove(&array) {
                 Some(_) => {
                     self.deleted.insert(array);
                     Response::Done
                 }
-                None => self.missing(array, transport.worker()),
+                None => self.missing(array, transport.worker()).into(),
             },
             Request::DeleteExecutable { executable } => {
                 match self.executables.remove(&executable) {
                     Some(_) => Response::Done,
-                    None => refuse(
-                        ErrorKind::NotFound,
-                        format!("no executable e{executable}"),
-                    ),
+                    None => refuse(ErrorKind::NotFound, format!("no executable e{executable}")),
                 }
             }
             Request::Bye => {
@@ -498,9 +521,9 @@ impl Session {
     }
 
     /// Ids are never reused, so a stale handle can never name a new array.
-    fn fresh(&self, array: u64) -> Result<(), Response> {
+    fn fresh(&self, array: u64) -> Result<(), Refusal> {
         if self.arrays.contains_key(&array) || self.deleted.contains(&array) {
-            return Err(refuse(
+            return Err(Refusal::new(
                 ErrorKind::Failed,
                 format!("array a{array} exists or existed: ids are not reused"),
             ));
@@ -508,19 +531,21 @@ impl Session {
         Ok(())
     }
 
-    fn missing(&self, array: u64, me: usize) -> Response {
+    fn missing(&self, array: u64, me: usize) -> Refusal {
         if self.deleted.contains(&array) {
-            refuse(ErrorKind::NotFound, format!("array a{array} was deleted"))
+            Refusal::new(ErrorKind::NotFound, format!("array a{array} was deleted"))
         } else {
-            refuse(
+            Refusal::new(
                 ErrorKind::NotFound,
                 format!("no array a{array} on worker {me}"),
             )
         }
     }
 
-    fn array(&self, array: u64, me: usize) -> Result<&Literal, Response> {
-        self.arrays.get(&array).ok_or_else(|| self.missing(array, me))
+    fn array(&self, array: u64, me: usize) -> Result<&Literal, Refusal> {
+        self.arrays
+            .get(&array)
+            .ok_or_else(|| self.missing(array, me))
     }
 
     fn execute(
@@ -531,10 +556,7 @@ impl Session {
         me: usize,
     ) -> Response {
         let Some(program) = self.executables.get(&executable) else {
-            return refuse(
-                ErrorKind::NotFound,
-                format!("no executable e{executable}"),
-            );
+            return refuse(ErrorKind::NotFound, format!("no executable e{executable}"));
         };
         if arguments.len() != program.parameters.len() {
             return refuse(
@@ -563,15 +585,15 @@ impl Session {
                 return refuse(ErrorKind::BadMessage, format!("result id a{r} given twice"));
             }
             if let Err(resp) = self.fresh(r) {
-                return resp;
+                return resp.into();
             }
         }
         for (i, (&a, want)) in arguments.iter().zip(&program.parameters).enumerate() {
-            let lit = match self.array(a, me) {
-                Ok(l) => l,
-                Err(r) => return r,
+            let got = match self.array(a, me) {
+                Err(r) => return r.into(),
+                Ok(lit) => lit,
             };
-            let got = match lit {
+            let got = match got {
                 Literal::Array(x) => ShardType {
                     dtype: x.shape.element_type,
                     dims: x.shape.dims.clone(),
@@ -591,7 +613,6 @@ impl Session {
                     ),
                 );
             }
-            let _ = lit;
         }
         // Checked above: every argument exists and fits. Borrow the two maps apart.
         let Session {
@@ -633,8 +654,8 @@ fn compile(
     program: &str,
     transport: &Transport,
     options: &ServeOptions,
-) -> Result<LoadedProgram, Response> {
-    let failed = |m: String| refuse(ErrorKind::Failed, m);
+) -> Result<LoadedProgram, Refusal> {
+    let failed = |m: String| Refusal::new(ErrorKind::Failed, m);
     let parsed = crate::ir::hlo_text::parse_module(program, "<program>")
         .map_err(|e| failed(e.to_string()))?;
     let module = parsed.module;
@@ -656,12 +677,9 @@ fn compile(
         )));
     }
     let name = module.name.clone();
-    let loaded = crate::compiler::load_on_devices(
-        std::slice::from_ref(&module),
-        &plan.grid,
-        &plan.options,
-    )
-    .map_err(|e| failed(e.to_string()))?;
+    let loaded =
+        crate::compiler::load_on_devices(std::slice::from_ref(&module), &plan.grid, &plan.options)
+            .map_err(|e| failed(e.to_string()))?;
     let (device, collectives) = match transport {
         Transport::Alone => {
             let _ = options;

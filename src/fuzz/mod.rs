@@ -92,6 +92,7 @@ pub const TARGETS: &[Target] = &[
     Target::binary("npy_npz", targets::npy_npz, &[".npy", ".npz"]),
     Target::binary("bytecode", targets::bytecode, &[".mlirbc"]),
     Target::text("compile", targets::compile_module, &[".hlo", ".mlir"]),
+    Target::binary("serve_request", targets::serve_request, &[".req"]),
 ];
 
 /// Settings of one fuzz run.

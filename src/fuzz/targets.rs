@@ -41,6 +41,27 @@ pub fn bytecode(data: &[u8]) {
     }
 }
 
+/// A message a controller sends an `xlac serve` worker (`distributed::protocol`), as framed
+/// on the wire and as decoded: whatever decodes must encode back to the same bytes, and a
+/// reply decoder must not fail on the same bytes either.
+pub fn serve_request(data: &[u8]) {
+    use crate::distributed::frame::{HELLO_LIMIT, read_frame};
+    use crate::distributed::protocol::{Request, Response};
+    if let Ok(request) = Request::decode(data) {
+        assert_eq!(
+            request.encode(),
+            data,
+            "a request must encode back to its bytes"
+        );
+    }
+    let _ = Response::decode(data);
+    // The same bytes as a stream of frames under the handshake's limit.
+    let mut stream = data;
+    while let Ok(frame) = read_frame(&mut stream, HELLO_LIMIT) {
+        let _ = Request::decode(&frame);
+    }
+}
+
 /// `.npy` and `.npz` bytes, as `--input` reads them.
 pub fn npy_npz(data: &[u8]) {
     let _ = crate::io::npz::read_arrays_bytes("fuzz.npz", data);
