@@ -256,3 +256,101 @@ fn a_rank_count_that_is_not_the_device_count_is_refused() {
         text(&o)
     );
 }
+
+/// jax's own per-partition argument shards of a fixture (`shards.npz`: `in<i>_p<p>`), as
+/// the `--input-shards` files `DIR/device_<p>.npz` (arr_0, ...).
+fn write_jax_input_shards(fixture: &str, devices: usize, dir: &Path) {
+    let shards = read_npz(&testdata(fixture).join("shards.npz")).unwrap();
+    std::fs::create_dir_all(dir).unwrap();
+    for p in 0..devices {
+        let mut leaves: Vec<(usize, xlac::ir::ArrayLiteral)> = shards
+            .iter()
+            .filter_map(|a| {
+                let rest = a.name.strip_prefix("in")?;
+                let (i, part) = rest.split_once("_p")?;
+                (part.parse::<usize>().ok()? == p).then(|| (i.parse().unwrap(), a.literal.clone()))
+            })
+            .collect();
+        leaves.sort_by_key(|l| l.0);
+        let arrays: Vec<&xlac::ir::ArrayLiteral> = leaves.iter().map(|l| &l.1).collect();
+        xlac::io::npz::write_npz(&dir.join(format!("device_{p}.npz")), &arrays).unwrap();
+    }
+}
+
+/// Each rank reads only its own shard file (jax's shards of the 4-device training step),
+/// and the run equals the one that cuts the global inputs, bit for bit; a shard file of
+/// the wrong shape is one error naming the file.
+#[test]
+fn ranks_read_their_own_shard_files() {
+    let dir = scratch("input_shards");
+    let shards = dir.join("shards");
+    write_jax_input_shards("spmd/dp_mlp_4", 4, &shards);
+    let model = testdata("spmd/dp_mlp_4/model.hlo");
+    let global = dir.join("global.npz");
+    let o = xlac(&[
+        "run",
+        model.to_str().unwrap(),
+        "--partitions",
+        "4",
+        "--quiet",
+        "--input",
+        testdata("spmd/dp_mlp_4/inputs.npz").to_str().unwrap(),
+        "--output",
+        global.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let local = dir.join("local.npz");
+    let o = xlac(&[
+        "run",
+        model.to_str().unwrap(),
+        "--partitions",
+        "4",
+        "--quiet",
+        "--input-shards",
+        shards.to_str().unwrap(),
+        "--output",
+        local.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(npz_bits(&local), npz_bits(&global));
+    let ranks = dir.join("ranks.npz");
+    let o = run_distributed(
+        4,
+        &model,
+        4,
+        &[
+            "--input-shards",
+            shards.to_str().unwrap(),
+            "--output",
+            ranks.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(npz_bits(&ranks), npz_bits(&global));
+    // Device 2's batch shard with a row too few.
+    let bad = dir.join("bad");
+    write_jax_input_shards("spmd/dp_mlp_4", 4, &bad);
+    let mut arrays: Vec<xlac::ir::ArrayLiteral> = read_npz(&bad.join("device_2.npz"))
+        .unwrap()
+        .into_iter()
+        .map(|a| a.literal)
+        .collect();
+    arrays[4] = xlac::ir::ArrayLiteral::zeros(xlac::ir::ArrayShape::new(
+        xlac::ir::PrimitiveType::F32,
+        &[7, 16],
+    ));
+    let refs: Vec<&xlac::ir::ArrayLiteral> = arrays.iter().collect();
+    xlac::io::npz::write_npz(&bad.join("device_2.npz"), &refs).unwrap();
+    let o = run_distributed(4, &model, 4, &["--input-shards", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(lines.len(), 1, "{}", text(&o));
+    assert!(
+        lines[0].contains("device_2.npz")
+            && lines[0].contains("f32[7,16]")
+            && lines[0].contains("f32[8,16]"),
+        "{}",
+        lines[0]
+    );
+}

@@ -44,6 +44,11 @@ pub struct DeviceFlags {
     /// Also write each device's result shards to DIR/device_<id>.npz (arr_0, ...).
     #[arg(long, value_name = "DIR")]
     pub output_shards: Option<PathBuf>,
+    /// Read each device's argument shards from DIR/device_<id>.npz (arr_0, ... one per
+    /// parameter, in the per-device shapes) instead of cutting global inputs; under
+    /// --distributed each rank reads only its own device's file.
+    #[arg(long, value_name = "DIR", conflicts_with = "inputs")]
+    pub input_shards: Option<PathBuf>,
     /// The sharding of each result leaf of an already partitioned module (XLA's
     /// `xla_opt.hlo` does not record it), in XLA's text: `{devices=[8,1]<=[8]}`; give it
     /// once for every leaf, or once per leaf in order.
@@ -128,7 +133,11 @@ pub fn grid(module: &Module, flags: &DeviceFlags, file: &str) -> Result<Option<G
             )));
         }
     }
-    if devices == 1 && flags.output_shards.is_none() && flags.device_assignment.is_empty() {
+    if devices == 1
+        && flags.output_shards.is_none()
+        && flags.input_shards.is_none()
+        && flags.device_assignment.is_empty()
+    {
         return Ok(None);
     }
     if let Some(max) = devices_in_shardings(module)
@@ -238,12 +247,54 @@ pub struct GridRun<'a> {
     pub distributed: Option<super::distributed::Distributed>,
 }
 
+/// Where a multi-device run's arguments come from.
+pub enum GridArguments<'a> {
+    /// Global arrays, cut into each device's shards by the parameters' shardings.
+    Global(&'a [Literal]),
+    /// One file of shards per device (`--input-shards DIR`: `DIR/device_<id>.npz`).
+    Shards(&'a std::path::Path),
+}
+
+/// Reads the argument shards of `devices` (flattened indices) from `dir`, checked against
+/// the per-device parameters of `partitioned`; the other devices get no arguments.
+fn read_input_shards(
+    dir: &std::path::Path,
+    partitioned: &Module,
+    grid: &Grid,
+    devices: &[usize],
+) -> Result<Vec<Vec<Literal>>, Failure> {
+    let params = entry_parameters(partitioned);
+    let mut per_device = vec![Vec::new(); grid.device_assignment.len()];
+    for &d in devices {
+        let path = dir.join(format!("device_{}.npz", grid.device_assignment[d]));
+        let inputs = crate::io::npz::read_npz(&path)?;
+        let given = inputs.len();
+        let bound = crate::io::arguments::bind_arguments(&params, inputs, 0).map_err(|e| {
+            Failure::error(format!(
+                "{}: device {d}'s shards: {}",
+                path.display(),
+                e.message
+            ))
+        })?;
+        if !bound.randomized.is_empty() {
+            return Err(Failure::error(format!(
+                "{}: {given} arrays; device {d} takes {} parameter shards",
+                path.display(),
+                params.len()
+            )));
+        }
+        per_device[d] = bound.literals;
+    }
+    Ok(per_device)
+}
+
 /// Partitions (unless already partitioned) and compiles `loaded` for `grid`, shards
-/// `globals`, runs every device on the collectives runtime and assembles the results.
-/// `None`: a distributed run's rank other than 0 (rank 0 assembles).
+/// `arguments` (or reads each device's shards), runs every device on the collectives
+/// runtime and assembles the results. `None`: a distributed run's rank other than 0 (rank 0
+/// assembles).
 pub fn run_on_grid(
     loaded: model::LoadedModel,
-    globals: &[Literal],
+    arguments: GridArguments<'_>,
     grid: &Grid,
     how: GridRun<'_>,
 ) -> Result<Option<DeviceRun>, Failure> {
@@ -255,14 +306,14 @@ pub fn run_on_grid(
     // The entry's shardings, from the partitioned module before the CPU pipeline rewrites
     // its root.
     // `None`: an XLA-partitioned module that does not say (decided from the results).
-    let (param_shardings, out_shardings) = if is_partitioned(&loaded.module) {
+    let (param_shardings, out_shardings, shard_params) = if is_partitioned(&loaded.module) {
         let m = &loaded.module;
         let out = match given {
             Some(g) => Some(g),
             None if root_has_sharding(m) || grid.partitions == 1 => Some(result_shardings(m)),
             None => None,
         };
-        (parameter_shardings(m), out)
+        (parameter_shardings(m), out, m.clone())
     } else {
         if given.is_some() {
             return Err(Failure::usage(format!(
@@ -276,7 +327,7 @@ pub fn run_on_grid(
         options.spmd = Some(spmd);
         let p = crate::spmd::partition(loaded.module.clone(), spmd)
             .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-        (parameter_shardings(&p), Some(result_shardings(&p)))
+        (parameter_shardings(&p), Some(result_shardings(&p)), p)
     };
     let unpartitioned = loaded.module.clone();
     let backend = match how.backend {
@@ -289,8 +340,24 @@ pub fn run_on_grid(
         DeviceBackend::Compiled => loaded.module,
         DeviceBackend::Interpreter => optimize_loaded(loaded, &options)?.module,
     };
-    let per_device = shard_arguments(globals, &param_shardings, grid)
-        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
+    let per_device = match arguments {
+        GridArguments::Global(globals) => shard_arguments(globals, &param_shardings, grid)
+            .map_err(|e| Failure::error(format!("{file}: {e}")))?,
+        GridArguments::Shards(dir) => {
+            // A rank reads its own device's file only.
+            let devices: Vec<usize> = match (how.distributed, super::distributed::launcher_rank()) {
+                (Some(_), Some(rank)) => grid
+                    .device_assignment
+                    .iter()
+                    .position(|&d| d == rank as i64)
+                    .into_iter()
+                    .collect(),
+                _ => (0..grid.device_assignment.len()).collect(),
+            };
+            read_input_shards(dir, &shard_params, grid, &devices)?
+        }
+    };
+    drop(shard_params);
     let device_grid = DeviceGrid {
         replicas: grid.replicas as u32,
         partitions: grid.partitions as u32,
@@ -366,10 +433,21 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
     let quiet = args.quiet
         || (args.distributed.is_some()
             && super::distributed::launcher_rank().is_some_and(|r| r != 0));
-    let arguments = super::run::bind_inputs(&params, &args.inputs, args.seed, quiet)?;
+    if args.devices.input_shards.is_some() && args.compare_to.is_some() {
+        return Err(Failure::usage(
+            "--compare-to runs the global program on the global inputs: give --input, not --input-shards",
+        ));
+    }
+    let globals = match &args.devices.input_shards {
+        Some(_) => Vec::new(),
+        None => super::run::bind_inputs(&params, &args.inputs, args.seed, quiet)?.literals,
+    };
     let run = run_on_grid(
         loaded,
-        &arguments.literals,
+        match &args.devices.input_shards {
+            Some(dir) => GridArguments::Shards(dir),
+            None => GridArguments::Global(&globals),
+        },
         &grid,
         GridRun {
             passes: &args.passes,
@@ -421,7 +499,7 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             .module;
         let want = evaluate(
             &reference,
-            &arguments.literals,
+            &globals,
             &EvalOptions {
                 seed: args.seed.unwrap_or(0),
                 ..EvalOptions::default()
