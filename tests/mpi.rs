@@ -327,6 +327,42 @@ fn ranks_read_their_own_shard_files() {
     );
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(npz_bits(&ranks), npz_bits(&global));
+    // Every rank writes its own result shard, and nothing is gathered.
+    let in_process = dir.join("out_in_process");
+    let o = xlac(&[
+        "run",
+        model.to_str().unwrap(),
+        "--partitions",
+        "4",
+        "--quiet",
+        "--input-shards",
+        shards.to_str().unwrap(),
+        "--output-shards",
+        in_process.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let own = dir.join("out_ranks");
+    let o = run_distributed(
+        4,
+        &model,
+        4,
+        &[
+            "--input-shards",
+            shards.to_str().unwrap(),
+            "--output-shards",
+            own.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.stdout.is_empty(), "{}", text(&o));
+    for d in 0..4 {
+        let f = format!("device_{d}.npz");
+        assert_eq!(
+            npz_bits(&own.join(&f)),
+            npz_bits(&in_process.join(&f)),
+            "{f}"
+        );
+    }
     // Device 2's batch shard with a row too few.
     let bad = dir.join("bad");
     write_jax_input_shards("spmd/dp_mlp_4", 4, &bad);

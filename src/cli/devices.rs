@@ -245,6 +245,9 @@ pub struct GridRun<'a> {
     pub quiet: bool,
     /// `--distributed`: this process runs one device of a multi-process job.
     pub distributed: Option<super::distributed::Distributed>,
+    /// Under `--distributed`: every rank writes its own result shards here and rank 0
+    /// gathers nothing (`--output-shards` without `--output`).
+    pub own_output_shards: Option<PathBuf>,
 }
 
 /// Where a multi-device run's arguments come from.
@@ -390,6 +393,7 @@ pub fn run_on_grid(
             &per_device,
             &run_options,
             d,
+            how.own_output_shards.as_deref(),
         )? {
             Some(all) => all,
             None => return Ok(None),
@@ -458,6 +462,10 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             result_sharding: &args.devices.result_sharding,
             quiet,
             distributed: args.distributed()?,
+            own_output_shards: match (&args.distributed, &args.output) {
+                (Some(_), None) => args.devices.output_shards.clone(),
+                _ => None,
+            },
         },
     )?;
     let Some(run) = run else {

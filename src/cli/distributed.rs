@@ -41,7 +41,8 @@ pub fn launcher_rank() -> Option<usize> {
 
 /// Runs this rank's device of `module` on `grid` (`per_device[d]`: device d's arguments;
 /// only this rank's are used). Rank 0 returns every device's result, in device order; the
-/// other ranks return `None`.
+/// other ranks return `None`. With `own_shards`, every rank writes its own result to
+/// `own_shards/device_<id>.npz` instead, nothing is gathered, and every rank returns `None`.
 #[cfg(feature = "mpi")]
 pub fn run_rank(
     file: &str,
@@ -50,6 +51,7 @@ pub fn run_rank(
     per_device: &[Vec<Literal>],
     options: &DeviceRunOptions,
     how: Distributed,
+    own_shards: Option<&std::path::Path>,
 ) -> Result<Option<Vec<Literal>>, Failure> {
     use crate::runtime::buffers::{literal_bytes, read_array};
     use crate::runtime::collectives::CollectiveError;
@@ -125,6 +127,25 @@ pub fn run_rank(
         ) => fail(c.to_string(), true),
         other => fail(other.to_string(), false),
     })?;
+    if let Some(dir) = own_shards {
+        let path = dir.join(format!("device_{rank}.npz"));
+        std::fs::create_dir_all(dir)
+            .map_err(|e| {
+                fail(
+                    format!(
+                        "cannot create {}: {}",
+                        dir.display(),
+                        crate::io::io_error_text(&e)
+                    ),
+                    false,
+                )
+            })
+            .and_then(|()| {
+                crate::io::npz::write_npz(&path, &result.leaves())
+                    .map_err(|e| fail(e.message, false))
+            })?;
+        return Ok(None);
+    }
     // Rank 0 assembles: every rank sends its result leaves as row-major bytes.
     let leaves: Vec<crate::ir::ArrayLiteral> = result
         .leaves()
@@ -195,6 +216,7 @@ pub fn run_rank(
     _per_device: &[Vec<Literal>],
     _options: &DeviceRunOptions,
     _how: Distributed,
+    _own_shards: Option<&std::path::Path>,
 ) -> Result<Option<Vec<Literal>>, Failure> {
     Err(Failure::usage(
         "--distributed mpi: this xlac was built without MPI; build it with `cargo build --release --features mpi` (needs libopenmpi-dev and libclang-dev)",
