@@ -764,10 +764,12 @@ unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<Vec<i6
 }
 
 /// The arguments of one Execute: each buffer's data, shared, or taken out of a donated
-/// buffer (which counts as deleted from then on). A donated buffer is owned by the run
-/// only when nothing else holds its data: not an external reference (a numpy view), not
-/// the same buffer passed again in this call; otherwise the run reads a shared copy, as
-/// XLA copies a donation it cannot honour, and the buffer is still consumed.
+/// buffer (which counts as deleted from then on). A buffer under an external reference
+/// (a zero-copy numpy view) is not donated: it stays alive and the run reads it, the
+/// aliased output getting memory of its own, as XLA:CPU refuses such a donation. A
+/// donated buffer passed more than once is consumed once and every use reads its data
+/// unchanged (XLA rejects that call); the run owns a donated buffer's data only when
+/// nothing else shares it.
 fn take_arguments(
     state: &ExecutableState,
     handles: &[*mut c_void],
@@ -790,7 +792,11 @@ fn take_arguments(
         let refs: Vec<&Literal> = shared.iter().map(|l| &**l).collect();
         state.check_arguments(&refs)?;
     }
-    let donate = |i: usize| state.donates(i) && !non_donatable.contains(&(i as i64));
+    let donate = |i: usize| {
+        state.donates(i)
+            && !non_donatable.contains(&(i as i64))
+            && !buffers[i].has_external_references()
+    };
     // Consume each donated buffer once, however often it is passed.
     for (i, &h) in handles.iter().enumerate() {
         if donate(i) && !handles[..i].iter().enumerate().any(|(j, &g)| g == h && donate(j)) {

@@ -387,7 +387,7 @@ fn unimplemented_and_null_slots() {
 /// arguments 0 and 2, which are deleted afterwards, and outputs 0 and 1 are computed in
 /// their memory (same data pointer); argument 1 is untouched, and values equal the
 /// interpreter's. Listed in `non_donatable_input_indices`, or viewed externally, an
-/// argument keeps (or shares) its bytes and the output is a copy.
+/// argument is kept and the output is a copy; passed twice, it is consumed once.
 #[test]
 fn donated_inputs_become_their_outputs_without_a_copy() {
     let p = load();
@@ -424,8 +424,8 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
         .chain(inputs)
         .for_each(|b| p.destroy_buffer(b));
 
-    // An external reference (a numpy view) on argument 0: consumed, but the view's bytes
-    // stay as they were and the output has memory of its own.
+    // An external reference (a numpy view) on argument 0: not donated (as XLA:CPU); the
+    // buffer and its view keep their bytes and the output has memory of its own.
     let inputs: Vec<_> = host.iter().map(|a| put(&p, client, a)).collect();
     let mut r: PJRT_Buffer_IncreaseExternalReferenceCount_Args = args();
     r.buffer = inputs[0];
@@ -433,7 +433,8 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
         .unwrap();
     let viewed = p.data_pointer(inputs[0]);
     let outputs = p.execute(exe, &inputs).expect("execute");
-    assert!(p.is_deleted(inputs[0]));
+    assert!(!p.is_deleted(inputs[0]) && p.is_deleted(inputs[2]));
+    assert_eq!(p.to_host(inputs[0]).unwrap(), literal_bytes(&host[0]));
     assert_ne!(p.data_pointer(outputs[0]), viewed);
     // SAFETY: the external reference keeps the 512 bytes alive.
     let view = unsafe { std::slice::from_raw_parts(viewed as *const u8, 512) };
