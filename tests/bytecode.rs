@@ -395,9 +395,17 @@ fn donation_becomes_input_output_alias() {
     for name in &names {
         let golden = std::fs::read_to_string(attrs.join(format!("{name}.xla.hlo_header"))).unwrap();
         let want = donation(golden.trim());
-        assert!(!want.is_empty(), "{name}: the golden header has no donation");
+        assert!(
+            !want.is_empty(),
+            "{name}: the golden header has no donation"
+        );
         for model in [format!("{name}.mlir"), format!("{name}.jit.mlirbc")] {
-            let o = xlac(&["convert", &attrs.join(&model).display().to_string(), "--to", "hlo"]);
+            let o = xlac(&[
+                "convert",
+                &attrs.join(&model).display().to_string(),
+                "--to",
+                "hlo",
+            ]);
             assert_eq!(o.code, 0, "{model}: {}", o.stderr);
             let header = o.stdout.lines().next().unwrap_or("");
             assert_eq!(donation(header), want, "{model}: {header}");

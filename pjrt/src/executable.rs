@@ -497,7 +497,11 @@ impl ExecutableState {
     /// Runs on `args` and returns the flattened result leaves, row-major. A donated
     /// argument's storage becomes the output aliased with it where buffer assignment put
     /// that output in the parameter's buffer (compiled mode).
-    pub fn execute(&self, client: &Client, args: Vec<Input>) -> Result<Vec<xlac::ir::ArrayLiteral>> {
+    pub fn execute(
+        &self,
+        client: &Client,
+        args: Vec<Input>,
+    ) -> Result<Vec<xlac::ir::ArrayLiteral>> {
         {
             let refs: Vec<&Literal> = args.iter().map(Input::literal).collect();
             self.check_arguments(&refs)?;
@@ -506,7 +510,7 @@ impl ExecutableState {
             Runner::Compiled(exe) => {
                 let mut guard = exe.lock().unwrap_or_else(|e| e.into_inner());
                 let exe: &mut SendExecutable = &mut guard;
-let mut kept = Vec::with_capacity(args.len());
+                let mut kept = Vec::with_capacity(args.len());
                 let mut given = Vec::with_capacity(args.len());
                 for a in args {
                     match a {
@@ -799,7 +803,12 @@ fn take_arguments(
     };
     // Consume each donated buffer once, however often it is passed.
     for (i, &h) in handles.iter().enumerate() {
-        if donate(i) && !handles[..i].iter().enumerate().any(|(j, &g)| g == h && donate(j)) {
+        if donate(i)
+            && !handles[..i]
+                .iter()
+                .enumerate()
+                .any(|(j, &g)| g == h && donate(j))
+        {
             drop(buffers[i].take()?);
         }
     }

@@ -410,8 +410,16 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
     assert!(p.is_deleted(inputs[0]) && p.is_deleted(inputs[2]));
     assert!(!p.is_deleted(inputs[1]));
     assert_eq!(p.to_host(inputs[1]).unwrap(), literal_bytes(&host[1]));
-    assert_eq!(p.data_pointer(outputs[0]), before[0], "output 0 reuses argument 0");
-    assert_eq!(p.data_pointer(outputs[1]), before[2], "output 1 reuses argument 2");
+    assert_eq!(
+        p.data_pointer(outputs[0]),
+        before[0],
+        "output 0 reuses argument 0"
+    );
+    assert_eq!(
+        p.data_pointer(outputs[1]),
+        before[2],
+        "output 1 reuses argument 2"
+    );
     assert!(!before.contains(&p.data_pointer(outputs[2])));
     for (i, &b) in outputs.iter().enumerate() {
         assert_eq!(p.to_host(b).unwrap(), literal_bytes(&want[i]), "output {i}");
@@ -452,9 +460,7 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
     // `non_donatable_input_indices = [0]`: argument 0 is kept, argument 2 still donated.
     let inputs: Vec<_> = host.iter().map(|a| put(&p, client, a)).collect();
     let kept = [0i64];
-    let outputs = p
-        .execute_with(exe, &inputs, &kept)
-        .expect("execute");
+    let outputs = p.execute_with(exe, &inputs, &kept).expect("execute");
     assert!(!p.is_deleted(inputs[0]) && p.is_deleted(inputs[2]));
     assert_eq!(p.to_host(inputs[0]).unwrap(), literal_bytes(&host[0]));
     for (i, &b) in outputs.iter().enumerate() {
@@ -472,7 +478,11 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
     let outputs = p.execute(exe, &[x, x, z]).expect("execute");
     let twice = interpreter(&text, &[host[0].clone(), host[0].clone(), host[2].clone()]);
     for (i, &b) in outputs.iter().enumerate() {
-        assert_eq!(p.to_host(b).unwrap(), literal_bytes(&twice[i]), "output {i}");
+        assert_eq!(
+            p.to_host(b).unwrap(),
+            literal_bytes(&twice[i]),
+            "output {i}"
+        );
     }
     assert!(p.is_deleted(x) && p.is_deleted(z));
     outputs

@@ -331,7 +331,10 @@ ENTRY main {
         assert!(check_buffer_assignment(&m, &ba).is_empty());
     }
     // The same negate, read by nobody after it: in place.
-    let alone = later_reader.replace("  b = f32[8]{0} reverse(x), dimensions={0}\n", "  b = f32[8]{0} reverse(a), dimensions={0}\n");
+    let alone = later_reader.replace(
+        "  b = f32[8]{0} reverse(x), dimensions={0}\n",
+        "  b = f32[8]{0} reverse(a), dimensions={0}\n",
+    );
     let m = parse(&alone);
     let ba = BufferAssignment::run(&m).unwrap();
     assert_eq!(slice_of(&m, &ba, "a", &[]), slice_of(&m, &ba, "x", &[]));

@@ -278,7 +278,10 @@ pub fn literal_leaf<'a>(value: &'a Literal, index: &[usize]) -> Option<&'a Array
 }
 
 /// The array at `index` of `value`, mutably.
-pub fn literal_leaf_mut<'a>(value: &'a mut Literal, index: &[usize]) -> Option<&'a mut ArrayLiteral> {
+pub fn literal_leaf_mut<'a>(
+    value: &'a mut Literal,
+    index: &[usize],
+) -> Option<&'a mut ArrayLiteral> {
     let mut v = value;
     for &i in index {
         v = match v {

@@ -409,7 +409,9 @@ impl Executable {
             // An output computed in a donated argument's storage is that storage (once);
             // moving the literal keeps its heap bytes where they are.
             let whole = b.slice.offset == 0 && b.slice.size == allocations[b.slice.allocation].size;
-            if let Some(ip) = in_place.iter().find(|ip| ip.allocation == b.slice.allocation)
+            if let Some(ip) = in_place
+                .iter()
+                .find(|ip| ip.allocation == b.slice.allocation)
                 && whole
                 && moved.insert(ip.allocation)
                 && let Argument::Donated(lit) = &mut args[ip.number]

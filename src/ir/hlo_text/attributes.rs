@@ -11,8 +11,8 @@ use std::fmt::Write;
 use super::lexer::{Cursor, PResult};
 use super::shapes::{parse_shape, write_shape};
 use crate::ir::{
-    BufferDonor, ConvolutionDimensionNumbers, InputOutputAlias, Metadata, OutputOperandAlias, PaddingDimension,
-    Precision, ProgramShape, ShapeIndex, SliceDimension, Window, WindowDimension,
+    BufferDonor, ConvolutionDimensionNumbers, InputOutputAlias, Metadata, OutputOperandAlias,
+    PaddingDimension, Precision, ProgramShape, ShapeIndex, SliceDimension, Window, WindowDimension,
 };
 
 /// `{1,2,3}` (or `{}`) as integers.

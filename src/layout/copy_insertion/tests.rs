@@ -214,7 +214,8 @@ fn param_and_output_allocations(m: &Module, param: &str, out: &[usize]) -> (usiz
 /// then lives in `y`'s buffer.
 #[test]
 fn aliased_output_waits_for_the_parameters_other_readers() {
-    let (m, changed) = run(r#"HloModule t, input_output_alias={ {0}: (1, {}, may-alias) }
+    let (m, changed) = run(
+        r#"HloModule t, input_output_alias={ {0}: (1, {}, may-alias) }
 add_one {
   p = s32[6]{0} parameter(0)
   c = s32[] constant(1)
@@ -234,7 +235,8 @@ ENTRY main {
   g = s32[6]{0} fusion(y), kind=kLoop, calls=times_two
   ROOT t = (s32[6]{0}, s32[6]{0}) tuple(f, g)
 }
-"#);
+"#,
+    );
     assert!(changed);
     let entry = m.entry_computation();
     let (f, g) = (entry.find("f").unwrap(), entry.find("g").unwrap());

@@ -34,7 +34,9 @@ impl<'a> Converter<'a> {
                     (ALIASING_OUTPUT, other) => {
                         return Err(self.err(
                             f.loc,
-                            format!("argument {i}: {ALIASING_OUTPUT} must be an integer, not {other:?}"),
+                            format!(
+                                "argument {i}: {ALIASING_OUTPUT} must be an integer, not {other:?}"
+                            ),
                         ));
                     }
                     (BUFFER_DONOR, Attr::Bool(true) | Attr::Unit) => donors.push(BufferDonor {
@@ -45,7 +47,9 @@ impl<'a> Converter<'a> {
                     (BUFFER_DONOR, other) => {
                         return Err(self.err(
                             f.loc,
-                            format!("argument {i}: {BUFFER_DONOR} must be a boolean, not {other:?}"),
+                            format!(
+                                "argument {i}: {BUFFER_DONOR} must be a boolean, not {other:?}"
+                            ),
                         ));
                     }
                     _ => {}
