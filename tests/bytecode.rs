@@ -346,3 +346,69 @@ fn sharded_artifacts_run_on_their_devices_like_their_text() {
     eprintln!("{compared} sharded artifacts ran like their model.mlir on their devices");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The donation attributes of the donating jax.jit programs (`tf.aliasing_output`,
+/// `jax.buffer_donor`) become the HLO header's `input_output_alias=` and `buffer_donor=`
+/// exactly as XLA's own MLIR-to-HLO translation writes them (`NAME.xla.hlo_header`, the
+/// first line of jax's `lowered.compiler_ir("hlo")`), from the text and from the bytes.
+#[test]
+fn donation_becomes_input_output_alias() {
+    let attrs = root().join("bytecode/attributes");
+    /// The header attributes about donation, split at top-level commas.
+    fn donation(header: &str) -> Vec<String> {
+        let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+        for (i, c) in header.char_indices() {
+            match c {
+                '{' | '(' | '[' => depth += 1,
+                '}' | ')' | ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    parts.push(header[start..i].trim().to_string());
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        parts.push(header[start..].trim().to_string());
+        parts
+            .into_iter()
+            .filter(|p| p.starts_with("input_output_alias=") || p.starts_with("buffer_donor="))
+            .collect()
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&attrs)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_str().unwrap().to_string();
+            n.strip_suffix(".xla.hlo_header").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "donate_int_tuple",
+            "donate_one",
+            "donate_two_of_three",
+            "sharded_buffer_donor",
+            "sharded_donate_out"
+        ]
+    );
+    for name in &names {
+        let golden = std::fs::read_to_string(attrs.join(format!("{name}.xla.hlo_header"))).unwrap();
+        let want = donation(golden.trim());
+        assert!(
+            !want.is_empty(),
+            "{name}: the golden header has no donation"
+        );
+        for model in [format!("{name}.mlir"), format!("{name}.jit.mlirbc")] {
+            let o = xlac(&[
+                "convert",
+                &attrs.join(&model).display().to_string(),
+                "--to",
+                "hlo",
+            ]);
+            assert_eq!(o.code, 0, "{model}: {}", o.stderr);
+            let header = o.stdout.lines().next().unwrap_or("");
+            assert_eq!(donation(header), want, "{model}: {header}");
+        }
+    }
+}

@@ -303,6 +303,15 @@ impl Buffer {
             })
     }
 
+    /// True while a zero-copy view (an external reference) holds the data.
+    pub fn has_external_references(&self) -> bool {
+        !self
+            .external
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+    }
+
     /// The element type.
     pub fn element_type(&self) -> PrimitiveType {
         self.element_type

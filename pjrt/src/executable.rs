@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use xlac::compiler::CompileOptions as XlacCompileOptions;
 use xlac::eval::{EvalOptions, evaluate};
 use xlac::ir::{ArrayShape, Literal, Module, Shape, verifier};
+use xlac::runtime::Argument;
 
 use crate::abi::*;
 use crate::buffer::{Buffer, Event, buffer_ref, buffer_type};
@@ -157,6 +158,9 @@ pub struct ExecutableState {
     runner: Runner,
     /// The entry parameters' shapes.
     parameters: Vec<Shape>,
+    /// Per parameter: the program donates it (`input_output_alias` or `buffer_donor`),
+    /// so Execute consumes its buffer.
+    donated: Vec<bool>,
     /// The flattened result leaves.
     outputs: Vec<ArrayShape>,
     output_types: Vec<PJRT_Buffer_Type>,
@@ -274,6 +278,18 @@ pub fn compile(
         .iter()
         .map(|&p| entry.instrs[p].shape.clone())
         .collect();
+    let mut donated = vec![false; parameters.len()];
+    let config = &module.config;
+    for n in config
+        .input_output_alias
+        .iter()
+        .map(|a| a.parameter)
+        .chain(config.buffer_donor.iter().map(|d| d.parameter))
+    {
+        if let Some(d) = donated.get_mut(n) {
+            *d = true;
+        }
+    }
     let mut outputs = Vec::new();
     leaves(module.result_shape(), &mut outputs);
     let mut hasher = DefaultHasher::new();
@@ -368,6 +384,7 @@ pub fn compile(
         name,
         runner,
         parameters,
+        donated,
         outputs,
         output_types,
         output_dims,
@@ -432,13 +449,31 @@ fn sanitize(name: &str) -> String {
         .collect()
 }
 
+/// One argument of an execution.
+pub enum Input {
+    /// A buffer's data, shared: read only.
+    Kept(Arc<Literal>),
+    /// A donated buffer's data, owned by the run: an aliased output may be computed in it.
+    Donated(Literal),
+}
+
+impl Input {
+    fn literal(&self) -> &Literal {
+        match self {
+            Input::Kept(l) => l,
+            Input::Donated(l) => l,
+        }
+    }
+}
+
 impl ExecutableState {
-    /// Runs on `args` and returns the flattened result leaves, row-major.
-    pub fn execute(
-        &self,
-        client: &Client,
-        args: &[Arc<Literal>],
-    ) -> Result<Vec<xlac::ir::ArrayLiteral>> {
+    /// True if the program donates parameter `i` (its buffer is consumed by Execute).
+    pub fn donates(&self, i: usize) -> bool {
+        self.donated.get(i).copied().unwrap_or(false)
+    }
+
+    /// Checks the argument count and shapes against the parameters.
+    pub fn check_arguments(&self, args: &[&Literal]) -> Result<()> {
         if args.len() != self.parameters.len() {
             return Err(Error::invalid(format!(
                 "error: {} takes {} arguments, got {}",
@@ -456,15 +491,58 @@ impl ExecutableState {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Runs on `args` and returns the flattened result leaves, row-major. A donated
+    /// argument's storage becomes the output aliased with it where buffer assignment put
+    /// that output in the parameter's buffer (compiled mode).
+    pub fn execute(
+        &self,
+        client: &Client,
+        args: Vec<Input>,
+    ) -> Result<Vec<xlac::ir::ArrayLiteral>> {
+        {
+            let refs: Vec<&Literal> = args.iter().map(Input::literal).collect();
+            self.check_arguments(&refs)?;
+        }
         let result = match &self.runner {
             Runner::Compiled(exe) => {
                 let mut guard = exe.lock().unwrap_or_else(|e| e.into_inner());
                 let exe: &mut SendExecutable = &mut guard;
-                let refs: Vec<&Literal> = args.iter().map(|a| &**a).collect();
-                client.install(|| exe.0.execute_refs(&refs))
+                let mut kept = Vec::with_capacity(args.len());
+                let mut given = Vec::with_capacity(args.len());
+                for a in args {
+                    match a {
+                        Input::Kept(l) => {
+                            kept.push(Some(l));
+                            given.push(None);
+                        }
+                        Input::Donated(l) => {
+                            kept.push(None);
+                            given.push(Some(l));
+                        }
+                    }
+                }
+                let arguments: Vec<Argument<'_>> = kept
+                    .iter()
+                    .zip(given)
+                    .map(|(k, g)| match (k, g) {
+                        (_, Some(l)) => Argument::Donated(l),
+                        (Some(l), None) => Argument::Borrowed(l),
+                        (None, None) => unreachable!("every argument is kept or donated"),
+                    })
+                    .collect();
+                client.install(|| exe.0.execute_donated(arguments))
             }
             Runner::Interpreter(module) => {
-                let owned: Vec<Literal> = args.iter().map(|a| (**a).clone()).collect();
+                let owned: Vec<Literal> = args
+                    .into_iter()
+                    .map(|a| match a {
+                        Input::Kept(l) => (*l).clone(),
+                        Input::Donated(l) => l,
+                    })
+                    .collect();
                 evaluate(module, &owned, &EvalOptions::default())
                     .map_err(|e| xlac::runtime::RuntimeError::new(e.to_string()))
             }
@@ -641,14 +719,18 @@ pub unsafe extern "C" fn loaded_executable_get_device_assignment(
     })
 }
 
-/// Reads `non_donatable_input_indices` from the execute options, if the struct has them.
+/// The most `non_donatable_input_indices` an Execute call may list.
+const MAX_NON_DONATABLE: usize = 1 << 20;
+
+/// Checks the execute options and reads `non_donatable_input_indices` (arguments the
+/// caller keeps even where the program donates them), if the struct has them.
 ///
 /// # Safety
 /// `options` must be NULL or valid for its declared size.
-unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<()> {
+unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<Vec<i64>> {
     // SAFETY: the caller's contract.
     let Some(o) = (unsafe { options.as_ref() }) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     if has_field(
         o.struct_size,
@@ -660,7 +742,90 @@ unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<()> {
             "error: xlac does not run host send/recv callbacks",
         ));
     }
-    Ok(())
+    if !has_field(
+        o.struct_size,
+        std::mem::offset_of!(PJRT_ExecuteOptions, num_non_donatable_input_indices),
+        std::mem::size_of::<usize>(),
+    ) || o.num_non_donatable_input_indices == 0
+    {
+        return Ok(Vec::new());
+    }
+    if o.num_non_donatable_input_indices > MAX_NON_DONATABLE {
+        return Err(Error::invalid(format!(
+            "{} non-donatable input indices; at most {MAX_NON_DONATABLE}",
+            o.num_non_donatable_input_indices
+        )));
+    }
+    // SAFETY: the framework's array of `num_non_donatable_input_indices` indices.
+    let indices = unsafe {
+        slice(
+            o.non_donatable_input_indices,
+            o.num_non_donatable_input_indices,
+            "non_donatable_input_indices",
+        )?
+    };
+    Ok(indices.to_vec())
+}
+
+/// The arguments of one Execute: each buffer's data, shared, or taken out of a donated
+/// buffer (which counts as deleted from then on). A buffer under an external reference
+/// (a zero-copy numpy view) is not donated: it stays alive and the run reads it, the
+/// aliased output getting memory of its own, as XLA:CPU refuses such a donation. A
+/// donated buffer passed more than once is consumed once and every use reads its data
+/// unchanged (XLA rejects that call); the run owns a donated buffer's data only when
+/// nothing else shares it.
+fn take_arguments(
+    state: &ExecutableState,
+    handles: &[*mut c_void],
+    non_donatable: &[i64],
+) -> Result<Vec<Input>> {
+    let buffers = handles
+        .iter()
+        // SAFETY: live buffers from this plugin.
+        .map(|&h| unsafe { buffer_ref(h) })
+        .collect::<Result<Vec<_>>>()?;
+    let shared = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            b.literal()
+                .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    {
+        let refs: Vec<&Literal> = shared.iter().map(|l| &**l).collect();
+        state.check_arguments(&refs)?;
+    }
+    let donate = |i: usize| {
+        state.donates(i)
+            && !non_donatable.contains(&(i as i64))
+            && !buffers[i].has_external_references()
+    };
+    // Consume each donated buffer once, however often it is passed.
+    for (i, &h) in handles.iter().enumerate() {
+        if donate(i)
+            && !handles[..i]
+                .iter()
+                .enumerate()
+                .any(|(j, &g)| g == h && donate(j))
+        {
+            drop(buffers[i].take()?);
+        }
+    }
+    Ok(shared
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if donate(i) {
+                match Arc::try_unwrap(l) {
+                    Ok(owned) => Input::Donated(owned),
+                    Err(l) => Input::Kept(l),
+                }
+            } else {
+                Input::Kept(l)
+            }
+        })
+        .collect())
 }
 
 pub unsafe extern "C" fn loaded_executable_execute(
@@ -684,21 +849,12 @@ pub unsafe extern "C" fn loaded_executable_execute(
         }
         crate::client::check_device(client, a.execute_device)?;
         // SAFETY: the framework's options.
-        unsafe { execute_options_ok(a.options)? };
+        let non_donatable = unsafe { execute_options_ok(a.options)? };
         // SAFETY: `argument_lists[0]` holds `num_args` buffers.
         let lists = unsafe { slice(a.argument_lists, 1, "argument_lists")? };
         let handles = unsafe { slice(lists[0], a.num_args, "argument_lists[0]")? };
-        let inputs = handles
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| {
-                // SAFETY: live buffers from this plugin.
-                unsafe { buffer_ref(h) }?
-                    .literal()
-                    .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let outputs = l.state.execute(client, &inputs)?;
+        let inputs = take_arguments(&l.state, handles, &non_donatable)?;
+        let outputs = l.state.execute(client, inputs)?;
         // SAFETY: `output_lists[0]` has room for `NumOutputs` buffers.
         let out_lists = unsafe { slice(a.output_lists, 1, "output_lists")? };
         if out_lists[0].is_null() && !outputs.is_empty() {

@@ -381,3 +381,114 @@ fn unimplemented_and_null_slots() {
         "PJRT_Client_TopologyDescription is not implemented by xlac"
     );
 }
+
+/// Donation through the C API: `donate_two_of_three` (jax's bytes for
+/// `jit(lambda x, y, z: (x + y, y * z, z - 1.0), donate_argnums=(0, 2))`) consumes
+/// arguments 0 and 2, which are deleted afterwards, and outputs 0 and 1 are computed in
+/// their memory (same data pointer); argument 1 is untouched, and values equal the
+/// interpreter's. Listed in `non_donatable_input_indices`, or viewed externally, an
+/// argument is kept and the output is a copy; passed twice, it is consumed once.
+#[test]
+fn donated_inputs_become_their_outputs_without_a_copy() {
+    let p = load();
+    let client = p.client(&[]).expect("client");
+    let dir = testdata("bytecode/attributes");
+    let code = std::fs::read(dir.join("donate_two_of_three.jit.mlirbc")).unwrap();
+    let text = std::fs::read_to_string(dir.join("donate_two_of_three.mlir")).unwrap();
+    let exe = p.compile(client, &code, &[]).expect("compile");
+    let arg = |k: usize| {
+        let v: Vec<f32> = (0..128).map(|i| (i + 7 * k) as f32 / 64.0).collect();
+        ArrayLiteral::from_vec(&[16, 8], v)
+    };
+    let host: Vec<ArrayLiteral> = (0..3).map(arg).collect();
+    let want = interpreter(&text, &host);
+
+    let inputs: Vec<_> = host.iter().map(|a| put(&p, client, a)).collect();
+    let before: Vec<usize> = inputs.iter().map(|&b| p.data_pointer(b)).collect();
+    let outputs = p.execute(exe, &inputs).expect("execute");
+    assert_eq!(outputs.len(), 3);
+    assert!(p.is_deleted(inputs[0]) && p.is_deleted(inputs[2]));
+    assert!(!p.is_deleted(inputs[1]));
+    assert_eq!(p.to_host(inputs[1]).unwrap(), literal_bytes(&host[1]));
+    assert_eq!(
+        p.data_pointer(outputs[0]),
+        before[0],
+        "output 0 reuses argument 0"
+    );
+    assert_eq!(
+        p.data_pointer(outputs[1]),
+        before[2],
+        "output 1 reuses argument 2"
+    );
+    assert!(!before.contains(&p.data_pointer(outputs[2])));
+    for (i, &b) in outputs.iter().enumerate() {
+        assert_eq!(p.to_host(b).unwrap(), literal_bytes(&want[i]), "output {i}");
+    }
+    // A deleted argument cannot be passed again.
+    let e = p.execute(exe, &inputs).unwrap_err();
+    assert!(e.message.contains("deleted or donated"), "{}", e.message);
+    outputs
+        .into_iter()
+        .chain(inputs)
+        .for_each(|b| p.destroy_buffer(b));
+
+    // An external reference (a numpy view) on argument 0: not donated (as XLA:CPU); the
+    // buffer and its view keep their bytes and the output has memory of its own.
+    let inputs: Vec<_> = host.iter().map(|a| put(&p, client, a)).collect();
+    let mut r: PJRT_Buffer_IncreaseExternalReferenceCount_Args = args();
+    r.buffer = inputs[0];
+    p.call("Buffer_IncreaseExternalReferenceCount", &mut r)
+        .unwrap();
+    let viewed = p.data_pointer(inputs[0]);
+    let outputs = p.execute(exe, &inputs).expect("execute");
+    assert!(!p.is_deleted(inputs[0]) && p.is_deleted(inputs[2]));
+    assert_eq!(p.to_host(inputs[0]).unwrap(), literal_bytes(&host[0]));
+    assert_ne!(p.data_pointer(outputs[0]), viewed);
+    // SAFETY: the external reference keeps the 512 bytes alive.
+    let view = unsafe { std::slice::from_raw_parts(viewed as *const u8, 512) };
+    assert_eq!(view, literal_bytes(&host[0]));
+    assert_eq!(p.to_host(outputs[0]).unwrap(), literal_bytes(&want[0]));
+    let mut d: PJRT_Buffer_DecreaseExternalReferenceCount_Args = args();
+    d.buffer = inputs[0];
+    p.call("Buffer_DecreaseExternalReferenceCount", &mut d)
+        .unwrap();
+    outputs
+        .into_iter()
+        .chain(inputs)
+        .for_each(|b| p.destroy_buffer(b));
+
+    // `non_donatable_input_indices = [0]`: argument 0 is kept, argument 2 still donated.
+    let inputs: Vec<_> = host.iter().map(|a| put(&p, client, a)).collect();
+    let kept = [0i64];
+    let outputs = p.execute_with(exe, &inputs, &kept).expect("execute");
+    assert!(!p.is_deleted(inputs[0]) && p.is_deleted(inputs[2]));
+    assert_eq!(p.to_host(inputs[0]).unwrap(), literal_bytes(&host[0]));
+    for (i, &b) in outputs.iter().enumerate() {
+        assert_eq!(p.to_host(b).unwrap(), literal_bytes(&want[i]), "output {i}");
+    }
+    outputs
+        .into_iter()
+        .chain(inputs)
+        .for_each(|b| p.destroy_buffer(b));
+
+    // The same buffer as arguments 0 and 1 (donated and kept): consumed once, read
+    // unchanged by both, and the outputs are right.
+    let x = put(&p, client, &host[0]);
+    let z = put(&p, client, &host[2]);
+    let outputs = p.execute(exe, &[x, x, z]).expect("execute");
+    let twice = interpreter(&text, &[host[0].clone(), host[0].clone(), host[2].clone()]);
+    for (i, &b) in outputs.iter().enumerate() {
+        assert_eq!(
+            p.to_host(b).unwrap(),
+            literal_bytes(&twice[i]),
+            "output {i}"
+        );
+    }
+    assert!(p.is_deleted(x) && p.is_deleted(z));
+    outputs
+        .into_iter()
+        .chain([x, z])
+        .for_each(|b| p.destroy_buffer(b));
+    p.destroy_loaded(exe);
+    p.destroy_client(client);
+}

@@ -35,8 +35,8 @@ pub use builder::ComputationBuilder;
 pub use instruction::{CalledComputations, CustomCall, Instruction, Op};
 pub use literal::{ArrayData, ArrayLiteral, Literal, NativeType};
 pub use module::{
-    Computation, ComputationId, FileLocation, InputOutputAlias, InstrId, Module, ModuleConfig,
-    ProgramShape, Span, StackFrame, StackFrameIndex,
+    BufferDonor, Computation, ComputationId, FileLocation, InputOutputAlias, InstrId, Module,
+    ModuleConfig, ProgramShape, Span, StackFrame, StackFrameIndex,
 };
 pub use opcode::{Arity, OpCategory, Opcode};
 pub use primitive_type::{PrimitiveType, TypeKind};

@@ -125,6 +125,16 @@ pub struct InputOutputAlias {
     pub must_alias: bool,
 }
 
+/// `buffer_donor={ (1, {}) }`: a parameter leaf whose buffer the caller gives up, for the
+/// compiler to reuse for any output (XLA's `HloBufferDonorConfig`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BufferDonor {
+    /// Entry parameter number.
+    pub parameter: usize,
+    /// Index into that parameter.
+    pub parameter_index: ShapeIndex,
+}
+
 /// `entry_computation_layout={(p0, p1)->result}`: parameter and result shapes with layouts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ProgramShape {
@@ -221,11 +231,13 @@ pub struct ModuleConfig {
     pub entry_computation_layout: Option<ProgramShape>,
     /// `input_output_alias=`.
     pub input_output_alias: Vec<InputOutputAlias>,
+    /// `buffer_donor=`.
+    pub buffer_donor: Vec<BufferDonor>,
     /// `replica_count=` when printed.
     pub replica_count: Option<i64>,
     /// `num_partitions=` when printed.
     pub num_partitions: Option<i64>,
-    /// Other header attributes (`buffer_donor`, `frontend_attributes`,
+    /// Other header attributes (`frontend_attributes`,
     /// `allow_spmd_sharding_propagation_to_output`, ...), verbatim, in order.
     pub raw_attributes: Vec<RawAttribute>,
 }

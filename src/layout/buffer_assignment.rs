@@ -411,8 +411,12 @@ fn buffer_facts(module: &Module, alias: &AliasAnalysis, positions: &[usize]) -> 
 }
 
 /// `input_output_alias`: the entry output leaf shares the parameter's buffer when the
-/// parameter is no longer read once the output is written (the parameter's last use is
-/// before the output's definition, or is the in-place update defining it).
+/// parameter is no longer read once the output is written: the parameter's last use is
+/// before the output's definition, or is the instruction defining it, which may then
+/// write over that operand ([`can_share_operand_buffer_with_user`]: an in-place update,
+/// or an elementwise op or loop fusion, one element of a multi-output fusion's tuple
+/// included, reading the operand at the index it writes) and reads the parameter's
+/// buffer through no other operand. Otherwise the output keeps a buffer of its own.
 fn merge_input_output_aliases(
     module: &Module,
     alias: &mut AliasAnalysis,
@@ -435,6 +439,9 @@ fn merge_input_output_aliases(
         ) else {
             continue;
         };
+        if alias.positions[p].size != alias.positions[o].size {
+            continue;
+        }
         let (bp, bo) = (alias.buffer_of(p), alias.buffer_of(o));
         if bp == bo {
             continue;
@@ -443,22 +450,129 @@ fn merge_input_output_aliases(
         // in schedule order.
         let out_def = ranges[&bo].start;
         let param_end = ranges[&bp].end;
-        let writer = schedule
-            .sequence
-            .get(out_def)
-            .map(|&(c, i)| &module.computations[c].instrs[i]);
-        let in_place = writer.is_some_and(|w| {
-            w.opcode() == Opcode::DynamicUpdateSlice
-                && w.operands
-                    .first()
-                    .and_then(|&x| alias.position(module.entry, x, &[]))
-                    .is_some_and(|x| alias.buffer_of(x) == bp)
-        });
-        if param_end < out_def || (param_end == out_def && in_place) {
+        let overwrites_param = || {
+            let Some(&(c, w)) = schedule.sequence.get(out_def) else {
+                return false;
+            };
+            if c != module.entry {
+                return false;
+            }
+            let comp = &module.computations[c];
+            let writer = &comp.instrs[w];
+            // Which leaf of the writer the output is.
+            let Some(user_index) = array_leaves(&writer.shape)
+                .into_iter()
+                .map(|(index, _)| index)
+                .find(|index| {
+                    alias
+                        .position(c, w, index)
+                        .is_some_and(|q| alias.buffer_of(q) == bo)
+                })
+            else {
+                return false;
+            };
+            let reads_param = |k: usize| {
+                let x = writer.operands[k];
+                array_leaves(&comp.instrs[x].shape)
+                    .iter()
+                    .filter_map(|(index, _)| alias.position(c, x, index))
+                    .any(|q| alias.buffer_of(q) == bp)
+            };
+            let readers: Vec<usize> = (0..writer.operands.len())
+                .filter(|&k| reads_param(k))
+                .collect();
+            matches!(readers.as_slice(), [k]
+                if alias.position(c, writer.operands[*k], &[])
+                    .is_some_and(|q| alias.buffer_of(q) == bp)
+                && can_share_operand_buffer_with_user(module, c, w, *k, &user_index))
+        };
+        if param_end < out_def || (param_end == out_def && overwrites_param()) {
             union_buffers(alias, ranges, p, o);
         }
     }
     Ok(())
+}
+
+/// True if `user` may write leaf `user_index` of its result over the bytes of its array
+/// operand `k` (XLA's `HloDataflowAnalysis::CanShareOperandBufferWithUser`): operand and
+/// leaf have one shape (type, dimensions, layout), and either `k` is the operand the user
+/// updates in place ([`in_place_operand`]), or every element of the leaf is computed from
+/// the operand's element at the same index, read before it is written: an elementwise op
+/// (not `copy`, nor one with side effects), or a kLoop fusion whose fused parameter `k`
+/// reaches the root only through elementwise ops of its dimensions and the root tuple of
+/// a multi-output fusion (`AreTransitiveUsesElementwiseOrTuple`). A multi-output kernel
+/// computes every output at an index before it stores any.
+pub fn can_share_operand_buffer_with_user(
+    module: &Module,
+    c: ComputationId,
+    user: InstrId,
+    k: usize,
+    user_index: &[usize],
+) -> bool {
+    let comp = &module.computations[c];
+    let instr = &comp.instrs[user];
+    let Some(&operand) = instr.operands.get(k) else {
+        return false;
+    };
+    let operand_shape = &comp.instrs[operand].shape;
+    if !operand_shape.is_array() || instr.shape.subshape(user_index) != Some(operand_shape) {
+        return false;
+    }
+    if matches!(comp.instrs[operand].op, Op::Constant { .. }) {
+        return false;
+    }
+    if in_place_operand(module, c, user) == Some(k) {
+        return user_index.is_empty();
+    }
+    match &instr.op {
+        Op::Plain(Opcode::Copy) => false,
+        Op::Fusion {
+            kind: FusionKind::Loop,
+            calls,
+        } => {
+            let fused = &module.computations[*calls];
+            let root = fused.root_instr();
+            let leaf_ok = if root.opcode() == Opcode::Tuple {
+                user_index.len() == 1
+            } else {
+                user_index.is_empty()
+            };
+            leaf_ok
+                && fused
+                    .parameters()
+                    .get(k)
+                    .is_some_and(|&p| uses_are_elementwise_or_root_tuple(fused, p))
+        }
+        op => user_index.is_empty() && op.opcode().is_elementwise() && !op.has_side_effect(),
+    }
+}
+
+/// True if every transitive user of fused parameter `p` is an elementwise op of its
+/// dimensions without side effects, or the fusion's root tuple.
+fn uses_are_elementwise_or_root_tuple(fused: &crate::ir::Computation, p: InstrId) -> bool {
+    let users = fused.users();
+    let dims = fused.instrs[p].shape.dims().to_vec();
+    let mut stack = vec![p];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        for &u in &users[x] {
+            let ui = &fused.instrs[u];
+            if u == fused.root && ui.opcode() == Opcode::Tuple {
+                continue;
+            }
+            if !ui.opcode().is_elementwise()
+                || ui.op.has_side_effect()
+                || ui.shape.dims() != dims.as_slice()
+            {
+                return false;
+            }
+            stack.push(u);
+        }
+    }
+    true
 }
 
 /// In-place updates: a dynamic-update-slice (or single-operand scatter, or a kLoop fusion
@@ -540,34 +654,13 @@ pub fn elementwise_shareable_operands(
             calls,
         } if instr.shape.is_array() => {
             let fused = &module.computations[*calls];
-            let users = fused.users();
             let params = fused.parameters();
             (0..instr.operands.len())
                 .filter(|&k| same_shape(instr.operands[k]))
                 .filter(|&k| {
-                    let Some(&p) = params.get(k) else {
-                        return false;
-                    };
-                    // Every transitive user elementwise with the parameter's dimensions.
-                    let dims = fused.instrs[p].shape.dims().to_vec();
-                    let mut stack = vec![p];
-                    let mut seen = std::collections::HashSet::new();
-                    while let Some(x) = stack.pop() {
-                        if !seen.insert(x) {
-                            continue;
-                        }
-                        for &u in &users[x] {
-                            let ui = &fused.instrs[u];
-                            if !ui.opcode().is_elementwise()
-                                || ui.op.has_side_effect()
-                                || ui.shape.dims() != dims.as_slice()
-                            {
-                                return false;
-                            }
-                            stack.push(u);
-                        }
-                    }
-                    true
+                    params
+                        .get(k)
+                        .is_some_and(|&p| uses_are_elementwise_or_root_tuple(fused, p))
                 })
                 .collect()
         }

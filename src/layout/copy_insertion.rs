@@ -29,10 +29,18 @@
 //! 5. **dynamic-update-slice / scatter**: no copy. Buffer assignment updates operand 0 in
 //!    place only when operand 0 dies at the update; otherwise the update gets a buffer of
 //!    its own (the runtime copies operand 0 into it first).
+//! 6. **Aliased outputs** (`input_output_alias`): the output is to be written into its
+//!    parameter's buffer, so every other reader of the parameter is made a control
+//!    predecessor of the instruction writing the output (the schedule reads before it
+//!    overwrites). Where that edge would close a cycle (a reader needs the output), or the
+//!    writer reads the parameter other than as an operand it may overwrite
+//!    (`CanShareOperandBufferWithUser`: elementwise, at the index it writes), the output
+//!    is copied at the end, after every reader, and the copy writes into the buffer.
+//!    XLA: `AddCopiesForAliasedInputOutputs`.
 
 use std::collections::HashSet;
 
-use super::buffer_assignment::in_place_operand;
+use super::buffer_assignment::{can_share_operand_buffer_with_user, in_place_operand};
 use crate::ir::{ComputationId, InstrId, Instruction, Module, Op, Opcode, Shape};
 use crate::pipeline::{Pass, PassError};
 
@@ -71,6 +79,7 @@ impl Pass for CopyInsertion {
             }
         }
         changed |= copy_entry_root(module);
+        changed |= order_aliased_outputs(module);
         if changed {
             for &c in &globals {
                 topological_order(&mut module.computations[c]);
@@ -454,6 +463,93 @@ fn copy_entry_root(module: &mut Module) -> bool {
             _ => false,
         }
     })
+}
+
+/// Rule 6: the readers of an aliased parameter run before the writer of its output, or
+/// the output is copied after them.
+fn order_aliased_outputs(module: &mut Module) -> bool {
+    let entry = module.entry;
+    let mut changed = false;
+    for a in module.config.input_output_alias.clone() {
+        let comp = &module.computations[entry];
+        let (root, root_instr) = (comp.root, &comp.instrs[comp.root]);
+        let Some(&param) = comp.parameters().get(a.parameter) else {
+            continue;
+        };
+        if !a.parameter_index.is_empty() || !comp.instrs[param].shape.is_array() {
+            continue;
+        }
+        let leaf = match a.output_index.as_slice() {
+            [] if root_instr.shape.is_array() => root,
+            [k] if root_instr.opcode() == Opcode::Tuple => match root_instr.operands.get(*k) {
+                Some(&x) => x,
+                None => continue,
+            },
+            _ => continue,
+        };
+        let v = source(module, entry, leaf);
+        let (writer, user_index) = match &comp.instrs[v].op {
+            Op::GetTupleElement { index } => (comp.instrs[v].operands[0], vec![*index]),
+            _ => (v, Vec::new()),
+        };
+        // The parameter itself (passed through), a constant or a loop result: their
+        // bytes are decided elsewhere.
+        if is_forwarder(&comp.instrs[writer]) {
+            continue;
+        }
+        // Who reads the parameter's bytes: its users, through bitcasts.
+        let mut holders = vec![param];
+        let mut readers: Vec<InstrId> = Vec::new();
+        for &id in &comp.order {
+            let instr = &comp.instrs[id];
+            // The root tuple forwards values; it reads nothing.
+            let forwards = id == root && instr.opcode() == Opcode::Tuple;
+            if forwards || !instr.operands.iter().any(|o| holders.contains(o)) {
+                continue;
+            }
+            if instr.opcode() == Opcode::Bitcast {
+                holders.push(id);
+            } else {
+                readers.push(id);
+            }
+        }
+        let writer_ok = !readers.contains(&writer) || {
+            let w = &comp.instrs[writer];
+            let ks: Vec<usize> = (0..w.operands.len())
+                .filter(|&k| holders.contains(&w.operands[k]))
+                .collect();
+            matches!(ks.as_slice(), [k] if w.operands[*k] == param
+                && can_share_operand_buffer_with_user(module, entry, writer, *k, &user_index))
+        };
+        let others: Vec<InstrId> = readers.into_iter().filter(|&r| r != writer).collect();
+        let cycle = others.iter().any(|&r| depends_on(module, entry, r, writer));
+        let writer = if writer_ok && !cycle {
+            writer
+        } else {
+            // The output goes through a copy of its own, after every reader.
+            let copy = add_copy(module, entry, leaf, root);
+            let comp = &mut module.computations[entry];
+            if a.output_index.is_empty() {
+                comp.order.retain(|&i| i != copy);
+                comp.order.push(copy);
+                comp.root = copy;
+            } else {
+                comp.instrs[root].operands[a.output_index[0]] = copy;
+            }
+            changed = true;
+            copy
+        };
+        for r in others {
+            if r == writer || depends_on(module, entry, writer, r) {
+                continue;
+            }
+            module.computations[entry].instrs[writer]
+                .control_predecessors
+                .push(r);
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// Copies the root leaves of `c` for which `needs(module, c, leaf number, value)` holds,

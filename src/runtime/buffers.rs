@@ -184,6 +184,16 @@ pub fn literal_bytes(a: &ArrayLiteral) -> &[u8] {
     })
 }
 
+/// The bytes of a literal's elements, writable: what a donated argument's storage is
+/// when a kernel writes an aliased output into it.
+pub fn literal_bytes_mut(a: &mut ArrayLiteral) -> &mut [u8] {
+    with_array_data!(&mut a.data, v => {
+        let len = std::mem::size_of_val(v.as_slice());
+        // SAFETY: every element type is plain data; kernels write bools as 0 or 1.
+        unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len) }
+    })
+}
+
 /// Writes `value` into `dst`, stored in `shape`'s layout (relayout when the literal's
 /// layout differs). The caller guarantees `dst` holds `shape.byte_size()` bytes.
 ///
@@ -265,6 +275,42 @@ pub fn literal_leaf<'a>(value: &'a Literal, index: &[usize]) -> Option<&'a Array
         v = v.as_tuple()?.get(i)?;
     }
     v.as_array()
+}
+
+/// The array at `index` of `value`, mutably.
+pub fn literal_leaf_mut<'a>(
+    value: &'a mut Literal,
+    index: &[usize],
+) -> Option<&'a mut ArrayLiteral> {
+    let mut v = value;
+    for &i in index {
+        v = match v {
+            Literal::Tuple(elements) => elements.get_mut(i)?,
+            _ => return None,
+        };
+    }
+    match v {
+        Literal::Array(a) => Some(a),
+        _ => None,
+    }
+}
+
+/// Moves the array at `index` out of `value`, leaving a token in its place.
+pub fn take_literal_leaf(value: &mut Literal, index: &[usize]) -> Option<ArrayLiteral> {
+    let mut v = value;
+    for &i in index {
+        v = match v {
+            Literal::Tuple(elements) => elements.get_mut(i)?,
+            _ => return None,
+        };
+    }
+    match std::mem::replace(v, Literal::Token) {
+        Literal::Array(a) => Some(a),
+        other => {
+            *v = other;
+            None
+        }
+    }
 }
 
 /// Copies an array from `src` (stored in `from`'s layout) to `dst` (stored in `to`'s

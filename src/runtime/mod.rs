@@ -44,10 +44,13 @@ use std::fmt;
 
 use crate::codegen::KernelSet;
 use crate::eval::{EvalOptions, Evaluator};
-use crate::ir::{ArrayShape, Literal, Module, Shape, ShapeIndex};
+use crate::ir::{ArrayLiteral, ArrayShape, Literal, Module, Shape, ShapeIndex};
 use crate::layout::{AllocationKind, BufferAssignment, Slice};
 
-use buffers::{AlignedBuffer, literal_bytes, literal_leaf, read_array, read_value, write_array};
+use buffers::{
+    AlignedBuffer, literal_bytes, literal_bytes_mut, literal_leaf, literal_leaf_mut, read_array,
+    read_value, take_literal_leaf, write_array,
+};
 use emitter::ThunkEmitter;
 use execute::{Context, DeviceBinding, Memory, run_sequence};
 use plan::{Plan, leaf_indices};
@@ -77,12 +80,54 @@ impl fmt::Display for RuntimeError {
 
 impl std::error::Error for RuntimeError {}
 
+/// One argument of [`Executable::execute_donated`].
+#[derive(Debug)]
+pub enum Argument<'a> {
+    /// Read only: the caller keeps it, and its bytes are never written.
+    Borrowed(&'a Literal),
+    /// Given up to the run (donated, as `jax.jit(..., donate_argnums=...)` does): a leaf
+    /// whose parameter buffer also holds an `input_output_alias` output is computed in
+    /// this literal's own storage and comes back as that output, without a copy.
+    Donated(Literal),
+}
+
+impl Argument<'_> {
+    fn leaf(&self, index: &[usize]) -> Option<&ArrayLiteral> {
+        match self {
+            Argument::Borrowed(l) => literal_leaf(l, index),
+            Argument::Donated(l) => literal_leaf(l, index),
+        }
+    }
+}
+
+/// A donated parameter leaf bound as the storage of its allocation for one run.
+struct InPlace {
+    allocation: usize,
+    number: usize,
+    index: ShapeIndex,
+}
+
 /// One entry parameter leaf: where the caller's data goes.
 struct ParameterLeaf {
     number: usize,
     index: ShapeIndex,
     slice: Slice,
     shape: ArrayShape,
+}
+
+/// The arguments of one run, borrowed or donated.
+struct Arguments<'a>(Vec<Argument<'a>>);
+
+impl<'a> From<&[&'a Literal]> for Arguments<'a> {
+    fn from(args: &[&'a Literal]) -> Self {
+        Arguments(args.iter().map(|&a| Argument::Borrowed(a)).collect())
+    }
+}
+
+impl<'a> From<Vec<Argument<'a>>> for Arguments<'a> {
+    fn from(args: Vec<Argument<'a>>) -> Self {
+        Arguments(args)
+    }
 }
 
 /// A compiled module ready to run: the final module, its buffer plan and kernels.
@@ -275,7 +320,7 @@ impl Executable {
     /// copy to the host.
     pub fn run(&mut self, args: &[Literal]) -> Result<(), RuntimeError> {
         let refs: Vec<&Literal> = args.iter().collect();
-        self.execute_impl(&refs, false).map(drop)
+        self.execute_impl(refs.as_slice(), false).map(drop)
     }
 
     /// Runs on `args` as device `device` of `collectives` (its collectives meet the other
@@ -285,15 +330,27 @@ impl Executable {
         args: &[&Literal],
         device: DeviceBinding,
     ) -> Result<Literal, RuntimeError> {
-        self.execute_device(args, true, device)?
+        let mut args: Vec<Argument<'_>> = args.iter().map(|&a| Argument::Borrowed(a)).collect();
+        self.execute_device(&mut args, true, device)?
             .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }
 
-    fn execute_impl(
+    /// Runs on `args` like [`Self::execute_refs`], taking ownership of the donated ones:
+    /// an output that buffer assignment placed in a donated parameter's buffer
+    /// (`input_output_alias`) is written into that argument's storage and returned in it,
+    /// so its data pointer is the argument's. Other outputs are fresh literals; a donated
+    /// argument whose layout differs from its parameter's is copied in, as a borrowed one.
+    pub fn execute_donated(&mut self, args: Vec<Argument<'_>>) -> Result<Literal, RuntimeError> {
+        self.execute_impl(args, true)?
+            .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
+    }
+
+    fn execute_impl<'a>(
         &mut self,
-        args: &[&Literal],
+        args: impl Into<Arguments<'a>>,
         read_result: bool,
     ) -> Result<Option<Literal>, RuntimeError> {
+        let mut args = args.into().0;
         // A run without a grid is the only device of its own.
         let single: std::sync::Arc<dyn collectives::Collectives> =
             std::sync::Arc::new(collectives::InProcess::single());
@@ -301,7 +358,7 @@ impl Executable {
             .start(0)
             .map_err(|e| RuntimeError::new(e.to_string()))?;
         let outcome = self.execute_device(
-            args,
+            &mut args,
             read_result,
             DeviceBinding {
                 collectives: single.clone(),
@@ -314,11 +371,11 @@ impl Executable {
 
     fn execute_device(
         &mut self,
-        args: &[&Literal],
+        args: &mut [Argument<'_>],
         read_result: bool,
         device: DeviceBinding,
     ) -> Result<Option<Literal>, RuntimeError> {
-        let bases = self.bind(args)?;
+        let (bases, in_place) = self.bind(args)?;
         let mut ctx = self.context(bases);
         let grid = device.collectives.grid().clone();
         let process =
@@ -345,8 +402,28 @@ impl Executable {
         let root_shape = self.module.result_shape().clone();
         let result = &self.result;
         let memory = &ctx.memory;
+        let allocations = &self.plan.allocations;
+        let mut moved = std::collections::HashSet::new();
         read_value(&root_shape, &mut |index, _| {
             let (_, b) = result.iter().find(|(i, _)| i == index)?;
+            // An output computed in a donated argument's storage is that storage (once);
+            // moving the literal keeps its heap bytes where they are.
+            let whole = b.slice.offset == 0 && b.slice.size == allocations[b.slice.allocation].size;
+            if let Some(ip) = in_place
+                .iter()
+                .find(|ip| ip.allocation == b.slice.allocation)
+                && whole
+                && moved.insert(ip.allocation)
+                && let Argument::Donated(lit) = &mut args[ip.number]
+                && literal_leaf(lit, &ip.index).is_some_and(|l| {
+                    l.shape.element_type == b.shape.element_type
+                        && l.shape.dims == b.shape.dims
+                        && (b.shape.rank() <= 1
+                            || l.shape.layout.minor_to_major == b.shape.layout.minor_to_major)
+                })
+            {
+                return take_literal_leaf(lit, &ip.index);
+            }
             // SAFETY: the slice holds the leaf's shape.
             Some(unsafe { read_array(memory.ptr(b.slice), &b.shape) })
         })
@@ -378,8 +455,12 @@ impl Executable {
     }
 
     /// Binds `args` to the parameter allocations (in place where the layout allows,
-    /// copied otherwise) and returns the base address of every allocation for one run.
-    fn bind(&mut self, args: &[&Literal]) -> Result<Vec<*mut u8>, RuntimeError> {
+    /// copied otherwise) and returns the base address of every allocation for one run,
+    /// with the donated leaves bound as the storage of an allocation that outputs share.
+    fn bind(
+        &mut self,
+        args: &mut [Argument<'_>],
+    ) -> Result<(Vec<*mut u8>, Vec<InPlace>), RuntimeError> {
         let count = self.module.entry_computation().parameters().len();
         if args.len() != count {
             return Err(RuntimeError::new(format!(
@@ -392,8 +473,9 @@ impl Executable {
             .iter()
             .map(|m| m.as_ref().map_or(std::ptr::null_mut(), |b| b.ptr()))
             .collect();
+        let mut in_place = Vec::new();
         for p in &self.parameters {
-            let leaf = literal_leaf(args[p.number], &p.index).ok_or_else(|| {
+            let leaf = args[p.number].leaf(&p.index).ok_or_else(|| {
                 RuntimeError::new(format!(
                     "argument {} has no array at {:?}; the parameter is {}",
                     p.number,
@@ -419,6 +501,29 @@ impl Executable {
                 bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
                 continue;
             }
+            let size = info.size;
+            if whole
+                && same_layout
+                && !owned
+                && !self.guard
+                && let Argument::Donated(lit) = &mut args[p.number]
+                && let Some(leaf) = literal_leaf_mut(lit, &p.index)
+            {
+                // Donated: kernels write the aliased output over it.
+                let bytes = literal_bytes_mut(leaf);
+                if bytes.len() == size {
+                    bases[p.slice.allocation] = bytes.as_mut_ptr();
+                    in_place.push(InPlace {
+                        allocation: p.slice.allocation,
+                        number: p.number,
+                        index: p.index.clone(),
+                    });
+                    continue;
+                }
+            }
+            let Some(leaf) = args[p.number].leaf(&p.index) else {
+                continue;
+            };
             let base = if owned {
                 bases[p.slice.allocation]
             } else {
@@ -441,7 +546,7 @@ impl Executable {
             // SAFETY: the slice lies inside the allocation and holds the parameter's shape.
             unsafe { write_array(base.add(p.slice.offset), leaf, &p.shape) };
         }
-        Ok(bases)
+        Ok((bases, in_place))
     }
 
     /// `thunk-sequence.txt`: one line per thunk, nested for control flow.

@@ -181,8 +181,9 @@ impl Executable {
             },
             _ => return Err(RuntimeError::new(format!("thunk {index} has no choices"))),
         };
-        let refs: Vec<&Literal> = args.iter().collect();
-        let bases = self.bind(&refs)?;
+        let mut borrowed: Vec<super::Argument<'_>> =
+            args.iter().map(super::Argument::Borrowed).collect();
+        let (bases, _) = self.bind(&mut borrowed)?;
         let mut ctx = self.context(bases);
         run_sequence(&self.entry, &mut ctx)?;
         let mut times = vec![Vec::with_capacity(rounds); choices.len()];

@@ -30,6 +30,10 @@ Written under testdata/bytecode/:
                                   (donate_argnums) jax.jit programs, the bytes jax.jit hands a
                                   plugin (tf.aliasing_output, jax.buffer_donor, sdy.sharding)
     attributes/NAME.mlir          the text jaxlib (with the sdy dialect) reads them as
+    attributes/NAME.xla.hlo_header
+                                  for the donating programs: the `HloModule` line of XLA's own
+                                  translation of the same lowering (`compiler_ir("hlo")`), whose
+                                  input_output_alias / buffer_donor xlac's conversion must match
     index.tsv                     every case tried: accepted or the reason it was not
 
 TARGET is 1.0.0, 1.13.7 (jax's default, 12 weeks back) and 1.17.0 (jaxlib 0.10.2's current).
@@ -202,6 +206,12 @@ def jit_cases():
     ]
 
 
+def write_xla_header(folder, name, lowered):
+    """NAME.xla.hlo_header: the first line of XLA's MLIR-to-HLO translation of `lowered`."""
+    header = lowered.compiler_ir("hlo").as_hlo_text().split("\n")[0]
+    write(os.path.join(folder, name + ".xla.hlo_header"), header + "\n")
+
+
 def attributes(index):
     folder = os.path.join(HERE, "attributes")
     spmd = os.path.join(TESTDATA, "spmd")
@@ -217,9 +227,12 @@ def attributes(index):
                       "accepted", " ".join(TARGETS)))
         print(f"attributes/spmd__{name}", flush=True)
     for name, fn, args, options in jit_cases():
-        module = jax.jit(fn, **options).lower(*args).compiler_ir("stablehlo")
+        lowered = jax.jit(fn, **options).lower(*args)
+        module = lowered.compiler_ir("stablehlo")
         artifacts = {"jit": _jax.mlir.serialize_portable_artifact(module, JIT_TARGET, True)}
         write_case(folder, name, artifacts)
+        if "donate_argnums" in options:
+            write_xla_header(folder, name, lowered)
         index.append(("attributes", name, "generate.py jit_cases", "accepted", "jit"))
         print(f"attributes/{name}", flush=True)
 

@@ -231,6 +231,16 @@ impl Plugin {
         loaded: *mut c_void,
         inputs: &[*mut c_void],
     ) -> Result<Vec<*mut c_void>, Failure> {
+        self.execute_with(loaded, inputs, &[])
+    }
+
+    /// [`Self::execute`] with `non_donatable_input_indices`.
+    pub fn execute_with(
+        &self,
+        loaded: *mut c_void,
+        inputs: &[*mut c_void],
+        non_donatable: &[i64],
+    ) -> Result<Vec<*mut c_void>, Failure> {
         let n = self.num_outputs(loaded);
         let mut outputs = vec![std::ptr::null_mut::<c_void>(); n];
         let input_list: *const *mut c_void = inputs.as_ptr();
@@ -238,6 +248,8 @@ impl Plugin {
         let mut event: *mut c_void = std::ptr::null_mut();
         let mut options: PJRT_ExecuteOptions = args();
         options.launch_id = 1;
+        options.non_donatable_input_indices = non_donatable.as_ptr();
+        options.num_non_donatable_input_indices = non_donatable.len();
         let mut a: PJRT_LoadedExecutable_Execute_Args = args();
         a.executable = loaded;
         a.options = &mut options;
@@ -254,6 +266,23 @@ impl Plugin {
             self.destroy_event(event);
         }
         Ok(outputs)
+    }
+
+    /// `Buffer_IsDeleted`.
+    pub fn is_deleted(&self, b: *mut c_void) -> bool {
+        let mut a: PJRT_Buffer_IsDeleted_Args = args();
+        a.buffer = b;
+        self.call("Buffer_IsDeleted", &mut a).expect("IsDeleted");
+        a.is_deleted
+    }
+
+    /// `Buffer_OpaqueDeviceMemoryDataPointer`.
+    pub fn data_pointer(&self, b: *mut c_void) -> usize {
+        let mut a: PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args = args();
+        a.buffer = b;
+        self.call("Buffer_OpaqueDeviceMemoryDataPointer", &mut a)
+            .expect("OpaqueDeviceMemoryDataPointer");
+        a.device_memory_ptr as usize
     }
 
     pub fn destroy_loaded(&self, loaded: *mut c_void) {

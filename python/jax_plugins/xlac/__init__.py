@@ -16,7 +16,10 @@ form is read here too):
 
 Besides the library, `initialize()` registers lowerings for platform "xlac" where JAX has
 none for an unknown platform: `eigh`, `eig` and `svd` reuse JAX's CPU rules, so they become
-the LAPACK custom calls xlac's runtime implements.
+the LAPACK custom calls xlac's runtime implements. It also adds "xlac" to the platforms JAX
+lowers buffer donation for, so `jax.jit(f, donate_argnums=...)` marks the donated arguments
+(`tf.aliasing_output`, `jax.buffer_donor`) and the plugin consumes their buffers, computing
+the aliased outputs in their memory.
 """
 
 from __future__ import annotations
@@ -63,6 +66,18 @@ def _register_lowerings() -> None:
             mlir.register_lowering(prim, entry.rule, platform=PLATFORM, inline=entry.inline)
 
 
+def _enable_donation() -> None:
+    """Puts "xlac" in the list JAX reads at every lowering to decide whether donated
+    arguments get aliasing attributes (else it warns "Donation is not implemented"). The
+    list is mutated in place: `jax._src.interpreters.mlir` reads its own module global
+    when it lowers, so rebinding a name elsewhere would not be seen."""
+    from jax._src.interpreters import mlir
+
+    platforms = mlir._platforms_with_donation
+    if PLATFORM not in platforms:
+        platforms.append(PLATFORM)
+
+
 def initialize() -> None:
     """Registers the plugin with JAX (called by JAX's plugin discovery)."""
     from jax._src import xla_bridge
@@ -73,3 +88,4 @@ def initialize() -> None:
     options = _options_from_env() or None
     xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path, options=options)
     _register_lowerings()
+    _enable_donation()

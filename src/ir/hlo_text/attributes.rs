@@ -11,8 +11,8 @@ use std::fmt::Write;
 use super::lexer::{Cursor, PResult};
 use super::shapes::{parse_shape, write_shape};
 use crate::ir::{
-    ConvolutionDimensionNumbers, InputOutputAlias, Metadata, OutputOperandAlias, PaddingDimension,
-    Precision, ProgramShape, ShapeIndex, SliceDimension, Window, WindowDimension,
+    BufferDonor, ConvolutionDimensionNumbers, InputOutputAlias, Metadata, OutputOperandAlias,
+    PaddingDimension, Precision, ProgramShape, ShapeIndex, SliceDimension, Window, WindowDimension,
 };
 
 /// `{1,2,3}` (or `{}`) as integers.
@@ -583,6 +583,36 @@ pub(super) fn input_output_alias_string(aliases: &[InputOutputAlias]) -> String 
                 list_string(&a.parameter_index)
             )
         })
+        .collect();
+    format!("{{ {} }}", parts.join(", "))
+}
+
+/// `{ (0, {}), (1, {}) }` of the module header's `buffer_donor=`.
+pub(super) fn parse_buffer_donor(cur: &mut Cursor<'_>) -> PResult<Vec<BufferDonor>> {
+    cur.expect("{")?;
+    let mut out = Vec::new();
+    while !cur.eat("}") {
+        if !out.is_empty() {
+            cur.expect(",")?;
+        }
+        cur.expect("(")?;
+        let parameter = cur.index()?;
+        cur.expect(",")?;
+        let parameter_index = parse_shape_index(cur)?;
+        cur.expect(")")?;
+        out.push(BufferDonor {
+            parameter,
+            parameter_index,
+        });
+    }
+    Ok(out)
+}
+
+/// `buffer_donor=` written back (XLA's `HloBufferDonorConfig::ToShortString` in `{ ... }`).
+pub(super) fn buffer_donor_string(donors: &[BufferDonor]) -> String {
+    let parts: Vec<String> = donors
+        .iter()
+        .map(|d| format!("({}, {})", d.parameter, list_string(&d.parameter_index)))
         .collect();
     format!("{{ {} }}", parts.join(", "))
 }

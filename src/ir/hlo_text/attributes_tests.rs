@@ -192,6 +192,17 @@ fn aliasing_tables() {
     // Without the kind, may-alias is meant.
     assert!(!read("{ {0}: (0, {}) }", parse_input_output_alias).unwrap()[0].must_alias);
 
+    let d = read("{ (0, {}), (2, {1}) }", parse_buffer_donor).unwrap();
+    assert_eq!(
+        d[1],
+        BufferDonor {
+            parameter: 2,
+            parameter_index: vec![1]
+        }
+    );
+    assert_eq!(buffer_donor_string(&d), "{ (0, {}), (2, {1}) }");
+    assert!(read("{ (0) }", parse_buffer_donor).is_err());
+
     let o = read("{{0}: (0, {})}", parse_output_operand_aliasing).unwrap();
     assert_eq!(
         o,

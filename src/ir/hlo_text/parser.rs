@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use cranelift_entity::PrimaryMap;
 
-use super::attributes::{parse_bool, parse_input_output_alias, parse_program_shape};
+use super::attributes::{
+    parse_bool, parse_buffer_donor, parse_input_output_alias, parse_program_shape,
+};
 use super::lexer::{Cursor, MAX_DEPTH, PResult, Source};
 use super::literal::parse_literal;
 use super::shapes::{at_shape, parse_shape};
@@ -23,7 +25,6 @@ use crate::ir::{
 
 /// Module-level attributes that xlac keeps verbatim without a warning.
 const KNOWN_RAW_MODULE_ATTRIBUTES: &[&str] = &[
-    "buffer_donor",
     "alias_passthrough_params",
     "frontend_attributes",
     "allow_spmd_sharding_propagation_to_parameters",
@@ -142,6 +143,7 @@ impl<'a> Parser<'a> {
                 "input_output_alias" => {
                     config.input_output_alias = parse_input_output_alias(&mut v)?
                 }
+                "buffer_donor" => config.buffer_donor = parse_buffer_donor(&mut v)?,
                 "replica_count" => config.replica_count = Some(v.int()?),
                 "num_partitions" => config.num_partitions = Some(v.int()?),
                 name => {

@@ -14,7 +14,7 @@ use crate::ir::{
 };
 
 /// Module-level raw attributes XLA prints before `entry_computation_layout`.
-const BEFORE_LAYOUT: &[&str] = &["buffer_donor", "alias_passthrough_params"];
+const BEFORE_LAYOUT: &[&str] = &["alias_passthrough_params"];
 
 /// Prints a whole module.
 pub(super) fn print_module(module: &Module) -> String {
@@ -51,6 +51,13 @@ fn write_header(out: &mut String, module: &Module) {
             out,
             ", input_output_alias={}",
             input_output_alias_string(&config.input_output_alias)
+        );
+    }
+    if !config.buffer_donor.is_empty() {
+        let _ = write!(
+            out,
+            ", buffer_donor={}",
+            buffer_donor_string(&config.buffer_donor)
         );
     }
     for a in config

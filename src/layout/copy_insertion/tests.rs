@@ -194,3 +194,94 @@ ENTRY main {
     let t = m.find_computation("on_true").unwrap();
     assert_eq!(m.computations[t].root_instr().opcode(), Opcode::Exp);
 }
+
+/// Schedules and plans `m`; the allocation of the entry parameter `param` and of leaf
+/// `out` of the entry result.
+fn param_and_output_allocations(m: &Module, param: &str, out: &[usize]) -> (usize, usize) {
+    let mut scheduled = m.clone();
+    HloMemoryScheduler.run(&mut scheduled).unwrap();
+    let ba = BufferAssignment::run(&scheduled).unwrap();
+    let entry = scheduled.entry_computation();
+    let p = ba
+        .slice(scheduled.entry, entry.find(param).unwrap(), &[])
+        .unwrap();
+    let o = ba.slice(scheduled.entry, entry.root, out).unwrap();
+    (p.allocation, o.allocation)
+}
+
+/// `donate_int_tuple`: output 0 (`x + 1`) is aliased with `y`, which the other fusion
+/// still reads; that reader becomes a control predecessor of the writer, and the output
+/// then lives in `y`'s buffer.
+#[test]
+fn aliased_output_waits_for_the_parameters_other_readers() {
+    let (m, changed) = run(
+        r#"HloModule t, input_output_alias={ {0}: (1, {}, may-alias) }
+add_one {
+  p = s32[6]{0} parameter(0)
+  c = s32[] constant(1)
+  b = s32[6]{0} broadcast(c), dimensions={}
+  ROOT a = s32[6]{0} add(p, b)
+}
+times_two {
+  p = s32[6]{0} parameter(0)
+  c = s32[] constant(2)
+  b = s32[6]{0} broadcast(c), dimensions={}
+  ROOT m = s32[6]{0} multiply(p, b)
+}
+ENTRY main {
+  x = s32[6]{0} parameter(0)
+  y = s32[6]{0} parameter(1)
+  f = s32[6]{0} fusion(x), kind=kLoop, calls=add_one
+  g = s32[6]{0} fusion(y), kind=kLoop, calls=times_two
+  ROOT t = (s32[6]{0}, s32[6]{0}) tuple(f, g)
+}
+"#,
+    );
+    assert!(changed);
+    let entry = m.entry_computation();
+    let (f, g) = (entry.find("f").unwrap(), entry.find("g").unwrap());
+    assert_eq!(entry.instr(f).control_predecessors, vec![g]);
+    let (y, out) = param_and_output_allocations(&m, "y", &[0]);
+    assert_eq!(y, out);
+}
+
+/// A reader of the parameter that needs the output (a cycle), or a writer that reads the
+/// parameter at other indices (reverse): the output is copied after every reader, and
+/// the copy writes into the parameter's buffer.
+#[test]
+fn aliased_output_is_copied_when_it_cannot_wait() {
+    for (text, out) in [
+        (
+            r#"HloModule cycle, input_output_alias={ {0}: (0, {}, may-alias) }
+ENTRY main {
+  x = f32[8]{0} parameter(0)
+  a = f32[8]{0} negate(x)
+  b = f32[8]{0} add(x, a)
+  ROOT t = (f32[8]{0}, f32[8]{0}) tuple(a, b)
+}
+"#,
+            vec![0],
+        ),
+        (
+            r#"HloModule reversed, input_output_alias={ {}: (0, {}, may-alias) }
+ENTRY main {
+  x = f32[8]{0} parameter(0)
+  ROOT r = f32[8]{0} reverse(x), dimensions={0}
+}
+"#,
+            vec![],
+        ),
+    ] {
+        let (m, changed) = run(text);
+        assert!(changed, "{text}");
+        let entry = m.entry_computation();
+        let root = entry.root_instr();
+        let leaf = match out.as_slice() {
+            [k] => entry.instr(root.operands[*k]),
+            _ => root,
+        };
+        assert_eq!(leaf.opcode(), Opcode::Copy, "{m}");
+        let (x, o) = param_and_output_allocations(&m, "x", &out);
+        assert_eq!(x, o, "{m}");
+    }
+}

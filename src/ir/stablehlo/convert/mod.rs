@@ -18,6 +18,7 @@
 mod arity;
 mod attrs;
 mod basic;
+mod donation;
 mod misc;
 mod quant;
 mod regions;
@@ -131,6 +132,7 @@ pub fn convert_module(ast: &MlirModule, entry: &str, file: &str) -> Result<Modul
         let id = conv.functions[&f.name].0;
         conv.convert_function(f, id)?;
     }
+    conv.set_donation(entry_fn)?;
     conv.finish();
     Ok(conv.module)
 }
