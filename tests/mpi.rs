@@ -277,6 +277,19 @@ fn write_jax_input_shards(fixture: &str, devices: usize, dir: &Path) {
     }
 }
 
+/// `xlac run MODEL --partitions 4 --quiet EXTRA...` in one process.
+fn in_process(model: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        model.to_str().unwrap(),
+        "--partitions",
+        "4",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    xlac(&args)
+}
+
 /// Each rank reads only its own shard file (jax's shards of the 4-device training step),
 /// and the run equals the one that cuts the global inputs, bit for bit; a shard file of
 /// the wrong shape is one error naming the file.
@@ -287,30 +300,26 @@ fn ranks_read_their_own_shard_files() {
     write_jax_input_shards("spmd/dp_mlp_4", 4, &shards);
     let model = testdata("spmd/dp_mlp_4/model.hlo");
     let global = dir.join("global.npz");
-    let o = xlac(&[
-        "run",
-        model.to_str().unwrap(),
-        "--partitions",
-        "4",
-        "--quiet",
-        "--input",
-        testdata("spmd/dp_mlp_4/inputs.npz").to_str().unwrap(),
-        "--output",
-        global.to_str().unwrap(),
-    ]);
+    let o = in_process(
+        &model,
+        &[
+            "--input",
+            testdata("spmd/dp_mlp_4/inputs.npz").to_str().unwrap(),
+            "--output",
+            global.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o));
     let local = dir.join("local.npz");
-    let o = xlac(&[
-        "run",
-        model.to_str().unwrap(),
-        "--partitions",
-        "4",
-        "--quiet",
-        "--input-shards",
-        shards.to_str().unwrap(),
-        "--output",
-        local.to_str().unwrap(),
-    ]);
+    let o = in_process(
+        &model,
+        &[
+            "--input-shards",
+            shards.to_str().unwrap(),
+            "--output",
+            local.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(npz_bits(&local), npz_bits(&global));
     let ranks = dir.join("ranks.npz");
@@ -328,18 +337,16 @@ fn ranks_read_their_own_shard_files() {
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(npz_bits(&ranks), npz_bits(&global));
     // Every rank writes its own result shard, and nothing is gathered.
-    let in_process = dir.join("out_in_process");
-    let o = xlac(&[
-        "run",
-        model.to_str().unwrap(),
-        "--partitions",
-        "4",
-        "--quiet",
-        "--input-shards",
-        shards.to_str().unwrap(),
-        "--output-shards",
-        in_process.to_str().unwrap(),
-    ]);
+    let in_process_dir = dir.join("out_in_process");
+    let o = in_process(
+        &model,
+        &[
+            "--input-shards",
+            shards.to_str().unwrap(),
+            "--output-shards",
+            in_process_dir.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o));
     let own = dir.join("out_ranks");
     let o = run_distributed(
@@ -359,7 +366,7 @@ fn ranks_read_their_own_shard_files() {
         let f = format!("device_{d}.npz");
         assert_eq!(
             npz_bits(&own.join(&f)),
-            npz_bits(&in_process.join(&f)),
+            npz_bits(&in_process_dir.join(&f)),
             "{f}"
         );
     }

@@ -190,7 +190,11 @@ fn a_lone_worker_runs_what_the_controller_sends_as_the_in_process_client_does() 
         requests[6]
     );
     // Logged before the reply goes out (the session's end line may come later).
-    assert!(requests[9].contains("request 10: bye: ok"), "{}", requests[9]);
+    assert!(
+        requests[9].contains("request 10: bye: ok"),
+        "{}",
+        requests[9]
+    );
 }
 
 #[test]

@@ -109,6 +109,27 @@ fn wait(mut job: Job, limit: Duration) -> (std::process::ExitStatus, String) {
     (status, std::fs::read_to_string(&job.stderr).unwrap())
 }
 
+/// The 4-device data-parallel training step of testdata/ifrt/ and its shardings.
+struct DpStep {
+    data: HashMap<String, ArrayLiteral>,
+    module: xlac::ir::Module,
+    mesh: Mesh,
+    replicated: Sharding,
+    batch: Sharding,
+}
+
+fn dp_step() -> DpStep {
+    let text = std::fs::read_to_string(dir().join("dp_step_4.hlo")).unwrap();
+    let mesh = Mesh::new(&[("x", 4)], (0..4).collect()).unwrap();
+    DpStep {
+        data: npz("dp_step_4.npz"),
+        module: parse_module(&text, "dp_step_4.hlo").unwrap().module,
+        replicated: Sharding::named(&mesh, pspec!()),
+        batch: Sharding::named(&mesh, pspec!("x")),
+        mesh,
+    }
+}
+
 fn token() -> Token {
     Token::new(SECRET.as_bytes().to_vec()).unwrap()
 }
@@ -117,12 +138,13 @@ fn token() -> Token {
 fn four_workers_train_five_steps_to_jaxs_losses_and_the_in_process_result() {
     let job = start_job("dp_step_4", "30");
     let addrs: Vec<SocketAddr> = job.workers.iter().map(|w| w.0).collect();
-    let data = npz("dp_step_4.npz");
-    let text = std::fs::read_to_string(dir().join("dp_step_4.hlo")).unwrap();
-    let module = parse_module(&text, "dp_step_4.hlo").unwrap().module;
-    let mesh = Mesh::new(&[("x", 4)], (0..4).collect()).unwrap();
-    let replicated = Sharding::named(&mesh, pspec!());
-    let batch = Sharding::named(&mesh, pspec!("x"));
+    let DpStep {
+        data,
+        module,
+        mesh,
+        replicated,
+        batch,
+    } = dp_step();
     let names = ["w1", "b1", "w2", "b2"];
 
     let mut c = Controller::connect(&addrs, &token()).unwrap();
@@ -238,12 +260,13 @@ fn four_workers_train_five_steps_to_jaxs_losses_and_the_in_process_result() {
 fn a_killed_worker_is_reported_and_the_job_ends_within_the_deadline() {
     let job = start_job("killed", "3");
     let addrs: Vec<SocketAddr> = job.workers.iter().map(|w| w.0).collect();
-    let data = npz("dp_step_4.npz");
-    let text = std::fs::read_to_string(dir().join("dp_step_4.hlo")).unwrap();
-    let module = parse_module(&text, "dp_step_4.hlo").unwrap().module;
-    let mesh = Mesh::new(&[("x", 4)], (0..4).collect()).unwrap();
-    let replicated = Sharding::named(&mesh, pspec!());
-    let batch = Sharding::named(&mesh, pspec!("x"));
+    let DpStep {
+        data,
+        module,
+        mesh: _,
+        replicated,
+        batch,
+    } = dp_step();
     let mut c = Controller::connect(&addrs, &token()).unwrap();
     let exe = c.compile(&module).unwrap();
     let mut args: Vec<RemoteArray> = ["w1", "b1", "w2", "b2"]
