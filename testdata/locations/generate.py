@@ -11,9 +11,16 @@ Run from the repository root with the pinned jax (`pip install jax==0.10.2 jaxli
 Written under testdata/locations/ (locations name this script as
 `testdata/locations/generate.py`, relative, so the files do not depend on the checkout):
 
-    NAME.mlir     `jax.jit(f).lower(...).as_text(debug_info=True)`: locations and aliases
-    NAME.mlirbc   the same module serialized as jax.jit's compile does (VHLO 1.17.0)
-    NAME.xla.txt  XLA's HLO before optimizations, with op metadata and stack frames
+    NAME.mlirbc   `jax.jit(f).lower(...).as_text(debug_info=True)` serialized by jaxlib's
+                  XLA-side serializer (the one jax.jit's compile runs), VHLO 1.17.0
+    NAME.mlir     the text jaxlib reads that artifact as, printed with debug info
+                  (locations as `#locN` aliases after the module)
+    NAME.xla.txt  XLA's HLO before optimizations of the same jit, with op metadata and
+                  stack frames
+
+Python gives jax absolute file names; the repository's absolute path is cut from every
+location before serializing (and from XLA's FileNames), so they read
+`testdata/locations/generate.py`.
 """
 
 import glob
@@ -29,6 +36,8 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax._src.lib import _jax  # noqa: E402
+from jaxlib.mlir import ir  # noqa: E402
+from jaxlib.mlir.dialects import stablehlo  # noqa: E402
 
 jax.config.update("jax_platforms", "cpu")
 PINNED = {"jax": "0.10.2", "jaxlib": "0.10.2"}
@@ -38,6 +47,20 @@ for pkg, version in PINNED.items():
 
 HERE = os.path.join("testdata", "locations")
 assert os.path.isdir(HERE), "run from the repository root"
+ROOT = os.path.abspath(".") + os.sep
+
+
+def relative(text):
+    return text.replace(ROOT, "")
+
+
+def to_text(artifact):
+    """The StableHLO text jaxlib reads an artifact as, with its locations."""
+    ctx = ir.Context()
+    stablehlo.register_dialect(ctx)
+    module = stablehlo.deserialize_portable_artifact(ctx, artifact)
+    text = module.operation.get_asm(enable_debug_info=True)
+    return text if text.endswith("\n") else text + "\n"
 
 
 def helper(x):
@@ -93,15 +116,17 @@ def write(path, data):
 def main():
     for name, (fn, args) in PROGRAMS.items():
         lowered = jax.jit(fn).lower(*args)
-        text = lowered.as_text(debug_info=True)
+        artifact = _jax.mlir.serialize_portable_artifact(
+            relative(lowered.as_text(debug_info=True)), "1.17.0")
+        write(os.path.join(HERE, name + ".mlirbc"), artifact)
+        text = to_text(artifact)
+        assert ROOT not in text and "loc(" in text
         write(os.path.join(HERE, name + ".mlir"), text)
-        module = lowered.compiler_ir("stablehlo")
-        write(os.path.join(HERE, name + ".mlirbc"),
-              _jax.mlir.serialize_portable_artifact(module, "1.17.0"))
         before = set(glob.glob(os.path.join(DUMP, "*before_optimizations.txt")))
         lowered.compile()
         (new,) = set(glob.glob(os.path.join(DUMP, "*before_optimizations.txt"))) - before
-        shutil.copy(new, os.path.join(HERE, name + ".xla.txt"))
+        with open(new) as fh:
+            write(os.path.join(HERE, name + ".xla.txt"), relative(fh.read()))
         print(f"{name}: {len(text)} chars of text", flush=True)
     shutil.rmtree(DUMP)
 

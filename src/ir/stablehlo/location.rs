@@ -255,7 +255,9 @@ fn parse_body(c: &mut Cursor<'_>, depth: usize) -> PResult<Written> {
         return Ok(Written::Fused(parts));
     }
     if c.peek() != Some(b'"') {
-        return Err(c.expected("a location (unknown, \"file\":line:col, \"name\", callsite, fused or #alias)"));
+        return Err(c.expected(
+            "a location (unknown, \"file\":line:col, \"name\", callsite, fused or #alias)",
+        ));
     }
     let s = c.string()?;
     if c.peek() == Some(b':') {
@@ -290,7 +292,8 @@ fn parse_body(c: &mut Cursor<'_>, depth: usize) -> PResult<Written> {
 fn position(c: &mut Cursor<'_>, what: &str) -> PResult<u32> {
     let at = c.loc();
     let v = c.int()?;
-    u32::try_from(v).map_err(|_| c.error_at(at, format!("expected {what} (0 to 2^32-1), found {v}")))
+    u32::try_from(v)
+        .map_err(|_| c.error_at(at, format!("expected {what} (0 to 2^32-1), found {v}")))
 }
 
 /// The location a written one stands for, aliases replaced (each resolved once, so
@@ -344,7 +347,9 @@ mod tests {
             "func.func @main(%a: tensor<f32> loc(\"a\")) -> tensor<f32> {{\n  return %a : tensor<f32> {text}\n}}\n#l1 = loc(\"f.py\":3:7)\n#l2 = loc(\"g\"(#l1))\n"
         );
         let m = parse_mlir(&src, "t.mlir", 0).map_err(|e| e.to_string())?;
-        Ok(m.functions[0].body.blocks[0].operations[0].location.to_string())
+        Ok(m.functions[0].body.blocks[0].operations[0]
+            .location
+            .to_string())
     }
 
     #[test]
@@ -358,8 +363,14 @@ mod tests {
             ("loc(\"f.py\":3)", "\"f.py\":3"),
             ("loc(\"jit(f)/mul\")", "\"jit(f)/mul\""),
             ("loc(#l2)", "\"g\"(\"f.py\":3:7)"),
-            ("loc(callsite(#l2 at \"h\"(\"m.py\":1:2)))", "callsite(\"g\"(\"f.py\":3:7) at \"h\"(\"m.py\":1:2))"),
-            ("loc(fused<\"x\">[#l1, unknown])", "fused[\"f.py\":3:7, unknown]"),
+            (
+                "loc(callsite(#l2 at \"h\"(\"m.py\":1:2)))",
+                "callsite(\"g\"(\"f.py\":3:7) at \"h\"(\"m.py\":1:2))",
+            ),
+            (
+                "loc(fused<\"x\">[#l1, unknown])",
+                "fused[\"f.py\":3:7, unknown]",
+            ),
         ] {
             assert_eq!(one(text).unwrap(), want, "{text}");
         }
@@ -385,7 +396,8 @@ mod tests {
         let cyc = "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n  return %x : tensor<f32> loc(#a)\n}\n#a = loc(\"n\"(#b))\n#b = loc(\"m\"(#a))\n";
         let e = parse_mlir(cyc, "t.mlir", 0).unwrap_err().to_string();
         assert!(e.contains("nest too deeply"), "{e}");
-        let twice = "#a = loc(unknown)\n#a = loc(unknown)\nfunc.func @main() -> () {\n  return\n}\n";
+        let twice =
+            "#a = loc(unknown)\n#a = loc(unknown)\nfunc.func @main() -> () {\n  return\n}\n";
         let e = parse_mlir(twice, "t.mlir", 0).unwrap_err().to_string();
         assert!(e.contains("defined twice"), "{e}");
     }
@@ -395,7 +407,10 @@ mod tests {
         let p = |f: &str, l| Arc::new(Location::FileLineCol(FileLineCol::point(f, l, 1)));
         let callee = Arc::new(Location::Name("g".into(), p("g.py", 4)));
         let caller = Arc::new(Location::Name("<module>".into(), p("m.py", 9)));
-        let l = Location::Name("jit(f)/sin".into(), Arc::new(Location::CallSite(callee, caller)));
+        let l = Location::Name(
+            "jit(f)/sin".into(),
+            Arc::new(Location::CallSite(callee, caller)),
+        );
         assert_eq!(l.file_pos().unwrap().to_string(), "g.py:4:1");
         let fused = Location::Fused(vec![Arc::new(Location::Unknown), p("a.py", 2)]);
         assert_eq!(fused.file_pos().unwrap().to_string(), "a.py:2:1");

@@ -9,10 +9,10 @@
 use super::ast::{Block, Operation, Region, ValueRef};
 use super::attributes::{Attr, parse_attr_typed, parse_conv_dims, parse_dict};
 use super::lexer::{Cursor, Loc, PResult};
+use super::location::parse_opt_loc;
 use super::parser::{
     parse_function_type, parse_operand_list, parse_region, parse_type_list_parens, parse_value_ref,
 };
-use super::location::parse_opt_loc;
 use super::types::{ElemType, TensorType, Type, parse_type};
 
 /// The trailing type signature of a pretty op.

@@ -8,9 +8,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::attr_table::{A, Location, T, Tables};
-use crate::ir::stablehlo::location::FileLineCol;
 use super::encoding::{BResult, Cursor};
 use crate::ir::PrimitiveType;
+use crate::ir::stablehlo::location::FileLineCol;
 
 /// Decodes a builtin attribute (after its dialect was chosen).
 pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
@@ -82,7 +82,9 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             let file = file_name(t, c)?;
             let line = position(c, "a line")?;
             let col = position(c, "a column")?;
-            A::Loc(Arc::new(Location::FileLineCol(FileLineCol::point(file, line, col))))
+            A::Loc(Arc::new(Location::FileLineCol(FileLineCol::point(
+                file, line, col,
+            ))))
         }
         12 | 13 => {
             let n = c.count("the number of fused locations")?;
@@ -180,7 +182,8 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
 fn position(c: &mut Cursor<'_>, what: &str) -> BResult<u32> {
     let at = c.offset();
     let v = c.varint(what)?;
-    u32::try_from(v).map_err(|_| Cursor::err_at(at, format!("expected {what} below 2^32, found {v}")))
+    u32::try_from(v)
+        .map_err(|_| Cursor::err_at(at, format!("expected {what} below 2^32, found {v}")))
 }
 
 fn symbol_root(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<String> {

@@ -730,7 +730,11 @@ fn locations_are_the_same_from_text_and_bytecode() {
             panic!("{}: op trees differ\ntext:  {x}\nbytes: {y}", bc.display());
         }
         assert_eq!(ct, cb, "{}", bc.display());
-        assert!(ct.contains("callsite("), "{}: no locations compared", bc.display());
+        assert!(
+            ct.contains("callsite("),
+            "{}: no locations compared",
+            bc.display()
+        );
         n += 1;
     }
     assert!(n >= 5, "{n} artifacts");

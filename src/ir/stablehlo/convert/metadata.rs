@@ -273,11 +273,19 @@ mod tests {
         let mut t = FrameTable::default();
         let m = t.op_metadata(&point("f.py", 3, 7, 9)).unwrap();
         assert_eq!(
-            (m.source_file.as_deref(), m.source_line, m.source_column, m.source_end_column),
+            (
+                m.source_file.as_deref(),
+                m.source_line,
+                m.source_column,
+                m.source_end_column
+            ),
             (Some("f.py"), Some(3), Some(7), Some(9))
         );
         assert_eq!(m.op_name, None);
-        let typed = name("reduce:", name("jit(f)/argmax@main", Arc::new(Location::Unknown)));
+        let typed = name(
+            "reduce:",
+            name("jit(f)/argmax@main", Arc::new(Location::Unknown)),
+        );
         let m = t.op_metadata(&typed).unwrap();
         assert_eq!(m.op_name.as_deref(), Some("jit(f)/argmax"));
         assert_eq!(m.op_type.as_deref(), Some("reduce"));
