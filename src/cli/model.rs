@@ -105,9 +105,17 @@ fn finish(
     if let Err(errors) = verifier::verify(&parsed.module) {
         let lines = errors
             .iter()
-            .map(|e| match e.span {
+            .map(|e| match (source_position(&parsed.module, e), e.span) {
+                // An instruction made from a located StableHLO op: its source line.
+                (Some(at), _) => {
+                    let e = verifier::VerifyError {
+                        span: None,
+                        ..e.clone()
+                    };
+                    format!("{at}: {e}")
+                }
                 // The error prints as `line:col: ...` when it has a position.
-                Some(span) if span.line > 0 => format!("{file}:{e}"),
+                (None, Some(span)) if span.line > 0 => format!("{file}:{e}"),
                 _ => format!("{file}: {e}"),
             })
             .collect::<Vec<_>>();
@@ -123,6 +131,33 @@ fn finish(
         file,
         stablehlo,
     })
+}
+
+/// `file:line:col` of the instruction an error is about, from its metadata: the
+/// innermost stack frame, or `source_file`/`source_line`/`source_column`.
+fn source_position(module: &Module, e: &verifier::VerifyError) -> Option<String> {
+    let name = e.instruction.as_deref()?;
+    let comp = module
+        .computations
+        .values()
+        .find(|c| c.name == e.computation)?;
+    let m = comp
+        .instrs
+        .values()
+        .find(|i| i.name == name)?
+        .metadata
+        .as_ref()?;
+    if let (Some(id), Some(index)) = (m.stack_frame_id, &module.stack_frames)
+        && let Some((file, l)) = index.chain(id).first()
+    {
+        return Some(format!("{file}:{}:{}", l.line, l.column));
+    }
+    let file = m.source_file.as_deref()?;
+    Some(format!(
+        "{file}:{}:{}",
+        m.source_line?,
+        m.source_column.unwrap_or(0)
+    ))
 }
 
 /// Why [`detect_format`] failed: where the first token is, and what it is (`None` when the

@@ -25,6 +25,8 @@ pub fn stablehlo_text(data: &[u8]) {
     };
     if let Ok(parsed) = crate::ir::stablehlo::parse_module(text, "fuzz.mlir") {
         let _ = verifier::verify(&parsed.module);
+        // Metadata and stack frames made from locations must print.
+        let _ = parsed.module.to_string();
     }
 }
 
@@ -38,6 +40,7 @@ pub fn bytecode(data: &[u8]) {
     let _ = crate::ir::stablehlo::bytecode::to_text(data, &ast);
     if let Ok(module) = crate::ir::stablehlo::bytecode::to_module(&ast, "fuzz.mlirbc") {
         let _ = verifier::verify(&module);
+        let _ = module.to_string();
     }
 }
 

@@ -4,8 +4,11 @@
 //! {attributes} (regions) : (operand types) -> result types`.
 //! MLIR: `mlir/include/mlir/IR/Operation.h` (generic operation form).
 
+use std::sync::Arc;
+
 use super::attributes::Attr;
 use super::lexer::Loc;
+use super::location::Location;
 use super::types::Type;
 
 /// A parsed file or `// -----` chunk: one module (explicit or implicit).
@@ -32,6 +35,9 @@ pub struct Function {
     pub arguments: Vec<(String, Type)>,
     /// Result types.
     pub results: Vec<Type>,
+    /// Each argument's source location (`%arg0: tensor<4xf32> loc("x")`: JAX names
+    /// parameters this way); empty when none is written.
+    pub argument_locations: Vec<Arc<Location>>,
     /// Each argument's attributes (`{sdy.sharding = ..., mhlo.sharding = "..."}`).
     pub argument_attributes: Vec<Vec<(String, Attr)>>,
     /// Each result's attributes.
@@ -56,6 +62,9 @@ pub struct Region {
 pub struct Block {
     /// `^bb0(%a: T, ...)` arguments (names without `%`).
     pub arguments: Vec<(String, Type)>,
+    /// Each argument's source location (a region written in a short form, as
+    /// `applies stablehlo.add`, gives its arguments the op's); empty when none is known.
+    pub argument_locations: Vec<Arc<Location>>,
     /// The operations, the terminator last.
     pub operations: Vec<Operation>,
 }
@@ -97,8 +106,11 @@ pub struct Operation {
     pub operand_types: Vec<Type>,
     /// One type per result.
     pub result_types: Vec<Type>,
-    /// Where the operation starts (its first result name, or its name).
+    /// Where the operation starts in the text (its first result name, or its name);
+    /// 0:0 for bytecode, whose ops have no text position.
     pub loc: Loc,
+    /// Its source location (`loc(...)`), what HLO metadata and diagnostics name.
+    pub location: Arc<Location>,
 }
 
 impl Operation {

@@ -3,6 +3,7 @@
 //! MLIR: `mlir/lib/AsmParser/Lexer.cpp` (this is a character cursor, not a token stream:
 //! MLIR's custom op syntaxes are easier to read one character class at a time).
 
+use super::location::LocationAliases;
 use crate::ir::hlo_text::ParseError;
 
 /// Result of a parse step.
@@ -28,6 +29,8 @@ pub struct Cursor<'a> {
     line_offset: u32,
     /// Byte offsets where each line starts.
     line_starts: Vec<usize>,
+    /// The text's `#name = loc(...)` aliases (see [`LocationAliases`]).
+    pub locations: LocationAliases,
 }
 
 impl<'a> Cursor<'a> {
@@ -47,6 +50,7 @@ impl<'a> Cursor<'a> {
             file,
             line_offset,
             line_starts,
+            locations: LocationAliases::default(),
         }
     }
 

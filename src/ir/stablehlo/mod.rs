@@ -4,6 +4,7 @@
 //! - `lexer.rs`: the character cursor and positions (with a line offset for file chunks).
 //! - `types.rs`, `attributes.rs`, `dense.rs`: types, attribute values, `dense<...>` literals.
 //! - `ast.rs`, `parser.rs`, `pretty.rs`: the file structure and ops (generic and pretty forms).
+//! - `location.rs`: source locations (`loc(...)`), the same from text and bytecode.
 //! - `convert/`: the conversion to HLO; `chlo/`: CHLO decompositions.
 //! - `bytecode/`: portable artifacts (MLIR bytecode of VHLO) read into the same AST.
 //!
@@ -17,6 +18,7 @@ pub mod chlo;
 mod convert;
 pub mod dense;
 pub mod lexer;
+pub mod location;
 mod parser;
 mod pretty;
 pub mod printer;
@@ -31,6 +33,15 @@ pub use ast::MlirModule;
 /// (give the number of lines before the chunk when parsing one `// -----` chunk).
 pub fn parse_mlir(text: &str, file: &str, line_offset: u32) -> Result<MlirModule, ParseError> {
     let mut c = lexer::Cursor::new(text, file, line_offset);
+    let module = parser::parse_module_ast(&mut c)?;
+    if !c.locations.missing {
+        return Ok(module);
+    }
+    // A location used an alias defined further down (JAX puts them after the module):
+    // read again, every alias known.
+    let aliases = std::mem::take(&mut c.locations).completed();
+    let mut c = lexer::Cursor::new(text, file, line_offset);
+    c.locations = aliases;
     parser::parse_module_ast(&mut c)
 }
 

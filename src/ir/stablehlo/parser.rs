@@ -1,12 +1,15 @@
 //! The structure of an MLIR file: `module @name attributes {...} { ... }` or bare
 //! `func.func`s, functions with argument and result attributes, regions and blocks, and
 //! operations in generic form (`"dialect.op"(%a) <{props}> ({regions}) {attrs} : (T) -> R`).
-//! Pretty op syntax is in `pretty.rs`. `loc(...)` and `#alias = ...` lines are skipped.
+//! Pretty op syntax is in `pretty.rs`. `loc(...)` is read into each op's, argument's and
+//! block argument's location (`location.rs`, with the `#loc = loc(...)` aliases); other
+//! `#alias = ...` lines are skipped.
 //! MLIR: `mlir/lib/AsmParser/Parser.cpp` (`OperationParser`).
 
 use super::ast::{Block, Function, MlirModule, Operation, Region, ResultGroup, ValueRef};
 use super::attributes::{parse_attr, parse_dict};
 use super::lexer::{Cursor, Loc, PResult};
+use super::location::{parse_alias_definition, parse_opt_loc};
 use super::pretty::parse_pretty_op;
 use super::types::{Type, parse_type};
 
@@ -54,10 +57,12 @@ pub fn parse_module_ast(c: &mut Cursor<'_>) -> PResult<MlirModule> {
 /// Skips `#name = ...` alias definitions (`#loc1 = loc(...)`, `#map = affine_map<...>`).
 fn skip_aliases(c: &mut Cursor<'_>) -> PResult<()> {
     while c.peek() == Some(b'#') {
-        c.sigil_name(b'#')?;
+        let name = c
+            .sigil_name(b'#')?
+            .ok_or_else(|| c.expected("an alias name"))?;
         c.expect("=")?;
         if c.looking_at_word("loc") {
-            skip_loc(c)?;
+            parse_alias_definition(c, name)?;
         } else {
             parse_attr(c)?;
         }
@@ -65,16 +70,10 @@ fn skip_aliases(c: &mut Cursor<'_>) -> PResult<()> {
     Ok(())
 }
 
-/// Skips an optional `loc(...)`.
+/// Reads and drops an optional `loc(...)` (modules, functions and meshes have locations
+/// that nothing uses; they are still checked).
 pub fn skip_loc(c: &mut Cursor<'_>) -> PResult<()> {
-    if c.looking_at_word("loc") {
-        c.eat_word("loc");
-        if c.peek() != Some(b'(') {
-            return Err(c.expected("'(' after loc"));
-        }
-        c.balanced()?;
-    }
-    Ok(())
+    parse_opt_loc(c).map(drop)
 }
 
 /// Parses functions until `}` (inside a module) or the end of input.
@@ -136,6 +135,7 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
     c.expect("(")?;
     let mut arguments = Vec::new();
     let mut argument_attributes = Vec::new();
+    let mut argument_locations = Vec::new();
     let mut result_attributes = Vec::new();
     if !c.eat(")") {
         loop {
@@ -149,7 +149,7 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
             } else {
                 Vec::new()
             });
-            skip_loc(c)?;
+            argument_locations.push(parse_opt_loc(c)?);
             arguments.push((arg, ty));
             if c.eat(")") {
                 break;
@@ -189,6 +189,7 @@ fn parse_function(c: &mut Cursor<'_>) -> PResult<Function> {
         arguments,
         results,
         argument_attributes,
+        argument_locations,
         result_attributes,
         body,
         loc,
@@ -212,7 +213,7 @@ pub fn parse_region(c: &mut Cursor<'_>, depth: usize) -> PResult<Region> {
                     .ok_or_else(|| c.expected("a block argument '%name'"))?;
                 c.expect(":")?;
                 let ty = parse_type(c)?;
-                skip_loc(c)?;
+                block.argument_locations.push(parse_opt_loc(c)?);
                 block.arguments.push((name, ty));
                 if c.eat(")") {
                     break;
@@ -293,7 +294,8 @@ pub fn parse_operation(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
             depth,
         )?
     };
-    skip_loc(c)?;
+    op.location = parse_opt_loc(c)?;
+    super::pretty::locate_implied_region(&mut op);
     op.results = results;
     op.loc = loc;
     if op.result_types.len() != op.result_count() {
@@ -387,6 +389,7 @@ fn parse_generic_op(c: &mut Cursor<'_>, depth: usize) -> PResult<Operation> {
         operand_types,
         result_types,
         loc,
+        location: Default::default(),
     })
 }
 

@@ -9,6 +9,7 @@
 use super::ast::{Block, Operation, Region, ValueRef};
 use super::attributes::{Attr, parse_attr_typed, parse_conv_dims, parse_dict};
 use super::lexer::{Cursor, Loc, PResult};
+use super::location::parse_opt_loc;
 use super::parser::{
     parse_function_type, parse_operand_list, parse_region, parse_type_list_parens, parse_value_ref,
 };
@@ -33,6 +34,28 @@ fn new_op(name: &str, loc: Loc) -> Operation {
         operand_types: Vec::new(),
         result_types: Vec::new(),
         loc,
+        location: Default::default(),
+    }
+}
+
+/// A region `reduce ... applies stablehlo.add` implies has no locations written: MLIR
+/// prints that short form only when its block arguments and ops have the reduce's own
+/// location, so they get it here (after the op's trailing `loc(...)` was read), as the
+/// bytecode of the same program says. A region read from text has one location per
+/// block argument, so the implied one is the region with arguments but no locations.
+pub fn locate_implied_region(op: &mut Operation) {
+    if op.name != "stablehlo.reduce" {
+        return;
+    }
+    for r in &mut op.regions {
+        for b in &mut r.blocks {
+            if b.argument_locations.is_empty() && !b.arguments.is_empty() {
+                b.argument_locations = vec![op.location.clone(); b.arguments.len()];
+                for inner in &mut b.operations {
+                    inner.location = op.location.clone();
+                }
+            }
+        }
     }
 }
 
@@ -551,6 +574,7 @@ fn parse_reduce(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<
         Region {
             blocks: vec![Block {
                 arguments: vec![("lhs".into(), init_ty.clone()), ("rhs".into(), init_ty)],
+                argument_locations: Vec::new(),
                 operations: vec![inner, ret],
             }],
             loc: l,
@@ -564,17 +588,21 @@ fn parse_reduce(c: &mut Cursor<'_>, mut op: Operation, depth: usize) -> PResult<
             let a = c.sigil_name(b'%')?.ok_or_else(|| c.expected("'%name'"))?;
             c.expect(":")?;
             let at = parse_type(c)?;
+            let a_loc = parse_opt_loc(c)?;
             c.expect(",")?;
             let b = c.sigil_name(b'%')?.ok_or_else(|| c.expected("'%name'"))?;
             c.expect(":")?;
             let bt = parse_type(c)?;
+            let b_loc = parse_opt_loc(c)?;
             c.expect(")")?;
-            firsts.push((a, at));
-            seconds.push((b, bt));
+            firsts.push(((a, at), a_loc));
+            seconds.push(((b, bt), b_loc));
         }
         let mut region = parse_region(c, depth + 1)?;
         if let Some(block) = region.blocks.first_mut() {
-            block.arguments = firsts.into_iter().chain(seconds).collect();
+            let (args, locs) = firsts.into_iter().chain(seconds).unzip();
+            block.arguments = args;
+            block.argument_locations = locs;
         }
         region
     };

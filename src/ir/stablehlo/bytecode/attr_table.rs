@@ -7,11 +7,13 @@
 //! MLIR: `mlir/lib/Bytecode/Reader/BytecodeReader.cpp` (`AttrTypeReader`).
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::encoding::{BResult, Cursor};
 use super::tables::{Dialects, Strings};
 use super::{builtin, sdy, vhlo};
 use crate::ir::PrimitiveType;
+pub use crate::ir::stablehlo::location::Location;
 
 /// Nesting of attributes and types deeper than this is an error (it also stops cycles).
 const MAX_DEPTH: usize = 100;
@@ -37,41 +39,6 @@ pub enum EnumKind {
     Transpose,
     /// `#stablehlo<result_accuracy_mode DEFAULT>`
     ResultAccuracyMode,
-}
-
-/// A location.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Location {
-    /// `loc(unknown)`
-    Unknown,
-    /// `loc("file":line:col)` (a range keeps its start).
-    File {
-        /// The file name.
-        file: String,
-        /// 1-based line (0 when absent).
-        line: u32,
-        /// 1-based column (0 when absent).
-        col: u32,
-    },
-    /// `loc("name"(child))`
-    Name(String, Rc<Location>),
-    /// `loc(callsite(callee at caller))`
-    CallSite(Rc<Location>, Rc<Location>),
-    /// `loc(fused[...])`
-    Fused(Vec<Rc<Location>>),
-}
-
-impl Location {
-    /// The first file position inside (the callee's, for a call site).
-    pub fn file_pos(&self) -> Option<(&str, u32, u32)> {
-        match self {
-            Location::Unknown => None,
-            Location::File { file, line, col } => Some((file, *line, *col)),
-            Location::Name(_, child) => child.file_pos(),
-            Location::CallSite(callee, caller) => callee.file_pos().or_else(|| caller.file_pos()),
-            Location::Fused(locs) => locs.iter().find_map(|l| l.file_pos()),
-        }
-    }
 }
 
 /// A decoded attribute (builtin or VHLO).
@@ -124,7 +91,7 @@ pub enum A {
         mode: Rc<A>,
     },
     /// A location.
-    Loc(Rc<Location>),
+    Loc(Arc<Location>),
     /// A Shardy attribute (mesh, sharding, manual axes).
     Sdy(Rc<sdy::Sdy>),
     /// An attribute stored as its textual assembly.
@@ -462,7 +429,7 @@ impl<'a> Tables<'a> {
     }
 
     /// Reads a location attribute.
-    pub fn read_loc(&mut self, c: &mut Cursor<'_>, what: &str) -> BResult<Rc<Location>> {
+    pub fn read_loc(&mut self, c: &mut Cursor<'_>, what: &str) -> BResult<Arc<Location>> {
         let at = c.offset();
         let a = self.read_attr(c, what)?;
         as_loc(&a).ok_or_else(|| Cursor::err_at(at, format!("expected {what} to be a location")))
@@ -470,7 +437,7 @@ impl<'a> Tables<'a> {
 }
 
 /// The location inside a location attribute.
-pub fn as_loc(a: &A) -> Option<Rc<Location>> {
+pub fn as_loc(a: &A) -> Option<Arc<Location>> {
     match a {
         A::Loc(l) => Some(l.clone()),
         _ => None,

@@ -1,14 +1,16 @@
 //! The builtin dialect's attribute and type encodings that StableHLO artifacts use:
-//! locations (turned into `file:line:col`), strings, dictionaries, arrays, integers,
+//! locations (`location.rs`'s values, as the text parser reads them), strings, dictionaries, arrays, integers,
 //! floats, units, symbol references, dense arrays and dense elements; integer, index,
 //! float, complex, function, tuple and tensor types.
 //! MLIR: `mlir/include/mlir/IR/BuiltinDialectBytecode.td` (the kind codes).
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::attr_table::{A, Location, T, Tables};
 use super::encoding::{BResult, Cursor};
 use crate::ir::PrimitiveType;
+use crate::ir::stablehlo::location::FileLineCol;
 
 /// Decodes a builtin attribute (after its dialect was chosen).
 pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
@@ -74,13 +76,15 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
         10 => {
             let callee = t.read_loc(c, "a call site's callee")?;
             let caller = t.read_loc(c, "a call site's caller")?;
-            A::Loc(Rc::new(Location::CallSite(callee, caller)))
+            A::Loc(Arc::new(Location::CallSite(callee, caller)))
         }
         11 => {
             let file = file_name(t, c)?;
-            let line = c.varint("a line")? as u32;
-            let col = c.varint("a column")? as u32;
-            A::Loc(Rc::new(Location::File { file, line, col }))
+            let line = position(c, "a line")?;
+            let col = position(c, "a column")?;
+            A::Loc(Arc::new(Location::FileLineCol(FileLineCol::point(
+                file, line, col,
+            ))))
         }
         12 | 13 => {
             let n = c.count("the number of fused locations")?;
@@ -91,7 +95,7 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             if code == 13 {
                 t.read_attr(c, "fused location metadata")?;
             }
-            A::Loc(Rc::new(Location::Fused(locs)))
+            A::Loc(Arc::new(Location::Fused(locs)))
         }
         14 => {
             let at = c.offset();
@@ -103,9 +107,9 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
                 ));
             };
             let child = t.read_loc(c, "a named location's child")?;
-            A::Loc(Rc::new(Location::Name(name.clone(), child)))
+            A::Loc(Arc::new(Location::Name(name.clone(), child)))
         }
-        15 => A::Loc(Rc::new(Location::Unknown)),
+        15 => A::Loc(Arc::new(Location::Unknown)),
         16 => {
             return Err(Cursor::err_at(
                 at,
@@ -147,13 +151,23 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             }
             let mut v = [0u32; 4];
             for slot in v.iter_mut().take(n) {
-                *slot = c.varint("a line or column")? as u32;
+                *slot = position(c, "a line or column")?;
             }
-            A::Loc(Rc::new(Location::File {
+            // MLIR's `getFileLineColRange`: none, a line, a point, a range on one line
+            // (line, column, end column), or line, column, end line, end column.
+            let [line, col, third, fourth] = v;
+            let (end_line, end_col) = match n {
+                0..=2 => (line, col),
+                3 => (line, third),
+                _ => (third, fourth),
+            };
+            A::Loc(Arc::new(Location::FileLineCol(FileLineCol {
                 file,
-                line: v[0],
-                col: v[1],
-            }))
+                line,
+                col,
+                end_line,
+                end_col,
+            })))
         }
         other => {
             return Err(Cursor::err_at(
@@ -162,6 +176,14 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             ));
         }
     })
+}
+
+/// A line or column: a varint that fits 32 bits.
+fn position(c: &mut Cursor<'_>, what: &str) -> BResult<u32> {
+    let at = c.offset();
+    let v = c.varint(what)?;
+    u32::try_from(v)
+        .map_err(|_| Cursor::err_at(at, format!("expected {what} below 2^32, found {v}")))
 }
 
 fn symbol_root(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<String> {

@@ -9,6 +9,7 @@
 //! `parseOpWithoutRegions`, `ValueScope`).
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::attr_table::{A, Location, T, Tables};
 use super::encoding::{BResult, Cursor, read_section, section};
@@ -34,7 +35,7 @@ pub struct RawOp {
     /// `vhlo.add_v1`, `builtin.module`, `sdy.mesh`.
     pub name: String,
     /// Where it came from.
-    pub loc: Rc<Location>,
+    pub loc: Arc<Location>,
     /// Its attribute dictionary (discardable attributes).
     pub attrs: Vec<(String, Rc<A>)>,
     /// Its properties (inherent attributes).
@@ -61,6 +62,8 @@ pub struct RawRegion {
 pub struct RawBlock {
     /// Argument names and types.
     pub args: Vec<(String, Rc<T>)>,
+    /// Each argument's location (unknown when the file gives none).
+    pub arg_locs: Vec<Arc<Location>>,
     /// Operations.
     pub ops: Vec<RawOp>,
 }
@@ -376,9 +379,11 @@ impl<'a, 't> IrReader<'a, 't> {
                     let at = c.offset();
                     let (ty, has_loc) = c.varint_flag("a block argument type")?;
                     types.push(self.tables.ty(ty, at)?);
-                    if has_loc {
-                        self.tables.read_loc(c, "a block argument location")?;
-                    }
+                    block.arg_locs.push(if has_loc {
+                        self.tables.read_loc(c, "a block argument location")?
+                    } else {
+                        Arc::new(Location::Unknown)
+                    });
                 }
                 let names = self.scope().define(n, at)?;
                 block.args = names.into_iter().zip(types).collect();

@@ -105,12 +105,10 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
     })
 }
 
-/// The `line:col` of a location (0:0 when it has none).
-pub fn loc_of(l: &Location) -> Loc {
-    match l.file_pos() {
-        Some((_, line, col)) => Loc { line, col },
-        None => Loc::default(),
-    }
+/// The text position of a bytecode op: none. (Its source location is the op's
+/// `location`; errors name it as `file:line:col`.)
+fn loc_of(_: &Location) -> Loc {
+    Loc::default()
 }
 
 struct Legalizer {
@@ -159,6 +157,11 @@ impl Legalizer {
             .first()
             .map(|b| b.arguments.clone())
             .unwrap_or_default();
+        let argument_locations = body
+            .blocks
+            .first()
+            .map(|b| b.argument_locations.clone())
+            .unwrap_or_default();
         // Argument and result attributes: shardings (`sdy.sharding`, `mhlo.sharding`),
         // donation (`tf.aliasing_output`, `jax.buffer_donor`), `jax.result_info`...
         let argument_attributes = arg_attrs(op, Self::prop(op, "arg_attrs"))?;
@@ -167,6 +170,7 @@ impl Legalizer {
             name,
             arguments,
             argument_attributes,
+            argument_locations,
             result_attributes,
             results,
             body,
@@ -212,6 +216,7 @@ impl Legalizer {
         }
         Ok(Block {
             arguments,
+            argument_locations: b.arg_locs.clone(),
             operations,
         })
     }
@@ -271,6 +276,7 @@ impl Legalizer {
             operand_types,
             result_types,
             loc,
+            location: op.loc.clone(),
         })
     }
 }
@@ -353,6 +359,7 @@ impl Legalizer {
             operand_types,
             result_types,
             loc,
+            location: op.loc.clone(),
         })
     }
 }
@@ -993,7 +1000,7 @@ pub fn generic(a: &A, at: usize) -> BResult<Attr> {
         A::Type(t) => {
             let dummy = RawOp {
                 name: "attribute".into(),
-                loc: Rc::new(Location::Unknown),
+                loc: Default::default(),
                 attrs: Vec::new(),
                 props: Props::None,
                 results: Vec::new(),

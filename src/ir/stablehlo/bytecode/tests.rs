@@ -14,8 +14,15 @@ use crate::ir::stablehlo::dense::to_literal;
 use crate::ir::stablehlo::parse_mlir;
 
 /// A canonical printing of a module: values renamed in definition order, attributes
-/// sorted, integer lists in one form, dense literals by value.
+/// sorted, integer lists in one form, dense literals by value, and every op's and
+/// function argument's source location.
 pub(crate) fn canonical(m: &MlirModule) -> String {
+    canonical_with(m, true)
+}
+
+/// [`canonical`], without locations when `locations` is false (a text printed without
+/// debug info against the artifact it came from).
+pub(crate) fn canonical_with(m: &MlirModule, locations: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "module {:?}", m.name);
     let mut attrs: Vec<_> = m.attributes.iter().collect();
@@ -64,9 +71,14 @@ pub(crate) fn canonical(m: &MlirModule) -> String {
                 let _ = writeln!(out, "  {what} {i} {{{}}}", a.join(", "));
             }
         }
+        if locations {
+            for (i, l) in f.argument_locations.iter().enumerate() {
+                let _ = writeln!(out, "  arg {i} loc({l})");
+            }
+        }
         for b in &f.body.blocks {
             for op in &b.operations {
-                canon_op(op, &mut names, &mut out, 1);
+                canon_op(op, &mut names, &mut out, 1, locations);
             }
         }
     }
@@ -101,7 +113,7 @@ impl Names {
     }
 }
 
-fn canon_region(r: &Region, names: &mut Names, out: &mut String, depth: usize) {
+fn canon_region(r: &Region, names: &mut Names, out: &mut String, depth: usize, locs: bool) {
     names.push();
     for b in &r.blocks {
         let args: Vec<String> = b
@@ -114,13 +126,13 @@ fn canon_region(r: &Region, names: &mut Names, out: &mut String, depth: usize) {
             .collect();
         let _ = writeln!(out, "{}^bb({})", "  ".repeat(depth), args.join(", "));
         for op in &b.operations {
-            canon_op(op, names, out, depth + 1);
+            canon_op(op, names, out, depth + 1, locs);
         }
     }
     names.pop();
 }
 
-fn canon_op(op: &Operation, names: &mut Names, out: &mut String, depth: usize) {
+fn canon_op(op: &Operation, names: &mut Names, out: &mut String, depth: usize, locs: bool) {
     let operands: Vec<String> = op
         .operands
         .iter()
@@ -138,9 +150,14 @@ fn canon_op(op: &Operation, names: &mut Names, out: &mut String, depth: usize) {
         .collect();
     let ins: Vec<String> = op.operand_types.iter().map(|t| t.to_string()).collect();
     let outs: Vec<String> = op.result_types.iter().map(|t| t.to_string()).collect();
+    let loc = if locs {
+        format!(" loc({})", op.location)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "{}{} = {}({}) {{{}}} : ({}) -> ({})",
+        "{}{} = {}({}) {{{}}} : ({}) -> ({}){loc}",
         "  ".repeat(depth),
         op.result_count(),
         op.name,
@@ -150,7 +167,7 @@ fn canon_op(op: &Operation, names: &mut Names, out: &mut String, depth: usize) {
         outs.join(", ")
     );
     for r in &op.regions {
-        canon_region(r, names, out, depth + 1);
+        canon_region(r, names, out, depth + 1, locs);
     }
     for g in &op.results {
         names.define(&g.name, g.count);
@@ -300,9 +317,11 @@ fn compare_part(part: &str) -> (Stats, usize) {
         let from_text = parse_mlir(&text, "t", 0);
         let from_bytes = read(&bytes);
         let entry = stats.entry(target).or_default();
+        // Locations are compared where the text was printed with them (debug info).
+        let locations = text.contains("loc(");
         match (from_text, from_bytes) {
             (Ok(t), Ok(b)) => {
-                let (ct, cb) = (canonical(&t), canonical(&b));
+                let (ct, cb) = (canonical_with(&t, locations), canonical_with(&b, locations));
                 if ct == cb {
                     entry.0 += 1;
                 } else {
@@ -386,9 +405,10 @@ fn printed_text_parses_back_to_the_same_tree() {
         };
         let text = crate::ir::stablehlo::printer::print_module(&m);
         match parse_mlir(&text, "printed", 0) {
-            Ok(back) if canonical(&back) == canonical(&m) => n += 1,
+            // The printer writes no locations.
+            Ok(back) if canonical_with(&back, false) == canonical_with(&m, false) => n += 1,
             Ok(back) => {
-                let (a, b) = (canonical(&m), canonical(&back));
+                let (a, b) = (canonical_with(&m, false), canonical_with(&back, false));
                 let diff = a
                     .lines()
                     .zip(b.lines())
@@ -690,4 +710,32 @@ fn fuzz_mutations_of_the_corpus() {
         start.elapsed()
     );
     assert_eq!(ok + errors, mutations);
+}
+
+#[test]
+fn locations_are_the_same_from_text_and_bytecode() {
+    // `testdata/locations/`: jax programs printed with debug info and their artifacts.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/locations");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let bc = e.unwrap().path();
+        if bc.extension().is_none_or(|x| x != "mlirbc") {
+            continue;
+        }
+        let text = std::fs::read_to_string(bc.with_extension("mlir")).unwrap();
+        let t = parse_mlir(&text, "t", 0).unwrap();
+        let b = read(&std::fs::read(&bc).unwrap()).unwrap();
+        let (ct, cb) = (canonical(&t), canonical(&b));
+        if let Some((x, y)) = ct.lines().zip(cb.lines()).find(|(x, y)| x != y) {
+            panic!("{}: op trees differ\ntext:  {x}\nbytes: {y}", bc.display());
+        }
+        assert_eq!(ct, cb, "{}", bc.display());
+        assert!(
+            ct.contains("callsite("),
+            "{}: no locations compared",
+            bc.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 5, "{n} artifacts");
 }

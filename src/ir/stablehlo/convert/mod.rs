@@ -19,6 +19,7 @@ mod arity;
 mod attrs;
 mod basic;
 mod donation;
+mod metadata;
 mod misc;
 mod quant;
 mod regions;
@@ -33,7 +34,7 @@ use super::types::Type;
 use crate::ir::hlo_text::ParseError;
 use crate::ir::shape_inference::infer_shape;
 use crate::ir::{
-    Computation, ComputationId, InstrId, Instruction, Module, Op, Opcode, Shape, Span,
+    Computation, ComputationId, InstrId, Instruction, Metadata, Module, Op, Opcode, Shape, Span,
 };
 
 /// A converted SSA value: its instruction and its MLIR type.
@@ -79,6 +80,12 @@ pub(crate) struct Converter<'a> {
     comp_names: HashSet<String>,
     /// The module's `sdy.mesh`es.
     meshes: Vec<crate::ir::sharding::SdyMesh>,
+    /// The stack-frame tables the instructions' metadata points into.
+    frames: metadata::FrameTable,
+    /// The metadata of the op being converted: every instruction it makes carries it.
+    metadata: Option<Metadata>,
+    /// An error was already given the source location of the op that failed.
+    error_located: bool,
 }
 
 /// Converts a parsed module; `entry` names the entry function (without `@`).
@@ -101,6 +108,9 @@ pub fn convert_module(ast: &MlirModule, entry: &str, file: &str) -> Result<Modul
         counter: 0,
         comp_names: HashSet::new(),
         meshes: Vec::new(),
+        frames: metadata::FrameTable::default(),
+        metadata: None,
+        error_located: false,
     };
     conv.set_meshes(&ast.meshes, ast.loc)?;
     for (k, v) in &ast.attributes {
@@ -134,6 +144,7 @@ pub fn convert_module(ast: &MlirModule, entry: &str, file: &str) -> Result<Modul
     }
     conv.set_donation(entry_fn)?;
     conv.finish();
+    conv.module.stack_frames = std::mem::take(&mut conv.frames).finish();
     Ok(conv.module)
 }
 
@@ -200,8 +211,21 @@ impl<'a> Converter<'a> {
             Op::Parameter { number } => format!("Arg_{number}.{}", self.counter),
             _ => format!("{}.{}", op.opcode().name(), self.counter),
         };
+        // Parameters are named, not located (XLA gives them only an `op_name`).
+        let metadata = match &op {
+            Op::Parameter { .. } => self.metadata.as_ref().and_then(|m| {
+                let name = m.op_name.as_deref()?.rsplit('/').next()?;
+                Some(Metadata {
+                    op_name: Some(name.to_string()),
+                    ..Metadata::default()
+                })
+            }),
+            _ => self.metadata.clone(),
+        };
         let c = &mut self.module.computations[comp];
-        let id = c.push(Instruction::new(name, shape, op, operands));
+        let mut instr = Instruction::new(name, shape, op, operands);
+        instr.metadata = metadata;
+        let id = c.push(instr);
         c.spans[id] = Span {
             line: loc.line,
             col: loc.col,
@@ -340,7 +364,12 @@ impl<'a> Converter<'a> {
             capture: Capture::Forbidden(format!("func.func @{}", f.name)),
         });
         for (i, (name, ty)) in f.arguments.iter().enumerate() {
+            self.metadata = f
+                .argument_locations
+                .get(i)
+                .and_then(|l| metadata::parameter_metadata(l));
             let p = self.add(ty.to_shape(), Op::Parameter { number: i }, vec![], f.loc);
+            self.metadata = None;
             if let Some(attrs) = f.argument_attributes.get(i) {
                 let s = self.sharding_attr(attrs, f.loc)?;
                 self.module.computations[id].instrs[p].sharding = s;
@@ -389,8 +418,12 @@ impl<'a> Converter<'a> {
         if ret.len() == 1 {
             ret[0].id
         } else {
+            // A return is not an op of its own: its tuple carries no metadata.
+            let saved = self.metadata.take();
             let ids: Vec<InstrId> = ret.iter().map(|v| v.id).collect();
-            self.tuple(&ids, loc)
+            let t = self.tuple(&ids, loc);
+            self.metadata = saved;
+            t
         }
     }
 
@@ -560,6 +593,28 @@ impl<'a> Converter<'a> {
 
     /// Converts one operation and binds its results.
     pub(crate) fn convert_op(&mut self, op: &'a Operation) -> Result<(), ParseError> {
+        let metadata = self.frames.op_metadata(&op.location);
+        let saved = std::mem::replace(&mut self.metadata, metadata);
+        let result = self.convert_located_op(op);
+        self.metadata = saved;
+        result.map_err(|e| self.locate_error(e, op))
+    }
+
+    /// An error while converting `op` names the op's source location (`f.py:3:7`), if it
+    /// has one and no op inside it was named already.
+    fn locate_error(&mut self, mut e: ParseError, op: &Operation) -> ParseError {
+        if !self.error_located
+            && let Some(p) = op.location.file_pos()
+        {
+            e.file = p.file.clone();
+            e.line = p.line.max(1);
+            e.col = p.col;
+            self.error_located = true;
+        }
+        e
+    }
+
+    fn convert_located_op(&mut self, op: &'a Operation) -> Result<(), ParseError> {
         let ids = self.convert_op_inner(op)?;
         // GSPMD-mode shardings on ops (`custom_call @Sharding {mhlo.sharding = "..."}`).
         if let [id] = ids.as_slice() {
