@@ -771,9 +771,9 @@ unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<Vec<i6
 /// buffer (which counts as deleted from then on). A buffer under an external reference
 /// (a zero-copy numpy view) is not donated: it stays alive and the run reads it, the
 /// aliased output getting memory of its own, as XLA:CPU refuses such a donation. A
-/// donated buffer passed more than once is consumed once and every use reads its data
-/// unchanged (XLA rejects that call); the run owns a donated buffer's data only when
-/// nothing else shares it.
+/// donated buffer passed more than once is refused with XLA's INVALID_ARGUMENT messages,
+/// nothing consumed; the run owns a donated buffer's data only when nothing else shares
+/// it.
 fn take_arguments(
     state: &ExecutableState,
     handles: &[*mut c_void],
@@ -801,14 +801,36 @@ fn take_arguments(
             && !non_donatable.contains(&(i as i64))
             && !buffers[i].has_external_references()
     };
-    // Consume each donated buffer once, however often it is passed.
+    // A donated buffer may be passed once only, as XLA's PJRT client checks (with its
+    // messages), before anything is consumed.
     for (i, &h) in handles.iter().enumerate() {
-        if donate(i)
-            && !handles[..i]
-                .iter()
-                .enumerate()
-                .any(|(j, &g)| g == h && donate(j))
-        {
+        let Some(first) = handles[..i].iter().position(|&g| g == h) else {
+            continue;
+        };
+        let example = match (donate(first), donate(i)) {
+            (false, false) => continue,
+            (true, true) => "Attempt to donate the same buffer twice in Execute()",
+            (true, false) => {
+                "Attempt to use a buffer that was previously donated in the same call to Execute()"
+            }
+            (false, true) => {
+                "Attempt to donate a buffer which is also used by the same call to Execute()"
+            }
+        };
+        let toy = match (donate(first), donate(i)) {
+            (true, true) => "f(donate(a), donate(a))",
+            (true, false) => "f(donate(a), a)",
+            _ => "f(a, donate(a))",
+        };
+        return Err(Error::new(
+            Code::InvalidArgument,
+            format!(
+                "{example} (flattened argument {i}, replica 0, partition 0, first use: {first}). Toy example for this bug: `{toy}`."
+            ),
+        ));
+    }
+    for (i, _) in handles.iter().enumerate() {
+        if donate(i) {
             drop(buffers[i].take()?);
         }
     }

@@ -471,23 +471,26 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
         .chain(inputs)
         .for_each(|b| p.destroy_buffer(b));
 
-    // The same buffer as arguments 0 and 1 (donated and kept): consumed once, read
-    // unchanged by both, and the outputs are right.
+    // The same buffer as arguments 0 and 1 (donated and kept): refused with XLA's
+    // INVALID_ARGUMENT, nothing consumed; the next call works.
     let x = put(&p, client, &host[0]);
     let z = put(&p, client, &host[2]);
-    let outputs = p.execute(exe, &[x, x, z]).expect("execute");
-    let twice = interpreter(&text, &[host[0].clone(), host[0].clone(), host[2].clone()]);
+    let e = p.execute(exe, &[x, x, z]).expect_err("a donated buffer passed twice");
+    assert!(
+        e.message.contains("Attempt to use a buffer that was previously donated in the same call to Execute() (flattened argument 1"),
+        "{}",
+        e.message
+    );
+    assert!(!p.is_deleted(x) && !p.is_deleted(z));
+    assert_eq!(p.to_host(x).unwrap(), literal_bytes(&host[0]));
+    let y = put(&p, client, &host[1]);
+    let outputs = p.execute(exe, &[x, y, z]).expect("execute");
     for (i, &b) in outputs.iter().enumerate() {
-        assert_eq!(
-            p.to_host(b).unwrap(),
-            literal_bytes(&twice[i]),
-            "output {i}"
-        );
+        assert_eq!(p.to_host(b).unwrap(), literal_bytes(&want[i]), "output {i}");
     }
-    assert!(p.is_deleted(x) && p.is_deleted(z));
     outputs
         .into_iter()
-        .chain([x, z])
+        .chain([x, y, z])
         .for_each(|b| p.destroy_buffer(b));
     p.destroy_loaded(exe);
     p.destroy_client(client);
