@@ -475,7 +475,9 @@ fn donated_inputs_become_their_outputs_without_a_copy() {
     // INVALID_ARGUMENT, nothing consumed; the next call works.
     let x = put(&p, client, &host[0]);
     let z = put(&p, client, &host[2]);
-    let e = p.execute(exe, &[x, x, z]).expect_err("a donated buffer passed twice");
+    let e = p
+        .execute(exe, &[x, x, z])
+        .expect_err("a donated buffer passed twice");
     assert!(
         e.message.contains("Attempt to use a buffer that was previously donated in the same call to Execute() (flattened argument 1"),
         "{}",
