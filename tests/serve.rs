@@ -41,7 +41,7 @@ fn start_worker(max_message_bytes: u64) -> (SocketAddr, WorkerLog) {
     };
     let worker = Worker::bind(options, Transport::Alone).unwrap();
     let addr = worker.local_addr().unwrap();
-    let log = WorkerLog::quiet();
+    let log = WorkerLog::memory();
     let l = log.clone();
     std::thread::spawn(move || worker.serve(l));
     (addr, log)

@@ -259,20 +259,19 @@ pub enum GridArguments<'a> {
 }
 
 /// Reads the argument shards of `devices` (flattened indices) from `dir`, checked against
-/// the per-device parameters of `partitioned`; the other devices get no arguments.
+/// the per-device parameters `params`; the other devices get no arguments.
 fn read_input_shards(
     dir: &std::path::Path,
-    partitioned: &Module,
+    params: &[ParameterInfo],
     grid: &Grid,
     devices: &[usize],
 ) -> Result<Vec<Vec<Literal>>, Failure> {
-    let params = entry_parameters(partitioned);
     let mut per_device = vec![Vec::new(); grid.device_assignment.len()];
     for &d in devices {
         let path = dir.join(format!("device_{}.npz", grid.device_assignment[d]));
         let inputs = crate::io::npz::read_npz(&path)?;
         let given = inputs.len();
-        let bound = crate::io::arguments::bind_arguments(&params, inputs, 0).map_err(|e| {
+        let bound = crate::io::arguments::bind_arguments(params, inputs, 0).map_err(|e| {
             Failure::error(format!(
                 "{}: device {d}'s shards: {}",
                 path.display(),
@@ -316,7 +315,7 @@ pub fn run_on_grid(
             None if root_has_sharding(m) || grid.partitions == 1 => Some(result_shardings(m)),
             None => None,
         };
-        (parameter_shardings(m), out, m.clone())
+        (parameter_shardings(m), out, entry_parameters(m))
     } else {
         if given.is_some() {
             return Err(Failure::usage(format!(
@@ -330,7 +329,11 @@ pub fn run_on_grid(
         options.spmd = Some(spmd);
         let p = crate::spmd::partition(loaded.module.clone(), spmd)
             .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-        (parameter_shardings(&p), Some(result_shardings(&p)), p)
+        (
+            parameter_shardings(&p),
+            Some(result_shardings(&p)),
+            entry_parameters(&p),
+        )
     };
     let unpartitioned = loaded.module.clone();
     let backend = match how.backend {
@@ -343,24 +346,6 @@ pub fn run_on_grid(
         DeviceBackend::Compiled => loaded.module,
         DeviceBackend::Interpreter => optimize_loaded(loaded, &options)?.module,
     };
-    let per_device = match arguments {
-        GridArguments::Global(globals) => shard_arguments(globals, &param_shardings, grid)
-            .map_err(|e| Failure::error(format!("{file}: {e}")))?,
-        GridArguments::Shards(dir) => {
-            // A rank reads its own device's file only.
-            let devices: Vec<usize> = match (how.distributed, super::distributed::launcher_rank()) {
-                (Some(_), Some(rank)) => grid
-                    .device_assignment
-                    .iter()
-                    .position(|&d| d == rank as i64)
-                    .into_iter()
-                    .collect(),
-                _ => (0..grid.device_assignment.len()).collect(),
-            };
-            read_input_shards(dir, &shard_params, grid, &devices)?
-        }
-    };
-    drop(shard_params);
     let device_grid = DeviceGrid {
         replicas: grid.replicas as u32,
         partitions: grid.partitions as u32,
@@ -370,6 +355,18 @@ pub fn run_on_grid(
                 .map(|&d| u32::try_from(d).unwrap_or(u32::MAX))
                 .collect(),
         ),
+    };
+    let per_device = match arguments {
+        GridArguments::Global(globals) => shard_arguments(globals, &param_shardings, grid)
+            .map_err(|e| Failure::error(format!("{file}: {e}")))?,
+        GridArguments::Shards(dir) => {
+            // A rank reads its own device's file only.
+            let devices: Vec<usize> = match (how.distributed, super::distributed::launcher_rank()) {
+                (Some(_), Some(rank)) => device_grid.device_of_physical(rank).into_iter().collect(),
+                _ => (0..grid.device_assignment.len()).collect(),
+            };
+            read_input_shards(dir, &shard_params, grid, &devices)?
+        }
     };
     let run_options = DeviceRunOptions {
         backend,

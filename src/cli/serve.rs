@@ -35,7 +35,7 @@ pub struct ServeArgs {
     /// How long a collective may wait for the other workers (seconds).
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub collectives_deadline: f64,
-    /// Log only refusals and errors, not every request.
+    /// Print nothing after the `listening` line (no connection or request lines).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -92,7 +92,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), Failure> {
         let _ = out.flush();
     }
     let log = if args.quiet {
-        WorkerLog::quiet()
+        WorkerLog::silent()
     } else {
         WorkerLog::stderr()
     };

@@ -81,44 +81,54 @@ impl Transport {
     }
 }
 
-/// Where a worker's log lines go: standard error, and a copy kept for whoever asks (the
-/// tests read it). One line per connection and per request.
+/// Where a worker's log lines go: standard error, a copy in memory (the tests read it), or
+/// nowhere. One line per connection and per request. A serving worker prints and keeps
+/// nothing, so a long-running `xlac serve` does not grow.
 #[derive(Clone, Default)]
 pub struct WorkerLog {
-    lines: Arc<Mutex<Vec<String>>>,
-    quiet: bool,
+    kept: Option<Arc<Mutex<Vec<String>>>>,
+    print: bool,
 }
 
 impl WorkerLog {
     /// A log that prints to standard error.
     pub fn stderr() -> WorkerLog {
-        WorkerLog::default()
+        WorkerLog {
+            print: true,
+            kept: None,
+        }
     }
 
-    /// A log that only keeps its lines.
-    pub fn quiet() -> WorkerLog {
+    /// A log that keeps its lines in memory and prints nothing.
+    pub fn memory() -> WorkerLog {
         WorkerLog {
-            quiet: true,
-            ..WorkerLog::default()
+            print: false,
+            kept: Some(Arc::default()),
         }
+    }
+
+    /// A log that drops every line.
+    pub fn silent() -> WorkerLog {
+        WorkerLog::default()
     }
 
     /// Adds one line.
     pub fn line(&self, line: String) {
-        if !self.quiet {
+        if self.print {
             // One write per line: under mpirun the ranks' lines would interleave otherwise.
             use std::io::Write;
             let _ = std::io::stderr().write_all(format!("xlac serve: {line}\n").as_bytes());
         }
-        self.lines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(line);
+        if let Some(kept) = &self.kept {
+            kept.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+        }
     }
 
-    /// Every line so far.
+    /// Every line kept so far (none unless made by [`WorkerLog::memory`]).
     pub fn lines(&self) -> Vec<String> {
-        self.lines.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.kept.as_ref().map_or_else(Vec::new, |k| {
+            k.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        })
     }
 }
 
@@ -650,6 +660,7 @@ impl Session {
 }
 
 /// Parses, plans and compiles `program` for this worker's device.
+#[cfg_attr(not(feature = "mpi"), allow(unused_variables))]
 fn compile(
     program: &str,
     transport: &Transport,
@@ -681,10 +692,7 @@ fn compile(
         crate::compiler::load_on_devices(std::slice::from_ref(&module), &plan.grid, &plan.options)
             .map_err(|e| failed(e.to_string()))?;
     let (device, collectives) = match transport {
-        Transport::Alone => {
-            let _ = options;
-            (0, None)
-        }
+        Transport::Alone => (0, None),
         #[cfg(feature = "mpi")]
         Transport::Mpi(world) => {
             use crate::runtime::collectives::mpi::{Mpi, MpiOptions};
