@@ -1,4 +1,4 @@
-//! Micro-benchmarks of the native block math routines (`runtime::vector_math`) beside the
+//! Micro-benchmarks of the native block math routines (`codegen::block_math`) beside the
 //! inline CLIF math they mirror (issue #7): `exp` and `tanh` over 1024 and 1M f32, as the
 //! block routine (in place, the host's fastest path) and as the kernel the codegen emits for
 //! a one-op loop fusion (`f32x4` + FMA), both single-threaded and with FTZ/DAZ set as kernels
@@ -7,12 +7,12 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+use xlac::codegen::block_math::{
+    PrefetchQueue, block_math_available, xlac_block_exp_f32, xlac_block_tanh_f32,
+};
 use xlac::codegen::denormals::with_flushed_denormals;
 use xlac::codegen::{CodegenOptions, compile_kernels};
 use xlac::ir::hlo_text::parse_module;
-use xlac::runtime::vector_math::{
-    PrefetchQueue, block_math_available, xlac_block_exp_f32, xlac_block_tanh_f32,
-};
 
 /// Inputs in [−4, 4): a fixed, non-trivial spread.
 fn inputs(n: usize) -> Vec<f32> {

@@ -46,7 +46,7 @@ pub struct CompileOptions {
     pub isas: Vec<String>,
     /// Keep each kernel's CLIF and assembly text even without `dump_to` (`xlac explain`).
     pub keep_kernel_artifacts: bool,
-    /// Never call the native block routines of `runtime/vector_math` (`--inline-math`):
+    /// Never call the native block routines of `codegen/block_math` (`--inline-math`):
     /// every transcendental stays inline CLIF.
     pub inline_math: bool,
     /// Never contract `a*b + c` into an FMA, even where the host has one (every op
@@ -200,7 +200,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
     let kernels = compile_kernels(&module, &codegen_options).map_err(CompileError::Codegen)?;
     let mut warnings = Vec::new();
     if let Some(d) = dump.as_mut() {
-        write_kernel_artifacts(d, &kernels)?;
+        write_kernel_artifacts(d, &module, &kernels)?;
         if !isas.is_empty() {
             warnings = write_cross_isa_listings(d, &module, &kernels, &isas)?;
         }
@@ -367,7 +367,22 @@ fn optimize_with(
     })
 }
 
-fn write_kernel_artifacts(d: &mut DumpWriter, kernels: &KernelSet) -> Result<(), CompileError> {
+fn write_kernel_artifacts(
+    d: &mut DumpWriter,
+    module: &Module,
+    kernels: &KernelSet,
+) -> Result<(), CompileError> {
+    for k in &kernels.kernels {
+        let fused = match &module.computation(k.computation).instr(k.instruction).op {
+            crate::ir::Op::Fusion { calls, .. } => module.computation(*calls),
+            _ => continue,
+        };
+        write(
+            d,
+            Artifact::KernelPlan { kernel: &k.name },
+            &k.plan.write(fused),
+        )?;
+    }
     // Kernels, then the scalar functions library routines call (sort comparators, ...).
     let mut scalars: Vec<_> = kernels.scalar_functions().collect();
     scalars.sort_by(|a, b| a.name.cmp(&b.name));

@@ -44,7 +44,7 @@ pub enum LibSig {
     /// `(ptr, ptr, ptr) -> i32` (memcmp)
     PtrPtrPtrToInt,
     /// `(ptr, i64, ptr, i64) -> ()` (the in-place block math routines of
-    /// `runtime::vector_math`: row, length, prefetch queue, lines to prefetch)
+    /// `codegen::block_math`: row, length, prefetch queue, lines to prefetch)
     BlockRoutine,
 }
 
@@ -322,300 +322,89 @@ extern "C" fn memcmp_(a: *const u8, b: *const u8, n: usize) -> i32 {
 
 /// The C signature of the block math routines: row, length, prefetch queue, lines.
 type BlockRoutineFn =
-    unsafe extern "C" fn(*mut f32, u64, *mut crate::runtime::vector_math::PrefetchQueue, u64);
+    unsafe extern "C" fn(*mut f32, u64, *mut crate::codegen::block_math::PrefetchQueue, u64);
 
-/// Every symbol a kernel may reference, for registration with the JIT.
+/// Every symbol a kernel may reference, for registration with the JIT, in declaration
+/// order (the order gives the JIT's function ids, so it is part of the emitted code).
 pub fn all_symbols() -> Vec<LibCallSymbol> {
     use LibSig::*;
-    macro_rules! sym {
-        ($name:literal, $f:expr, $sig:expr) => {
-            LibCallSymbol {
+    // One line per symbol: name => function as its C type, signature. (A brace-delimited
+    // macro keeps rustfmt from spreading each entry over five lines.)
+    macro_rules! symbols {
+        ($($name:literal => $f:expr, $sig:expr;)*) => {
+            vec![$(LibCallSymbol {
                 name: $name,
                 address: $f as *const u8,
                 sig: $sig,
-            }
+            }),*]
         };
     }
-    vec![
-        sym!(
-            "xlac_expf",
-            xlac_expf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!("xlac_exp", xlac_exp as extern "C" fn(f64) -> f64, F64Unary),
-        sym!(
-            "xlac_expm1f",
-            xlac_expm1f as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_expm1",
-            xlac_expm1 as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_logf",
-            xlac_logf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!("xlac_log", xlac_log as extern "C" fn(f64) -> f64, F64Unary),
-        sym!(
-            "xlac_log1pf",
-            xlac_log1pf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_log1p",
-            xlac_log1p as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_tanhf",
-            xlac_tanhf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_tanh",
-            xlac_tanh as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_sinf",
-            xlac_sinf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!("xlac_sin", xlac_sin as extern "C" fn(f64) -> f64, F64Unary),
-        sym!(
-            "xlac_cosf",
-            xlac_cosf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!("xlac_cos", xlac_cos as extern "C" fn(f64) -> f64, F64Unary),
-        sym!(
-            "xlac_tanf",
-            xlac_tanf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!("xlac_tan", xlac_tan as extern "C" fn(f64) -> f64, F64Unary),
-        sym!(
-            "xlac_asinf",
-            xlac_asinf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_asin",
-            xlac_asin as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_acosf",
-            xlac_acosf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_acos",
-            xlac_acos as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_sinhf",
-            xlac_sinhf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_sinh",
-            xlac_sinh as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_coshf",
-            xlac_coshf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_cosh",
-            xlac_cosh as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_asinhf",
-            xlac_asinhf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_asinh",
-            xlac_asinh as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_acoshf",
-            xlac_acoshf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_acosh",
-            xlac_acosh as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_atanhf",
-            xlac_atanhf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_atanh",
-            xlac_atanh as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_cbrtf",
-            xlac_cbrtf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_cbrt",
-            xlac_cbrt as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_erff",
-            xlac_erff_exact as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_erf",
-            xlac_erf_exact as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_logisticf",
-            xlac_logisticf as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "xlac_logistic",
-            xlac_logistic as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "xlac_powf",
-            xlac_powf as extern "C" fn(f32, f32) -> f32,
-            F32Binary
-        ),
-        sym!(
-            "xlac_pow",
-            xlac_pow as extern "C" fn(f64, f64) -> f64,
-            F64Binary
-        ),
-        sym!(
-            "xlac_atan2f",
-            xlac_atan2f as extern "C" fn(f32, f32) -> f32,
-            F32Binary
-        ),
-        sym!(
-            "xlac_atan2",
-            xlac_atan2 as extern "C" fn(f64, f64) -> f64,
-            F64Binary
-        ),
-        sym!(
-            "xlac_fmodf",
-            xlac_fmodf as extern "C" fn(f32, f32) -> f32,
-            F32Binary
-        ),
-        sym!(
-            "xlac_fmod",
-            xlac_fmod as extern "C" fn(f64, f64) -> f64,
-            F64Binary
-        ),
-        sym!(
-            "xlac_ipow_signed",
-            xlac_ipow_signed as extern "C" fn(i64, i64) -> i64,
-            I64Binary
-        ),
-        sym!(
-            "xlac_ipow_unsigned",
-            xlac_ipow_unsigned as extern "C" fn(i64, i64) -> i64,
-            I64Binary
-        ),
-        sym!(
-            "xlac_f16_to_f32",
-            xlac_f16_to_f32 as extern "C" fn(i32) -> f32,
-            I32ToF32
-        ),
-        sym!(
-            "xlac_f32_to_f16",
-            xlac_f32_to_f16 as extern "C" fn(f32) -> i32,
-            F32ToI32
-        ),
-        sym!(
-            "xlac_reduce_precision_f32",
-            xlac_reduce_precision_f32 as extern "C" fn(f32, i32, i32) -> f32,
-            F32IntInt
-        ),
-        sym!(
-            "xlac_reduce_precision_f64",
-            xlac_reduce_precision_f64 as extern "C" fn(f64, i32, i32) -> f64,
-            F64IntInt
-        ),
-        // Cranelift's own libcalls (`default_libcall_names`): used when the host lacks
-        // SSE4.1 (rounding) or FMA, and for large memory copies.
-        sym!("floorf", floorf_ as extern "C" fn(f32) -> f32, F32Unary),
-        sym!("floor", floor_ as extern "C" fn(f64) -> f64, F64Unary),
-        sym!("ceilf", ceilf_ as extern "C" fn(f32) -> f32, F32Unary),
-        sym!("ceil", ceil_ as extern "C" fn(f64) -> f64, F64Unary),
-        sym!("truncf", truncf_ as extern "C" fn(f32) -> f32, F32Unary),
-        sym!("trunc", trunc_ as extern "C" fn(f64) -> f64, F64Unary),
-        sym!(
-            "nearbyintf",
-            nearbyintf_ as extern "C" fn(f32) -> f32,
-            F32Unary
-        ),
-        sym!(
-            "nearbyint",
-            nearbyint_ as extern "C" fn(f64) -> f64,
-            F64Unary
-        ),
-        sym!(
-            "fmaf",
-            fmaf_ as extern "C" fn(f32, f32, f32) -> f32,
-            F32Ternary
-        ),
-        sym!(
-            "fma",
-            fma_ as extern "C" fn(f64, f64, f64) -> f64,
-            F64Ternary
-        ),
-        sym!(
-            "memcpy",
-            memcpy_ as extern "C" fn(*mut u8, *const u8, usize) -> *mut u8,
-            PtrPtrPtr
-        ),
-        sym!(
-            "memmove",
-            memmove_ as extern "C" fn(*mut u8, *const u8, usize) -> *mut u8,
-            PtrPtrPtr
-        ),
-        sym!(
-            "memset",
-            memset_ as extern "C" fn(*mut u8, i32, usize) -> *mut u8,
-            PtrIntPtr
-        ),
-        sym!(
-            "memcmp",
-            memcmp_ as extern "C" fn(*const u8, *const u8, usize) -> i32,
-            PtrPtrPtrToInt
-        ),
-        sym!(
-            "xlac_block_exp_f32",
-            crate::runtime::vector_math::xlac_block_exp_f32 as BlockRoutineFn,
-            BlockRoutine
-        ),
-        sym!(
-            "xlac_block_tanh_f32",
-            crate::runtime::vector_math::xlac_block_tanh_f32 as BlockRoutineFn,
-            BlockRoutine
-        ),
-    ]
+    symbols! {
+        "xlac_expf" => xlac_expf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_exp" => xlac_exp as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_expm1f" => xlac_expm1f as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_expm1" => xlac_expm1 as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_logf" => xlac_logf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_log" => xlac_log as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_log1pf" => xlac_log1pf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_log1p" => xlac_log1p as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_tanhf" => xlac_tanhf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_tanh" => xlac_tanh as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_sinf" => xlac_sinf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_sin" => xlac_sin as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_cosf" => xlac_cosf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_cos" => xlac_cos as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_tanf" => xlac_tanf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_tan" => xlac_tan as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_asinf" => xlac_asinf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_asin" => xlac_asin as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_acosf" => xlac_acosf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_acos" => xlac_acos as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_sinhf" => xlac_sinhf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_sinh" => xlac_sinh as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_coshf" => xlac_coshf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_cosh" => xlac_cosh as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_asinhf" => xlac_asinhf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_asinh" => xlac_asinh as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_acoshf" => xlac_acoshf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_acosh" => xlac_acosh as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_atanhf" => xlac_atanhf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_atanh" => xlac_atanh as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_cbrtf" => xlac_cbrtf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_cbrt" => xlac_cbrt as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_erff" => xlac_erff_exact as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_erf" => xlac_erf_exact as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_logisticf" => xlac_logisticf as extern "C" fn(f32) -> f32, F32Unary;
+        "xlac_logistic" => xlac_logistic as extern "C" fn(f64) -> f64, F64Unary;
+        "xlac_powf" => xlac_powf as extern "C" fn(f32, f32) -> f32, F32Binary;
+        "xlac_pow" => xlac_pow as extern "C" fn(f64, f64) -> f64, F64Binary;
+        "xlac_atan2f" => xlac_atan2f as extern "C" fn(f32, f32) -> f32, F32Binary;
+        "xlac_atan2" => xlac_atan2 as extern "C" fn(f64, f64) -> f64, F64Binary;
+        "xlac_fmodf" => xlac_fmodf as extern "C" fn(f32, f32) -> f32, F32Binary;
+        "xlac_fmod" => xlac_fmod as extern "C" fn(f64, f64) -> f64, F64Binary;
+        "xlac_ipow_signed" => xlac_ipow_signed as extern "C" fn(i64, i64) -> i64, I64Binary;
+        "xlac_ipow_unsigned" => xlac_ipow_unsigned as extern "C" fn(i64, i64) -> i64, I64Binary;
+        "xlac_f16_to_f32" => xlac_f16_to_f32 as extern "C" fn(i32) -> f32, I32ToF32;
+        "xlac_f32_to_f16" => xlac_f32_to_f16 as extern "C" fn(f32) -> i32, F32ToI32;
+        "xlac_reduce_precision_f32" => xlac_reduce_precision_f32 as extern "C" fn(f32, i32, i32) -> f32, F32IntInt;
+        "xlac_reduce_precision_f64" => xlac_reduce_precision_f64 as extern "C" fn(f64, i32, i32) -> f64, F64IntInt;
+        "floorf" => floorf_ as extern "C" fn(f32) -> f32, F32Unary;
+        "floor" => floor_ as extern "C" fn(f64) -> f64, F64Unary;
+        "ceilf" => ceilf_ as extern "C" fn(f32) -> f32, F32Unary;
+        "ceil" => ceil_ as extern "C" fn(f64) -> f64, F64Unary;
+        "truncf" => truncf_ as extern "C" fn(f32) -> f32, F32Unary;
+        "trunc" => trunc_ as extern "C" fn(f64) -> f64, F64Unary;
+        "nearbyintf" => nearbyintf_ as extern "C" fn(f32) -> f32, F32Unary;
+        "nearbyint" => nearbyint_ as extern "C" fn(f64) -> f64, F64Unary;
+        "fmaf" => fmaf_ as extern "C" fn(f32, f32, f32) -> f32, F32Ternary;
+        "fma" => fma_ as extern "C" fn(f64, f64, f64) -> f64, F64Ternary;
+        "memcpy" => memcpy_ as extern "C" fn(*mut u8, *const u8, usize) -> *mut u8, PtrPtrPtr;
+        "memmove" => memmove_ as extern "C" fn(*mut u8, *const u8, usize) -> *mut u8, PtrPtrPtr;
+        "memset" => memset_ as extern "C" fn(*mut u8, i32, usize) -> *mut u8, PtrIntPtr;
+        "memcmp" => memcmp_ as extern "C" fn(*const u8, *const u8, usize) -> i32, PtrPtrPtrToInt;
+        "xlac_block_exp_f32" => crate::codegen::block_math::xlac_block_exp_f32 as BlockRoutineFn, BlockRoutine;
+        "xlac_block_tanh_f32" => crate::codegen::block_math::xlac_block_tanh_f32 as BlockRoutineFn, BlockRoutine;
+    }
 }
 
 /// The libcall's signature by name (for declaring it in a kernel).

@@ -7,6 +7,7 @@
 //! split any kernel across threads by splitting the range.
 
 pub mod asm_map;
+pub mod block_math;
 pub mod column_reduce;
 pub mod compile_job;
 pub mod cross_isa;
@@ -20,6 +21,7 @@ pub mod kernel;
 pub mod libcalls;
 pub mod loop_emitter;
 pub mod math;
+pub mod plan;
 pub mod row_cache;
 pub mod scalar_function;
 #[cfg(test)]
@@ -93,6 +95,8 @@ pub struct Kernel {
     /// Elements per work unit when every unit is that many consecutive elements of one row
     /// of the physical minor dimension (a kOutput epilogue's column tiles cut rows there).
     pub unit_elements: Option<u64>,
+    /// The loop nest the kernel runs and why (`plan.rs`; the dump's `*.plan.txt`).
+    pub plan: plan::KernelPlan,
     /// Dump texts and compile time.
     pub artifacts: KernelArtifacts,
 }
@@ -155,7 +159,7 @@ pub struct ScalarFunction {
 pub struct CodegenOptions {
     /// Keep CLIF and disassembly texts in [`KernelArtifacts`] (costs compile time).
     pub keep_artifacts: bool,
-    /// Let row kernels call the native block routines of `runtime/vector_math` when the
+    /// Let row kernels call the native block routines of `codegen/block_math` when the
     /// host runs them (`codegen/row_cache.rs`); `false` keeps all math inline.
     pub block_math: bool,
     /// Never contract `a*b + c` into an FMA (`elemental/fp_contraction.rs`), even where
@@ -222,32 +226,16 @@ pub fn fused_computations(module: &Module) -> HashSet<ComputationId> {
         .collect()
 }
 
-/// Compiles one kernel for every `fusion` instruction of kind `kLoop`, `kInput` or `kOutput`
-/// in every non-fused computation of `module` (entry and control-flow bodies), and one
-/// [`ScalarFn`] for every scalar computation a library routine calls (sort comparators,
-/// scatter combiners, select-and-scatter's select and scatter), all into one JIT module.
-///
-/// Functions are emitted and compiled in parallel on the rayon pool (see [`compile_job`]);
-/// the JIT module, which is not `Sync`, only declares them first and installs the finished
-/// bytes afterwards, in declaration order, so the result does not depend on thread timing.
-/// A scalar computation the emitter cannot compile (a complex comparator, say) is left
-/// out: its instruction keeps the reference implementation, labelled as such.
-pub fn compile_kernels(
+/// Declares one JIT function per kernel (every kLoop, kInput and kOutput fusion outside
+/// fused computations) and per scalar computation a library routine calls, in module
+/// order: the declaration order gives the function ids the emitted code names.
+fn declare_jobs(
     module: &Module,
-    options: &CodegenOptions,
-) -> Result<KernelSet, CodegenError> {
-    let fail = |message: String| CodegenError {
-        instruction: module.name.clone(),
-        message,
-    };
-    let (mut jit, libcalls, isa) = jit::new_jit_with_isa(verify_clif()).map_err(fail)?;
-    let math = math::MathOptions {
-        has_fma: isa.has_native_fma(),
-    };
+    jit: &mut cranelift_jit::JITModule,
+    kernel_sig: &cranelift_codegen::ir::Signature,
+    scalar_sig: &cranelift_codegen::ir::Signature,
+) -> Result<Vec<compile_job::Job>, String> {
     let fused = fused_computations(module);
-    let call_conv = isa.default_call_conv();
-    let kernel_sig = kernel::kernel_signature(call_conv);
-    let scalar_sig = scalar_function::scalar_signature(call_conv);
     let mut jobs = Vec::new();
     let mut used_names = HashSet::new();
     for &comp_id in &module.order {
@@ -271,8 +259,8 @@ pub fn compile_kernels(
                 used_names.insert(name.clone());
             }
             let func_id = jit
-                .declare_function(&name, Linkage::Local, &kernel_sig)
-                .map_err(|e| fail(format!("declaring {name}: {e}")))?;
+                .declare_function(&name, Linkage::Local, kernel_sig)
+                .map_err(|e| format!("declaring {name}: {e}"))?;
             jobs.push(compile_job::Job {
                 name,
                 func_id,
@@ -289,8 +277,8 @@ pub fn compile_kernels(
             name.push('_');
         }
         let func_id = jit
-            .declare_function(&name, Linkage::Local, &scalar_sig)
-            .map_err(|e| fail(format!("declaring {name}: {e}")))?;
+            .declare_function(&name, Linkage::Local, scalar_sig)
+            .map_err(|e| format!("declaring {name}: {e}"))?;
         jobs.push(compile_job::Job {
             name,
             func_id,
@@ -299,6 +287,35 @@ pub fn compile_kernels(
             },
         });
     }
+    Ok(jobs)
+}
+
+/// Compiles one kernel for every `fusion` instruction of kind `kLoop`, `kInput` or `kOutput`
+/// in every non-fused computation of `module` (entry and control-flow bodies), and one
+/// [`ScalarFn`] for every scalar computation a library routine calls (sort comparators,
+/// scatter combiners, select-and-scatter's select and scatter), all into one JIT module.
+///
+/// Functions are emitted and compiled in parallel on the rayon pool (see [`compile_job`]);
+/// the JIT module, which is not `Sync`, only declares them first and installs the finished
+/// bytes afterwards, in declaration order, so the result does not depend on thread timing.
+/// A scalar computation the emitter cannot compile (a complex comparator, say) is left
+/// out: its instruction keeps the reference implementation, labelled as such.
+pub fn compile_kernels(
+    module: &Module,
+    options: &CodegenOptions,
+) -> Result<KernelSet, CodegenError> {
+    let fail = |message: String| CodegenError {
+        instruction: module.name.clone(),
+        message,
+    };
+    let (mut jit, libcalls, isa) = jit::new_jit_with_isa(verify_clif()).map_err(fail)?;
+    let math = math::MathOptions {
+        has_fma: isa.has_native_fma(),
+    };
+    let call_conv = isa.default_call_conv();
+    let kernel_sig = kernel::kernel_signature(call_conv);
+    let scalar_sig = scalar_function::scalar_signature(call_conv);
+    let jobs = declare_jobs(module, &mut jit, &kernel_sig, &scalar_sig).map_err(fail)?;
     let shared = compile_job::Shared {
         module,
         isa: &*isa,
@@ -307,7 +324,7 @@ pub fn compile_kernels(
         kernel_sig: &kernel_sig,
         scalar_sig: &scalar_sig,
         keep_artifacts: options.keep_artifacts,
-        block_math: options.block_math && crate::runtime::vector_math::block_math_available(),
+        block_math: options.block_math && crate::codegen::block_math::block_math_available(),
         fp_contraction: math.has_fma && !options.no_fp_contraction,
     };
     let results: Vec<Result<Option<compile_job::Compiled>, CodegenError>> = {
@@ -360,6 +377,7 @@ pub fn compile_kernels(
                     output_count: layout.output_count,
                     units_in_layout_order: layout.units_in_layout_order,
                     unit_elements: layout.unit_elements,
+                    plan: layout.plan,
                     artifacts: c.artifacts,
                 });
             }

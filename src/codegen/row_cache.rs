@@ -6,7 +6,7 @@
 //! - a value read in two loops of the row (softmax's `exp(x - max)`, read by the row sum and
 //!   by the division): computed once instead of twice;
 //! - an f32 `exponential` or `tanh` when the host runs the native block routines of
-//!   `runtime/vector_math` (AVX-512): the kernel stores the operand row, calls the routine
+//!   `codegen/block_math` (AVX-512): the kernel stores the operand row, calls the routine
 //!   once over it, and reads the results. Cranelift's widest vectors are 128 bits; the
 //!   routine's are 512, and it computes the same bits as the inline f32x4 code
 //!   (`codegen/math`), so caching changes the speed, not the results.
@@ -25,10 +25,10 @@ use cranelift_codegen::ir::{
 use super::CodegenError;
 use super::elemental::{Emitter, Frame, data_flags};
 use super::loop_emitter::IterationSpace;
+use crate::codegen::block_math::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS};
 use crate::fusion::cpu_fusion_policy::is_expensive;
 use crate::fusion::row_cache::{MAX_CACHED, RowCacheAnalysis};
 use crate::ir::{ArrayShape, Computation, InstrId, Opcode, PrimitiveType};
-use crate::runtime::vector_math::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS};
 
 type R<T> = Result<T, CodegenError>;
 
@@ -36,7 +36,7 @@ type R<T> = Result<T, CodegenError>;
 /// core; four f32x4 are one 64-byte line of each row).
 const FILL_UNROLL: i64 = 4;
 
-/// A native routine computing one op over a whole row in place (`runtime/vector_math`).
+/// A native routine computing one op over a whole row in place (`codegen/block_math`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockRoutine {
     /// f32 `exponential`.
@@ -268,7 +268,7 @@ impl<'m> Emitter<'m, '_, '_> {
         Ok(())
     }
 
-    /// Sets up the kernel's prefetch queue (`runtime::vector_math::PrefetchQueue`), in the
+    /// Sets up the kernel's prefetch queue (`codegen::block_math::PrefetchQueue`), in the
     /// entry block: a zeroed stack slot, and each block routine call's share of the lines
     /// `streams` (buffer base and shape, each with the kernel's dimensions and layout) span
     /// per row. Without routine calls there is no queue: the routines are where the row

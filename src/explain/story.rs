@@ -55,6 +55,8 @@ pub struct Location {
     pub in_registers: bool,
     /// The kernel that computes it, if a generated kernel does.
     pub kernel: Option<String>,
+    /// That kernel's loop nest in one line (`codegen/plan.rs`).
+    pub kernel_plan: Option<String>,
     /// Lines of `thunk-sequence.txt` that run it.
     pub thunks: Vec<String>,
     /// CLIF lines annotated `; %name`, before Cranelift's optimizer.
@@ -246,6 +248,7 @@ fn locate(
         buffers,
         in_registers,
         kernel: kernel.map(|k| k.name.clone()),
+        kernel_plan: kernel.map(|k| k.plan.summary()),
         thunks,
         clif_no_opt,
         clif_with_opt,
@@ -463,6 +466,10 @@ impl Story {
         match &loc.kernel {
             Some(k) => {
                 let _ = writeln!(s, "kernel: {k}");
+                if let Some(plan) = &loc.kernel_plan {
+                    let file = self.dump_file(&format!("{k}.plan.txt"));
+                    let _ = writeln!(s, "  plan: {plan} ({file})");
+                }
             }
             None => {
                 let _ = writeln!(s, "kernel: none (no generated kernel computes it)");

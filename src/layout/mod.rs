@@ -15,7 +15,6 @@ pub mod copy_insertion;
 pub mod heap_simulator;
 pub mod layout_assignment;
 pub mod live_range;
-pub mod memory_table;
 pub mod scheduler;
 
 pub use buffer_assignment::{AllocationKind, BufferAllocation, BufferAssignment, Slice};

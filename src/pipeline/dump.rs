@@ -45,6 +45,11 @@ pub enum Artifact<'a> {
     CollectivesTable,
     /// `report.html`: the one-page report (`crate::report`); named without the module prefix.
     Report,
+    /// A kernel's loop-nest plan: the strategy, every guard and why (`codegen/plan.rs`).
+    KernelPlan {
+        /// The kernel (its fusion instruction's name).
+        kernel: &'a str,
+    },
     /// One kernel's Cranelift IR, before (`optimized: false`) or after Cranelift's optimizer.
     KernelClif {
         /// The kernel (its fusion instruction's name).
@@ -200,6 +205,10 @@ impl DumpWriter {
                 "thunk-sequence.txt".to_string(),
                 "what the runtime executes, in order: kernels, library calls, control flow"
                     .to_string(),
+            ),
+            Artifact::KernelPlan { kernel } => (
+                format!("{}.plan.txt", sanitize_file_name(kernel)),
+                format!("kernel {kernel}: the loop nest the planner chose, every guard and why"),
             ),
             Artifact::KernelClif { kernel, optimized } => {
                 let (suffix, when) = if optimized {

@@ -21,6 +21,7 @@ pub mod dump;
 pub mod flatten_call_graph;
 pub mod float_normalization;
 pub mod op_expander;
+pub mod pass;
 pub mod qr_expander;
 pub mod rng_bit_generator_expander;
 pub mod topk_decomposer;
@@ -41,36 +42,7 @@ use crate::ir::Module;
 use crate::ir::verifier::verify;
 
 pub use dump::{Artifact, DumpWriter};
-
-/// Why a pass could not do its job (not "it found nothing to do": that is `Ok(false)`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PassError {
-    /// What went wrong.
-    pub message: String,
-}
-
-impl PassError {
-    /// A pass error with a message.
-    pub fn new(message: impl Into<String>) -> PassError {
-        PassError {
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for PassError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-/// A module-to-module rewrite.
-pub trait Pass {
-    /// XLA's name for the pass; it goes into dump file names (`algsimp`, `dce`, `cse`).
-    fn name(&self) -> &'static str;
-    /// Rewrites `module` in place and returns whether anything changed.
-    fn run(&mut self, module: &mut Module) -> Result<bool, PassError>;
-}
+pub use pass::{Pass, PassError};
 
 /// Why a pipeline stopped.
 #[derive(Debug, Clone, PartialEq)]

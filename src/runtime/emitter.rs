@@ -767,5 +767,6 @@ fn kernel_thunk(
         parallel: (output_bytes > PARALLEL_OUTPUT_BYTES || kernel.min_units_per_task <= 1)
             && kernel.work_units >= 2 * min,
         split: None,
+        strategy: kernel.plan.summary(),
     }
 }

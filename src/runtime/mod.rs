@@ -35,7 +35,6 @@ pub mod race;
 pub mod thunk;
 pub mod triad;
 pub mod tuning;
-pub mod vector_math;
 
 #[cfg(test)]
 mod tests;

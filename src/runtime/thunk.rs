@@ -80,6 +80,8 @@ pub struct KernelThunk {
     pub parallel: bool,
     /// An explicit split chosen by `--autotune`, overriding `parallel`.
     pub split: Option<super::tuning::Split>,
+    /// The kernel's loop nest in one line (`codegen/plan.rs`), for `thunk-sequence.txt`.
+    pub strategy: String,
 }
 
 /// A dot on buffers (see `dot.rs`).
@@ -438,8 +440,9 @@ fn kernel_line(k: &KernelThunk) -> String {
         None => String::new(),
     };
     format!(
-        "kernel {} ({} buffers, {} work units{split})",
+        "kernel {} ({}; {} buffers, {} work units{split})",
         k.name,
+        k.strategy,
         k.buffers.len(),
         k.work_units
     )

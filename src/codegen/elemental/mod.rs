@@ -75,7 +75,7 @@ pub struct KernelEnv {
     /// Whether the target has vector registers; `false` keeps every emitter scalar (the
     /// cross-ISA listing for riscv64 without V).
     pub vectors: bool,
-    /// Whether kernels may call the native block routines of `runtime/vector_math` (the
+    /// Whether kernels may call the native block routines of `codegen/block_math` (the
     /// host runs them); `false` keeps all math inline.
     pub block_math: bool,
     /// Whether kernels compute `a*b + c` pairs as one FMA (`fp_contraction.rs`): the target

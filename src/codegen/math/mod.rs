@@ -90,7 +90,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::FunctionBuilder;
 
 /// The f32 exp and tanh coefficients, shared with the native block routines
-/// (`runtime/vector_math`), which must compute the same bits.
+/// (`codegen/block_math`), which must compute the same bits.
 pub(crate) use exp_log::{CEPHES_EXP_P, CEPHES_LN2_HI, CEPHES_LN2_LO};
 pub use exp_log::{exp, expm1, log, log1p, logistic};
 pub use pow::{cbrt, pow};

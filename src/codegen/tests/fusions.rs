@@ -461,14 +461,14 @@ fn row_kernels_call_the_block_routines_for_exp_and_tanh() {
         let rows = clif.matches("explicit_slot 148").count();
         let queue = format!(
             "explicit_slot {}",
-            crate::runtime::vector_math::PREFETCH_QUEUE_BYTES
+            crate::codegen::block_math::PREFETCH_QUEUE_BYTES
         );
         let queues = clif.matches(&queue).count();
         // Each row loads the three buffer pointers afresh (without `readonly`, which would
         // let the egraph merge them with the entry block's) before its fill loop and after
         // the calls, so no pointer lives across a call.
         let reloads = clif.matches("load.i64 notrap aligned v0").count();
-        let native = block_math && crate::runtime::vector_math::block_math_available();
+        let native = block_math && crate::codegen::block_math::block_math_available();
         let expected = if native { (2, 2, 1, 6) } else { (0, 0, 0, 0) };
         assert_eq!(
             (calls, rows, queues, reloads),

@@ -6,6 +6,7 @@ mod data_movement;
 mod elementwise;
 mod fusions;
 mod harness;
+mod plan;
 mod reduce;
 mod transpose;
 

@@ -1,0 +1,38 @@
+//! The [`Pass`] trait: one module-to-module rewrite with XLA's name. Every pass of
+//! `pipeline/`, `spmd/`, `layout/` and `fusion/` implements it; only `Pipeline::run`
+//! calls it (and verifies, times and dumps around it).
+//! XLA: `xla/hlo/pass/hlo_pass_interface.h`.
+
+use std::fmt;
+
+use crate::ir::Module;
+
+/// Why a pass could not do its job (not "it found nothing to do": that is `Ok(false)`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassError {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl PassError {
+    /// A pass error with a message.
+    pub fn new(message: impl Into<String>) -> PassError {
+        PassError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A module-to-module rewrite.
+pub trait Pass {
+    /// XLA's name for the pass; it goes into dump file names (`algsimp`, `dce`, `cse`).
+    fn name(&self) -> &'static str;
+    /// Rewrites `module` in place and returns whether anything changed.
+    fn run(&mut self, module: &mut Module) -> Result<bool, PassError>;
+}
