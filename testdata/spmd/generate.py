@@ -62,7 +62,9 @@ PROGRAMS = {}
 
 
 def program(name, description):
-    """Registers `make(rng) -> dict(fn, args, mesh, in_specs, out_specs or None)`."""
+    """Registers `make(rng) -> dict(fn, args, mesh, in_specs, out_specs or None)`; an
+    in_spec of None leaves that input's sharding to XLA's propagation (meta.json records
+    the sharding XLA chose)."""
 
     def register(make):
         assert name not in PROGRAMS, name
