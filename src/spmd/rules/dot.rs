@@ -305,19 +305,13 @@ pub fn operand_from_users(
     let nb = d.lhs_batch.len();
     let nlf = d.lhs_free.len();
     let out_batch: Vec<usize> = (0..nb).collect();
-    let (batch, free, contracting, other_contracting, out_free): (
-        &[usize],
-        &[usize],
-        &[usize],
-        &[usize],
-        Vec<usize>,
-    ) = if which == 0 {
+    // (batch, free, contracting) of this operand, the other's contracting, the result's free.
+    let (batch, free, contracting, other_contracting) = if which == 0 {
         (
             &d.lhs_batch[..],
             &d.lhs_free[..],
             &d.lhs_contracting[..],
             &d.rhs_contracting[..],
-            (nb..nb + nlf).collect(),
         )
     } else {
         (
@@ -325,8 +319,12 @@ pub fn operand_from_users(
             &d.rhs_free[..],
             &d.rhs_contracting[..],
             &d.lhs_contracting[..],
-            (nb + nlf..d.out_rank()).collect(),
         )
+    };
+    let out_free: Vec<usize> = if which == 0 {
+        (nb..nb + nlf).collect()
+    } else {
+        (nb + nlf..d.out_rank()).collect()
     };
     let n = out.partitions();
     let from_out = [(batch, out, &out_batch[..]), (free, out, &out_free[..])];
