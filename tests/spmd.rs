@@ -510,3 +510,140 @@ fn bad_multi_device_input_is_one_error_line() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// A small deterministic generator (the tests draw their own cases; no crate needed).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random sharding of an array of `dims` over `n` partitions, or none: tile counts per
+/// dimension that divide `n` together, the rest replicated, devices in a random order.
+fn random_sharding(rng: &mut Lcg, dims: &[i64], n: usize) -> Option<String> {
+    if rng.below(4) == 0 {
+        return None;
+    }
+    let mut counts = Vec::new();
+    let mut left = n as i64;
+    for &d in dims {
+        let options: Vec<i64> = [1i64, 2, 4, 8]
+            .into_iter()
+            .filter(|&c| left % c == 0 && d % c == 0)
+            .collect();
+        let c = options[rng.below(options.len())];
+        counts.push(c);
+        left /= c;
+    }
+    let mut devices: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        devices.swap(i, rng.below(i + 1));
+    }
+    let devices: Vec<String> = devices.iter().map(|d| d.to_string()).collect();
+    if left > 1 {
+        counts.push(left);
+    }
+    let counts: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+    Some(format!(
+        "{{devices=[{}]{}{}}}",
+        counts.join(","),
+        devices.join(","),
+        if left > 1 {
+            " last_tile_dim_replicate"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// A program that is not a fixture, with random partition counts, shardings and device
+/// orders, some parameters left for propagation to decide (forward and backward): the
+/// partitioned run must equal the one-device reference interpreter.
+#[test]
+fn random_shardings_of_a_program_match_one_device() {
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-random-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut rng = Lcg(0x5eed);
+    let mut failures = Vec::new();
+    for case in 0..12 {
+        let n = [2usize, 4, 8][rng.below(3)];
+        let params: [(&str, Vec<i64>); 4] = [
+            ("p0", vec![16, 8]),
+            ("p1", vec![8, 12]),
+            ("p2", vec![16, 12]),
+            ("p3", vec![12]),
+        ];
+        let mut decls = String::new();
+        for (i, (name, dims)) in params.iter().enumerate() {
+            let shape = format!(
+                "f32[{}]",
+                dims.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            // The first is always split, so the module is a sharded one.
+            let sh = random_sharding(&mut rng, dims, n)
+                .or_else(|| (i == 0).then(|| format!("{{devices=[{n},1]<=[{n}]}}")))
+                .map(|s| format!(", sharding={s}"))
+                .unwrap_or_default();
+            decls.push_str(&format!("  %{name} = {shape} parameter({i}){sh}\n"));
+        }
+        let text = format!(
+            "HloModule random_{case}, num_partitions={n}\n\n\
+             %add (a: f32[], b: f32[]) -> f32[] {{\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}}\n\n\
+             %lt (x: f32[], y: f32[]) -> pred[] {{\n  %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %c = pred[] compare(%x, %y), direction=LT\n}}\n\n\
+             ENTRY %main (p0: f32[16,8], p1: f32[8,12], p2: f32[16,12], p3: f32[12]) -> (f32[12,16], f32[12], f32[16,12]) {{\n\
+             {decls}  %t = f32[16,8] tanh(%p0)\n\
+             \x20 %d = f32[16,12] dot(%t, %p1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n\
+             \x20 %b3 = f32[16,12] broadcast(%p3), dimensions={{1}}\n\
+             \x20 %e = f32[16,12] add(%d, %p2)\n\
+             \x20 %m = f32[16,12] multiply(%e, %b3)\n\
+             \x20 %z = f32[] constant(0)\n\
+             \x20 %r = f32[12] reduce(%m, %z), dimensions={{0}}, to_apply=%add\n\
+             \x20 %tr = f32[12,16] transpose(%m), dimensions={{1,0}}\n\
+             \x20 %sorted = f32[16,12] sort(%e), dimensions={{1}}, to_apply=%lt\n\
+             \x20 ROOT %out = (f32[12,16], f32[12], f32[16,12]) tuple(%tr, %r, %sorted)\n}}\n"
+        );
+        let path = tmp.join(format!("random_{case}.hlo"));
+        std::fs::write(&path, &text).unwrap();
+        let backend = if case % 2 == 0 {
+            "interpreter"
+        } else {
+            "compiled"
+        };
+        let seed = case.to_string();
+        let (code, err) = xlac(&[
+            "run",
+            path.to_str().unwrap(),
+            "--partitions",
+            &n.to_string(),
+            "--backend",
+            backend,
+            "--seed",
+            &seed,
+            "--quiet",
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "1e-4",
+            "--atol",
+            "1e-4",
+        ]);
+        if code != 0 {
+            failures.push(format!("case {case} ({backend}):\n{text}\n{err}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,12 +1,18 @@
 //! `sharding-propagation`: gives every instruction of the entry a sharding.
-//! XLA: `xla/service/sharding_propagation.cc` (GSPMD) and Shardy's propagation; this is
-//! the forward half of both: annotated instructions (parameters, results, `Sharding`
-//! custom calls, shard_map boundaries) keep their sharding, and every other instruction
-//! takes the one its op family's rule derives from its operands: elementwise ops the most
-//! split operand's, broadcast/transpose/reshape the moved split, reduce the kept
-//! dimensions', dot the local dot's result (batch and free dimensions from the operands),
-//! ops without a rule replicated. Results nobody annotated keep what propagation gave
-//! them, which is what XLA reports for unspecified `out_shardings`.
+//! XLA: `xla/service/sharding_propagation.cc` (GSPMD) and Shardy's propagation, forward and
+//! backward to a fixed point. Annotated instructions (parameters, results, `Sharding`
+//! custom calls, shard_map boundaries) keep their sharding. Forward, every other
+//! instruction takes the one its op family's rule derives from its operands: elementwise
+//! ops the most split operand's, broadcast/transpose/reshape the moved split, reduce the
+//! kept dimensions', dot the local dot's result (batch and free dimensions from the
+//! operands; with one operand decided, that operand's batch and free splits). Backward, a
+//! value its operands do not decide (an unannotated parameter and what is computed only
+//! from such values) takes the split its users imply: an elementwise user's or a sharding
+//! annotation's, a broadcast's, transpose's or reshape's split moved back, a reduce's kept
+//! dimensions, a dot's result and other operand (so the local dot needs no reshard). What
+//! nothing decides is replicated; ops without a rule are replicated. Results nobody
+//! annotated keep what propagation gave them, which is what XLA reports for unspecified
+//! `out_shardings`, and so do parameters for unspecified `in_shardings`.
 //!
 //! The Shardy annotations JAX writes into HLO (`xla.sdy.FuncResultSharding`,
 //! `xla.sdy.GlobalToLocalShape`, `xla.sdy.LocalToGlobalShape` with their
@@ -18,7 +24,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::decisions::DecisionLog;
-use super::rules::{dot, elementwise, reduce, shape_ops};
+use super::rules::{convolution, dot, elementwise, gather_scatter, reduce, shape_ops};
 use super::tiling::Tiling;
 use super::{SpmdOptions, reshard};
 use crate::ir::sharding::{
@@ -41,7 +47,7 @@ impl ShardingPropagation {
 }
 
 /// What propagation knows about a value.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 enum Sh {
     Array(Tiling),
     Tuple(Vec<Sh>),
@@ -182,72 +188,259 @@ impl Pass for ShardingPropagation {
         log.num_partitions = n;
         let comp = &mut module.computations[entry];
         let order = comp.order.clone();
-        let mut shs: HashMap<InstrId, Sh> = HashMap::new();
-        for id in order {
-            let instr = comp.instrs[id].clone();
-            // Shardy's custom calls carry their sharding in frontend attributes.
-            let mut annotated = instr.sharding.clone();
-            if let Op::CustomCall(cc) = &instr.op {
-                let key = match cc.target.as_str() {
-                    "xla.sdy.FuncResultSharding" => Some("xla.sdy.sharding"),
-                    "xla.sdy.GlobalToLocalShape" => Some("xla.sdy.in_shardings"),
-                    "xla.sdy.LocalToGlobalShape" => Some("xla.sdy.out_shardings"),
-                    _ => None,
-                };
-                if let Some(key) = key
-                    && let Some(s) = sdy_attribute(&instr, key, &meshes)?
-                {
-                    annotated = Some(s);
+        let users = comp.users();
+        // The annotated instructions: closed, their shardings checked once.
+        let mut fixed: HashMap<InstrId, (Sh, HloSharding)> = HashMap::new();
+        for &id in &order {
+            let instr = &comp.instrs[id];
+            if let Some((sh, stored)) = annotation(instr, comp, &meshes, n)? {
+                fixed.insert(id, (sh, stored));
+            }
+        }
+        // Forward then backward sweeps to a fixed point. `None` is a value nothing has
+        // decided yet (an unannotated parameter, or ops computed only from such values);
+        // operands decide first, users fill what is still open.
+        let mut shs: HashMap<InstrId, Option<Sh>> = HashMap::new();
+        let mut why: HashMap<InstrId, &'static str> = HashMap::new();
+        for (&id, (sh, _)) in &fixed {
+            shs.insert(id, Some(sh.clone()));
+            why.insert(id, "annotated");
+        }
+        let get = |shs: &HashMap<InstrId, Option<Sh>>, o: &InstrId| shs.get(o).cloned().flatten();
+        for _round in 0..MAX_ROUNDS {
+            let mut changed = false;
+            for &id in &order {
+                if fixed.contains_key(&id) {
+                    continue;
+                }
+                let instr = &comp.instrs[id];
+                let operands: Vec<Option<Sh>> =
+                    instr.operands.iter().map(|o| get(&shs, o)).collect();
+                if let Some((sh, w)) = infer(instr, &operands, comp, n) {
+                    // A split its users added stays while the operands' split agrees.
+                    if get(&shs, &id).is_some_and(|cur| refines(&cur, &sh)) {
+                        continue;
+                    }
+                    if shs.get(&id).cloned().flatten().as_ref() != Some(&sh) {
+                        changed = true;
+                        shs.insert(id, Some(sh));
+                    }
+                    why.insert(id, w);
                 }
             }
-            if n == 1 {
-                // One partition: every split is the whole array.
-                annotated = annotated.map(|s| whole(&s));
-            }
-            let operands: Vec<Sh> = instr.operands.iter().map(|o| shs[o].clone()).collect();
-            let (sh, why) = match &annotated {
-                Some(s) => {
-                    let shape = match (&instr.op, cc_target(&instr)) {
-                        // The in-shardings describe the operands (global shapes).
-                        (_, Some("xla.sdy.GlobalToLocalShape")) => {
-                            let ops: Vec<Shape> = instr
-                                .operands
-                                .iter()
-                                .map(|o| comp.instrs[*o].shape.clone())
-                                .collect();
-                            if ops.len() == 1 {
-                                ops[0].clone()
-                            } else {
-                                Shape::Tuple(ops)
-                            }
+            for &id in order.iter().rev() {
+                if fixed.contains_key(&id) {
+                    continue;
+                }
+                let instr = &comp.instrs[id];
+                let cur = get(&shs, &id);
+                if let Shape::Tuple(elems) = &instr.shape {
+                    // A tuple: each element from its get-tuple-elements (all of them for
+                    // an undecided tuple; a partly replicated element may take more splits).
+                    let from_gte: Vec<Option<Sh>> = (0..elems.len())
+                        .map(|i| {
+                            users[id].iter().find_map(|&u| {
+                                match (&comp.instrs[u].op, get(&shs, &u)) {
+                                    (Op::GetTupleElement { index }, Some(s)) if *index == i => {
+                                        Some(s)
+                                    }
+                                    _ => None,
+                                }
+                            })
+                        })
+                        .collect();
+                    let next = match cur {
+                        None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
+                        Some(Sh::Tuple(v))
+                            if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
+                        {
+                            Some(
+                                v.iter()
+                                    .zip(from_gte)
+                                    .map(|(c, g)| match (c, g) {
+                                        (Sh::Array(c), Some(Sh::Array(g))) => {
+                                            c.merge(&g).map_or(Sh::Array(c.clone()), Sh::Array)
+                                        }
+                                        (c, _) => c.clone(),
+                                    })
+                                    .collect(),
+                            )
                         }
-                        _ => instr.shape.clone(),
+                        Some(_) => None,
                     };
-                    check(&instr, s, &shape, n)?;
-                    let sh = match cc_target(&instr) {
-                        Some("xla.sdy.GlobalToLocalShape" | "SPMDFullToShardShape") => Sh::Manual,
-                        _ => Sh::of(s, &instr.shape, n),
-                    };
-                    (sh, "annotated")
+                    if let Some(v) = next
+                        && get(&shs, &id) != Some(Sh::Tuple(v.clone()))
+                    {
+                        shs.insert(id, Some(Sh::Tuple(v)));
+                        why.insert(id, "from its get-tuple-elements");
+                        changed = true;
+                    }
+                    continue;
                 }
-                None => infer(&instr, &operands, comp, n),
-            };
-            let stored = match (&annotated, cc_target(&instr)) {
-                (Some(s), Some("xla.sdy.GlobalToLocalShape")) => s.clone(),
+                let cur = match cur {
+                    None => None,
+                    // A partly replicated value may take more splits from its users.
+                    Some(Sh::Array(t)) if t.counts.iter().product::<i64>() < n as i64 => Some(t),
+                    Some(_) => continue,
+                };
+                let mut found: Vec<(Tiling, &'static str)> = Vec::new();
+                for &u in &users[id] {
+                    let user = &comp.instrs[u];
+                    let ut = match (&user.op, get(&shs, &u)) {
+                        (Op::Plain(Opcode::Tuple), Some(Sh::Tuple(v))) => {
+                            for (k, o) in user.operands.iter().enumerate() {
+                                if *o == id
+                                    && let Some(Sh::Array(t)) = v.get(k)
+                                {
+                                    found.push((t.clone(), "from its tuple's sharding"));
+                                }
+                            }
+                            continue;
+                        }
+                        (_, Some(Sh::Array(t))) => t,
+                        _ => continue,
+                    };
+                    let operands: Vec<Option<Sh>> =
+                        user.operands.iter().map(|o| get(&shs, o)).collect();
+                    for (k, _) in user.operands.iter().enumerate().filter(|(_, o)| **o == id) {
+                        if let Some(f) = backward(user, k, &ut, &operands, comp) {
+                            found.push(f);
+                        }
+                    }
+                }
+                // The most split suggestion first.
+                found.sort_by_key(|f| std::cmp::Reverse(f.0.counts.iter().product::<i64>()));
+                match cur {
+                    None => {
+                        if let Some((t, w)) = found.into_iter().next() {
+                            shs.insert(id, Some(Sh::Array(t)));
+                            why.insert(id, w);
+                            changed = true;
+                        }
+                    }
+                    Some(cur) => {
+                        if let Some(m) = found.iter().find_map(|f| cur.merge(&f.0)) {
+                            shs.insert(id, Some(Sh::Array(m)));
+                            why.insert(id, "its operands' split, refined by its users'");
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // What nothing decided is replicated; the rest follows forward.
+        for &id in &order {
+            if get(&shs, &id).is_some() {
+                continue;
+            }
+            let instr = &comp.instrs[id];
+            let operands: Vec<Option<Sh>> = instr
+                .operands
+                .iter()
+                .map(|o| {
+                    Some(get(&shs, o).unwrap_or_else(|| Sh::replicated(&comp.instrs[*o].shape, n)))
+                })
+                .collect();
+            let (sh, w) = infer(instr, &operands, comp, n).unwrap_or_else(|| {
+                (
+                    Sh::replicated(&instr.shape, n),
+                    "nothing decides it: replicated",
+                )
+            });
+            shs.insert(id, Some(sh));
+            why.insert(id, w);
+        }
+        for &id in &order {
+            let instr = &comp.instrs[id];
+            let sh = get(&shs, &id).expect("every instruction decided");
+            let stored = match (fixed.get(&id), cc_target(instr)) {
+                (Some((_, s)), Some("xla.sdy.GlobalToLocalShape")) => s.clone(),
                 _ => sh.to_sharding(),
             };
             let d = log.entry(&instr.name, instr.opcode().name());
-            d.operands = operands
+            d.operands = instr
+                .operands
                 .iter()
-                .map(|s| s.to_sharding().to_string())
+                .map(|o| get(&shs, o).expect("decided").to_sharding().to_string())
                 .collect();
             d.sharding = stored.to_string();
-            d.propagated_by = why.to_string();
+            d.propagated_by = why[&id].to_string();
             comp.instrs[id].sharding = Some(stored);
-            shs.insert(id, sh);
         }
         Ok(true)
     }
+}
+
+/// True if `cur` splits everything `f` splits, the same way (a split users added).
+fn refines(cur: &Sh, f: &Sh) -> bool {
+    match (cur, f) {
+        (Sh::Array(a), Sh::Array(b)) => a.refines(b),
+        (Sh::Tuple(a), Sh::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| refines(x, y))
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// Sweeps before propagation stops (each sweep decides at least one value, so this bounds
+/// only pathological chains).
+const MAX_ROUNDS: usize = 64;
+
+/// An instruction's own sharding (closed to propagation), checked against its shape and
+/// the partition count, and how it is stored back.
+fn annotation(
+    instr: &Instruction,
+    comp: &crate::ir::Computation,
+    meshes: &[SdyMesh],
+    n: usize,
+) -> Result<Option<(Sh, HloSharding)>, PassError> {
+    // Shardy's custom calls carry their sharding in frontend attributes.
+    let mut annotated = instr.sharding.clone();
+    if let Op::CustomCall(cc) = &instr.op {
+        let key = match cc.target.as_str() {
+            "xla.sdy.FuncResultSharding" => Some("xla.sdy.sharding"),
+            "xla.sdy.GlobalToLocalShape" => Some("xla.sdy.in_shardings"),
+            "xla.sdy.LocalToGlobalShape" => Some("xla.sdy.out_shardings"),
+            _ => None,
+        };
+        if let Some(key) = key
+            && let Some(s) = sdy_attribute(instr, key, meshes)?
+        {
+            annotated = Some(s);
+        }
+    }
+    if n == 1 {
+        // One partition: every split is the whole array.
+        annotated = annotated.map(|s| whole(&s));
+    }
+    let Some(s) = annotated else {
+        return Ok(None);
+    };
+    let shape = match cc_target(instr) {
+        // The in-shardings describe the operands (global shapes).
+        Some("xla.sdy.GlobalToLocalShape") => {
+            let ops: Vec<Shape> = instr
+                .operands
+                .iter()
+                .map(|o| comp.instrs[*o].shape.clone())
+                .collect();
+            if ops.len() == 1 {
+                ops[0].clone()
+            } else {
+                Shape::Tuple(ops)
+            }
+        }
+        _ => instr.shape.clone(),
+    };
+    check(instr, &s, &shape, n)?;
+    let sh = match cc_target(instr) {
+        Some("xla.sdy.GlobalToLocalShape" | "SPMDFullToShardShape") => Sh::Manual,
+        _ => Sh::of(&s, &instr.shape, n),
+    };
+    Ok(Some((sh, s)))
 }
 
 /// The sharding with every tiled part replicated (manual parts kept).
@@ -266,31 +459,46 @@ fn cc_target(instr: &Instruction) -> Option<&str> {
     }
 }
 
-/// The forward rule for an unannotated instruction.
+/// The forward rule for an unannotated instruction; `None` while the operands it depends
+/// on are undecided (and always for an unannotated parameter: its users decide).
 fn infer(
     instr: &Instruction,
-    operands: &[Sh],
+    operands: &[Option<Sh>],
     comp: &crate::ir::Computation,
     n: usize,
-) -> (Sh, &'static str) {
-    if operands.iter().any(|o| matches!(o, Sh::Manual)) {
-        return (Sh::Manual, "inside a manual region");
+) -> Option<(Sh, &'static str)> {
+    if operands.iter().any(|o| matches!(o, Some(Sh::Manual))) {
+        return Some((Sh::Manual, "inside a manual region"));
     }
     let arr = |i: usize| match operands.get(i) {
-        Some(Sh::Array(t)) => Some(t),
+        Some(Some(Sh::Array(t))) => Some(t),
         _ => None,
     };
+    let open = |i: usize| matches!(operands.get(i), Some(None));
     let odims = |i: usize| comp.instrs[instr.operands[i]].shape.dims().to_vec();
     let rep = || Sh::replicated(&instr.shape, n);
-    match (&instr.op, instr.opcode().category()) {
+    // A one-operand rule: waits for the operand, else its result or replicated.
+    let unary = |r: Option<(Sh, &'static str)>, none: &'static str| {
+        if open(0) {
+            None
+        } else {
+            Some(r.unwrap_or_else(|| (rep(), none)))
+        }
+    };
+    Some(match (&instr.op, instr.opcode().category()) {
+        (Op::Parameter { .. }, _) => return None,
         (Op::GetTupleElement { index }, _) => match operands.first() {
-            Some(Sh::Tuple(v)) => (
+            Some(Some(Sh::Tuple(v))) => (
                 v.get(*index).cloned().unwrap_or_else(rep),
                 "the tuple element's",
             ),
+            Some(None) => return None,
             _ => (rep(), "element of a whole tuple"),
         },
-        (Op::Plain(Opcode::Tuple), _) => (Sh::Tuple(operands.to_vec()), "its elements'"),
+        (Op::Plain(Opcode::Tuple), _) => (
+            Sh::Tuple(operands.iter().cloned().collect::<Option<Vec<Sh>>>()?),
+            "its elements'",
+        ),
         (
             _,
             OpCategory::ElementwiseUnary
@@ -305,90 +513,267 @@ fn infer(
             let ts: Vec<&Tiling> = (0..operands.len()).filter_map(arr).collect();
             match elementwise::choose(&ts) {
                 Some(t) => (Sh::Array(t), "elementwise: the most split operand"),
+                None if (0..operands.len()).any(open) => return None,
                 None => (rep(), "elementwise of whole values"),
             }
         }
-        (Op::Plain(Opcode::Copy), _) if instr.shape.is_array() => match arr(0) {
-            Some(t) => (Sh::Array(t.clone()), "copy: the operand's"),
-            None => (rep(), "copy"),
-        },
-        (Op::Broadcast { dimensions }, _) => match arr(0) {
-            Some(t) => (
-                Sh::Array(shape_ops::broadcast_result(
-                    t,
-                    dimensions,
-                    instr.shape.rank(),
-                )),
-                "broadcast: the operand's split, new dimensions whole",
-            ),
-            None => (rep(), "broadcast"),
-        },
-        (Op::Transpose { dimensions }, _) => match arr(0) {
-            Some(t) => (
-                Sh::Array(shape_ops::transpose_result(t, dimensions)),
-                "transpose: the split moves with the dimensions",
-            ),
-            None => (rep(), "transpose"),
-        },
-        (Op::Plain(Opcode::Reshape), _) if instr.shape.is_array() => match arr(0) {
-            Some(t) => {
-                let from = odims(0);
-                match shape_ops::reshape_result(&from, instr.shape.dims(), t) {
-                    Ok(r) => (Sh::Array(r), "reshape: the split kept"),
-                    Err(unsplit) => {
-                        let mut t2 = t.clone();
-                        for d in unsplit {
-                            t2 = t2.without_dim(d);
-                        }
-                        match shape_ops::reshape_result(&from, instr.shape.dims(), &t2) {
-                            Ok(r) => (Sh::Array(r), "reshape: the splits that fit kept"),
-                            Err(_) => (rep(), "reshape: no split fits"),
-                        }
-                    }
-                }
-            }
-            None => (rep(), "reshape"),
-        },
+        (Op::Plain(Opcode::Copy), _) if instr.shape.is_array() => {
+            return unary(
+                arr(0).map(|t| (Sh::Array(t.clone()), "copy: the operand's")),
+                "copy",
+            );
+        }
+        (Op::Broadcast { dimensions }, _) => {
+            return unary(
+                arr(0).map(|t| {
+                    (
+                        Sh::Array(shape_ops::broadcast_result(
+                            t,
+                            dimensions,
+                            instr.shape.rank(),
+                        )),
+                        "broadcast: the operand's split, new dimensions whole",
+                    )
+                }),
+                "broadcast",
+            );
+        }
+        (Op::Transpose { dimensions }, _) => {
+            return unary(
+                arr(0).map(|t| {
+                    (
+                        Sh::Array(shape_ops::transpose_result(t, dimensions)),
+                        "transpose: the split moves with the dimensions",
+                    )
+                }),
+                "transpose",
+            );
+        }
+        (Op::Plain(Opcode::Reshape), _) if instr.shape.is_array() => {
+            return unary(
+                arr(0).map(
+                    |t| match shape_ops::reshape_keep(&odims(0), instr.shape.dims(), t) {
+                        (Some(r), true) => (Sh::Array(r), "reshape: the split kept"),
+                        (Some(r), false) => (Sh::Array(r), "reshape: the splits that fit kept"),
+                        (None, _) => (rep(), "reshape: no split fits"),
+                    },
+                ),
+                "reshape",
+            );
+        }
         (Op::Reduce { dimensions, .. }, _)
             if instr.operands.len() == 2 && instr.shape.is_array() =>
         {
-            match arr(0) {
-                Some(t) => (
-                    Sh::Array(reduce::result(t, dimensions)),
-                    "reduce: the kept dimensions' split",
-                ),
-                None => (rep(), "reduce"),
-            }
+            return unary(
+                arr(0).map(|t| {
+                    (
+                        Sh::Array(reduce::result(t, dimensions)),
+                        "reduce: the kept dimensions' split",
+                    )
+                }),
+                "reduce",
+            );
         }
         (
             Op::Dot {
                 dimension_numbers, ..
             },
             _,
+        ) => {
+            let (ld, rd) = (odims(0), odims(1));
+            let d = dot::DotDims::new(dimension_numbers, ld.len(), rd.len());
+            match (arr(0), arr(1)) {
+                (Some(l), Some(r)) => {
+                    let od = instr.shape.dims().to_vec();
+                    let eb = instr
+                        .shape
+                        .element_type()
+                        .map_or(4, |t| t.byte_size().max(1) as i64);
+                    let plan = dot::plan(
+                        &d,
+                        l,
+                        r,
+                        None,
+                        &|which, from, to| {
+                            let dims = if which == 0 { &ld } else { &rd };
+                            reshard::cost(dims, eb, from, to)
+                        },
+                        &|out| out.shard_dims(&od).iter().product::<i64>() * eb,
+                    );
+                    (Sh::Array(plan.out), "dot: the local dot's result")
+                }
+                (Some(t), None) | (None, Some(t)) if open(0) || open(1) => {
+                    let which = usize::from(open(0));
+                    match dot::result_from_operand(&d, which, t) {
+                        Some(out) => (Sh::Array(out), "dot: the sharded operand's split"),
+                        None => (rep(), "dot"),
+                    }
+                }
+                _ if open(0) && open(1) => return None,
+                _ => (rep(), "dot"),
+            }
+        }
+        (Op::Sort { .. }, _) => {
+            if (0..operands.len()).any(open) {
+                return None;
+            }
+            let ts: Vec<&Tiling> = (0..operands.len()).filter_map(arr).collect();
+            let t =
+                elementwise::choose(&ts).unwrap_or_else(|| Tiling::replicated(odims(0).len(), n));
+            let sh = match &instr.shape {
+                Shape::Tuple(elems) => {
+                    Sh::Tuple(elems.iter().map(|_| Sh::Array(t.clone())).collect())
+                }
+                _ => Sh::Array(t),
+            };
+            (sh, "sort: the most split operand's")
+        }
+        (
+            Op::Convolution {
+                dimension_numbers,
+                feature_group_count: 1,
+                batch_group_count: 1,
+                ..
+            },
+            _,
         ) => match (arr(0), arr(1)) {
-            (Some(l), Some(r)) => {
-                let (ld, rd) = (odims(0), odims(1));
-                let od = instr.shape.dims().to_vec();
-                let eb = instr
-                    .shape
-                    .element_type()
-                    .map_or(4, |t| t.byte_size().max(1) as i64);
-                let d = dot::DotDims::new(dimension_numbers, ld.len(), rd.len());
-                let plan = dot::plan(
-                    &d,
+            (Some(l), Some(r)) => (
+                Sh::Array(convolution::result(
+                    dimension_numbers,
                     l,
                     r,
-                    None,
-                    &|which, from, to| {
-                        let dims = if which == 0 { &ld } else { &rd };
-                        reshard::cost(dims, eb, from, to)
-                    },
-                    &|out| out.shard_dims(&od).iter().product::<i64>() * eb,
-                );
-                (Sh::Array(plan.out), "dot: the local dot's result")
-            }
-            _ => (rep(), "dot"),
+                    instr.shape.rank(),
+                )),
+                "convolution: batch from the input, features from the kernel",
+            ),
+            _ if open(0) || open(1) => return None,
+            _ => (rep(), "convolution"),
         },
+        (
+            Op::Gather {
+                dimension_numbers,
+                slice_sizes,
+                ..
+            },
+            _,
+        ) => {
+            if open(0) {
+                return None;
+            }
+            let pairs =
+                gather_scatter::gather_passthrough(dimension_numbers, slice_sizes, &odims(0));
+            match arr(0).and_then(|t| gather_scatter::along(t, &pairs, instr.shape.rank(), false)) {
+                Some(t) => (Sh::Array(t), "gather: the passthrough dimensions' split"),
+                None => (rep(), "gather"),
+            }
+        }
+        (
+            Op::Scatter {
+                dimension_numbers, ..
+            },
+            _,
+        ) if instr.operands.len() == 3 && instr.shape.is_array() => {
+            if open(0) {
+                return None;
+            }
+            let pairs =
+                gather_scatter::scatter_passthrough(dimension_numbers, &odims(0), &odims(2));
+            let same: Vec<(usize, usize)> = pairs.iter().map(|p| (p.0, p.0)).collect();
+            match arr(0).and_then(|t| gather_scatter::along(t, &same, instr.shape.rank(), false)) {
+                Some(t) => (Sh::Array(t), "scatter: the passthrough dimensions' split"),
+                None => (rep(), "scatter"),
+            }
+        }
         _ => (rep(), "no rule: replicated"),
+    })
+}
+
+/// The backward rules: the tiling operand `k` of `user` takes from the user's tiling `out`
+/// (and the user's other operands), with the reason. XLA: `GetShardingFromUser`
+/// (`InferShardingFromUsers`) for pass-through ops, dot and reduce.
+fn backward(
+    user: &Instruction,
+    k: usize,
+    out: &Tiling,
+    operands: &[Option<Sh>],
+    comp: &crate::ir::Computation,
+) -> Option<(Tiling, &'static str)> {
+    let odims = |i: usize| comp.instrs[user.operands[i]].shape.dims().to_vec();
+    let same_dims = user
+        .operands
+        .iter()
+        .all(|o| comp.instrs[*o].shape.dims() == user.shape.dims());
+    match (&user.op, user.opcode().category()) {
+        (
+            _,
+            OpCategory::ElementwiseUnary
+            | OpCategory::ElementwiseBinary
+            | OpCategory::ElementwiseTernary,
+        ) if same_dims => Some((out.clone(), "from its elementwise user")),
+        (Op::Plain(Opcode::Copy), _) if same_dims => Some((out.clone(), "from its copy")),
+        (Op::CustomCall(cc), _)
+            if same_dims
+                && matches!(
+                    cc.target.as_str(),
+                    "Sharding" | "xla.sdy.FuncResultSharding"
+                ) =>
+        {
+            Some((out.clone(), "from its sharding annotation"))
+        }
+        (Op::Broadcast { dimensions }, _) => Some((
+            shape_ops::broadcast_operand(out, dimensions),
+            "from its broadcast: the kept dimensions' split",
+        )),
+        (Op::Transpose { dimensions }, _) => {
+            let map: Vec<Option<usize>> = (0..dimensions.len())
+                .map(|j| dimensions.iter().position(|&d| d == j))
+                .collect();
+            Some((out.project(&map), "from its transpose"))
+        }
+        (Op::Plain(Opcode::Reshape), _) => {
+            match shape_ops::reshape_keep(user.shape.dims(), &odims(0), out) {
+                (Some(t), _) => Some((t, "from its reshape")),
+                (None, _) => None,
+            }
+        }
+        (Op::Reduce { dimensions, .. }, _) if user.operands.len() == 2 && k == 0 => {
+            let rank = odims(0).len();
+            let mut next = 0;
+            let map: Vec<Option<usize>> = (0..rank)
+                .map(|d| {
+                    if dimensions.contains(&d) {
+                        None
+                    } else {
+                        next += 1;
+                        Some(next - 1)
+                    }
+                })
+                .collect();
+            Some((
+                out.project(&map),
+                "from its reduce: the kept dimensions' split",
+            ))
+        }
+        (
+            Op::Dot {
+                dimension_numbers, ..
+            },
+            _,
+        ) if k < 2 => {
+            let (ld, rd) = (odims(0), odims(1));
+            let d = dot::DotDims::new(dimension_numbers, ld.len(), rd.len());
+            let other = match operands.get(1 - k) {
+                Some(Some(Sh::Array(t))) => Some(t),
+                _ => None,
+            };
+            let rank = if k == 0 { ld.len() } else { rd.len() };
+            dot::operand_from_users(&d, k, other, out, rank).map(|t| {
+                (
+                    t,
+                    "from its dot: the result's and the other operand's split",
+                )
+            })
+        }
+        _ => None,
     }
 }

@@ -13,14 +13,15 @@ use std::rc::Rc;
 
 use super::decisions::DecisionLog;
 use super::reshard::{self, Step};
-use super::rules::{dot, reduce, shape_ops};
+use super::rules::{convolution, dot, gather_scatter, reduce, shape_ops, sort};
 use super::tiling::Tiling;
 use super::{SpmdOptions, is_spmd_custom_call};
 use crate::ir::sharding::HloSharding;
 use crate::ir::{
     ArrayLiteral, ArrayShape, CalledComputations, ComparisonDirection, Computation, ComputationId,
-    InstrId, Instruction, Literal, Module, Op, OpCategory, Opcode, PaddingDimension, PrimitiveType,
-    RawAttribute, Shape, SliceDimension,
+    ConvolutionDimensionNumbers, GatherDimensionNumbers, InstrId, Instruction, Literal, Module, Op,
+    OpCategory, Opcode, PaddingDimension, PrimitiveType, RawAttribute, ScatterDimensionNumbers,
+    Shape, SliceDimension,
 };
 use crate::pipeline::{Pass, PassError};
 
@@ -940,8 +941,195 @@ impl<'a> Partitioner<'a> {
                 },
                 _,
             ) => self.dot(instr, dimension_numbers),
+            (Op::Sort { dimension, .. }, _) => self.sort(instr, *dimension),
+            (
+                Op::Convolution {
+                    dimension_numbers,
+                    feature_group_count: 1,
+                    batch_group_count: 1,
+                    ..
+                },
+                _,
+            ) => self.convolution(instr, dimension_numbers),
+            (
+                Op::Gather {
+                    dimension_numbers,
+                    slice_sizes,
+                    indices_are_sorted,
+                },
+                _,
+            ) => self.gather(instr, dimension_numbers, slice_sizes, *indices_are_sorted),
+            (
+                Op::Scatter {
+                    dimension_numbers, ..
+                },
+                _,
+            ) if instr.operands.len() == 3 && instr.shape.is_array() => {
+                self.scatter(instr, dimension_numbers)
+            }
             _ => self.fallback(instr),
         }
+    }
+
+    fn sort(
+        &mut self,
+        instr: &Instruction,
+        dimension: usize,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let dims = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let want = match &instr.shape {
+            Shape::Tuple(elems) => self.tuple_target(instr, 0, &elems[0])?,
+            _ => self.target(instr)?,
+        };
+        let local = sort::local_tiling(&want, &dims, dimension);
+        let mut ops = Vec::new();
+        for i in 0..instr.operands.len() {
+            ops.push(self.operand_in(instr, i, &local, "sorted dimension made whole")?);
+        }
+        let shard = local.shard_dims(&dims);
+        let rule = if local == want {
+            "sort: local, the sorted dimension whole"
+        } else {
+            "sort: the split moved off the sorted dimension and back"
+        };
+        let Shape::Tuple(elems) = &instr.shape else {
+            let id = self.emit_clone(instr, with_dims(&instr.shape, shard), ops);
+            return self.reshard_to_target(
+                instr,
+                id,
+                &dims,
+                &local,
+                "sort result to its sharding",
+                rule,
+            );
+        };
+        let shapes: Vec<Shape> = elems.iter().map(|e| with_dims(e, shard.clone())).collect();
+        let id = self.emit_clone(instr, Shape::Tuple(shapes.clone()), ops);
+        let mut vs = Vec::new();
+        for (i, s) in shapes.into_iter().enumerate() {
+            let g = self.emit(s, Op::GetTupleElement { index: i }, vec![id]);
+            let t = self.tuple_target(instr, i, &elems[i])?;
+            let g = self.reshard(g, &dims, &local, &t, "sort result to its sharding");
+            vs.push(PValue::Array { id: g, tiling: t });
+        }
+        Ok((PValue::Tuple(vs), rule))
+    }
+
+    fn convolution(
+        &mut self,
+        instr: &Instruction,
+        d: &ConvolutionDimensionNumbers,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let want = self.target(instr)?;
+        let lr = self.old.instrs[instr.operands[0]].shape.rank();
+        let rr = self.old.instrs[instr.operands[1]].shape.rank();
+        let Some((lt, rt, out)) = convolution::plan(d, &want, lr, rr) else {
+            return self.fallback(instr);
+        };
+        let a = self.operand_in(instr, 0, &lt, "convolution input split along batch only")?;
+        let b = self.operand_in(instr, 1, &rt, "kernel split along output features only")?;
+        let od = instr.shape.dims().to_vec();
+        let id = self.emit_clone(
+            instr,
+            with_dims(&instr.shape, out.shard_dims(&od)),
+            vec![a, b],
+        );
+        self.reshard_to_target(
+            instr,
+            id,
+            &od,
+            &out,
+            "convolution result to its sharding",
+            "convolution: local on batch and output-feature shards",
+        )
+    }
+
+    fn gather(
+        &mut self,
+        instr: &Instruction,
+        d: &GatherDimensionNumbers,
+        slice_sizes: &[i64],
+        indices_are_sorted: bool,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let want = self.target(instr)?;
+        let od = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let ir = self.old.instrs[instr.operands[1]].shape.rank();
+        let out_dims = instr.shape.dims().to_vec();
+        let pairs = gather_scatter::gather_passthrough(d, slice_sizes, &od);
+        let same: Vec<(usize, usize)> = pairs.iter().map(|p| (p.1, p.1)).collect();
+        let (Some(ot), Some(local)) = (
+            gather_scatter::along(&want, &pairs, od.len(), true),
+            gather_scatter::along(&want, &same, out_dims.len(), false),
+        ) else {
+            return self.fallback(instr);
+        };
+        let x = self.operand_in(
+            instr,
+            0,
+            &ot,
+            "gather operand split along passthrough dims only",
+        )?;
+        let rep = Tiling::replicated(ir, self.n);
+        let idx = self.operand_in(instr, 1, &rep, "gather indices whole")?;
+        let shard = ot.shard_dims(&od);
+        let mut sizes = slice_sizes.to_vec();
+        for &(i, _) in &pairs {
+            sizes[i] = shard[i];
+        }
+        let mut local_instr = instr.clone();
+        local_instr.op = Op::Gather {
+            dimension_numbers: d.clone(),
+            slice_sizes: sizes,
+            indices_are_sorted,
+        };
+        let shape = with_dims(&instr.shape, local.shard_dims(&out_dims));
+        let id = self.emit_clone(&local_instr, shape, vec![x, idx]);
+        self.reshard_to_target(
+            instr,
+            id,
+            &out_dims,
+            &local,
+            "gather result to its sharding",
+            "gather: local along passthrough dimensions",
+        )
+    }
+
+    fn scatter(
+        &mut self,
+        instr: &Instruction,
+        d: &ScatterDimensionNumbers,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let want = self.target(instr)?;
+        let od = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let ir = self.old.instrs[instr.operands[1]].shape.rank();
+        let ud = self.old.instrs[instr.operands[2]].shape.dims().to_vec();
+        let pairs = gather_scatter::scatter_passthrough(d, &od, &ud);
+        let same: Vec<(usize, usize)> = pairs.iter().map(|p| (p.0, p.0)).collect();
+        let (Some(local), Some(ut)) = (
+            gather_scatter::along(&want, &same, od.len(), false),
+            gather_scatter::along(&want, &pairs, ud.len(), false),
+        ) else {
+            return self.fallback(instr);
+        };
+        let x = self.operand_in(
+            instr,
+            0,
+            &local,
+            "scatter operand split along passthrough dims only",
+        )?;
+        let rep = Tiling::replicated(ir, self.n);
+        let idx = self.operand_in(instr, 1, &rep, "scatter indices whole")?;
+        let u = self.operand_in(instr, 2, &ut, "updates split like the operand")?;
+        let shape = with_dims(&instr.shape, local.shard_dims(&od));
+        let id = self.emit_clone(instr, shape, vec![x, idx, u]);
+        self.reshard_to_target(
+            instr,
+            id,
+            &od,
+            &local,
+            "scatter result to its sharding",
+            "scatter: local along passthrough dimensions",
+        )
     }
 
     fn elementwise(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {

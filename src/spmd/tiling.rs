@@ -120,6 +120,41 @@ impl Tiling {
         }
     }
 
+    /// This tiling with `other`'s splits of the dimensions this one leaves whole, if that
+    /// adds a split and the result is a full grid (XLA's `MergeSharding` of compatible
+    /// partial shardings; Shardy's factor merge).
+    pub fn merge(&self, other: &Tiling) -> Option<Tiling> {
+        let add: Vec<usize> = (0..self.rank())
+            .filter(|&d| self.counts[d] == 1 && other.counts[d] > 1)
+            .collect();
+        if add.is_empty() || other.rank() != self.rank() {
+            return None;
+        }
+        let mut counts = self.counts.clone();
+        let mut coords = self.coords.clone();
+        for &d in &add {
+            counts[d] = other.counts[d];
+            for (c, o) in coords.iter_mut().zip(&other.coords) {
+                c[d] = o[d];
+            }
+        }
+        Tiling::from_parts(counts, coords)
+    }
+
+    /// True if this tiling splits every dimension `other` splits, the same way.
+    pub fn refines(&self, other: &Tiling) -> bool {
+        self.rank() == other.rank()
+            && (0..self.rank()).all(|d| {
+                other.counts[d] == 1
+                    || (self.counts[d] == other.counts[d]
+                        && self
+                            .coords
+                            .iter()
+                            .zip(&other.coords)
+                            .all(|(a, b)| a[d] == b[d]))
+            })
+    }
+
     /// The sharding XLA would print for this tiling: the iota form when one fits, else
     /// explicit devices; replicas of a tile listed in partition order.
     pub fn to_sharding(&self) -> HloSharding {

@@ -62,7 +62,9 @@ PROGRAMS = {}
 
 
 def program(name, description):
-    """Registers `make(rng) -> dict(fn, args, mesh, in_specs, out_specs or None)`."""
+    """Registers `make(rng) -> dict(fn, args, mesh, in_specs, out_specs or None)`; an
+    in_spec of None leaves that input's sharding to XLA's propagation (meta.json records
+    the sharding XLA chose)."""
 
     def register(make):
         assert name not in PROGRAMS, name
@@ -351,6 +353,140 @@ def _(rng):
                 in_specs=[P(None, "y"), P("y")], out_specs=None)
 
 
+# Inputs without a sharding (in_spec None): XLA's propagation decides them from their users.
+
+
+@program("bwd_dot_weight", "4x2 mesh: P('x','y') @ an unsharded weight: the weight takes "
+                           "P('y', None) from the dot (backward propagation)")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+    return dict(fn=lambda a, b: a @ b, args=[normal(rng, (64, 32)), normal(rng, (32, 16))],
+                mesh=m, in_specs=[P("x", "y"), None], out_specs=None)
+
+
+@program("bwd_dot_result", "both dot operands unsharded, the result P('x','y'): the operands "
+                           "take the result's row and column splits")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+    return dict(fn=lambda a, b: a @ b, args=[normal(rng, (32, 16)), normal(rng, (16, 8))],
+                mesh=m, in_specs=[None, None], out_specs=P("x", "y"))
+
+
+@program("bwd_shape_ops", "unsharded inputs meeting a P('x','y') array through a transpose, "
+                          "a reshape, a broadcast and an elementwise op")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(b, a, c, v, e):
+        return a.T + b, c.reshape(64, 16) * b, b - v, jnp.sum(jnp.exp(e) * b, axis=0)
+
+    return dict(fn=f, args=[normal(rng, (64, 16)), normal(rng, (16, 64)),
+                            normal(rng, (8, 8, 16)), normal(rng, (16,)), normal(rng, (64, 16))],
+                mesh=m, in_specs=[P("x", "y"), None, None, None, None], out_specs=None)
+
+
+@program("bwd_dp_mlp", "the data-parallel MLP step with its parameters unsharded: "
+                       "propagation replicates them")
+def _(rng):
+    m = mesh((8,), ("data",))
+
+    def f(w1, b1, w2, b2, x, y):
+        return mlp_step((w1, b1, w2, b2), x, y)
+
+    args = [normal(rng, (16, 32), 0.3), normal(rng, (32,), 0.1), normal(rng, (32, 4), 0.3),
+            normal(rng, (4,), 0.1), normal(rng, (64, 16)), normal(rng, (64, 4))]
+    return dict(fn=f, args=args, mesh=m,
+                in_specs=[None, None, None, None, P("data"), P("data")], out_specs=None)
+
+
+@program("bwd_megatron", "Megatron feed-forward with the input and bias unsharded: they take "
+                         "their splits from the sharded weights' dots")
+def _(rng):
+    m = mesh((2, 4), ("data", "model"))
+
+    def f(x, w1, b1, w2):
+        return jax.nn.relu(x @ w1 + b1) @ w2
+
+    return dict(fn=f, args=[normal(rng, (16, 32)), normal(rng, (32, 64), 0.2),
+                            normal(rng, (64,), 0.1), normal(rng, (64, 32), 0.2)], mesh=m,
+                in_specs=[None, P(None, "model"), None, P("model", None)],
+                out_specs=P("data", None))
+
+
+# Sort, convolution, gather and scatter partitioned along the dimensions they leave alone.
+
+
+@program("sort_rows", "sort along rows of a row-sharded matrix, and a two-operand sort "
+                      "(values by keys) on a 4x2 mesh: the sort stays local")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x, v):
+        k, w = lax.sort((x, v), dimension=1, num_keys=1)
+        return jnp.sort(x, axis=1), k, w
+
+    return dict(fn=f, args=[normal(rng, (16, 32)), normal(rng, (16, 32))], mesh=m,
+                in_specs=[P("x", None), P("x", None)], out_specs=None)
+
+
+@program("sort_sharded_dim", "sort along the sharded dimension: XLA moves the split to the "
+                             "other dimension first")
+def _(rng):
+    m = mesh((8,), ("d",))
+    return dict(fn=lambda x: jnp.sort(x, axis=1), args=[normal(rng, (16, 32))], mesh=m,
+                in_specs=[P(None, "d")], out_specs=None)
+
+
+@program("conv_batch", "a 2-D convolution (NHWC, HWIO) with the batch sharded on 8 devices")
+def _(rng):
+    m = mesh((8,), ("d",))
+
+    def f(x, k):
+        return lax.conv_general_dilated(x, k, (1, 1), "SAME",
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    return dict(fn=f, args=[normal(rng, (8, 6, 6, 3)), normal(rng, (3, 3, 3, 4))], mesh=m,
+                in_specs=[P("d"), P()], out_specs=None)
+
+
+@program("conv_feature", "a 2-D convolution on a 2x4 mesh: batch on x, output features on y")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"))
+
+    def f(x, k):
+        return lax.conv_general_dilated(x, k, (1, 1), "VALID",
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    return dict(fn=f, args=[normal(rng, (4, 6, 6, 3)), normal(rng, (3, 3, 3, 8))], mesh=m,
+                in_specs=[P("x"), P(None, None, None, "y")], out_specs=None)
+
+
+@program("gather_passthrough", "a gather of columns (jnp.take along axis 1) from a "
+                               "row-sharded matrix: the rows pass through, local")
+def _(rng):
+    m = mesh((8,), ("d",))
+    idx = np.array([3, 0, 7, 7, 1], dtype=np.int32)
+
+    def f(x):
+        return jnp.take(x, idx, axis=1)
+
+    return dict(fn=f, args=[normal(rng, (16, 8))], mesh=m, in_specs=[P("d", None)],
+                out_specs=None)
+
+
+@program("scatter_passthrough", "a scatter-add into columns of a row-sharded matrix with "
+                                "row-sharded updates: local")
+def _(rng):
+    m = mesh((8,), ("d",))
+    idx = np.array([3, 0, 7, 7, 1], dtype=np.int32)
+
+    def f(x, u):
+        return x.at[:, idx].add(u)
+
+    return dict(fn=f, args=[normal(rng, (16, 8)), normal(rng, (16, 5))], mesh=m,
+                in_specs=[P("d", None), P("d", None)], out_specs=None)
+
+
 # --------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------
@@ -403,9 +539,16 @@ def lower(spec, made, shardy):
     m = made["mesh"]
     fn = made["fn"]
     named = lambda s: NamedSharding(m, s)  # noqa: E731
-    in_sh = tuple(named(s) for s in made["in_specs"])
+    specs = made["in_specs"]
     out = made["out_specs"]
-    kwargs = dict(in_shardings=in_sh, keep_unused=True)
+    args = made["args"]
+    if all(s is not None for s in specs):
+        kwargs = dict(in_shardings=tuple(named(s) for s in specs), keep_unused=True)
+    else:
+        # An in_spec of None leaves that input's sharding to XLA's propagation: the input
+        # goes in as an uncommitted numpy array, the others committed to their shardings.
+        kwargs = dict(keep_unused=True)
+        args = [a if s is None else jax.device_put(a, named(s)) for a, s in zip(args, specs)]
     if out is not None:
         kwargs["out_shardings"] = jax.tree_util.tree_map(named, out,
                                                          is_leaf=lambda x: isinstance(x, P))
@@ -414,7 +557,7 @@ def lower(spec, made, shardy):
         return fn(*a)
 
     wrapped.__name__ = spec["name"]
-    return jax.jit(wrapped, **kwargs).lower(*made["args"])
+    return jax.jit(wrapped, **kwargs).lower(*args)
 
 
 def generate(name):

@@ -57,7 +57,8 @@ impl DotDims {
         }
     }
 
-    fn out_rank(&self) -> usize {
+    /// The rank of the dot's result.
+    pub fn out_rank(&self) -> usize {
         self.lhs_batch.len() + self.lhs_free.len() + self.rhs_free.len()
     }
 }
@@ -110,11 +111,18 @@ fn local(d: &DotDims, lhs: &Tiling, rhs: &Tiling) -> Option<(Tiling, Option<Vec<
         .collect();
     let out = Tiling::from_parts(counts, coords)?;
     let partial = if d.lhs_contracting.iter().any(|&x| lhs.counts[x] > 1) {
-        Some(reduction_groups(
+        let groups = reduction_groups(
             n,
             |p| out.coords[p].clone(),
             |p| coords_of(lhs, p, &d.lhs_contracting),
-        )?)
+        )?;
+        // Every result tile must see every part of the contracting dimensions (a tile
+        // held by fewer partitions than there are parts would miss some partial sums).
+        let parts: i64 = d.lhs_contracting.iter().map(|&x| lhs.counts[x]).product();
+        if groups.iter().any(|g| g.len() as i64 != parts) {
+            return None;
+        }
+        Some(groups)
     } else {
         None
     };
@@ -123,7 +131,7 @@ fn local(d: &DotDims, lhs: &Tiling, rhs: &Tiling) -> Option<(Tiling, Option<Vec<
 
 /// An operand tiling built per partition from parts: `(operand dims, source tiling,
 /// source dims)` triples; dimensions not listed are unsplit.
-fn assemble(rank: usize, n: usize, parts: &[(&[usize], &Tiling, &[usize])]) -> Option<Tiling> {
+pub fn assemble(rank: usize, n: usize, parts: &[(&[usize], &Tiling, &[usize])]) -> Option<Tiling> {
     let mut counts = vec![1i64; rank];
     for (dims, src, sdims) in parts {
         for (&d, &s) in dims.iter().zip(sdims.iter()) {
@@ -258,4 +266,74 @@ pub fn plan(
         }
     }
     best.expect("the replicated candidate always works")
+}
+
+/// Propagation, forward with one operand known (`which`: 0 lhs, 1 rhs): the result keeps
+/// that operand's batch and free splits (Shardy's factor rule; a split contracting
+/// dimension says nothing about the result).
+pub fn result_from_operand(d: &DotDims, which: usize, t: &Tiling) -> Option<Tiling> {
+    let nb = d.lhs_batch.len();
+    let nlf = d.lhs_free.len();
+    let out_batch: Vec<usize> = (0..nb).collect();
+    let (batch, free, out_free): (&[usize], &[usize], Vec<usize>) = if which == 0 {
+        (&d.lhs_batch[..], &d.lhs_free[..], (nb..nb + nlf).collect())
+    } else {
+        (
+            &d.rhs_batch[..],
+            &d.rhs_free[..],
+            (nb + nlf..d.out_rank()).collect(),
+        )
+    };
+    assemble(
+        d.out_rank(),
+        t.partitions(),
+        &[(&out_batch, t, batch), (&out_free, t, free)],
+    )
+}
+
+/// Propagation, backward: the tiling an unsharded operand (`which`: 0 lhs, 1 rhs) takes
+/// from the dot's result (batch and its free dimensions) and, when known, the other
+/// operand (the contracting split, so the local dot needs no reshard). XLA:
+/// `InferDotOperandSharding`; Shardy's factor rule read from the result side.
+pub fn operand_from_users(
+    d: &DotDims,
+    which: usize,
+    other: Option<&Tiling>,
+    out: &Tiling,
+    rank: usize,
+) -> Option<Tiling> {
+    let nb = d.lhs_batch.len();
+    let nlf = d.lhs_free.len();
+    let out_batch: Vec<usize> = (0..nb).collect();
+    // (batch, free, contracting) of this operand, the other's contracting, the result's free.
+    let (batch, free, contracting, other_contracting) = if which == 0 {
+        (
+            &d.lhs_batch[..],
+            &d.lhs_free[..],
+            &d.lhs_contracting[..],
+            &d.rhs_contracting[..],
+        )
+    } else {
+        (
+            &d.rhs_batch[..],
+            &d.rhs_free[..],
+            &d.rhs_contracting[..],
+            &d.lhs_contracting[..],
+        )
+    };
+    let out_free: Vec<usize> = if which == 0 {
+        (nb..nb + nlf).collect()
+    } else {
+        (nb + nlf..d.out_rank()).collect()
+    };
+    let n = out.partitions();
+    let from_out = [(batch, out, &out_batch[..]), (free, out, &out_free[..])];
+    if let Some(o) = other {
+        let mut parts = from_out.to_vec();
+        parts.push((contracting, o, other_contracting));
+        if let Some(t) = assemble(rank, n, &parts) {
+            return Some(t);
+        }
+    }
+    assemble(rank, n, &from_out)
 }

@@ -4,10 +4,13 @@
 //! The rules are pure functions of tilings; `sharding_propagation` asks them for result
 //! shardings and `spmd_partitioning` for plans it then emits.
 
+pub mod convolution;
 pub mod dot;
 pub mod elementwise;
+pub mod gather_scatter;
 pub mod reduce;
 pub mod shape_ops;
+pub mod sort;
 
 use super::tiling::Tiling;
 

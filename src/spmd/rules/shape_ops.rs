@@ -70,6 +70,21 @@ pub fn reshape_result(from: &[i64], to: &[i64], operand: &Tiling) -> Result<Tili
     Ok(operand.project(&map))
 }
 
+/// The result tiling of a reshape keeping what splits it can: `(tiling, every split
+/// kept)`, or `None` when no split survives and the operand was split.
+pub fn reshape_keep(from: &[i64], to: &[i64], operand: &Tiling) -> (Option<Tiling>, bool) {
+    match reshape_result(from, to, operand) {
+        Ok(r) => (Some(r), true),
+        Err(unsplit) => {
+            let mut t = operand.clone();
+            for d in unsplit {
+                t = t.without_dim(d);
+            }
+            (reshape_result(from, to, &t).ok(), false)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
