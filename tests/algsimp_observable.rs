@@ -75,8 +75,8 @@ fn run(case: &Case, backend: Backend) -> Vec<Literal> {
     let module = hlo_text::parse_module(&case.hlo, "model.hlo")
         .expect("parses")
         .module;
-    let args = bind_arguments(&entry_parameters(&module), case.inputs.clone(), 0)
-        .expect("inputs bind");
+    let args =
+        bind_arguments(&entry_parameters(&module), case.inputs.clone(), 0).expect("inputs bind");
     let result = match backend {
         Backend::Interpreter => {
             evaluate(&module, &args.literals, &EvalOptions::default()).expect("evaluates")
@@ -87,14 +87,23 @@ fn run(case: &Case, backend: Backend) -> Vec<Literal> {
             .execute(&args.literals)
             .expect("executes"),
     };
-    result.leaves().into_iter().cloned().map(Literal::Array).collect()
+    result
+        .leaves()
+        .into_iter()
+        .cloned()
+        .map(Literal::Array)
+        .collect()
 }
 
 /// Bit-for-bit equality of every output (NaN matches NaN); `Err` says where it differs.
 fn same(got: &[Literal], want: &[NamedArray]) -> Result<(), String> {
     assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        let c = compare_arrays(g.as_array().expect("an array"), &w.literal, Tolerance::EXACT)?;
+        let c = compare_arrays(
+            g.as_array().expect("an array"),
+            &w.literal,
+            Tolerance::EXACT,
+        )?;
         if !c.ok() {
             return Err(format!("output {i}: {c}"));
         }

@@ -38,9 +38,9 @@ mod matchers;
 mod reduce;
 mod select;
 mod slice;
-mod transcendental;
 #[cfg(test)]
 mod tests;
+mod transcendental;
 
 use std::collections::BTreeMap;
 

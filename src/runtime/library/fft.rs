@@ -85,8 +85,7 @@ impl FftThunk {
         let k = fft_length.len();
         let (ind, outd) = (&operand.shape.dims, &result.shape.dims);
         let rank = ind.len();
-        if k == 0 || k > 3 || k > rank || outd.len() != rank || fft_length.iter().any(|&n| n < 1)
-        {
+        if k == 0 || k > 3 || k > rank || outd.len() != rank || fft_length.iter().any(|&n| n < 1) {
             return None;
         }
         let lengths: Vec<usize> = fft_length.iter().map(|&n| n as usize).collect();
@@ -317,7 +316,10 @@ fn along<T: FftNum>(data: &mut [Complex<T>], dims: &[usize], axis: usize, fft: &
     if inner == 1 {
         // Contiguous rows: rustfft transforms a run of them in one call.
         let rows = data.len() / n;
-        let per_task = rows.div_ceil(rayon::current_num_threads()).max(MIN_TASK_ELEMENTS / n).max(1);
+        let per_task = rows
+            .div_ceil(rayon::current_num_threads())
+            .max(MIN_TASK_ELEMENTS / n)
+            .max(1);
         data.par_chunks_mut(per_task * n).for_each(|chunk| {
             let mut scratch = vec![Complex::new(T::zero(), T::zero()); scratch_len];
             fft.process_with_scratch(chunk, &mut scratch);

@@ -17,8 +17,8 @@
 
 use rayon::prelude::*;
 
-use super::{SendPtr, inputs_safe_from};
 use super::loop_dot::{self, Accumulator};
+use super::{SendPtr, inputs_safe_from};
 use crate::ir::{ConvolutionDimensionNumbers, PrimitiveType, Window};
 use crate::runtime::RuntimeError;
 use crate::runtime::execute::Memory;
@@ -221,7 +221,8 @@ impl Plan {
         );
         // Operands that share bytes with the result are read from copies, kept alive
         // until every element is written.
-        let (ptrs, _staged) = inputs_safe_from(&[&t.lhs, &t.rhs], std::slice::from_ref(&t.out), memory);
+        let (ptrs, _staged) =
+            inputs_safe_from(&[&t.lhs, &t.rhs], std::slice::from_ref(&t.out), memory);
         let (lp, rp, op) = (
             SendPtr(ptrs[0]),
             SendPtr(ptrs[1]),
@@ -238,7 +239,9 @@ impl Plan {
             for _ in start..(start + per_task).min(count) {
                 // SAFETY: the plan's offsets index elements inside each buffer (checked
                 // against the shapes in `Plan::new`); output elements are disjoint per task.
-                unsafe { self.element::<A>(&out_index, &mut w, (lp.0, lt), (rp.0, rt), (op.0, ot)) };
+                unsafe {
+                    self.element::<A>(&out_index, &mut w, (lp.0, lt), (rp.0, rt), (op.0, ot))
+                };
                 advance(&mut out_index, &self.out_dims);
             }
         });
