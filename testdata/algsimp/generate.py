@@ -12,6 +12,9 @@ so that the rewrite is visible, and two outputs, both from jax 0.10.2 on CPU:
     eager  the same function under `jax.disable_jit()`: every primitive runs as its own
            XLA:CPU computation, so no rewrite spans two ops: what HloEvaluator computes
 
+Inputs avoid values where exp, log and rsqrt themselves round differently in xlac and
+XLA:CPU (an ulp), which is not what these cases test; so `div(a, sqrt(b)) => mul(a,
+rsqrt(b))`, which xlac applies too, has no case: it shows only as such an ulp.
 The generator checks that the two differ (else the inputs do not show the rewrite).
 `tests/algsimp_observable.rs` requires xlac's compiled path to give `xla` and its
 interpreter the output the README's table names for the rule. Writes cases.json and
@@ -51,16 +54,13 @@ CASES = [
      [a32(100, 89, 0.5), a32(-100, -89, 0.25)]),
     ("log(exp(x)) => x",
      lambda a: jnp.log(jnp.exp(a)),
-     [a32(100, -200, 1, 0.3)]),
+     [a32(100, -200, 0)]),
     ("log(pow(a, b)) => select(b == 0, 0, mul(b, log(abs(a))))",
      lambda a, b: jnp.log(lax.pow(a, b)),
      [a32(1e20, -2, 3, np.nan), a32(3, 3, 2, 0)]),
     ("mul(mul(x, c1), c2) => mul(x, mul(c1, c2))",
      lambda a: (a * f32(1e30)) * f32(1e-30),
      [a32(1e10, 2, -3e9)]),
-    ("div(a, sqrt(b)) => mul(a, rsqrt(b))",
-     lambda a, b: a / jnp.sqrt(b),
-     [a32(3, 1, 7, 5), a32(7, 0, 3, 3)]),
     # Eagerly, a Python scalar divisor would be a constant inside the one-op computation
     # (and XLA would rewrite it there too): the eager side divides by an array of them.
     ("div(x, c) => mul(x, 1 / c)",
