@@ -837,6 +837,53 @@ def _(rng):
 
 
 # --------------------------------------------------------------------------------------
+# Programs: fft
+# --------------------------------------------------------------------------------------
+
+
+def cnormal(rng, shape, dtype=np.complex64):
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
+def fft_cases(jnp_fft):
+    """Every fft_type over 1-3 dimensions with batches, odd, prime and padded lengths."""
+    f = jnp_fft
+
+    def run(c, c3, r, r3, spec, odd_spec, z):
+        return (f.fft(c, axis=-1), f.fft(c, n=12, axis=-1), f.fft(c, axis=0),
+                f.ifft(c, axis=-1), f.fft2(c3), f.ifft2(c3), f.fftn(c3, axes=(0, 1, 2)),
+                f.ifftn(c3), f.rfft(r), f.rfft(r, n=9), f.rfft2(r3), f.rfftn(r3, axes=(0, 1, 2)),
+                f.irfft(spec), f.irfft(spec, n=9), f.irfftn(odd_spec, s=(3, 4, 7)),
+                f.irfft2(odd_spec), f.hfft(spec[0]), f.fft(z))
+
+    return run
+
+
+@program("fft", "jnp.fft: fft/ifft/fft2/ifft2/fftn/ifftn on c64, rfft/rfft2/rfftn/irfft/"
+                "irfftn/hfft on f32: batched, padded, odd and prime (97) lengths, axis 0, "
+                "a zero-size batch")
+def _(rng):
+    def inputs(dc, dr):
+        return [cnormal(rng, (3, 97), dc) * 0.25, cnormal(rng, (2, 3, 4, 6), dc),
+                normal(rng, (4, 16), 1.0, dr), normal(rng, (2, 3, 4, 10), 0.1, dr),
+                cnormal(rng, (3, 9), dc), cnormal(rng, (3, 4, 4), dc),
+                np.zeros((0, 8), dc)]
+
+    return fft_cases(jnp.fft), inputs(np.complex64, np.float32)
+
+
+@program("fft_f64", "x64: the fft program's transforms on c128/f64", x64=True)
+def _(rng):
+    return fft_cases(jnp.fft), [cnormal(rng, (3, 97), np.complex128),
+                                cnormal(rng, (2, 3, 4, 6), np.complex128),
+                                normal(rng, (4, 16), 1.0, np.float64),
+                                normal(rng, (2, 3, 4, 10), 1.0, np.float64),
+                                cnormal(rng, (3, 9), np.complex128),
+                                cnormal(rng, (3, 4, 4), np.complex128),
+                                np.zeros((0, 8), np.complex128)]
+
+
+# --------------------------------------------------------------------------------------
 # Programs: linear algebra
 # --------------------------------------------------------------------------------------
 

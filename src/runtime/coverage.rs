@@ -12,7 +12,9 @@ pub fn compiled_route(op: Opcode) -> &'static str {
     match op {
         Parameter | Constant | Tuple | GetTupleElement | Bitcast | Copy | While | Conditional
         | Call | AfterAll | AddDependency | OptimizationBarrier | Domain | Fusion => "runtime",
-        Dot | Convolution | Sort | Scatter | SelectAndScatter | TopK | CustomCall => "library",
+        Dot | Convolution | Sort | Scatter | SelectAndScatter | TopK | CustomCall | Fft => {
+            "library"
+        }
         BitcastConvert | Iota | Broadcast | Reshape | Transpose | Slice | Pad | Concatenate
         | Reverse | DynamicSlice | DynamicUpdateSlice | Gather | Reduce | ReduceWindow | Map => {
             "kernel"

@@ -3,8 +3,8 @@
 //! get-tuple-element, bitcast, after-all, add-dependency and opt-barrier emit nothing when
 //! the plan shares their buffers (and a copy where it did not); fusions become kernel
 //! calls; dot, convolution, copy and control flow get native thunks; sort, scatter,
-//! select-and-scatter (with their computations compiled), the real LAPACK custom calls
-//! `TopK` and integer and complex dots get native library routines; every other op runs its reference implementation, named
+//! select-and-scatter (with their computations compiled), the real LAPACK custom calls,
+//! `TopK`, integer and complex dots and convolutions and `fft` get native library routines; every other op runs its reference implementation, named
 //! as such. An op with no thunk at all is an error.
 //! XLA: `xla/service/cpu/thunk_emitter.cc` (`ThunkEmitter::EmitHloInstruction`).
 
@@ -19,7 +19,9 @@ use crate::ir::{
 use super::RuntimeError;
 use super::buffers::literal_leaf;
 use super::library::LibraryThunk;
+use super::library::fft::FftThunk;
 use super::library::lapack::LapackThunk;
+use super::library::loop_convolution::{self, LoopConvolutionThunk};
 use super::library::loop_dot::{self, LoopDotThunk};
 use super::library::scatter::ScatterThunk;
 use super::library::select_and_scatter::SelectAndScatterThunk;
@@ -376,6 +378,48 @@ impl<'a> ThunkEmitter<'a> {
                     out,
                     dimension_numbers: dimension_numbers.clone(),
                 })
+            }
+            Op::Convolution {
+                window,
+                dimension_numbers,
+                feature_group_count,
+                batch_group_count,
+                ..
+            } => {
+                let out = self.array_leaf(comp, id)?;
+                let [lhs, rhs] = operands.as_slice() else {
+                    return Ok(None);
+                };
+                if !loop_convolution::supported(
+                    lhs.shape.element_type,
+                    rhs.shape.element_type,
+                    out.shape.element_type,
+                ) {
+                    return Ok(None);
+                }
+                LibraryThunk::LoopConvolution(LoopConvolutionThunk {
+                    name: instr.name.clone(),
+                    lhs: lhs.clone(),
+                    rhs: rhs.clone(),
+                    out,
+                    window: window.clone(),
+                    dimension_numbers: dimension_numbers.clone(),
+                    feature_group_count: (*feature_group_count).max(1) as usize,
+                    batch_group_count: (*batch_group_count).max(1) as usize,
+                })
+            }
+            Op::Fft {
+                fft_type,
+                fft_length,
+            } => {
+                let [operand] = operands.as_slice() else {
+                    return Ok(None);
+                };
+                let result = self.array_leaf(comp, id)?;
+                match FftThunk::new(&instr.name, *fft_type, fft_length, operand, &result) {
+                    Some(t) => LibraryThunk::Fft(t),
+                    None => return Ok(None),
+                }
             }
             Op::TopK { largest, .. } => {
                 let results = self.leaves(comp, id)?;

@@ -51,7 +51,7 @@ pub(super) fn assert_matches_interpreter(
         let (g, w) = (got.leaves(), want.leaves());
         assert_eq!(g.len(), w.len());
         for (a, e) in g.iter().zip(&w) {
-            let t = if a.element_type().is_float() {
+            let t = if a.element_type().is_float() || a.element_type().is_complex() {
                 tol
             } else {
                 Tolerance::EXACT

@@ -7,13 +7,17 @@
 //! rewrite keeps `-0`). Rules that would change NaN results (`x * 0 => 0`, `x - x => 0`)
 //! are for integers only, as in XLA without fast math. XLA:CPU does not assume min/max
 //! propagate NaN, so `max(x, -inf) => x` is for integers only (`max(x, MIN) => x`).
+//! Three rules XLA:CPU applies change float results, and xlac's compiled path follows
+//! it: a multiply by a converted predicate becomes a select (NaN times false is 0), two
+//! constant factors are multiplied first, and a division by a constant becomes a
+//! multiply by its inverse (README, "Rewrites that change results").
 //!
 //! XLA: `HandleAdd`, `HandleSubtract`, `HandleMultiply`, `HandleDivide`, `HandleNegate`,
 //! `HandleNot`, `HandleAnd`, `HandleOr`, `HandleXor`, `HandleMaximum`, `HandleMinimum`,
 //! `HandlePower` in `algebraic_simplifier.cc`.
 
 use super::matchers::{Extreme, is_all, is_all_integer_extreme, operands, scalar_like};
-use super::{NewInstr, Rewrite, Value};
+use super::{NewInstr, Rewrite, Value, transcendental};
 use crate::ir::{Computation, InstrId, Op, Opcode, PrimitiveType};
 
 /// The two operands of a binary instruction.
@@ -67,11 +71,113 @@ fn subtract_zero(comp: &Computation, sub: InstrId) -> Option<Rewrite> {
     is_all(comp, zero, 0).then(|| Rewrite::replace_with(comp, sub, x, "sub(x, 0) => x"))?
 }
 
-/// `multiply`: `x * 1`, `1 * x`, `0 * x` and `x * 0` (integers).
+/// `multiply`: `x * 1`, `1 * x`, `0 * x` and `x * 0` (integers), a converted predicate,
+/// two constant factors, two exponentials.
 pub fn simplify_multiply(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     multiply_one(comp, id)
         .or_else(|| one_multiply(comp, id))
         .or_else(|| multiply_zero(comp, id))
+        .or_else(|| multiply_converted_pred(comp, id))
+        .or_else(|| multiply_constants(comp, id))
+        .or_else(|| transcendental::multiply_exps(comp, id))
+}
+
+/// mul(x, convert(p)) => select(p, x, 0) and mul(convert(p), x) => select(p, x, 0) for a
+/// pred `p`. Not exact for floats: where `p` is false the result is 0 even if `x` is NaN
+/// or infinite (`nan * (x > 2)` is 0 where `x <= 2`), which XLA:CPU computes.
+fn multiply_converted_pred(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
+    let (lhs, rhs) = binary(comp, mul);
+    let converted_pred = |id: InstrId| {
+        let instr = comp.instr(id);
+        (instr.op == Op::Plain(Opcode::Convert)
+            && element_type(comp, instr.operands[0]) == PrimitiveType::Pred
+            && comp.instr(instr.operands[0]).shape.as_array().is_some())
+        .then(|| instr.operands[0])
+    };
+    let (p, x, rule) = match (converted_pred(rhs), converted_pred(lhs)) {
+        (Some(p), _) => (p, lhs, "mul(x, convert(p)) => select(p, x, 0)"),
+        (None, Some(p)) => (p, rhs, "mul(convert(p), x) => select(p, x, 0)"),
+        (None, None) => return None,
+    };
+    let shape = comp.instr(mul).shape.clone();
+    let mut instrs = scalar_like(&shape, 0)?;
+    let zero = instrs.len() - 1;
+    instrs.push(NewInstr::new(
+        shape,
+        Op::Plain(Opcode::Select),
+        vec![Value::Old(p), Value::Old(x), Value::New(zero)],
+    ));
+    Rewrite::build(rule, instrs)
+}
+
+/// mul(mul(x, c1), c2) => mul(x, mul(c1, c2)) for constants `c1`, `c2` (and a
+/// non-constant `x`), or scalar constants both broadcast: `constant_folding` then folds
+/// `c1 * c2`. Not exact: `(x * 1e30) * 1e-30` overflows to inf as written, gives `x`
+/// rewritten, which XLA:CPU computes.
+fn multiply_constants(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
+    let (inner, c2) = binary(comp, mul);
+    if comp.instr(inner).op != Op::Plain(Opcode::Multiply) {
+        return None;
+    }
+    let (x, c1) = binary(comp, inner);
+    let is_constant = |id: InstrId| matches!(comp.instr(id).op, Op::Constant { .. });
+    let broadcast_scalar = |id: InstrId| {
+        let instr = comp.instr(id);
+        let Op::Broadcast { .. } = instr.op else {
+            return None;
+        };
+        let c = instr.operands[0];
+        (is_constant(c) && comp.instr(c).shape.rank() == 0).then_some(c)
+    };
+    let shape = comp.instr(mul).shape.clone();
+    let rule = "mul(mul(x, c1), c2) => mul(x, mul(c1, c2))";
+    if is_constant(c1) && is_constant(c2) && !is_constant(x) {
+        if comp.instr(c1).shape != shape || comp.instr(c2).shape != shape {
+            return None;
+        }
+        return Rewrite::build(
+            rule,
+            vec![
+                NewInstr::new(
+                    shape.clone(),
+                    Op::Plain(Opcode::Multiply),
+                    vec![Value::Old(c1), Value::Old(c2)],
+                ),
+                NewInstr::new(
+                    shape,
+                    Op::Plain(Opcode::Multiply),
+                    vec![Value::Old(x), Value::New(0)],
+                ),
+            ],
+        );
+    }
+    let (Some(s1), Some(s2)) = (broadcast_scalar(c1), broadcast_scalar(c2)) else {
+        return None;
+    };
+    let scalar = comp.instr(s1).shape.clone();
+    if comp.instr(s2).shape != scalar {
+        return None;
+    }
+    Rewrite::build(
+        rule,
+        vec![
+            NewInstr::new(
+                scalar,
+                Op::Plain(Opcode::Multiply),
+                vec![Value::Old(s1), Value::Old(s2)],
+            ),
+            NewInstr::new(
+                shape.clone(),
+                Op::Broadcast { dimensions: vec![] },
+                vec![Value::New(0)],
+            ),
+            NewInstr::new(
+                shape,
+                Op::Plain(Opcode::Multiply),
+                vec![Value::Old(x), Value::New(1)],
+            ),
+        ],
+    )
 }
 
 /// mul(x, 1) => x
@@ -98,9 +204,58 @@ fn multiply_zero(comp: &Computation, mul: InstrId) -> Option<Rewrite> {
         .find_map(|zero| Rewrite::replace_with(comp, mul, zero, "mul(x, 0) => 0"))
 }
 
-/// `divide`: `x / 1`.
+/// `divide`: `x / 1`, by a square root, by a constant, by a broadcast.
 pub fn simplify_divide(comp: &Computation, id: InstrId) -> Option<Rewrite> {
-    divide_one(comp, id).or_else(|| divide_by_broadcast(comp, id))
+    divide_one(comp, id)
+        .or_else(|| transcendental::divide_by_sqrt(comp, id))
+        .or_else(|| divide_by_constant(comp, id))
+        .or_else(|| divide_by_broadcast(comp, id))
+}
+
+/// div(x, c) => mul(x, 1 / c) for real floats and a constant `c` (or a broadcast scalar
+/// constant); `constant_folding` then folds `1 / c`. Not exact (two roundings instead of
+/// one: `9 / 10` is 0.9, `9 * 0.1` is 0.90000004 in f32), which XLA:CPU computes.
+fn divide_by_constant(comp: &Computation, div: InstrId) -> Option<Rewrite> {
+    let t = element_type(comp, div);
+    if !t.is_float() || t.is_complex() {
+        return None;
+    }
+    let (x, c) = binary(comp, div);
+    let constant = |id: InstrId| matches!(comp.instr(id).op, Op::Constant { .. });
+    let divisor = match &comp.instr(c).op {
+        Op::Constant { .. } => c,
+        Op::Broadcast { .. } if constant(operands(comp, c)[0]) => {
+            let s = operands(comp, c)[0];
+            if comp.instr(s).shape.rank() != 0 {
+                return None;
+            }
+            s
+        }
+        _ => return None,
+    };
+    let divisor_shape = comp.instr(divisor).shape.clone();
+    let mut instrs = scalar_like(&divisor_shape, 1)?;
+    let one = instrs.len() - 1;
+    instrs.push(NewInstr::new(
+        divisor_shape,
+        Op::Plain(Opcode::Divide),
+        vec![Value::New(one), Value::Old(divisor)],
+    ));
+    let mut inverse = Value::New(one + 1);
+    if divisor != c {
+        instrs.push(NewInstr::new(
+            comp.instr(c).shape.clone(),
+            Op::Broadcast { dimensions: vec![] },
+            vec![inverse],
+        ));
+        inverse = Value::New(one + 2);
+    }
+    instrs.push(NewInstr::new(
+        comp.instr(div).shape.clone(),
+        Op::Plain(Opcode::Multiply),
+        vec![Value::Old(x), inverse],
+    ));
+    Rewrite::build("div(x, c) => mul(x, 1 / c)", instrs)
 }
 
 /// div(a, broadcast(b)) => mul(a, broadcast(div(1, b))) for real floats and a non-scalar,

@@ -21,7 +21,7 @@
 //! The rules live in topic files, each rule a small function whose doc line is its
 //! algebra: [`arithmetic`], [`compare`], [`select`], [`broadcast`] (broadcast, reshape and
 //! transpose chains), [`slice`] (slice, pad, concatenate, dynamic-slice), [`convert`],
-//! [`dot`] and [`reduce`]. [`matchers`] holds what several files share (XLA's `IsAll`
+//! [`dot`], [`reduce`] and [`transcendental`] (`exp`, `log`, `pow`, `sqrt`). [`matchers`] holds what several files share (XLA's `IsAll`
 //! and `MakeScalarLike`). This file is the loop over instructions and the dispatch.
 //!
 //! XLA: `xla/hlo/transforms/simplifiers/algebraic_simplifier.cc`, with the options
@@ -40,6 +40,7 @@ mod select;
 mod slice;
 #[cfg(test)]
 mod tests;
+mod transcendental;
 
 use std::collections::BTreeMap;
 
@@ -135,6 +136,7 @@ fn simplify(comp: &Computation, id: InstrId) -> Option<Rewrite> {
         Xor => arithmetic::simplify_xor(comp, id),
         Maximum | Minimum => arithmetic::simplify_min_max(comp, id),
         Power => arithmetic::simplify_power(comp, id),
+        Log => transcendental::simplify_log(comp, id),
         Compare => compare::simplify_compare(comp, id),
         Select => select::simplify_select(comp, id),
         Broadcast => broadcast::simplify_broadcast(comp, id),

@@ -8,7 +8,9 @@
 //!   products modulo 2^64 reduce to the same low bits as the same operations modulo 2^w,
 //!   so neither the operands' extension nor the summation order changes the answer (it
 //!   equals the interpreter's exactly).
-//! * **complex** `c64`/`c128` operands and result of one type: summed in that type in the
+//! * **complex** `c64`/`c128` results, each operand of the result's type or of its real
+//!   part's (`f32` for `c64`, `f64` for `c128`; a real operand is converted to complex with
+//!   a zero imaginary part, as the interpreter converts it): summed in that type in the
 //!   interpreter's order, with `num_complex`'s product, so results agree to the bit.
 //!
 //! Operands and result are read and written through their physical layouts.
@@ -91,13 +93,23 @@ unsafe fn store(base: *mut u8, t: PrimitiveType, e: usize, v: i64) {
 
 /// True when the loop computes a dot of these element types.
 pub fn supported(lhs: PrimitiveType, rhs: PrimitiveType, out: PrimitiveType) -> bool {
-    let complex = matches!(out, PrimitiveType::C64 | PrimitiveType::C128);
     (integer_result(out) && integer_operand(lhs) && integer_operand(rhs))
-        || (complex && lhs == out && rhs == out)
+        || (complex_operand(lhs, out) && complex_operand(rhs, out))
+}
+
+/// True when a complex result `out` can read an operand of type `t`: the result's own
+/// type, or its real part's type (a mixed real/complex dot, whose real operand converts to
+/// complex with a zero imaginary part, as the interpreter converts it).
+fn complex_operand(t: PrimitiveType, out: PrimitiveType) -> bool {
+    use PrimitiveType as P;
+    matches!(
+        (out, t),
+        (P::C64, P::C64 | P::F32) | (P::C128, P::C128 | P::F64)
+    )
 }
 
 /// How the loop reads, accumulates and writes one element family.
-trait Accumulator: Copy {
+pub(super) trait Accumulator: Copy + Send + Sync {
     fn zero() -> Self;
     /// `self + a * b`.
     fn mul_add(self, a: Self, b: Self) -> Self;
@@ -135,9 +147,16 @@ macro_rules! complex_accumulator {
             fn mul_add(self, a: Self, b: Self) -> Self {
                 self + a * b
             }
-            unsafe fn load(base: *const u8, _: PrimitiveType, e: usize) -> Self {
-                // SAFETY: the caller guarantees the element (re, im) exists.
-                unsafe { base.cast::<Self>().add(e).read_unaligned() }
+            unsafe fn load(base: *const u8, t: PrimitiveType, e: usize) -> Self {
+                // SAFETY: the caller guarantees the element (re, im), or the real
+                // operand's element, exists.
+                unsafe {
+                    if t.is_complex() {
+                        base.cast::<Self>().add(e).read_unaligned()
+                    } else {
+                        num_complex::Complex::new(base.cast::<$t>().add(e).read_unaligned(), 0.0)
+                    }
+                }
             }
             unsafe fn store(self, base: *mut u8, _: PrimitiveType, e: usize) {
                 // SAFETY: as above.

@@ -1,15 +1,18 @@
 //! Native library routines: the ops that are not kernels but run as hand-written loops
 //! over the buffers, calling compiled scalar functions (`codegen::scalar_function`) where
 //! the op has a computation: [`sort`], [`scatter`], [`select_and_scatter`], the LAPACK
-//! custom calls in [`lapack`], XLA:CPU's `TopK` custom call in [`top_k`], and dots with
-//! integer or complex results in [`loop_dot`]. No routine reads operands into literals or
+//! custom calls in [`lapack`], XLA:CPU's `TopK` custom call in [`top_k`], dots with
+//! integer or complex results in [`loop_dot`], convolutions with integer or complex
+//! results in [`loop_convolution`], and `fft` in [`fft`] (rustfft). No routine reads operands into literals or
 //! calls the interpreter; each one reads and writes the plan's buffers in their physical
 //! layouts.
 //! XLA: `xla/backends/cpu/runtime/sort_thunk.cc`, the scatter and select-and-scatter
 //! emitters of `xla/service/cpu/ir_emitter.cc`, and jaxlib's LAPACK FFI handlers
 //! (`jaxlib/cpu/lapack_kernels.cc`).
 
+pub mod fft;
 pub mod lapack;
+pub mod loop_convolution;
 pub mod loop_dot;
 pub mod scatter;
 pub mod select_and_scatter;
@@ -39,6 +42,10 @@ pub enum LibraryThunk {
     TopK(top_k::TopKThunk),
     /// A `dot` with an integer or complex result.
     LoopDot(loop_dot::LoopDotThunk),
+    /// `fft` (rustfft).
+    Fft(fft::FftThunk),
+    /// A `convolution` with an integer or complex result.
+    LoopConvolution(loop_convolution::LoopConvolutionThunk),
 }
 
 impl LibraryThunk {
@@ -51,6 +58,8 @@ impl LibraryThunk {
             LibraryThunk::Lapack(t) => lapack::run(t, memory),
             LibraryThunk::TopK(t) => top_k::run(t, memory),
             LibraryThunk::LoopDot(t) => loop_dot::run(t, memory),
+            LibraryThunk::Fft(t) => fft::run(t, memory),
+            LibraryThunk::LoopConvolution(t) => loop_convolution::run(t, memory),
         }
     }
 
@@ -63,6 +72,8 @@ impl LibraryThunk {
             LibraryThunk::Lapack(t) => &t.name,
             LibraryThunk::TopK(t) => &t.name,
             LibraryThunk::LoopDot(t) => &t.name,
+            LibraryThunk::Fft(t) => &t.name,
+            LibraryThunk::LoopConvolution(t) => &t.name,
         }
     }
 
@@ -109,6 +120,17 @@ impl LibraryThunk {
             LibraryThunk::LoopDot(t) => write!(
                 s,
                 "library dot {} (native loop, {} x {} -> {})",
+                t.name,
+                t.lhs.shape.element_type,
+                t.rhs.shape.element_type,
+                t.out.shape.element_type
+            ),
+            LibraryThunk::Fft(t) => {
+                write!(s, "library fft {} (native {})", t.name, t.describe())
+            }
+            LibraryThunk::LoopConvolution(t) => write!(
+                s,
+                "library convolution {} (native loop, {} x {} -> {})",
                 t.name,
                 t.lhs.shape.element_type,
                 t.rhs.shape.element_type,

@@ -768,3 +768,205 @@ ENTRY main {
         "{text}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// fft: rustfft against the interpreter's plain f64 DFT
+
+/// An f32 transform's error grows with the size of its sums (`|x| <= 1` inputs, outputs
+/// up to `n`): a few f32 ulps of `n`, relative and absolute.
+const FFT_F32: Tolerance = Tolerance {
+    rtol: 1e-5,
+    atol: 1e-5,
+};
+/// The same for f64.
+const FFT_F64: Tolerance = Tolerance {
+    rtol: 1e-12,
+    atol: 1e-12,
+};
+
+/// Runs one fft module (seeded inputs) and checks its thunk is the native routine.
+fn check_fft(hlo: &str, tolerance: Tolerance, line: &str) {
+    let text = check_with(hlo, 11, tolerance);
+    assert!(text.contains(line), "{text}");
+}
+
+#[test]
+fn fft_and_ifft_c64_batched_odd_and_prime_lengths_column_major() {
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = c64[3,7]{0,1} parameter(0)
+  f = c64[3,7]{1,0} fft(x), fft_type=FFT, fft_length={7}
+  y = c64[2,17]{1,0} parameter(1)
+  g = c64[2,17]{0,1} fft(y), fft_type=IFFT, fft_length={17}
+  ROOT t = (c64[3,7]{1,0}, c64[2,17]{0,1}) tuple(f, g)
+}",
+        FFT_F32,
+        "library fft g (native rustfft IFFT 17 of c64)",
+    );
+}
+
+#[test]
+fn fft_c128_over_three_dimensions_with_a_batch() {
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = c128[2,3,4,5]{3,2,1,0} parameter(0)
+  ROOT f = c128[2,3,4,5]{1,3,2,0} fft(x), fft_type=FFT, fft_length={3,4,5}
+}",
+        FFT_F64,
+        "library fft f (native rustfft FFT 3x4x5 of c128)",
+    );
+}
+
+#[test]
+fn ifft_two_dimensions_length_one_and_large() {
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = c128[1,256]{1,0} parameter(0)
+  ROOT f = c128[1,256]{1,0} fft(x), fft_type=IFFT, fft_length={1,256}
+}",
+        FFT_F64,
+        "library fft f (native rustfft IFFT 1x256 of c128)",
+    );
+}
+
+#[test]
+fn rfft_f32_odd_and_f64_three_dimensions() {
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = f32[4,9]{1,0} parameter(0)
+  ROOT f = c64[4,5]{1,0} fft(x), fft_type=RFFT, fft_length={9}
+}",
+        FFT_F32,
+        "library fft f (native rustfft RFFT 9 of f32)",
+    );
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = f64[2,3,4,6]{0,1,2,3} parameter(0)
+  ROOT f = c128[2,3,4,4]{3,2,1,0} fft(x), fft_type=RFFT, fft_length={3,4,6}
+}",
+        FFT_F64,
+        "library fft f (native rustfft RFFT 3x4x6 of f64)",
+    );
+}
+
+#[test]
+fn irfft_even_and_odd_lengths_with_nonzero_imaginary_edges() {
+    // Random spectra: the imaginary parts of X[0] and X[n/2] are not zero, and a c2r
+    // transform must ignore them as the interpreter's Hermitian extension does.
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = c64[2,3,5]{2,1,0} parameter(0)
+  ROOT f = f32[2,3,8]{2,1,0} fft(x), fft_type=IRFFT, fft_length={3,8}
+}",
+        FFT_F32,
+        "library fft f (native rustfft IRFFT 3x8 of c64)",
+    );
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = c128[4,2,4]{0,1,2} parameter(0)
+  ROOT f = f64[4,2,7]{2,1,0} fft(x), fft_type=IRFFT, fft_length={2,7}
+}",
+        FFT_F64,
+        "library fft f (native rustfft IRFFT 2x7 of c128)",
+    );
+}
+
+#[test]
+fn fft_of_a_zero_size_batch_writes_nothing() {
+    check_fft(
+        "HloModule m
+ENTRY main {
+  x = c64[0,4]{1,0} parameter(0)
+  ROOT f = c64[0,4]{1,0} fft(x), fft_type=FFT, fft_length={4}
+}",
+        FFT_F32,
+        "library fft f (native rustfft FFT 4 of c64)",
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// integer and complex convolutions, mixed real/complex dots
+
+#[test]
+fn integer_convolution_with_groups_padding_dilations_and_reversal_is_exact() {
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  x = s8[2,7,6,4]{3,2,1,0} parameter(0)
+  k = s8[3,2,2,6]{0,1,2,3} parameter(1)
+  ROOT c = s32[2,5,5,6]{1,3,2,0} convolution(x, k), window={size=3x2 stride=2x1 pad=1_2x0_-1 lhs_dilate=1x2 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f, feature_group_count=2
+}",
+        12,
+        Tolerance::EXACT,
+    );
+    assert!(
+        text.contains("library convolution c (native loop, s8 x s8 -> s32)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn narrow_unsigned_and_wide_signed_convolutions_wrap_as_xla() {
+    // u8 products summed in u8 wrap; s64 with a batch group count.
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  x = u8[1,9,5]{2,1,0} parameter(0)
+  k = u8[3,5,2]{2,1,0} parameter(1)
+  a = u8[1,7,2]{2,1,0} convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+  y = s64[4,6,3]{0,1,2} parameter(2)
+  w = s64[2,3,4]{2,1,0} parameter(3)
+  b = s64[2,5,4]{2,1,0} convolution(y, w), window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=2
+  ROOT t = (u8[1,7,2]{2,1,0}, s64[2,5,4]{2,1,0}) tuple(a, b)
+}",
+        13,
+        Tolerance::EXACT,
+    );
+    assert!(text.contains("native loop, u8 x u8 -> u8"), "{text}");
+    assert!(text.contains("native loop, s64 x s64 -> s64"), "{text}");
+}
+
+#[test]
+fn complex_convolutions_and_a_real_kernel_agree_with_the_interpreter() {
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  x = c64[2,3,8]{2,1,0} parameter(0)
+  k = c64[6,3,3]{2,1,0} parameter(1)
+  a = c64[2,6,6]{2,1,0} convolution(x, k), window={size=3 pad=1_1 rhs_dilate=2}, dim_labels=bf0_oi0->bf0
+  y = c128[1,5,5,2]{3,2,1,0} parameter(2)
+  w = f64[2,2,2,3]{3,2,1,0} parameter(3)
+  b = c128[1,4,4,3]{3,2,1,0} convolution(y, w), window={size=2x2}, dim_labels=b01f_01io->b01f
+  ROOT t = (c64[2,6,6]{2,1,0}, c128[1,4,4,3]{3,2,1,0}) tuple(a, b)
+}",
+        14,
+        Tolerance::EXACT,
+    );
+    assert!(text.contains("native loop, c64 x c64 -> c64"), "{text}");
+    assert!(text.contains("native loop, c128 x f64 -> c128"), "{text}");
+}
+
+#[test]
+fn mixed_real_and_complex_dot_runs_the_native_loop() {
+    let text = check_with(
+        "HloModule m
+ENTRY main {
+  a = f32[3,5]{0,1} parameter(0)
+  b = c64[5,4]{1,0} parameter(1)
+  ROOT d = c64[3,4]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+        15,
+        Tolerance::EXACT,
+    );
+    assert!(
+        text.contains("library dot d (native loop, f32 x c64 -> c64)"),
+        "{text}"
+    );
+}
