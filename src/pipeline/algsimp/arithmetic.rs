@@ -222,6 +222,11 @@ fn divide_by_constant(comp: &Computation, div: InstrId) -> Option<Rewrite> {
     }
     let (x, c) = binary(comp, div);
     let constant = |id: InstrId| matches!(comp.instr(id).op, Op::Constant { .. });
+    // A constant dividend is constant folding's (and the `1 / c` this rule writes must
+    // not match again: it would rewrite itself forever).
+    if constant(x) {
+        return None;
+    }
     let divisor = match &comp.instr(c).op {
         Op::Constant { .. } => c,
         Op::Broadcast { .. } if constant(operands(comp, c)[0]) => {

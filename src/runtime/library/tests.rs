@@ -901,7 +901,7 @@ fn integer_convolution_with_groups_padding_dilations_and_reversal_is_exact() {
 ENTRY main {
   x = s8[2,7,6,4]{3,2,1,0} parameter(0)
   k = s8[3,2,2,6]{0,1,2,3} parameter(1)
-  ROOT c = s32[2,5,5,6]{1,3,2,0} convolution(x, k), window={size=3x2 stride=2x1 pad=1_2x0_-1 lhs_dilate=1x2 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f, feature_group_count=2
+  ROOT c = s32[2,3,9,6]{1,3,2,0} convolution(x, k), window={size=3x2 stride=2x1 pad=1_2x0_-1 lhs_dilate=1x2 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f, feature_group_count=2
 }",
         12,
         Tolerance::EXACT,
