@@ -195,8 +195,13 @@ ENTRY main {{
     input.resize(n, 0.0);
     let mut out = vec![0f32; n];
     let table = [input.as_mut_ptr() as *mut u8, out.as_mut_ptr() as *mut u8];
+    // Only the kernel runs with denormals flushed, as the runtime runs it: compiling inside
+    // the flushed region could start rayon's pool there, and its threads would inherit
+    // FTZ/DAZ for the rest of the process (an interpreter test that runs faer on the pool
+    // later, `eval::lapack::tests::geev_left_and_right_vectors`, then computes with flushed
+    // denormals and fails).
     // SAFETY: one input and one output buffer of f32[n], as the fusion's shapes say.
-    unsafe { (kernel.entry)(table.as_ptr(), 0, kernel.work_units) };
+    with_flushed_denormals(|| unsafe { (kernel.entry)(table.as_ptr(), 0, kernel.work_units) });
     out.truncate(xs.len());
     Some(out)
 }
@@ -377,9 +382,9 @@ fn block_routines_match_the_clif_f32x4_fma_code_bit_for_bit() {
 fn block_routines_match_the_emitted_fusion_kernel() {
     let xs = points();
     for case in cases() {
-        let mut want = None;
-        with_flushed_denormals(|| want = run_fusion(case.name, &xs));
-        let Some(want) = want else { continue };
+        let Some(want) = run_fusion(case.name, &xs) else {
+            continue;
+        };
         let mut got = xs.clone();
         // SAFETY: `got` holds got.len() f32.
         with_flushed_denormals(|| unsafe {
