@@ -25,7 +25,7 @@ use crate::fusion::loop_invariance::LoopInvariance;
 use crate::ir::{ArrayShape, Computation, FusionKind, InstrId, Instruction, Module, Op, Opcode};
 
 /// Columns per work unit of a kOutput epilogue whose rows are longer and a multiple of it:
-/// the GEMM hands it output tiles of whole units (`runtime/dot.rs`).
+/// the GEMM hands it output tiles of whole units (`runtime/library/dot.rs`).
 const EPILOGUE_UNIT: i64 = 512;
 
 /// Aim for about this many element computations per task when splitting across threads.

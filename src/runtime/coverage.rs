@@ -1,5 +1,5 @@
 //! How the compiled backend runs each opcode, for the README's op coverage table
-//! (`tests/readme.rs`). It states the routes `runtime/emitter.rs` and the fusion pass take;
+//! (`tests/readme.rs`). It states the routes `runtime/thunk_emitter.rs` and the fusion pass take;
 //! element types outside the kernels' set (complex) take the reference route whatever the
 //! opcode.
 

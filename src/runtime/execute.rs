@@ -13,9 +13,9 @@ use crate::layout::Slice;
 
 use super::RuntimeError;
 use super::buffers::{copy_array, read_array, read_value, write_array};
+use super::library::{convolution, dot};
 use super::thunk::{KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence};
 use super::tuning::Split;
-use super::{convolution, dot};
 
 /// Base address of every allocation for one run.
 pub struct Memory {

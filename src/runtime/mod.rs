@@ -19,20 +19,16 @@
 
 pub mod buffers;
 pub mod collectives;
-pub mod convolution;
-pub mod convolution_direct;
-pub mod convolution_nhwc;
 pub mod coverage;
 pub mod device_memory;
-pub mod dot;
 pub mod elements;
-pub mod emitter;
 pub mod execute;
 pub mod library;
 pub mod plan;
 pub mod profile;
 pub mod race;
 pub mod thunk;
+pub mod thunk_emitter;
 pub mod triad;
 pub mod tuning;
 
@@ -50,10 +46,10 @@ use buffers::{
     AlignedBuffer, literal_bytes, literal_bytes_mut, literal_leaf, literal_leaf_mut, read_array,
     read_value, take_literal_leaf, write_array,
 };
-use emitter::ThunkEmitter;
 use execute::{Context, DeviceBinding, Memory, run_sequence};
 use plan::{Plan, leaf_indices};
 use thunk::ThunkSequence;
+use thunk_emitter::ThunkEmitter;
 
 /// Why building or running an executable failed; names the instruction where there is one.
 #[derive(Clone, Debug, PartialEq)]

@@ -58,7 +58,7 @@ impl Executable {
                     )
                 }
                 Thunk::Dot(d) | Thunk::OutputFusion { dot: d, .. } => {
-                    let default = super::dot::default_strategy(d);
+                    let default = super::library::dot::default_strategy(d);
                     let mut c = vec![DotStrategy::GemmSerial, DotStrategy::GemmParallel];
                     if !d.dimension_numbers.lhs_batch_dimensions.is_empty() {
                         c.push(DotStrategy::BatchParallel);
@@ -70,15 +70,15 @@ impl Executable {
                         c.into_iter().map(Choice::Dot).collect(),
                     )
                 }
-                Thunk::Convolution(c) if super::convolution_nhwc::applies(c) => {
+                Thunk::Convolution(c) if super::library::convolution_nhwc::applies(c) => {
                     let mut candidates = vec![
                         Choice::Conv(ConvAlgorithm::NhwcPatches),
                         Choice::Conv(ConvAlgorithm::GenericIm2col),
                     ];
-                    if super::convolution_direct::applies(c) {
+                    if super::library::convolution_direct::applies(c) {
                         candidates.push(Choice::Conv(ConvAlgorithm::DirectSmallK));
                     }
-                    let default = if super::convolution_direct::is_default(c) {
+                    let default = if super::library::convolution_direct::is_default(c) {
                         ConvAlgorithm::DirectSmallK
                     } else {
                         ConvAlgorithm::NhwcPatches

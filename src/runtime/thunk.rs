@@ -325,7 +325,7 @@ impl Thunk {
                         let tiles = match columns_per_unit {
                             Some(c) => format!(
                                 "tiles of whole rows and {c}-column units, at most {} KiB",
-                                super::dot::OUTPUT_TILE_BYTES >> 10
+                                super::library::dot::OUTPUT_TILE_BYTES >> 10
                             ),
                             None => "tiles of whole rows".to_string(),
                         };

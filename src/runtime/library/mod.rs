@@ -10,6 +10,10 @@
 //! emitters of `xla/service/cpu/ir_emitter.cc`, and jaxlib's LAPACK FFI handlers
 //! (`jaxlib/cpu/lapack_kernels.cc`).
 
+pub mod convolution;
+pub mod convolution_direct;
+pub mod convolution_nhwc;
+pub mod dot;
 pub mod fft;
 pub mod lapack;
 pub mod loop_convolution;

@@ -16,16 +16,16 @@ use gemm::Parallelism;
 
 use crate::ir::{ArrayShape, PrimitiveType};
 
-use super::RuntimeError;
-use super::elements::{Compute, load, store};
-use super::execute::Memory;
-use super::thunk::ConvolutionThunk;
+use crate::runtime::RuntimeError;
+use crate::runtime::elements::{Compute, load, store};
+use crate::runtime::execute::Memory;
+use crate::runtime::thunk::ConvolutionThunk;
 
 /// Runs a convolution thunk.
 pub fn run(c: &ConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
     // NHWC/HWIO f32 with a small reduction runs directly (`convolution_direct.rs`).
     let direct = match c.algorithm {
-        Some(super::tuning::ConvAlgorithm::DirectSmallK) => true,
+        Some(crate::runtime::tuning::ConvAlgorithm::DirectSmallK) => true,
         None => super::convolution_direct::is_default(c),
         Some(_) => false,
     };
@@ -33,7 +33,7 @@ pub fn run(c: &ConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
         return Ok(());
     }
     // NHWC/HWIO f32 runs in place on the buffers (`convolution_nhwc.rs`).
-    let generic = c.algorithm == Some(super::tuning::ConvAlgorithm::GenericIm2col);
+    let generic = c.algorithm == Some(crate::runtime::tuning::ConvAlgorithm::GenericIm2col);
     if !generic && super::convolution_nhwc::try_run(c, memory) {
         return Ok(());
     }

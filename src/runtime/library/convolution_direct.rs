@@ -33,8 +33,8 @@
 use rayon::prelude::*;
 
 use super::convolution_nhwc::Geometry;
-use super::execute::Memory;
-use super::thunk::ConvolutionThunk;
+use crate::runtime::execute::Memory;
+use crate::runtime::thunk::ConvolutionThunk;
 
 /// Output channels per block: one AVX-512 f32 vector.
 const LANES: usize = 16;

@@ -11,12 +11,12 @@ use gemm::Parallelism;
 
 use crate::ir::{ArrayShape, DotDimensionNumbers, Layout, PrimitiveType};
 
-use super::RuntimeError;
-use super::buffers::copy_array;
-use super::elements::{Compute, load, store};
-use super::execute::Memory;
-use super::thunk::DotThunk;
-use super::tuning::DotStrategy;
+use crate::runtime::RuntimeError;
+use crate::runtime::buffers::copy_array;
+use crate::runtime::elements::{Compute, load, store};
+use crate::runtime::execute::Memory;
+use crate::runtime::thunk::DotThunk;
+use crate::runtime::tuning::DotStrategy;
 
 /// The output and operand base pointers, shared by the tasks of a batch-parallel dot.
 #[derive(Clone, Copy)]

@@ -20,8 +20,8 @@ use rayon::prelude::*;
 use crate::ir::{ArrayShape, PrimitiveType};
 
 use super::convolution::GemmT;
-use super::execute::Memory;
-use super::thunk::ConvolutionThunk;
+use crate::runtime::execute::Memory;
+use crate::runtime::thunk::ConvolutionThunk;
 
 /// Patch rows per parallel task.
 const ROWS_PER_TASK: usize = 256;

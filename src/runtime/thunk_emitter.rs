@@ -532,14 +532,14 @@ impl<'a> ThunkEmitter<'a> {
             let epilogue = kernel_thunk(instr.name.clone(), kernel, buffers, output_bytes);
             // Row blocks of the GEMM map onto ranges of the epilogue's units when both walk
             // the output in the same (row-major) order.
-            let units_per_row = super::dot::row_major_rows(&dot).and_then(|rows| {
+            let units_per_row = super::library::dot::row_major_rows(&dot).and_then(|rows| {
                 let units = kernel.work_units as usize;
                 (kernel.units_in_layout_order && rows > 0 && units.is_multiple_of(rows))
                     .then_some((units / rows) as u64)
             });
             // Units of equal width that tile each GEMM row: tiles may cut rows between them.
             let columns_per_unit = units_per_row.and_then(|u| {
-                let rows = super::dot::row_major_rows(&dot)? as u64;
+                let rows = super::library::dot::row_major_rows(&dot)? as u64;
                 let n = dot.out.shape.element_count() as u64 / rows.max(1);
                 kernel.unit_elements.filter(|&c| u > 1 && c * u == n)
             });
