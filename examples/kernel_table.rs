@@ -5,8 +5,8 @@
 //! Run: `cargo run --release --example kernel_table`.
 
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::fusion::kernel_ops::kernel_count;
 use xlac::ir::hlo_text::parse_module;
+use xlac::ir::kernel_ops::kernel_count;
 use xlac::testdata::model_dirs;
 
 fn main() {

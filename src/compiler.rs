@@ -104,9 +104,9 @@ pub enum CompileError {
     /// The executable could not be built.
     Runtime(crate::runtime::RuntimeError),
     /// The dump folder could not be written.
-    Dump(String),
+    Dump(crate::pipeline::DumpError),
     /// `--autotune` could not race or save its cache.
-    Autotune(String),
+    Autotune(crate::autotune::AutotuneError),
 }
 
 impl std::fmt::Display for CompileError {
@@ -123,6 +123,22 @@ impl std::fmt::Display for CompileError {
 }
 
 impl std::error::Error for CompileError {}
+
+impl CompileError {
+    /// Whether the module is wrong, xlac lacks something it needs, or xlac has a bug.
+    pub fn kind(&self) -> crate::ir::ErrorKind {
+        use crate::ir::ErrorKind;
+        match self {
+            CompileError::Pipeline(e) => e.kind(),
+            // Buffer assignment refuses only modules whose aliasing is wrong.
+            CompileError::BufferAssignment(_) => ErrorKind::Invalid,
+            CompileError::Codegen(e) => e.kind,
+            CompileError::Runtime(e) => e.kind,
+            CompileError::Dump(_) => ErrorKind::Invalid,
+            CompileError::Autotune(e) => e.kind(),
+        }
+    }
+}
 
 impl From<PipelineError> for CompileError {
     fn from(e: PipelineError) -> CompileError {
@@ -188,6 +204,7 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
     }
     let isas = cross_isa::parse_isas(&options.isas).map_err(|message| {
         CompileError::Codegen(crate::codegen::CodegenError {
+            kind: crate::ir::ErrorKind::Internal,
             instruction: module.name.clone(),
             message,
         })
@@ -430,6 +447,7 @@ fn write_cross_isa_listings(
 ) -> Result<Vec<String>, CompileError> {
     let listings = cross_isa::compile_for_isas(module, kernels, isas).map_err(|message| {
         CompileError::Codegen(crate::codegen::CodegenError {
+            kind: crate::ir::ErrorKind::Internal,
             instruction: module.name.clone(),
             message,
         })
@@ -756,6 +774,21 @@ impl LoadedDevices {
         }
         Ok(())
     }
+}
+
+/// Rewrites `DIR/report.html` (which [`compile`] wrote, unmeasured) once a run has
+/// measured the thunks: `xlac run --dump-to` and `xlac bench --dump-to` call it after
+/// executing. Through the dump writer, like every other file of the folder.
+pub fn write_measured_report(
+    dir: &std::path::Path,
+    data: &crate::report::ReportData<'_>,
+    options: &crate::report::ReportOptions,
+) -> Result<(), CompileError> {
+    let name = &data.executable.module.name;
+    let mut d = DumpWriter::reopen(dir, name).map_err(CompileError::Dump)?;
+    d.write(Artifact::Report, &crate::report::render(data, options))
+        .map_err(CompileError::Dump)?;
+    d.finish().map_err(CompileError::Dump)
 }
 
 /// Writes `module_0000.NAME.collectives.trace.json` and `.collectives.txt` into `dir`.

@@ -6,14 +6,14 @@
 //!
 //! The expected kernel count is read from the module the pipeline leaves when both
 //! `fusion` and `fusion-wrapper` are skipped: one kernel per op there that codegen turns
-//! into a kernel (`fusion::kernel_ops::is_kernel_instruction`) and that launches work
+//! into a kernel (`ir::kernel_ops::is_kernel_instruction`) and that launches work
 //! (parameters and constants do not: `is_free`).
 
 use std::path::Path;
 
 use xlac::compiler::{CompileOptions, compile, optimize};
-use xlac::fusion::kernel_ops::{is_free, is_kernel_instruction};
 use xlac::ir::hlo_text::parse_module;
+use xlac::ir::kernel_ops::{is_free, is_kernel_instruction};
 use xlac::ir::{Module, Op};
 
 fn load(name: &str) -> Module {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::AutotuneError;
 use crate::runtime::tuning::Choice;
 
 /// The cache file's location.
@@ -39,14 +40,14 @@ pub struct Cache {
 
 impl Cache {
     /// Reads `path`; a missing file is an empty cache, a damaged one an error.
-    pub fn load(path: &Path) -> Result<Cache, String> {
+    pub fn load(path: &Path) -> Result<Cache, AutotuneError> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Cache::default()),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(e) => return Err(AutotuneError::cache(path, format!("cannot read it: {e}"))),
         };
         let v: Value = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not an autotune cache: {e}", path.display()))?;
+            .map_err(|e| AutotuneError::cache(path, format!("not an autotune cache: {e}")))?;
         let mut entries = BTreeMap::new();
         if let Some(map) = v.get("entries").and_then(Value::as_object) {
             for (key, e) in map {
@@ -71,10 +72,11 @@ impl Cache {
     }
 
     /// Writes the cache to `path` (creating its folder).
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), AutotuneError> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                AutotuneError::cache(path, format!("cannot create {}: {e}", dir.display()))
+            })?;
         }
         let entries: serde_json::Map<String, Value> = self
             .entries
@@ -91,8 +93,9 @@ impl Cache {
             })
             .collect();
         let text = serde_json::to_string_pretty(&json!({ "version": 1, "entries": entries }))
-            .map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+            .map_err(|e| AutotuneError::cache(path, e.to_string()))?;
+        std::fs::write(path, text)
+            .map_err(|e| AutotuneError::cache(path, format!("cannot write it: {e}")))
     }
 
     /// The entry for `key`.

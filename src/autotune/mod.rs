@@ -163,8 +163,55 @@ fn fingerprint(text: &str) -> u64 {
     h
 }
 
+/// Why tuning failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AutotuneError {
+    /// The cache file could not be read, parsed or written.
+    Cache {
+        /// The cache file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A race's run failed.
+    Race {
+        /// The raced thunk.
+        thunk: String,
+        /// The run's error.
+        error: crate::runtime::RuntimeError,
+    },
+}
+
+impl AutotuneError {
+    fn cache(path: &std::path::Path, reason: impl Into<String>) -> AutotuneError {
+        AutotuneError::Cache {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+
+    /// A damaged cache is the user's file; a failed race keeps its run's kind.
+    pub fn kind(&self) -> crate::ir::ErrorKind {
+        match self {
+            AutotuneError::Cache { .. } => crate::ir::ErrorKind::Invalid,
+            AutotuneError::Race { error, .. } => error.kind,
+        }
+    }
+}
+
+impl std::fmt::Display for AutotuneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AutotuneError::Cache { path, reason } => write!(f, "{}: {reason}", path.display()),
+            AutotuneError::Race { thunk, error } => write!(f, "autotuning {thunk}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for AutotuneError {}
+
 /// Tunes `exe` as `mode` says; returns one [`Race`] per thunk raced or taken from the cache.
-pub fn tune(exe: &mut Executable, mode: AutotuneMode) -> Result<Vec<Race>, String> {
+pub fn tune(exe: &mut Executable, mode: AutotuneMode) -> Result<Vec<Race>, AutotuneError> {
     if mode == AutotuneMode::Off {
         return Ok(Vec::new());
     }
@@ -204,7 +251,10 @@ pub fn tune(exe: &mut Executable, mode: AutotuneMode) -> Result<Vec<Race>, Strin
             }
             continue;
         }
-        let race = race(exe, &args, &t, fp).map_err(|e| format!("autotuning {}: {e}", t.name))?;
+        let race = race(exe, &args, &t, fp).map_err(|error| AutotuneError::Race {
+            thunk: t.name.clone(),
+            error,
+        })?;
         exe.set_choice(t.index, race.winner);
         let median = |c: Choice| {
             race.timings
@@ -234,15 +284,11 @@ fn race(
     args: &[crate::ir::Literal],
     t: &Tunable,
     fingerprint: u64,
-) -> Result<Race, String> {
-    let probe = exe
-        .race_thunk(args, t.index, &t.candidates, 1)
-        .map_err(|e| e.to_string())?;
+) -> Result<Race, crate::runtime::RuntimeError> {
+    let probe = exe.race_thunk(args, t.index, &t.candidates, 1)?;
     let per_round: f64 = probe.iter().map(|v| v[0]).sum::<f64>().max(1e-3);
     let rounds = ((RACE_BUDGET_MS / per_round) as usize).clamp(MIN_ROUNDS, MAX_ROUNDS);
-    let times = exe
-        .race_thunk(args, t.index, &t.candidates, rounds)
-        .map_err(|e| e.to_string())?;
+    let times = exe.race_thunk(args, t.index, &t.candidates, rounds)?;
     let timings: Vec<Timing> = t
         .candidates
         .iter()

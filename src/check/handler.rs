@@ -187,9 +187,9 @@ impl CheckHandler {
             // `check.eq(expected, actual)`: the comparison is symmetric.
             "check.eq" => check_eq(operand(1)?, operand(0)?),
             other => {
-                return Err(EvalError::new(format!(
-                    "check op `{other}` is not supported"
-                )));
+                return Err(
+                    EvalError::new(format!("check op `{other}` is not supported")).unsupported(),
+                );
             }
         };
         let mut state = self.lock();

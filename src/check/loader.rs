@@ -2,51 +2,53 @@
 //! [`stablehlo`] is the one `xlac check` and `tests/conformance.rs` use; [`hlo_text`] reads
 //! HLO text cases (for tests of the runner itself).
 //!
-//! A loader reports *why* it refused: [`LoadError::unsupported`] for input it understands
-//! but cannot handle yet (an op not converted), anything else is an error in the file. The
-//! runner turns these into `UNSUPPORTED` and `ERROR`.
+//! A loader reports *why* it refused with the error's [`ErrorKind`]: `Unsupported` for
+//! input it understands but cannot handle yet (an op not converted), anything else is an
+//! error in the file. The runner turns these into `UNSUPPORTED` and `ERROR`.
 
 use std::fmt;
 
-use crate::ir::Module;
 use crate::ir::hlo_text::parse_module;
+use crate::ir::{ErrorKind, Module};
 
 /// Why a case could not be loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadError {
-    /// True if xlac lacks something the case needs (UNSUPPORTED), false if the file is
-    /// wrong (ERROR).
-    pub unsupported: bool,
+    /// [`ErrorKind::Unsupported`] if xlac lacks something the case needs (UNSUPPORTED),
+    /// otherwise the file is wrong or xlac failed (ERROR).
+    pub kind: ErrorKind,
     /// The message, with its location.
     pub message: String,
 }
 
 impl LoadError {
-    /// An error in the input.
-    pub fn error(message: impl Into<String>) -> LoadError {
+    /// An error of `kind`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> LoadError {
         LoadError {
-            unsupported: false,
+            kind,
             message: message.into(),
         }
+    }
+
+    /// An error in the input.
+    pub fn error(message: impl Into<String>) -> LoadError {
+        LoadError::new(ErrorKind::Invalid, message)
     }
 
     /// Something xlac does not support yet.
     pub fn unsupported(message: impl Into<String>) -> LoadError {
-        LoadError {
-            unsupported: true,
-            message: message.into(),
-        }
+        LoadError::new(ErrorKind::Unsupported, message)
     }
 
-    /// Classifies a loader's message: "not supported", "unsupported", "not implemented" or
-    /// "does not run" mean unsupported, anything else is an error. A stopgap for loaders
-    /// whose errors carry no kind.
-    pub fn from_message(message: impl Into<String>) -> LoadError {
-        let message = message.into();
-        LoadError {
-            unsupported: is_unsupported_message(&message),
-            message,
-        }
+    /// True if xlac lacks what the case needs.
+    pub fn is_unsupported(&self) -> bool {
+        self.kind == ErrorKind::Unsupported
+    }
+}
+
+impl From<crate::ir::hlo_text::ParseError> for LoadError {
+    fn from(e: crate::ir::hlo_text::ParseError) -> LoadError {
+        LoadError::new(e.kind, e.to_string())
     }
 }
 
@@ -56,37 +58,14 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// True if an error message says that something is missing rather than wrong.
-pub fn is_unsupported_message(message: &str) -> bool {
-    let m = message.to_ascii_lowercase();
-    [
-        "not supported",
-        "unsupported",
-        "not implemented",
-        "does not run",
-        "does not support",
-    ]
-    .iter()
-    .any(|k| m.contains(k))
-}
-
 /// A loader: `(chunk text, file name, number of lines before the chunk) -> module`.
 /// A plain function, so that a case can run on its own thread.
 pub type Loader = fn(&str, &str, usize) -> Result<Module, LoadError>;
 
 /// The StableHLO loader.
-///
-/// INTEGRATION POINT: until the StableHLO converter (`crate::ir::stablehlo`) is merged this
-/// refuses every case as unsupported. Once it is, the body becomes:
-/// ```text
-/// crate::ir::stablehlo::parse_chunk(text, file, line_offset)
-///     .map(|parsed| parsed.module)
-///     .map_err(|e| LoadError::from_message(e.to_string()))
-/// ```
 pub fn stablehlo(text: &str, file: &str, line_offset: usize) -> Result<Module, LoadError> {
     let line_offset = u32::try_from(line_offset).unwrap_or(u32::MAX);
-    let module = crate::ir::stablehlo::parse_chunk(text, file, line_offset)
-        .map_err(|e| LoadError::from_message(e.to_string()))?;
+    let module = crate::ir::stablehlo::parse_chunk(text, file, line_offset)?;
     verified(module, file)
 }
 
@@ -105,7 +84,7 @@ fn verified(module: Module, file: &str) -> Result<Module, LoadError> {
                 0 | 1 => String::new(),
                 n => format!(" (and {} more)", n - 1),
             };
-            Err(LoadError::from_message(format!("{file}: {first}{more}")))
+            Err(LoadError::error(format!("{file}: {first}{more}")))
         }
     }
 }
@@ -113,8 +92,6 @@ fn verified(module: Module, file: &str) -> Result<Module, LoadError> {
 /// Reads a case written as an HLO text module. Lines are numbered as in the whole file.
 pub fn hlo_text(text: &str, file: &str, line_offset: usize) -> Result<Module, LoadError> {
     let shifted = format!("{}{text}", "\n".repeat(line_offset));
-    let module = parse_module(&shifted, file)
-        .map(|parsed| parsed.module)
-        .map_err(|e| LoadError::from_message(e.to_string()))?;
+    let module = parse_module(&shifted, file).map(|parsed| parsed.module)?;
     verified(module, file)
 }

@@ -9,8 +9,8 @@
 //! * `PASS`: it ran to the end and every check passed (for the output-comparing files,
 //!   the returned values matched too);
 //! * `FAIL`: a check or an output comparison failed (the first mismatch is the reason);
-//! * `UNSUPPORTED`: xlac lacks something the case needs (the loader refused it as
-//!   unsupported, or the interpreter "does not run" / "does not support" an op);
+//! * `UNSUPPORTED`: xlac lacks something the case needs: the loader, the interpreter or
+//!   the compiled backend failed with [`crate::ir::ErrorKind::Unsupported`];
 //! * `ERROR`: anything else: an error in the file, a panic, a timeout.
 //!
 //! Each case runs on its own thread under `catch_unwind` with a time limit, so a crash or a
@@ -313,19 +313,19 @@ impl Runner {
             ..Default::default()
         };
         let mut compiled = crate::compiler::compile(module.clone(), &options)
-            .map_err(|e| crate::eval::EvalError::new(format!("compile: {e}")))?;
+            .map_err(|e| crate::eval::EvalError::of_kind(e.kind(), format!("compile: {e}")))?;
         compiled.executable.custom_call_handler = Some(handler);
         compiled
             .executable
             .execute(args)
-            .map_err(|e| crate::eval::EvalError::new(e.to_string()))
+            .map_err(|e| crate::eval::EvalError::of_kind(e.kind, e.to_string()))
     }
 
     /// Loads and runs one case on the current thread.
     fn run_case_here(&self, chunk: &Chunk, name: &str, special: &special::Special) -> Status {
         let module = match (self.loader)(&chunk.text, name, chunk.line_offset) {
             Ok(m) => m,
-            Err(e) if e.unsupported => return Status::Unsupported(e.message),
+            Err(e) if e.is_unsupported() => return Status::Unsupported(e.message),
             Err(e) => return Status::Error(e.message),
         };
         let args = match special.arguments(self.loader, name) {
@@ -364,7 +364,7 @@ impl Runner {
                 let result = crate::eval::subbyte::narrow(result, module.result_shape());
                 special.compare_outputs(&chunk.text, &result, self.loader, name)
             }
-            Err(e) if loader::is_unsupported_message(&e.message) => {
+            Err(e) if e.kind == crate::ir::ErrorKind::Unsupported => {
                 Status::Unsupported(e.to_string())
             }
             Err(e) => Status::Error(e.to_string()),

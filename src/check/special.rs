@@ -152,7 +152,7 @@ fn load_literal(text: &str, loader: Loader, file: &str) -> Result<Literal, Statu
     );
     let module = loader(&program, file, 0).map_err(|e| {
         let why = format!("literal `{text}`: {}", e.message);
-        if e.unsupported {
+        if e.is_unsupported() {
             Status::Unsupported(why)
         } else {
             Status::Error(why)

@@ -313,3 +313,31 @@ fn probes_write_npy_files_and_an_index() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// UNSUPPORTED comes from the error's kind, not its words: the CHLO op below is real
+/// (StableHLO's `chlo._asin_acos_kernel`) and xlac has no decomposition of it, and the
+/// message says so without "not supported", "unsupported" or "not implemented".
+#[test]
+fn unsupported_comes_from_the_error_kind() {
+    let lacking = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = chlo._asin_acos_kernel %x : tensor<2xf32> -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
+    // A wrong program, for the other side of the split: an operand that is never defined.
+    let wrong = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %x, %y : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
+    let text = [lacking, wrong].join("// -----\n");
+    let got: Vec<Status> = Runner::stablehlo()
+        .check_text(&text, "t.mlir")
+        .into_iter()
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(got[0].label(), "UNSUPPORTED", "{got:?}");
+    let reason = got[0].reason().to_ascii_lowercase();
+    assert!(reason.contains("_asin_acos_kernel"), "{reason}");
+    for old in [
+        "not supported",
+        "unsupported",
+        "not implemented",
+        "does not",
+    ] {
+        assert!(!reason.contains(old), "{reason}");
+    }
+    assert_eq!(got[1].label(), "ERROR", "{got:?}");
+}

@@ -190,7 +190,8 @@ pub fn write_measured_report_as(
         cold,
         triad_gbs,
     };
-    crate::report::rewrite_with_measurements(dir, &data, &options).map_err(Failure::error)
+    crate::compiler::write_measured_report(dir, &data, &options)
+        .map_err(|e| Failure::error(e.to_string()))
 }
 
 #[cfg(test)]

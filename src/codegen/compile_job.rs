@@ -149,6 +149,7 @@ impl Shared<'_> {
             Err(e) => {
                 let message = cranelift_codegen::print_errors::pretty_error(e.func, e.inner);
                 return Err(CodegenError {
+                    kind: crate::ir::ErrorKind::Internal,
                     instruction: job.name.clone(),
                     message: format!("internal: Cranelift rejected the function: {message}"),
                 });

@@ -170,6 +170,8 @@ pub struct CodegenOptions {
 /// A kernel that could not be generated; names the instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CodegenError {
+    /// Whether the fusion is wrong, the emitters lack a case, or xlac has a bug.
+    pub kind: crate::ir::ErrorKind,
     /// The fusion (or fused instruction) at fault.
     pub instruction: String,
     /// What went wrong.
@@ -183,6 +185,16 @@ impl fmt::Display for CodegenError {
 }
 
 impl std::error::Error for CodegenError {}
+
+impl CodegenError {
+    /// The same error, marked as a case the emitters do not handle yet.
+    pub fn unsupported(self) -> CodegenError {
+        CodegenError {
+            kind: crate::ir::ErrorKind::Unsupported,
+            ..self
+        }
+    }
+}
 
 /// Whether Cranelift's verifier checks every generated function: in debug builds (and so
 /// in `cargo test` without `--release`), and whenever `XLAC_VERIFY_CLIF` is set (the test
@@ -205,6 +217,7 @@ fn compile_caught(
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into());
             Err(CodegenError {
+                kind: crate::ir::ErrorKind::Internal,
                 instruction: job.name.clone(),
                 message: format!("internal: code generation panicked: {message}"),
             })
@@ -305,6 +318,7 @@ pub fn compile_kernels(
     options: &CodegenOptions,
 ) -> Result<KernelSet, CodegenError> {
     let fail = |message: String| CodegenError {
+        kind: crate::ir::ErrorKind::Internal,
         instruction: module.name.clone(),
         message,
     };
@@ -339,6 +353,7 @@ pub fn compile_kernels(
         if let Some(c) = result? {
             jit.define_function_bytes(job.func_id, c.alignment, &c.bytes, &c.relocs)
                 .map_err(|e| CodegenError {
+                    kind: crate::ir::ErrorKind::Internal,
                     instruction: job.name.clone(),
                     message: format!("installing the compiled code: {e}"),
                 })?;

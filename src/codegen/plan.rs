@@ -159,6 +159,7 @@ pub fn plan_kernel(
                 fusion,
                 "tuple-shaped fusion operands are not supported by kernels",
             )
+            .unsupported()
         })?;
         operands.push(shape.clone());
     }

@@ -42,6 +42,7 @@ pub fn scalar_types(
 ) -> Result<(Vec<PrimitiveType>, Vec<PrimitiveType>), CodegenError> {
     let c = module.computation(comp);
     let fail = |m: &str| CodegenError {
+        kind: crate::ir::ErrorKind::Internal,
         instruction: c.name.clone(),
         message: m.to_string(),
     };

@@ -183,9 +183,7 @@ pub fn collective(
             ev.device.grid.push_outfeed((*value).clone());
             Ok(Literal::Token)
         }
-        _ => Err(EvalError::new(format!(
-            "the interpreter does not run `{opcode}`"
-        ))),
+        _ => Err(EvalError::new(format!("the interpreter does not run `{opcode}`")).unsupported()),
     }
 }
 

@@ -50,7 +50,8 @@ pub fn custom_call(
         )),
         other => Err(EvalError::new(format!(
             "custom-call target \"{other}\" is not supported by the interpreter"
-        ))),
+        ))
+        .unsupported()),
     }
 }
 
@@ -264,7 +265,7 @@ fn total_order_keys(data: &ArrayData) -> EvalResult<Vec<i128>> {
         ArrayData::U16(v) => v.iter().map(|&x| i128::from(x)).collect(),
         ArrayData::U32(v) => v.iter().map(|&x| i128::from(x)).collect(),
         ArrayData::U64(v) => v.iter().map(|&x| i128::from(x)).collect(),
-        _ => return Err(EvalError::new("TopK does not support this element type")),
+        _ => return Err(EvalError::new("TopK does not support this element type").unsupported()),
     })
 }
 

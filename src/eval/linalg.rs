@@ -150,10 +150,10 @@ macro_rules! dispatch_field {
                 $body
             }
             _ => {
-                return Err(EvalError::new(format!(
-                    "{} does not support this element type",
-                    $what
-                )))
+                return Err(
+                    EvalError::new(format!("{} does not support this element type", $what))
+                        .unsupported(),
+                )
             }
         }
     };

@@ -39,36 +39,79 @@ use std::sync::Arc;
 use cranelift_entity::EntityRef;
 
 use crate::ir::{
-    ArrayLiteral, Computation, ComputationId, CustomCall, Instruction, Literal, Module, Op, Opcode,
+    ArrayLiteral, Computation, ComputationId, CustomCall, ErrorKind, Instruction, Literal, Module,
+    Op, Opcode,
 };
 
 pub use collectives::{DeviceContext, ProcessGrid, ProcessId};
 
-/// Why evaluation failed: the instruction (as `computation/name`) and what went wrong.
+/// Why evaluation failed: the instruction, what kind of failure, and what went wrong.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EvalError {
-    /// `computation/instruction`, or empty when not tied to one instruction.
-    pub location: String,
+    /// Whether the input is wrong, the interpreter lacks something, or xlac has a bug.
+    pub kind: ErrorKind,
+    /// Where it failed; `None` while not yet tied to a computation (the evaluator adds it).
+    pub location: Option<EvalLocation>,
     /// What went wrong.
     pub message: String,
 }
 
+/// The computation, and the instruction where there is one, that an [`EvalError`] names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalLocation {
+    /// The computation's name.
+    pub computation: String,
+    /// The instruction's name, if the error is about one.
+    pub instruction: Option<String>,
+}
+
 impl EvalError {
-    /// An error not yet tied to an instruction; the evaluator adds the location.
+    /// An error in the input (the default kind), not yet tied to an instruction.
     pub fn new(message: impl Into<String>) -> EvalError {
         EvalError {
-            location: String::new(),
+            kind: ErrorKind::Invalid,
+            location: None,
             message: message.into(),
+        }
+    }
+
+    /// An error of `kind`, not yet tied to an instruction.
+    pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> EvalError {
+        EvalError {
+            kind,
+            ..EvalError::new(message)
+        }
+    }
+
+    /// The same error, marked as something the interpreter lacks.
+    pub fn unsupported(self) -> EvalError {
+        EvalError {
+            kind: ErrorKind::Unsupported,
+            ..self
+        }
+    }
+}
+
+impl From<crate::ir::Refusal> for EvalError {
+    fn from(r: crate::ir::Refusal) -> EvalError {
+        EvalError::of_kind(r.kind, r.message)
+    }
+}
+
+impl fmt::Display for EvalLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.instruction {
+            Some(i) => write!(f, "{}/{}", self.computation, i),
+            None => f.write_str(&self.computation),
         }
     }
 }
 
 impl fmt::Display for EvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.location.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.location, self.message)
+        match &self.location {
+            None => write!(f, "{}", self.message),
+            Some(l) => write!(f, "{l}: {}", self.message),
         }
     }
 }
@@ -201,7 +244,11 @@ impl<'m> Evaluator<'m> {
         let params = comp.parameters();
         if params.len() != args.len() {
             return Err(EvalError {
-                location: comp.name.clone(),
+                kind: ErrorKind::Invalid,
+                location: Some(EvalLocation {
+                    computation: comp.name.clone(),
+                    instruction: None,
+                }),
                 message: format!(
                     "called with {} arguments, takes {}",
                     args.len(),
@@ -238,7 +285,11 @@ impl<'m> Evaluator<'m> {
             values[id.index()] = Some(value);
         }
         values[comp.root.index()].take().ok_or_else(|| EvalError {
-            location: comp.name.clone(),
+            kind: ErrorKind::Internal,
+            location: Some(EvalLocation {
+                computation: comp.name.clone(),
+                instruction: None,
+            }),
             message: "root was not evaluated".into(),
         })
     }
@@ -494,7 +545,8 @@ impl<'m> Evaluator<'m> {
                 .map(|&d| Literal::Array(ArrayLiteral::scalar(d as i32)))
                 .ok_or_else(|| EvalError::new(format!("operand has no dimension {dimension}"))),
             Op::BatchNorm { .. } | Op::DimensionSize { .. } | Op::Unmodeled { .. } => Err(
-                EvalError::new(format!("the interpreter does not run `{}`", instr.opcode())),
+                EvalError::new(format!("the interpreter does not run `{}`", instr.opcode()))
+                    .unsupported(),
             ),
         }
     }
@@ -542,9 +594,9 @@ impl<'m> Evaluator<'m> {
             PartitionId => Ok(Literal::Array(ArrayLiteral::scalar(
                 self.device.process.partition_id,
             ))),
-            _ => Err(EvalError::new(format!(
-                "the interpreter does not run `{opcode}`"
-            ))),
+            _ => Err(
+                EvalError::new(format!("the interpreter does not run `{opcode}`")).unsupported(),
+            ),
         }
     }
 }
@@ -610,8 +662,11 @@ pub fn interprets(opcode: Opcode) -> bool {
 
 /// Adds `computation/instruction` to an error that has no location yet.
 fn located(mut e: EvalError, comp: &Computation, instr: &Instruction) -> EvalError {
-    if e.location.is_empty() {
-        e.location = format!("{}/{}", comp.name, instr.name);
+    if e.location.is_none() {
+        e.location = Some(EvalLocation {
+            computation: comp.name.clone(),
+            instruction: Some(instr.name.clone()),
+        });
     }
     e
 }

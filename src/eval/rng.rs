@@ -346,7 +346,7 @@ pub fn rng(
         PrimitiveType::U16 => ints!(u16),
         PrimitiveType::U32 => ints!(u32),
         PrimitiveType::U64 => ints!(u64),
-        _ => return Err(EvalError::new(format!("rng does not support {ty}"))),
+        _ => return Err(EvalError::new(format!("rng does not support {ty}")).unsupported()),
     };
     Ok(ArrayLiteral {
         shape: crate::ir::ArrayShape::new(ty, &out.dims),

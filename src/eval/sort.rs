@@ -214,8 +214,9 @@ pub fn topk(shape: &Shape, x: &Literal, k: i64, largest: bool) -> EvalResult {
         )));
     }
     let k = k as usize;
-    let keys = order_keys(&x.data)
-        .ok_or_else(|| EvalError::new(format!("topk of {} is not supported", x.element_type())))?;
+    let keys = order_keys(&x.data).ok_or_else(|| {
+        EvalError::new(format!("topk of {} is not supported", x.element_type())).unsupported()
+    })?;
     let rows = x.data.len().checked_div(n).unwrap_or(0);
     let mut positions = Vec::with_capacity(rows * k);
     let mut indices = Vec::with_capacity(rows * k);

@@ -18,9 +18,9 @@ use super::decisions::{
 };
 use super::fusion_instruction::OuterBooks;
 use super::indexing::{BodySummary, ConsumerBody, invalidates_cache};
-use super::kernel_ops::{emits_kernel, is_kernel_instruction};
 use super::output_fusion::check_dot_epilogue;
 use super::row_cache::RowCacheAnalysis;
+use crate::ir::kernel_ops::{emits_kernel, is_kernel_instruction};
 use crate::ir::{Computation, FusionKind, InstrId, Instruction, Module, Op, Opcode, PrimitiveType};
 
 /// The facts about the computation that the policy reads.

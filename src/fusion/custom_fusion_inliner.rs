@@ -10,7 +10,7 @@
 use super::DecisionLog;
 use super::decisions::{FusionDecision, FusionRule};
 use super::fusion_instruction::non_fused_computations;
-use super::kernel_ops::is_kernel_instruction;
+use crate::ir::kernel_ops::is_kernel_instruction;
 use crate::ir::{Computation, ComputationId, FusionKind, InstrId, Module, Op, Opcode};
 use crate::pipeline::call_inliner::inline_computation;
 use crate::pipeline::{Pass, PassError};

@@ -1,5 +1,5 @@
 //! `fusion-wrapper`: every op left standalone after fusion that becomes a generated kernel
-//! ([`super::kernel_ops::is_kernel_instruction`]) is wrapped into a one-op fusion
+//! ([`crate::ir::kernel_ops::is_kernel_instruction`]) is wrapped into a one-op fusion
 //! `wrapped_<opcode>` calling `wrapped_<opcode>_computation`, so codegen sees only fusions.
 //! Free ops (parameter, constant, tuple, get-tuple-element, bitcast) and library work (dot,
 //! convolution, sort, custom calls, control flow, ...) are left alone. Recurses into
@@ -8,7 +8,7 @@
 //! (XLA also leaves plain concatenates and same-layout copies alone; xlac wraps them).
 
 use super::fusion_instruction::{Namer, non_fused_computations, wrap_instruction};
-use super::kernel_ops::{is_free, is_kernel_instruction};
+use crate::ir::kernel_ops::{is_free, is_kernel_instruction};
 use crate::ir::{InstrId, Module, Opcode};
 use crate::pipeline::{Pass, PassError};
 

@@ -20,7 +20,7 @@ use super::fusion_instruction::{
     Namer, OuterBooks, fuse_producer, non_fused_computations, wrap_instruction_booked,
 };
 use super::indexing::BodySummary;
-use super::kernel_ops::is_free;
+use crate::ir::kernel_ops::is_free;
 use crate::ir::{ComputationId, InstrId, Module, Op, Opcode};
 use crate::pipeline::{Pass, PassError};
 

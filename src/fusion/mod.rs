@@ -9,7 +9,8 @@
 //! `multi_output_fusion.rs`, `fusion_wrapper.rs`); the policy (`cpu_fusion_policy.rs`,
 //! `output_fusion.rs` for the dot epilogue, `indexing.rs` for reuse and duplication
 //! counts); the mechanics of building fusions (`fusion_instruction.rs`); the log
-//! (`decisions.rs`); the contract with codegen (`kernel_ops.rs`).
+//! (`decisions.rs`). The contract with codegen and the runtime (which instructions become
+//! kernel code) is `ir::kernel_ops`, where all three may read it.
 
 pub mod cpu_fusion_policy;
 pub mod custom_fusion_inliner;
@@ -18,7 +19,6 @@ pub mod fusion_instruction;
 pub mod fusion_wrapper;
 pub mod indexing;
 pub mod instruction_fusion;
-pub mod kernel_ops;
 pub mod loop_invariance;
 pub mod multi_output_fusion;
 pub mod output_fusion;

@@ -24,7 +24,7 @@ use super::decisions::{FusionDecision, FusionRule, MAX_REDUCTIONS_PER_FUSION, lo
 use super::fusion_instruction::{
     Namer, fused_outputs, merge_sibling_fusions, non_fused_computations, wrap_instruction,
 };
-use super::kernel_ops::{is_free, is_kernel_instruction};
+use crate::ir::kernel_ops::{is_free, is_kernel_instruction};
 use crate::ir::{Computation, ComputationId, FusionKind, InstrId, Module, Op, Opcode};
 use crate::pipeline::{Pass, PassError};
 

@@ -21,6 +21,7 @@
 
 mod attributes;
 mod builder;
+mod error_kind;
 mod instruction;
 mod literal;
 mod module;
@@ -32,6 +33,7 @@ pub mod sharding;
 
 pub use attributes::*;
 pub use builder::ComputationBuilder;
+pub use error_kind::{ErrorKind, Refusal};
 pub use instruction::{CalledComputations, CustomCall, Instruction, Op};
 pub use literal::{ArrayData, ArrayLiteral, Literal, NativeType};
 pub use module::{
@@ -47,6 +49,7 @@ pub use sharding::HloSharding;
 pub mod fp_contraction;
 pub mod hlo_proto;
 pub mod hlo_text;
+pub mod kernel_ops;
 pub mod provenance;
 pub mod shape_inference;
 pub mod size;

@@ -98,9 +98,8 @@ impl DumpWriter {
         dir: &Path,
         module_name: &str,
         pass_filter: Option<regex::Regex>,
-    ) -> Result<DumpWriter, String> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    ) -> Result<DumpWriter, DumpError> {
+        std::fs::create_dir_all(dir).map_err(|e| DumpError::new(dir, &e))?;
         Ok(DumpWriter {
             dir: dir.to_path_buf(),
             module_name: module_name.to_string(),
@@ -113,7 +112,7 @@ impl DumpWriter {
 
     /// A writer that adds to the dump already in `dir` (its `index.txt` lines are kept):
     /// what a run writes after the compile's dump is finished.
-    pub fn reopen(dir: &Path, module_name: &str) -> Result<DumpWriter, String> {
+    pub fn reopen(dir: &Path, module_name: &str) -> Result<DumpWriter, DumpError> {
         let mut w = DumpWriter::new(dir, module_name, None)?;
         if let Ok(text) = std::fs::read_to_string(dir.join("index.txt")) {
             w.index = text
@@ -127,7 +126,7 @@ impl DumpWriter {
 
     /// Writes one artifact. Per-pass files that the filter excludes are skipped, but still
     /// take a step number, so numbers do not depend on the filter.
-    pub fn write(&mut self, what: Artifact<'_>, text: &str) -> Result<(), String> {
+    pub fn write(&mut self, what: Artifact<'_>, text: &str) -> Result<(), DumpError> {
         let (suffix, description) = match what {
             Artifact::StableHlo => (
                 "stablehlo.mlir".to_string(),
@@ -258,7 +257,7 @@ impl DumpWriter {
             dump_file_name(self.module_id, &self.module_name, &suffix)
         };
         let path = self.dir.join(&name);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(|e| DumpError::new(&path, &e))?;
         // A rewritten file keeps one line.
         self.index.retain(|(n, _)| *n != name);
         self.index.push((name, description));
@@ -266,16 +265,43 @@ impl DumpWriter {
     }
 
     /// Writes `index.txt`: one line per file, in the order written.
-    pub fn finish(self) -> Result<(), String> {
+    pub fn finish(self) -> Result<(), DumpError> {
         let text: String = self
             .index
             .iter()
             .map(|(f, what)| format!("{f}\t{what}\n"))
             .collect();
         let path = self.dir.join("index.txt");
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        std::fs::write(&path, text).map_err(|e| DumpError::new(&path, &e))
     }
 }
+
+/// A dump file or folder that could not be written: always the environment's or the
+/// user's path ([`crate::ir::ErrorKind::Invalid`]), never the module's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DumpError {
+    /// The file or folder.
+    pub path: std::path::PathBuf,
+    /// The operating system's reason.
+    pub reason: String,
+}
+
+impl DumpError {
+    fn new(path: &Path, e: &std::io::Error) -> DumpError {
+        DumpError {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for DumpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.reason)
+    }
+}
+
+impl std::error::Error for DumpError {}
 
 /// XLA's `SanitizeFileName` (`xla/util.cc`): `/ \ [ ]` and spaces become `_`.
 pub fn sanitize_file_name(name: &str) -> String {

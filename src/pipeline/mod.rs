@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 use crate::ir::Module;
 use crate::ir::verifier::verify;
 
-pub use dump::{Artifact, DumpWriter};
+pub use dump::{Artifact, DumpError, DumpWriter};
 pub use pass::{Pass, PassError};
 
 /// Why a pipeline stopped.
@@ -69,7 +69,21 @@ pub enum PipelineError {
         rounds: usize,
     },
     /// The dump folder could not be written.
-    Dump(String),
+    Dump(DumpError),
+}
+
+impl PipelineError {
+    /// A pass's own error keeps its kind; a module a pass left invalid, or a loop that
+    /// never settles, is a bug in xlac.
+    pub fn kind(&self) -> crate::ir::ErrorKind {
+        match self {
+            PipelineError::Pass { error, .. } => error.kind,
+            PipelineError::Verify { .. } | PipelineError::NoFixedPoint { .. } => {
+                crate::ir::ErrorKind::Internal
+            }
+            PipelineError::Dump(_) => crate::ir::ErrorKind::Invalid,
+        }
+    }
 }
 
 impl fmt::Display for PipelineError {

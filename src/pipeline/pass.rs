@@ -10,15 +10,26 @@ use crate::ir::Module;
 /// Why a pass could not do its job (not "it found nothing to do": that is `Ok(false)`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PassError {
+    /// Whether the module is wrong, the pass lacks a case, or xlac has a bug.
+    pub kind: crate::ir::ErrorKind,
     /// What went wrong.
     pub message: String,
 }
 
 impl PassError {
-    /// A pass error with a message.
+    /// A pass error with a message: the module is wrong (the default kind).
     pub fn new(message: impl Into<String>) -> PassError {
         PassError {
+            kind: crate::ir::ErrorKind::Invalid,
             message: message.into(),
+        }
+    }
+
+    /// The same error, marked as a case the pass does not handle yet.
+    pub fn unsupported(self) -> PassError {
+        PassError {
+            kind: crate::ir::ErrorKind::Unsupported,
+            ..self
         }
     }
 }

@@ -70,6 +70,7 @@ impl RngBitGeneratorExpander {
                 "{}: unsupported rng-bit-generator shape",
                 instr.name
             ))
+            .unsupported()
         };
         let state_len = match comp.instrs[instr.operands[0]].shape.dims() {
             [n] => *n,

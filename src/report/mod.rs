@@ -133,18 +133,6 @@ pub fn render(data: &ReportData<'_>, options: &ReportOptions) -> String {
     s
 }
 
-/// Rewrites `DIR/report.html` (which `compile` wrote, unmeasured) once a run has measured
-/// the thunks: `xlac run --dump-to` and `xlac bench --dump-to` call it after executing.
-pub fn rewrite_with_measurements(
-    dir: &std::path::Path,
-    data: &ReportData<'_>,
-    options: &ReportOptions,
-) -> Result<(), String> {
-    let path = dir.join("report.html");
-    std::fs::write(&path, render(data, options))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
 /// `bytes · flops · time · GB/s` for one node.
 fn stats_line(n: &graph::Node, options: &ReportOptions) -> String {
     let mut parts = vec![

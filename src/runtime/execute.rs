@@ -296,7 +296,7 @@ fn run_reference(r: &ReferenceThunk, ctx: &mut Context<'_>) -> Result<(), Runtim
     let value = ctx
         .evaluator
         .evaluate_instruction(r.computation, r.instruction, &operands)
-        .map_err(|e| RuntimeError::new(e.to_string()))?;
+        .map_err(RuntimeError::from)?;
     for (index, dst) in &r.result {
         let leaf = super::buffers::literal_leaf(&value, index).ok_or_else(|| {
             RuntimeError::new(format!("{}: the result has no leaf {index:?}", r.name))

@@ -54,16 +54,40 @@ use thunk_emitter::ThunkEmitter;
 /// Why building or running an executable failed; names the instruction where there is one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeError {
+    /// Whether the input is wrong, the compiled backend lacks something, or xlac has a bug.
+    pub kind: crate::ir::ErrorKind,
     /// What went wrong.
     pub message: String,
 }
 
 impl RuntimeError {
-    /// A runtime error with a message.
+    /// A runtime error with a message: an error in the input or the arguments (the default
+    /// kind).
     pub fn new(message: impl Into<String>) -> RuntimeError {
+        RuntimeError::of_kind(crate::ir::ErrorKind::Invalid, message)
+    }
+
+    /// A runtime error of `kind`.
+    pub fn of_kind(kind: crate::ir::ErrorKind, message: impl Into<String>) -> RuntimeError {
         RuntimeError {
+            kind,
             message: message.into(),
         }
+    }
+
+    /// The same error, marked as something the compiled backend lacks.
+    pub fn unsupported(self) -> RuntimeError {
+        RuntimeError {
+            kind: crate::ir::ErrorKind::Unsupported,
+            ..self
+        }
+    }
+}
+
+/// A reference thunk's (or a library routine's) interpreter error keeps its kind.
+impl From<crate::eval::EvalError> for RuntimeError {
+    fn from(e: crate::eval::EvalError) -> RuntimeError {
+        RuntimeError::of_kind(e.kind, e.to_string())
     }
 }
 

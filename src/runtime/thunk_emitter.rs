@@ -10,7 +10,7 @@
 
 use crate::codegen::KernelSet;
 use crate::eval::interprets;
-use crate::fusion::kernel_ops::kernel_type;
+use crate::ir::kernel_ops::kernel_type;
 use crate::ir::{
     ArrayLiteral, ComputationId, FusionKind, InstrId, Literal, Module, Op, Opcode, PrimitiveType,
     Shape, ShapeIndex,
@@ -352,7 +352,8 @@ impl<'a> ThunkEmitter<'a> {
                         return Err(RuntimeError::new(format!(
                             "custom call '{}' is not supported (compiled backend)",
                             cc.target
-                        )));
+                        ))
+                        .unsupported());
                     }
                     (None, None) => return Ok(None),
                 }

@@ -157,7 +157,8 @@ fn sdy_attribute(
                 return Err(err(
                     instr,
                     "shard_map over some mesh axes only (partially manual) is not supported",
-                ));
+                )
+                .unsupported());
             }
         }
     }

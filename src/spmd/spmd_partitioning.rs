@@ -824,7 +824,8 @@ impl<'a> Partitioner<'a> {
                             return Err(err(
                                 instr,
                                 "tuple parameters with shardings are not supported",
-                            ));
+                            )
+                            .unsupported());
                         }
                         s.clone()
                     }

@@ -114,6 +114,7 @@ pub struct Emitter<'m, 'f, 'b> {
 /// Shorthand for a codegen error about `instr`.
 pub fn error(instr: &Instruction, message: impl Into<String>) -> CodegenError {
     CodegenError {
+        kind: crate::ir::ErrorKind::Internal,
         instruction: instr.name.clone(),
         message: message.into(),
     }

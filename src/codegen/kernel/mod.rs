@@ -206,6 +206,7 @@ impl<'m, 'p> Entry<'m, 'p> {
         let values = this.emit(&self.frame, fused.root, index)?;
         if values.len() != self.output_shapes.len() {
             return Err(CodegenError {
+                kind: crate::ir::ErrorKind::Internal,
                 instruction: self.fusion.to_string(),
                 message: "root leaves do not match the fusion's outputs".to_string(),
             });

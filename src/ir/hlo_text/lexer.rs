@@ -54,6 +54,7 @@ impl<'a> Source<'a> {
     pub fn error(&self, pos: usize, message: impl Into<String>) -> ParseError {
         let span = self.span(pos);
         ParseError {
+            kind: crate::ir::ErrorKind::Invalid,
             file: self.file.to_string(),
             line: span.line,
             col: span.col,

@@ -83,10 +83,13 @@ fn parse_array(
     cur.skip_ws();
     let start = cur.pos;
     if shape.rank() > MAX_DEPTH {
-        return Err(cur.src.error(
-            start,
-            format!("constants of rank {} are not supported", shape.rank()),
-        ));
+        return Err(cur
+            .src
+            .error(
+                start,
+                format!("constants of rank {} are not supported", shape.rank()),
+            )
+            .unsupported());
     }
     // The text must hold every element, so a shape far larger than the text is an error
     // (and never an overflow or a huge allocation).
@@ -496,7 +499,7 @@ fn raw_value(
         return Ok((n as u8) & ((1u16 << bits) - 1) as u8);
     }
     let Some(format) = MiniFloat::of(ty) else {
-        return Err(err(format!("constants of type {ty} are not supported")));
+        return Err(err(format!("constants of type {ty} are not supported")).unsupported());
     };
     let v = match value {
         Value::Inf { negative } => {

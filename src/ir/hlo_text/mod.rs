@@ -31,6 +31,8 @@ pub use compare::{literals_identical, module_diff};
 /// A located parse error; prints as `file:line:col: message`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {
+    /// Whether the input is wrong or xlac lacks what it needs.
+    pub kind: crate::ir::ErrorKind,
     /// The file name given to the parser.
     pub file: String,
     /// 1-based line.
@@ -56,6 +58,16 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+impl ParseError {
+    /// The same error, marked as something xlac lacks rather than a fault in the input.
+    pub fn unsupported(self) -> ParseError {
+        ParseError {
+            kind: crate::ir::ErrorKind::Unsupported,
+            ..self
+        }
+    }
+}
 
 /// Something the parser accepted but the user should know (an unknown attribute kept
 /// verbatim, an elided constant filled with zeros). Same format as [`ParseError`].

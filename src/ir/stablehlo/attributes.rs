@@ -194,7 +194,9 @@ pub fn parse_attr_typed(c: &mut Cursor<'_>, typed: bool) -> PResult<Attr> {
         return Ok(Attr::Dense(Box::new(DenseAttr { value, ty })));
     }
     if c.looking_at_word("dense_resource") {
-        return Err(c.err("dense_resource attributes are not supported"));
+        return Err(c
+            .err("dense_resource attributes are not supported")
+            .unsupported());
     }
     if c.looking_at_word("array") {
         c.eat_word("array");

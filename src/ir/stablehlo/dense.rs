@@ -3,6 +3,7 @@
 //! of the declared type, rounding decimals to the element type.
 //! MLIR: `mlir/lib/AsmParser/AttributeParser.cpp` (`TensorLiteralParser`).
 
+use crate::ir::Refusal;
 use half::{bf16, f16};
 use num_complex::Complex;
 
@@ -201,12 +202,14 @@ impl DenseValue {
 
 /// Builds the literal of `ty` that `value` spells. The error says what is wrong
 /// (wrong element count, an element that does not fit, ...).
-pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
+pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, Refusal> {
     let Type::Tensor(t) = ty else {
-        return Err(format!("a dense literal must have a tensor type, not {ty}"));
+        return Err(format!("a dense literal must have a tensor type, not {ty}").into());
     };
     if matches!(t.elem, super::types::ElemType::Quant(_)) {
-        return Err("quantized dense literals are not supported".into());
+        return Err(Refusal::unsupported(
+            "quantized dense literals are not supported",
+        ));
     }
     let elem_ty = t.elem.storage();
     let shape = ArrayShape::new(elem_ty, &t.dims);
@@ -232,7 +235,7 @@ pub fn to_literal(value: &DenseValue, ty: &Type) -> Result<Literal, String> {
                         w.iter().product::<i64>(),
                         join(&t.dims),
                         count
-                    ));
+                    ).into());
                 }
             }
             let mut data = ArrayData::zeros(elem_ty, 0);
@@ -266,7 +269,7 @@ fn blob_data(
     ty: PrimitiveType,
     count: usize,
     what: impl FnOnce() -> String,
-) -> Result<ArrayData, String> {
+) -> Result<ArrayData, Refusal> {
     let size = if ty == PrimitiveType::Pred {
         1
     } else {
@@ -279,7 +282,8 @@ fn blob_data(
             bytes.len(),
             super::types::mlir_name(ty),
             count.saturating_mul(size)
-        ));
+        )
+        .into());
     }
     let mut data = ArrayData::zeros(ty, 0);
     for chunk in bytes.chunks(size) {
@@ -296,7 +300,7 @@ fn blob_data(
 }
 
 /// Appends an element given as a bit pattern.
-fn push_bits(data: &mut ArrayData, bits: u128, ty: PrimitiveType) -> Result<(), String> {
+fn push_bits(data: &mut ArrayData, bits: u128, ty: PrimitiveType) -> Result<(), Refusal> {
     let width = if ty == PrimitiveType::Pred {
         8
     } else {
@@ -306,7 +310,8 @@ fn push_bits(data: &mut ArrayData, bits: u128, ty: PrimitiveType) -> Result<(), 
         return Err(format!(
             "hex value 0x{bits:X} does not fit in {}",
             super::types::mlir_name(ty)
-        ));
+        )
+        .into());
     }
     match data {
         ArrayData::Pred(v) => v.push(bits != 0),
@@ -336,7 +341,7 @@ fn push_bits(data: &mut ArrayData, bits: u128, ty: PrimitiveType) -> Result<(), 
 }
 
 /// An element as an integer of `ty` (range-checked), as i128.
-fn int_value(e: &Elem, ty: PrimitiveType) -> Result<i128, String> {
+fn int_value(e: &Elem, ty: PrimitiveType) -> Result<i128, Refusal> {
     let name = super::types::mlir_name(ty);
     let bits = ty.bit_width() as u32;
     let (lo, hi) = if ty.is_signed_integral() {
@@ -346,7 +351,7 @@ fn int_value(e: &Elem, ty: PrimitiveType) -> Result<i128, String> {
     };
     match e {
         Elem::Int(v) if *v >= lo && *v <= hi => Ok(*v),
-        Elem::Int(v) => Err(format!("{v} is out of range for {name}")),
+        Elem::Int(v) => Err(format!("{v} is out of range for {name}").into()),
         Elem::Hex(h) if *h >> bits == 0 => {
             // A hex integer is the value's bit pattern.
             let v = *h as i128;
@@ -356,9 +361,9 @@ fn int_value(e: &Elem, ty: PrimitiveType) -> Result<i128, String> {
                 v
             })
         }
-        Elem::Hex(h) => Err(format!("0x{h:X} is out of range for {name}")),
+        Elem::Hex(h) => Err(format!("0x{h:X} is out of range for {name}").into()),
         Elem::Bool(b) => Ok(*b as i128),
-        other => Err(format!("{} is not a valid {name} value", describe(other))),
+        other => Err(format!("{} is not a valid {name} value", describe(other)).into()),
     }
 }
 
@@ -378,31 +383,32 @@ enum FloatElem {
     Bits(u128),
 }
 
-fn float_value(e: &Elem, ty: PrimitiveType) -> Result<FloatElem, String> {
+fn float_value(e: &Elem, ty: PrimitiveType) -> Result<FloatElem, Refusal> {
     match e {
         Elem::Float(t) => t
             .parse::<f64>()
             .map(FloatElem::Value)
-            .map_err(|_| format!("bad float '{t}'")),
+            .map_err(|_| format!("bad float '{t}'").into()),
         Elem::Int(v) => Ok(FloatElem::Value(*v as f64)),
         Elem::Hex(h) => Ok(FloatElem::Bits(*h)),
         other => Err(format!(
             "{} is not a valid {} value",
             describe(other),
             super::types::mlir_name(ty)
-        )),
+        )
+        .into()),
     }
 }
 
 /// Appends one element, converted to `ty`.
-fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), String> {
+fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), Refusal> {
     use PrimitiveType as P;
     if ty == P::Pred {
         let v = match e {
             Elem::Bool(b) => *b,
             Elem::Int(0) | Elem::Hex(0) => false,
             Elem::Int(1) | Elem::Hex(1) => true,
-            other => return Err(format!("{} is not a valid i1 value", describe(other))),
+            other => return Err(format!("{} is not a valid i1 value", describe(other)).into()),
         };
         if let ArrayData::Pred(d) = data {
             d.push(v);
@@ -420,7 +426,7 @@ fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), St
     }
     if ty.is_complex() {
         let Elem::Complex(re, im) = e else {
-            return Err(format!("{} is not a complex pair (re, im)", describe(e)));
+            return Err(format!("{} is not a complex pair (re, im)", describe(e)).into());
         };
         let part = if ty == P::C64 { P::F32 } else { P::F64 };
         let mut tmp = ArrayData::zeros(part, 0);
@@ -449,8 +455,9 @@ fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), St
                 }
                 ArrayData::F64(d) => d.push(v),
                 ArrayData::Raw(d) => {
-                    let format = MiniFloat::of(ty)
-                        .ok_or_else(|| format!("constants of type {ty} are not supported"))?;
+                    let format = MiniFloat::of(ty).ok_or_else(|| {
+                        Refusal::unsupported(format!("constants of type {ty} are not supported"))
+                    })?;
                     let code = format.encode(v).ok_or_else(|| {
                         format!(
                             "{} does not fit in {}",
@@ -465,7 +472,8 @@ fn push_elem(data: &mut ArrayData, e: &Elem, ty: PrimitiveType) -> Result<(), St
                         "{} is not a valid {} value",
                         describe(e),
                         super::types::mlir_name(ty)
-                    ));
+                    )
+                    .into());
                 }
             }
             Ok(())
@@ -478,7 +486,7 @@ mod tests {
     use super::*;
     use crate::ir::stablehlo::types::parse_type;
 
-    fn lit(body: &str, ty: &str) -> Result<Literal, String> {
+    fn lit(body: &str, ty: &str) -> Result<Literal, Refusal> {
         let mut c = Cursor::new(body, "t", 0);
         let v = parse_dense_body(&mut c).map_err(|e| e.message)?;
         let t = parse_type(&mut Cursor::new(ty, "t", 0)).map_err(|e| e.message)?;
@@ -502,7 +510,7 @@ mod tests {
         assert_eq!(arr(lit("<2>", "tensor<2x0x3xi8>").unwrap()).data.len(), 0);
         assert_eq!(arr(lit("<>", "tensor<0x2xi8>").unwrap()).data.len(), 0);
         let err = lit("<[1, 2]>", "tensor<3xi32>").unwrap_err();
-        assert!(err.contains("needs [3]"), "{err}");
+        assert!(err.message.contains("needs [3]"), "{err}");
     }
 
     #[test]

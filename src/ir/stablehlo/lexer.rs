@@ -88,6 +88,7 @@ impl<'a> Cursor<'a> {
     /// An error at a location.
     pub fn error_at(&self, loc: Loc, message: impl Into<String>) -> ParseError {
         ParseError {
+            kind: crate::ir::ErrorKind::Invalid,
             file: self.file.to_string(),
             line: loc.line,
             col: loc.col,

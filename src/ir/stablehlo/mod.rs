@@ -68,6 +68,7 @@ pub fn parse_chunk(text: &str, file: &str, line_offset: u32) -> Result<Module, P
     let ast = parse_mlir(text, file, line_offset)?;
     let Some(entry) = entry_function_name(&ast) else {
         return Err(ParseError {
+            kind: crate::ir::ErrorKind::Invalid,
             file: file.into(),
             line: ast.loc.line,
             col: ast.loc.col,

@@ -40,7 +40,7 @@ pub fn parse_module_ast(c: &mut Cursor<'_>) -> PResult<MlirModule> {
     } else if c.looking_at("\"builtin.module\"") {
         return Err(c.err(
             "generic-form \"builtin.module\" is not supported; print the module in its pretty form",
-        ));
+        ).unsupported());
     } else {
         parse_functions(c, &mut module, false)?;
     }
@@ -240,7 +240,9 @@ fn parse_block_ops(c: &mut Cursor<'_>, block: &mut Block, open: Loc, depth: usiz
             return Err(c.error_at(open, "unbalanced braces: this '{' is never closed"));
         }
         if c.peek() == Some(b'^') {
-            return Err(c.err("regions with several blocks are not supported"));
+            return Err(c
+                .err("regions with several blocks are not supported")
+                .unsupported());
         }
         let op = parse_operation(c, depth)?;
         block.operations.push(op);

@@ -269,12 +269,12 @@ pub fn parse_type(c: &mut Cursor<'_>) -> PResult<Type> {
         loop {
             c.skip_ws();
             if c.peek_raw(0) == Some(b'?') {
-                return Err(
-                    c.err("dynamic dimensions ('?') are not supported; xlac needs static shapes")
-                );
+                return Err(c
+                    .err("dynamic dimensions ('?') are not supported; xlac needs static shapes")
+                    .unsupported());
             }
             if c.peek_raw(0) == Some(b'*') {
-                return Err(c.err("unranked tensors are not supported"));
+                return Err(c.err("unranked tensors are not supported").unsupported());
             }
             match digits(c) {
                 Some(d) => {
@@ -324,10 +324,14 @@ pub fn parse_elem_type(c: &mut Cursor<'_>) -> PResult<ElemType> {
         return match inner {
             "f32" => Ok(ElemType::Prim(PrimitiveType::C64)),
             "f64" => Ok(ElemType::Prim(PrimitiveType::C128)),
-            _ => Err(c.error_at(
-                loc,
-                format!("complex<{inner}> is not supported (only complex<f32> and complex<f64>)"),
-            )),
+            _ => Err(c
+                .error_at(
+                    loc,
+                    format!(
+                        "complex<{inner}> is not supported (only complex<f32> and complex<f64>)"
+                    ),
+                )
+                .unsupported()),
         };
     }
     let name = c.expect_ident("an element type")?;

@@ -194,7 +194,7 @@ pub fn run(t: &ScatterThunk, memory: &Memory) -> Result<(), RuntimeError> {
                 // SAFETY: `base + k * component_stride` is an element of the indices.
                 match unsafe { read_index(idx_ptr, idx_type, base + k * component_stride) } {
                     Some(v) => start[o] = v,
-                    None => result = Err(fail("unsupported index type")),
+                    None => result = Err(fail("unsupported index type").unsupported()),
                 }
             }
             for (&o, &b) in d.input_batching_dims.iter().zip(&batching) {

@@ -135,7 +135,7 @@ fn key_of(t: PrimitiveType) -> Option<KeyFn> {
 pub fn run(t: &TopKThunk, memory: &Memory) -> Result<(), RuntimeError> {
     let fail = |m: &str| RuntimeError::new(format!("{}: {m}", t.name));
     let ty = t.operand.shape.element_type;
-    let key = key_of(ty).ok_or_else(|| fail("unsupported element type"))?;
+    let key = key_of(ty).ok_or_else(|| fail("unsupported element type").unsupported())?;
     let dims: Vec<usize> = t
         .operand
         .shape

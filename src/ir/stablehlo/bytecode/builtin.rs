@@ -114,7 +114,8 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             return Err(Cursor::err_at(
                 at,
                 "dense_resource attributes (blobs in the resource section) are not supported",
-            ));
+            )
+            .unsupported());
         }
         17 => {
             let elem = t.read_type(c, "a dense array's element type")?;
@@ -128,18 +129,16 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             A::Tensor(ty, Rc::new(blob.to_vec()))
         }
         19 => {
-            return Err(Cursor::err_at(
-                at,
-                "dense string attributes are not supported",
-            ));
+            return Err(
+                Cursor::err_at(at, "dense string attributes are not supported").unsupported(),
+            );
         }
         20 => {
-            return Err(Cursor::err_at(
-                at,
-                "sparse elements attributes are not supported",
-            ));
+            return Err(
+                Cursor::err_at(at, "sparse elements attributes are not supported").unsupported(),
+            );
         }
-        21 => return Err(Cursor::err_at(at, "distinct attributes are not supported")),
+        21 => return Err(Cursor::err_at(at, "distinct attributes are not supported").unsupported()),
         22 => {
             let file = file_name(t, c)?;
             let n = c.count("the number of line/column values")?;
@@ -242,7 +241,8 @@ fn dense_array(elem: &T, n: u64, blob: &[u8], at: usize) -> BResult<Vec<i64>> {
             return Err(Cursor::err_at(
                 at,
                 format!("unsupported dense array element type {elem:?}"),
-            ));
+            )
+            .unsupported());
         }
     };
     if n.checked_mul(size as u64) != Some(blob.len() as u64) {
@@ -255,7 +255,7 @@ fn dense_array(elem: &T, n: u64, blob: &[u8], at: usize) -> BResult<Vec<i64>> {
         ));
     }
     if matches!(elem, T::Float(_)) {
-        return Err(Cursor::err_at(at, "float dense arrays are not supported"));
+        return Err(Cursor::err_at(at, "float dense arrays are not supported").unsupported());
     }
     Ok(blob
         .chunks(size)

@@ -15,6 +15,8 @@ pub const VERSION: u64 = 6;
 /// A reading error: the byte offset in the file and what was expected there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BytecodeError {
+    /// Whether the file is wrong or xlac lacks what it needs.
+    pub kind: crate::ir::ErrorKind,
     /// Offset from the start of the file.
     pub offset: usize,
     /// What was expected, or what is wrong.
@@ -28,6 +30,16 @@ impl fmt::Display for BytecodeError {
 }
 
 impl std::error::Error for BytecodeError {}
+
+impl BytecodeError {
+    /// The same error, marked as something xlac lacks rather than a fault in the file.
+    pub fn unsupported(self) -> BytecodeError {
+        BytecodeError {
+            kind: crate::ir::ErrorKind::Unsupported,
+            ..self
+        }
+    }
+}
 
 /// Result of a read step.
 pub type BResult<T> = Result<T, BytecodeError>;
@@ -65,6 +77,7 @@ impl<'a> Cursor<'a> {
     /// An error at the next byte.
     pub fn err(&self, message: impl Into<String>) -> BytecodeError {
         BytecodeError {
+            kind: crate::ir::ErrorKind::Invalid,
             offset: self.offset(),
             message: message.into(),
         }
@@ -73,6 +86,7 @@ impl<'a> Cursor<'a> {
     /// An error at file offset `offset`.
     pub fn err_at(offset: usize, message: impl Into<String>) -> BytecodeError {
         BytecodeError {
+            kind: crate::ir::ErrorKind::Invalid,
             offset,
             message: message.into(),
         }
@@ -325,7 +339,7 @@ pub fn read_file(bytes: &[u8]) -> BResult<File<'_>> {
             format!(
                 "unsupported bytecode version {version}: xlac reads version {VERSION} (StableHLO targets 1.0.0 and later)"
             ),
-        ));
+        ).unsupported());
     }
     let producer = c.cstr("the producer string")?;
     let mut sections: [Option<Cursor<'_>>; section::COUNT] = Default::default();

@@ -920,7 +920,7 @@ fn ty(t: &T, op: &RawOp) -> BResult<Type> {
     match t {
         T::Tensor(dims, elem, _) => {
             if dims.iter().any(|&d| d < 0) {
-                return Err(err(op, "dynamic shapes are not supported"));
+                return Err(err(op, "dynamic shapes are not supported").unsupported());
             }
             Ok(Type::Tensor(TensorType {
                 dims: dims.clone(),
@@ -935,11 +935,8 @@ fn ty(t: &T, op: &RawOp) -> BResult<Type> {
             let mut c = TextCursor::new(s, "<bytecode>", 0);
             types::parse_type(&mut c).map_err(|e| err(op, format!("type '{s}': {}", e.message)))
         }
-        T::Unranked(_) => Err(err(op, "unranked tensors are not supported")),
-        other => Err(err(
-            op,
-            format!("unsupported value type {}", type_text(other)),
-        )),
+        T::Unranked(_) => Err(err(op, "unranked tensors are not supported").unsupported()),
+        other => Err(err(op, format!("unsupported value type {}", type_text(other))).unsupported()),
     }
 }
 
@@ -976,7 +973,7 @@ fn elem_ty(t: &T, op: &RawOp) -> BResult<ElemType> {
     }
     t.prim()
         .map(ElemType::Prim)
-        .ok_or_else(|| err(op, format!("unsupported element type {}", type_text(t))))
+        .ok_or_else(|| err(op, format!("unsupported element type {}", type_text(t))).unsupported())
 }
 
 /// A context-free attribute, as the text parser reads its printed form.

@@ -62,6 +62,7 @@ pub fn header(bytes: &[u8]) -> Result<String, BytecodeError> {
 pub fn read(bytes: &[u8]) -> Result<MlirModule, BytecodeError> {
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(BytecodeError {
+            kind: crate::ir::ErrorKind::Invalid,
             offset: 0,
             message: format!("the file is larger than {MAX_INPUT_BYTES} bytes"),
         });
@@ -119,6 +120,7 @@ pub fn parse_module(bytes: &[u8], file: &str) -> Result<ParsedModule, ParseError
 /// A bytecode error as a [`ParseError`] (no line: it prints as `file: byte N: ...`).
 pub fn located(file: &str, e: BytecodeError) -> ParseError {
     ParseError {
+        kind: e.kind,
         file: file.into(),
         line: 0,
         col: 0,
@@ -130,6 +132,7 @@ pub fn located(file: &str, e: BytecodeError) -> ParseError {
 pub fn to_module(ast: &MlirModule, file: &str) -> Result<Module, ParseError> {
     let Some(entry) = super::entry_function_name(ast).map(str::to_string) else {
         return Err(ParseError {
+            kind: crate::ir::ErrorKind::Invalid,
             file: file.into(),
             line: 0,
             col: 0,

@@ -121,7 +121,8 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
             return Err(Cursor::err_at(
                 at,
                 format!("VHLO mesh attribute (code {code}) is not supported yet"),
-            ));
+            )
+            .unsupported());
         }
         other => {
             return Err(Cursor::err_at(

@@ -12,6 +12,7 @@
 
 use super::emit::Emitter;
 use super::{ChloAttr, ChloOp, gamma, misc};
+use crate::ir::Refusal;
 use crate::ir::{ComparisonDirection, InstrId, Op, Opcode, PrimitiveType, Shape};
 
 /// Decomposes `chlo.broadcast_<binary>`.
@@ -19,7 +20,7 @@ pub(super) fn decompose(
     em: &mut Emitter<'_>,
     binary: &str,
     op: &ChloOp<'_>,
-) -> Result<InstrId, String> {
+) -> Result<InstrId, Refusal> {
     if binary == "select" {
         let [p, a, b] = op.operands else {
             return Err("chlo.broadcast_select takes 3 operands".into());
@@ -35,7 +36,7 @@ pub(super) fn decompose(
         return Ok(em.select(p, a, b));
     }
     let [lhs, rhs] = op.operands else {
-        return Err(format!("{} takes 2 operands", op.name));
+        return Err(format!("{} takes 2 operands", op.name).into());
     };
     let (lhs, rhs) = (*lhs, *rhs);
     let rank = max_rank(em, op.operands);
@@ -46,10 +47,11 @@ pub(super) fn decompose(
             return Err(format!(
                 "{}: broadcast_dimensions must be a list of integers, got {other:?}",
                 op.name
-            ));
+            )
+            .into());
         }
     };
-    let map_of = |x: InstrId| -> Result<Vec<usize>, String> {
+    let map_of = |x: InstrId| -> Result<Vec<usize>, Refusal> {
         let r = em.dims(x).len();
         match &explicit {
             // The explicit map applies to the lower-rank operand.
@@ -59,7 +61,8 @@ pub(super) fn decompose(
                         "{}: broadcast_dimensions has {} entries for an operand of rank {r}",
                         op.name,
                         map.len()
-                    ));
+                    )
+                    .into());
                 }
                 Ok(map.clone())
             }
@@ -91,7 +94,12 @@ pub(super) fn decompose(
         "polygamma" => return gamma::polygamma(em, lhs, rhs),
         "zeta" => return gamma::zeta(em, lhs, rhs),
         "compare" => return compare(em, op, lhs, rhs),
-        _ => return Err(format!("{} is not supported", op.name)),
+        _ => {
+            return Err(Refusal::unsupported(format!(
+                "xlac has no decomposition of {}",
+                op.name
+            )));
+        }
     };
     Ok(em.binary(opcode, lhs, rhs))
 }
@@ -102,22 +110,21 @@ fn compare(
     op: &ChloOp<'_>,
     lhs: InstrId,
     rhs: InstrId,
-) -> Result<InstrId, String> {
+) -> Result<InstrId, Refusal> {
     let direction: ComparisonDirection = match op.attr("comparison_direction") {
         Some(ChloAttr::ComparisonDirection(d)) => *d,
         other => {
             return Err(format!(
                 "chlo.broadcast_compare needs a comparison_direction, got {other:?}"
-            ));
+            )
+            .into());
         }
     };
     let comparison_type = match op.attr("compare_type").or(op.attr("comparison_type")) {
         Some(ChloAttr::ComparisonType(t)) => Some(*t),
         None => None,
         Some(other) => {
-            return Err(format!(
-                "chlo.broadcast_compare: bad compare_type {other:?}"
-            ));
+            return Err(format!("chlo.broadcast_compare: bad compare_type {other:?}").into());
         }
     };
     let shape = Shape::array(PrimitiveType::Pred, &em.dims(lhs));
@@ -141,13 +148,15 @@ fn trailing_map(r: usize, rank: usize) -> Vec<usize> {
     (rank - r..rank).collect()
 }
 
-fn to_usize(op: &ChloOp<'_>, dims: &[i64], rank: usize) -> Result<Vec<usize>, String> {
+fn to_usize(op: &ChloOp<'_>, dims: &[i64], rank: usize) -> Result<Vec<usize>, Refusal> {
     dims.iter()
         .map(|&d| {
             usize::try_from(d)
                 .ok()
                 .filter(|&d| d < rank)
-                .ok_or_else(|| format!("{}: broadcast dimension {d} is out of range", op.name))
+                .ok_or_else(|| {
+                    format!("{}: broadcast dimension {d} is out of range", op.name).into()
+                })
         })
         .collect()
 }
@@ -159,7 +168,7 @@ fn common_dims(
     op: &ChloOp<'_>,
     operands: &[InstrId],
     maps: &[Vec<usize>],
-) -> Result<Vec<i64>, String> {
+) -> Result<Vec<i64>, Refusal> {
     let rank = max_rank(em, operands);
     let mut dims = vec![1i64; rank];
     let mut seen = vec![false; rank];
@@ -172,7 +181,8 @@ fn common_dims(
                     "{}: operand shapes {:?} cannot be broadcast together",
                     op.name,
                     operands.iter().map(|&x| em.dims(x)).collect::<Vec<_>>()
-                ));
+                )
+                .into());
             }
             seen[r] = true;
         }
@@ -186,7 +196,7 @@ fn broadcast_to(
     x: InstrId,
     map: &[usize],
     dims: &[i64],
-) -> Result<InstrId, String> {
+) -> Result<InstrId, Refusal> {
     let x_dims = em.dims(x);
     let identity = map.iter().enumerate().all(|(i, &r)| i == r);
     if x_dims == dims && identity {
@@ -200,10 +210,7 @@ fn broadcast_to(
             kept_dims.push(size);
             kept_map.push(r);
         } else if size != 1 {
-            return Err(format!(
-                "cannot broadcast dimension of size {size} to {}",
-                dims[r]
-            ));
+            return Err(format!("cannot broadcast dimension of size {size} to {}", dims[r]).into());
         }
     }
     let x = if kept_dims.len() == x_dims.len() {

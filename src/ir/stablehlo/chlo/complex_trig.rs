@@ -10,6 +10,7 @@
 
 use super::emit::Emitter;
 use super::trig;
+use crate::ir::Refusal;
 use crate::ir::{InstrId, Opcode};
 
 /// `(re z, im z)`.
@@ -47,12 +48,12 @@ fn cross(em: &mut Emitter<'_>, p: InstrId, q: InstrId, r: InstrId, s: InstrId) -
 }
 
 /// `re(asinh(v))` for a real `v`.
-fn real_asinh(em: &mut Emitter<'_>, v: InstrId) -> Result<InstrId, String> {
+fn real_asinh(em: &mut Emitter<'_>, v: InstrId) -> Result<InstrId, Refusal> {
     trig::asinh(em, v)
 }
 
 /// `acos(z) = 2 atan2(re √(1-z), re √(1+z)) + i asinh(im(conj(√(1+z)) √(1-z)))`.
-pub(super) fn acos(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, String> {
+pub(super) fn acos(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, Refusal> {
     let (x, y) = parts(em, z);
     let ((ar, ai), (br, bi)) = sqrt_one_minus_plus(em, x, y);
     let t = em.atan2(ar, br);
@@ -63,7 +64,7 @@ pub(super) fn acos(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, String> 
 }
 
 /// The parts of `asin(x + iy) = atan2(x, re(√(1-z) √(1+z))) + i asinh(im(conj(√(1-z)) √(1+z)))`.
-fn asin_parts(em: &mut Emitter<'_>, x: InstrId, y: InstrId) -> Result<(InstrId, InstrId), String> {
+fn asin_parts(em: &mut Emitter<'_>, x: InstrId, y: InstrId) -> Result<(InstrId, InstrId), Refusal> {
     let ((ar, ai), (br, bi)) = sqrt_one_minus_plus(em, x, y);
     let d = cross(em, ar, br, ai, bi);
     let re = em.atan2(x, d);
@@ -73,14 +74,14 @@ fn asin_parts(em: &mut Emitter<'_>, x: InstrId, y: InstrId) -> Result<(InstrId, 
 }
 
 /// `asin(z)`.
-pub(super) fn asin(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, String> {
+pub(super) fn asin(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, Refusal> {
     let (x, y) = parts(em, z);
     let (re, im) = asin_parts(em, x, y)?;
     Ok(em.complex(re, im))
 }
 
 /// `asinh(z) = -i asin(iz)`.
-pub(super) fn asinh(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, String> {
+pub(super) fn asinh(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, Refusal> {
     let (x, y) = parts(em, z);
     let neg_y = em.neg(y);
     let (re, im) = asin_parts(em, neg_y, x)?;
@@ -89,7 +90,7 @@ pub(super) fn asinh(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, String>
 }
 
 /// `acosh(z) = asinh(re(conj(√(z-1)) √(z+1))) + 2i atan2(im √(z-1), re √(z+1))`.
-pub(super) fn acosh(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, String> {
+pub(super) fn acosh(em: &mut Emitter<'_>, z: InstrId) -> Result<InstrId, Refusal> {
     let (x, y) = parts(em, z);
     let one = em.c(1.0, x);
     let x_minus_one = em.sub(x, one);

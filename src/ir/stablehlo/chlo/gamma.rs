@@ -11,6 +11,7 @@
 use super::emit::Emitter;
 use super::require_float;
 use crate::ir::InstrId;
+use crate::ir::Refusal;
 
 /// Lanczos approximation parameters (g = 7, n = 9), shared by lgamma and digamma.
 const LANCZOS_GAMMA: f64 = 7.0;
@@ -27,7 +28,7 @@ const LANCZOS_COEFFICIENTS: [f64; 8] = [
 ];
 
 /// `chlo.lgamma`: log |Γ(x)|.
-pub(super) fn lgamma(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn lgamma(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("lgamma", em, x)?;
     Ok(em.with_upcast(&[x], |em, a| lgamma_of(em, a[0])))
 }
@@ -108,7 +109,7 @@ pub(super) fn lgamma_of(em: &mut Emitter<'_>, x: InstrId) -> InstrId {
 }
 
 /// `chlo.digamma`: Γ'(x)/Γ(x).
-pub(super) fn digamma(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn digamma(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("digamma", em, x)?;
     Ok(em.with_upcast(&[x], |em, a| digamma_of(em, a[0])))
 }
@@ -164,7 +165,7 @@ fn digamma_of(em: &mut Emitter<'_>, x: InstrId) -> InstrId {
 }
 
 /// `chlo.zeta(x, q)`: the Hurwitz zeta function.
-pub(super) fn zeta(em: &mut Emitter<'_>, x: InstrId, q: InstrId) -> Result<InstrId, String> {
+pub(super) fn zeta(em: &mut Emitter<'_>, x: InstrId, q: InstrId) -> Result<InstrId, Refusal> {
     require_float("zeta", em, x)?;
     Ok(em.with_upcast(&[x, q], |em, a| zeta_of(em, a[0], a[1])))
 }
@@ -264,7 +265,7 @@ fn zeta_of(em: &mut Emitter<'_>, x: InstrId, q: InstrId) -> InstrId {
 }
 
 /// `chlo.polygamma(n, x)`: the n-th derivative of digamma.
-pub(super) fn polygamma(em: &mut Emitter<'_>, n: InstrId, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn polygamma(em: &mut Emitter<'_>, n: InstrId, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("polygamma", em, x)?;
     Ok(em.with_upcast(&[n, x], |em, a| polygamma_of(em, a[0], a[1])))
 }

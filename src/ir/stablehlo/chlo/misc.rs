@@ -9,24 +9,25 @@
 
 use super::emit::{Emitter, Scalar, array_shape};
 use super::{ChloAttr, ChloOp, require_float};
+use crate::ir::Refusal;
 use crate::ir::{InstrId, Op, Opcode, PrimitiveType, Shape};
 
 /// `is_inf(x) = is_pos_inf(|x|)`.
-pub(super) fn is_inf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn is_inf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("is_inf", em, x)?;
     let ax = em.abs(x);
     is_pos_inf(em, ax)
 }
 
 /// `is_pos_inf(x) = (x == +inf)`.
-pub(super) fn is_pos_inf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn is_pos_inf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("is_pos_inf", em, x)?;
     let inf = em.inf(false, x);
     Ok(em.eq(x, inf))
 }
 
 /// `is_neg_inf(x) = (x == -inf)`.
-pub(super) fn is_neg_inf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn is_neg_inf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("is_neg_inf", em, x)?;
     let inf = em.inf(true, x);
     Ok(em.eq(x, inf))
@@ -80,11 +81,11 @@ fn int_of_width(ty: PrimitiveType) -> Option<PrimitiveType> {
 /// `next_after(x, y)`: the representable value after x in the direction of y, computed on
 /// the bit patterns: ±1 on the magnitude, the smallest subnormal signed like y when x is
 /// zero, y when x == y, nan when either is nan.
-pub(super) fn next_after(em: &mut Emitter<'_>, x: InstrId, y: InstrId) -> Result<InstrId, String> {
+pub(super) fn next_after(em: &mut Emitter<'_>, x: InstrId, y: InstrId) -> Result<InstrId, Refusal> {
     require_float("next_after", em, x)?;
     let ty = em.ty(x);
-    let int_ty =
-        int_of_width(ty).ok_or_else(|| format!("chlo.next_after of {ty} is not supported"))?;
+    let int_ty = int_of_width(ty)
+        .ok_or_else(|| Refusal::unsupported(format!("chlo.next_after of {ty} is not supported")))?;
     let bits = ty.bit_width();
     let x_int = em.bitcast_convert(x, int_ty);
     let y_int = em.bitcast_convert(y, int_ty);
@@ -125,7 +126,7 @@ pub(super) fn next_after(em: &mut Emitter<'_>, x: InstrId, y: InstrId) -> Result
 }
 
 /// `mulhi(a, b)`: the high half of the double-width product.
-pub(super) fn mulhi(em: &mut Emitter<'_>, a: InstrId, b: InstrId) -> Result<InstrId, String> {
+pub(super) fn mulhi(em: &mut Emitter<'_>, a: InstrId, b: InstrId) -> Result<InstrId, Refusal> {
     use PrimitiveType as P;
     let ty = em.ty(a);
     let wide = match ty {
@@ -137,7 +138,11 @@ pub(super) fn mulhi(em: &mut Emitter<'_>, a: InstrId, b: InstrId) -> Result<Inst
         P::U32 => P::U64,
         P::U64 => return Ok(mulhi_u64(em, a, b)),
         P::S64 => return Ok(mulhi_s64(em, a, b)),
-        _ => return Err(format!("chlo.mulhi of {ty} is not supported")),
+        _ => {
+            return Err(Refusal::unsupported(format!(
+                "chlo.mulhi of {ty} is not supported"
+            )));
+        }
     };
     // Narrower than 64 bits: widen, multiply, shift the high half down, narrow.
     let wa = em.convert(a, wide);
@@ -194,7 +199,7 @@ fn mulhi_s64(em: &mut Emitter<'_>, a: InstrId, b: InstrId) -> InstrId {
 }
 
 /// `constant_like(x) {value = v}`: a splat constant of the result type, shaped like x.
-pub(super) fn constant_like(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<InstrId, String> {
+pub(super) fn constant_like(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<InstrId, Refusal> {
     let [x] = op.operands else {
         return Err("chlo.constant_like takes 1 operand".into());
     };
@@ -203,9 +208,7 @@ pub(super) fn constant_like(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Ins
         Some(ChloAttr::Int(v)) => Scalar::I(*v),
         Some(ChloAttr::Bool(v)) => Scalar::I(*v as i64),
         other => {
-            return Err(format!(
-                "chlo.constant_like needs a scalar `value`, got {other:?}"
-            ));
+            return Err(format!("chlo.constant_like needs a scalar `value`, got {other:?}").into());
         }
     };
     let ty = match op.result_shapes {
@@ -219,7 +222,7 @@ pub(super) fn constant_like(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Ins
 
 /// `chlo.top_k(x, k)`: the HLO `topk` op (largest first, ties by lower index) and its two
 /// tuple elements, values and s32 indices.
-pub(super) fn top_k(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Vec<InstrId>, String> {
+pub(super) fn top_k(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Vec<InstrId>, Refusal> {
     let [x] = op.operands else {
         return Err("chlo.top_k takes 1 operand".into());
     };
@@ -227,9 +230,7 @@ pub(super) fn top_k(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Vec<InstrId
     let k = match op.attr("k") {
         Some(ChloAttr::Int(k)) if *k >= 0 => *k,
         other => {
-            return Err(format!(
-                "chlo.top_k needs a non-negative `k`, got {other:?}"
-            ));
+            return Err(format!("chlo.top_k needs a non-negative `k`, got {other:?}").into());
         }
     };
     let mut dims = em.dims(x);
@@ -237,9 +238,9 @@ pub(super) fn top_k(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<Vec<InstrId
         return Err("chlo.top_k needs an operand of rank >= 1".into());
     };
     if k > *last {
-        return Err(format!(
-            "chlo.top_k: k = {k} is larger than the last dimension ({last})"
-        ));
+        return Err(
+            format!("chlo.top_k: k = {k} is larger than the last dimension ({last})").into(),
+        );
     }
     *last = k;
     let ty = em.ty(x);

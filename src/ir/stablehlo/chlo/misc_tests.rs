@@ -273,22 +273,33 @@ fn unsupported_ops_and_types_are_errors() {
     let f = param(&[2], vec![1.0f32, 2.0]);
     let i = param(&[2], vec![1i32, 2]);
     let f_shape = f.0.clone();
-    let cases: [ErrorCase; 5] = [
-        ("chlo.scan", vec![f.clone()], "chlo.scan"),
-        ("chlo.frobnicate", vec![f.clone()], "chlo.frobnicate"),
-        ("chlo.erf", vec![i.clone()], "erf of s32"),
-        ("chlo.lgamma", vec![f.clone(), f.clone()], "takes 1 operand"),
-        ("stablehlo.add", vec![f.clone(), f], "not a CHLO op"),
+    use crate::ir::ErrorKind::{Invalid, Unsupported};
+    let cases: [(ErrorCase, crate::ir::ErrorKind); 5] = [
+        (("chlo.scan", vec![f.clone()], "chlo.scan"), Invalid),
+        (
+            ("chlo.frobnicate", vec![f.clone()], "chlo.frobnicate"),
+            Unsupported,
+        ),
+        (("chlo.erf", vec![i.clone()], "erf of s32"), Unsupported),
+        (
+            ("chlo.lgamma", vec![f.clone(), f.clone()], "takes 1 operand"),
+            Invalid,
+        ),
+        (
+            ("stablehlo.add", vec![f.clone(), f], "not a CHLO op"),
+            Invalid,
+        ),
     ];
-    for (name, params, message) in cases {
+    for ((name, params, message), kind) in cases {
         let err = run(name, &params, std::slice::from_ref(&f_shape), &[]).unwrap_err();
-        assert!(err.contains(message), "{name}: {err}");
+        assert!(err.message.contains(message), "{name}: {err}");
+        assert_eq!(err.kind, kind, "{name}: {err}");
     }
     // A declared result type that does not match is reported, not silently accepted.
     let g = param(&[2], vec![1.0f32, 2.0]);
     let wrong = Shape::array(PrimitiveType::F64, &[2]);
     let err = run("chlo.erf", &[g], &[wrong], &[]).unwrap_err();
-    assert!(err.contains("declared"), "{err}");
+    assert!(err.message.contains("declared"), "{err}");
 }
 
 #[test]

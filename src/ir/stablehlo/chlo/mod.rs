@@ -45,6 +45,7 @@ mod misc_tests;
 #[cfg(test)]
 mod tests;
 
+use crate::ir::Refusal;
 use crate::ir::shape_inference::human_string;
 use crate::ir::{ComparisonDirection, ComparisonType, ComputationId, InstrId, Module, Shape};
 
@@ -99,7 +100,7 @@ pub fn decompose(
     module: &mut Module,
     comp: ComputationId,
     op: &ChloOp<'_>,
-) -> Result<Vec<InstrId>, String> {
+) -> Result<Vec<InstrId>, Refusal> {
     let short = op
         .name
         .strip_prefix("chlo.")
@@ -115,16 +116,19 @@ pub fn decompose(
             .map(|i| &i.shape)
             .ok_or_else(|| format!("{}: operand {x} does not exist", op.name))?;
         let Some(array) = shape.as_array() else {
-            return Err(format!("{}: operands must be arrays", op.name));
+            return Err(format!("{}: operands must be arrays", op.name).into());
         };
         if !array.dynamic_dims.iter().all(|&d| !d) {
-            return Err(format!("{}: dynamic shapes are not supported", op.name));
+            return Err(Refusal::unsupported(format!(
+                "{}: dynamic shapes are not supported",
+                op.name
+            )));
         }
         if !array.element_type.is_executable() {
-            return Err(format!(
+            return Err(Refusal::unsupported(format!(
                 "{}: element type {} is not supported",
                 op.name, array.element_type
-            ));
+            )));
         }
     }
     // Names follow the op, as XLA's do after conversion (`erf_inv.3`).
@@ -135,7 +139,7 @@ pub fn decompose(
 }
 
 /// Calls the decomposition of the op named `short` (without `chlo.`).
-fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<InstrId>, String> {
+fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<InstrId>, Refusal> {
     if let Some(binary) = short.strip_prefix("broadcast_") {
         return broadcast::decompose(em, binary, op).map(|r| vec![r]);
     }
@@ -190,44 +194,42 @@ fn dispatch(em: &mut Emitter<'_>, short: &str, op: &ChloOp<'_>) -> Result<Vec<In
                 "chlo.constant is a plain constant: convert it like stablehlo.constant".into(),
             );
         }
-        _ => return Err(format!("{} is not supported", op.name)),
+        _ => {
+            return Err(Refusal::unsupported(format!(
+                "xlac has no decomposition of {}",
+                op.name
+            )));
+        }
     };
     Ok(vec![one])
 }
 
 /// The single operand of a unary op.
-fn unary(op: &ChloOp<'_>) -> Result<InstrId, String> {
+fn unary(op: &ChloOp<'_>) -> Result<InstrId, Refusal> {
     match op.operands {
         [x] => Ok(*x),
-        _ => Err(format!(
-            "{} takes 1 operand, got {}",
-            op.name,
-            op.operands.len()
-        )),
+        _ => Err(format!("{} takes 1 operand, got {}", op.name, op.operands.len()).into()),
     }
 }
 
 /// The two operands of a binary op.
-fn binary(op: &ChloOp<'_>) -> Result<[InstrId; 2], String> {
+fn binary(op: &ChloOp<'_>) -> Result<[InstrId; 2], Refusal> {
     match op.operands {
         [a, b] => Ok([*a, *b]),
-        _ => Err(format!(
-            "{} takes 2 operands, got {}",
-            op.name,
-            op.operands.len()
-        )),
+        _ => Err(format!("{} takes 2 operands, got {}", op.name, op.operands.len()).into()),
     }
 }
 
 /// Checks that the decomposition produced the declared result types.
-fn check_results(em: &Emitter<'_>, op: &ChloOp<'_>, results: &[InstrId]) -> Result<(), String> {
+fn check_results(em: &Emitter<'_>, op: &ChloOp<'_>, results: &[InstrId]) -> Result<(), Refusal> {
     if results.len() != op.result_shapes.len() {
         return Err(format!(
             "{} declares {} results but computes {}",
             op.name,
             op.result_shapes.len(),
             results.len()
-        ));
+        )
+        .into());
     }
     for (i, (&r, declared)) in results.iter().zip(op.result_shapes).enumerate() {
         if !em.shape(r).compatible(declared) {
@@ -236,28 +238,33 @@ fn check_results(em: &Emitter<'_>, op: &ChloOp<'_>, results: &[InstrId]) -> Resu
                 op.name,
                 human_string(declared),
                 human_string(em.shape(r))
-            ));
+            )
+            .into());
         }
     }
     Ok(())
 }
 
 /// Element types the floating-point decompositions accept.
-fn require_float(name: &str, em: &Emitter<'_>, x: InstrId) -> Result<(), String> {
+fn require_float(name: &str, em: &Emitter<'_>, x: InstrId) -> Result<(), Refusal> {
     let ty = em.ty(x);
     if ty.is_float() {
         Ok(())
     } else {
-        Err(format!("chlo.{name} of {ty} is not supported"))
+        Err(Refusal::unsupported(format!(
+            "chlo.{name} of {ty} is not supported"
+        )))
     }
 }
 
 /// Element types accepted by decompositions that also have a complex form.
-fn require_float_or_complex(name: &str, em: &Emitter<'_>, x: InstrId) -> Result<(), String> {
+fn require_float_or_complex(name: &str, em: &Emitter<'_>, x: InstrId) -> Result<(), Refusal> {
     let ty = em.ty(x);
     if ty.is_float() || ty.is_complex() {
         Ok(())
     } else {
-        Err(format!("chlo.{name} of {ty} is not supported"))
+        Err(Refusal::unsupported(format!(
+            "chlo.{name} of {ty} is not supported"
+        )))
     }
 }

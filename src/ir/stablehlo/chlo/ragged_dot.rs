@@ -20,15 +20,17 @@
 use super::ChloAttr;
 use super::ChloOp;
 use super::emit::Emitter;
+use crate::ir::Refusal;
 use crate::ir::{DotDimensionNumbers, InstrId, Op, Shape, SliceDimension};
 
 /// Decomposes `chlo.ragged_dot(lhs, rhs, group_sizes)`.
-pub(super) fn ragged_dot(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<InstrId, String> {
+pub(super) fn ragged_dot(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<InstrId, Refusal> {
     let &[lhs, rhs, group_sizes] = op.operands else {
         return Err(format!(
             "chlo.ragged_dot takes 3 operands, got {}",
             op.operands.len()
-        ));
+        )
+        .into());
     };
     let lhs_dims = em.dims(lhs);
     let rhs_dims = em.dims(rhs);
@@ -46,15 +48,15 @@ pub(super) fn ragged_dot(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<InstrI
         );
     };
     if lc.contains(&ragged) || lb.contains(&ragged) {
-        return Err(
-            "chlo.ragged_dot: a ragged contracting or batch dimension is not supported".into(),
-        );
+        return Err(Refusal::unsupported(
+            "chlo.ragged_dot: a ragged contracting or batch dimension is not supported",
+        ));
     }
     let groups = rhs_dims[group_dim];
     if em.dims(group_sizes) != [groups] {
-        return Err(format!(
-            "chlo.ragged_dot: group_sizes must be a vector of {groups} elements"
-        ));
+        return Err(
+            format!("chlo.ragged_dot: group_sizes must be a vector of {groups} elements").into(),
+        );
     }
     let rows = lhs_dims[ragged];
 
@@ -151,7 +153,7 @@ pub(super) fn ragged_dot(em: &mut Emitter<'_>, op: &ChloOp<'_>) -> Result<InstrI
 }
 
 /// A list of dimension numbers below `rank` (absent is empty).
-fn dims_attr(op: &ChloOp<'_>, name: &str, rank: usize) -> Result<Vec<usize>, String> {
+fn dims_attr(op: &ChloOp<'_>, name: &str, rank: usize) -> Result<Vec<usize>, Refusal> {
     match op.attr(name) {
         None => Ok(Vec::new()),
         Some(ChloAttr::Ints(v)) => v
@@ -160,11 +162,11 @@ fn dims_attr(op: &ChloOp<'_>, name: &str, rank: usize) -> Result<Vec<usize>, Str
                 usize::try_from(d)
                     .ok()
                     .filter(|&d| d < rank)
-                    .ok_or_else(|| format!("chlo.ragged_dot: {name} has a bad dimension {d}"))
+                    .ok_or_else(|| {
+                        format!("chlo.ragged_dot: {name} has a bad dimension {d}").into()
+                    })
             })
             .collect(),
-        Some(_) => Err(format!(
-            "chlo.ragged_dot: {name} must be a list of integers"
-        )),
+        Some(_) => Err(format!("chlo.ragged_dot: {name} must be a list of integers").into()),
     }
 }

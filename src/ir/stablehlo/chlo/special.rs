@@ -15,16 +15,17 @@
 
 use super::emit::Emitter;
 use super::require_float;
+use crate::ir::Refusal;
 use crate::ir::{InstrId, Opcode, PrimitiveType};
 
 /// `chlo.erf`: the HLO `erf` op, in f32 for f16/bf16.
-pub(super) fn erf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn erf(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("erf", em, x)?;
     Ok(em.with_upcast(&[x], |em, a| em.unary(Opcode::Erf, a[0])))
 }
 
 /// `chlo.erfc`: Cephes approximations, `1 - erf(x)` for |x| < 1, `erfc` for |x| >= 1.
-pub(super) fn erfc(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn erfc(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("erfc", em, x)?;
     if em.ty(x) == PrimitiveType::F64 {
         let ge_one = erfc_f64_ge_one(em, x);
@@ -221,7 +222,7 @@ fn widen(c: &[f32]) -> Vec<f64> {
 
 /// `chlo.erf_inv`: Giles' single-precision approximation (f32, f16, bf16) or the
 /// three-region double-precision one (f64); `erf_inv(±1) = ±inf`.
-pub(super) fn erf_inv(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn erf_inv(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("erf_inv", em, x)?;
     if em.ty(x) == PrimitiveType::F64 {
         return Ok(erf_inv_f64(em, x));
@@ -411,7 +412,7 @@ fn erf_inv_f64(em: &mut Emitter<'_>, x: InstrId) -> InstrId {
 
 /// `chlo.bessel_i1e`: exponentially scaled modified Bessel function of order one, by
 /// Cephes' Chebyshev expansions on [0, 8] and (8, inf).
-pub(super) fn bessel_i1e(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn bessel_i1e(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float("bessel_i1e", em, x)?;
     if em.ty(x) == PrimitiveType::F64 {
         return Ok(bessel_i1e_of(em, x, &I1E_A_F64, &I1E_B_F64));

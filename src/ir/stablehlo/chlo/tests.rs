@@ -4,6 +4,7 @@
 //! (`golden.rs`, written by `scripts/golden_chlo.py`) or with the expected values of the
 //! conformance corpus.
 
+use crate::ir::Refusal;
 use half::{bf16, f16};
 
 use super::golden::*;
@@ -75,7 +76,7 @@ pub(super) fn run(
     params: &[(Shape, Literal)],
     result_shapes: &[Shape],
     attributes: &[(String, ChloAttr)],
-) -> Result<Vec<Literal>, String> {
+) -> Result<Vec<Literal>, Refusal> {
     let (mut module, ids) = module_with_params(params);
     let entry = module.entry;
     let op = ChloOp {

@@ -11,10 +11,11 @@
 use super::complex_trig;
 use super::emit::Emitter;
 use super::{require_float, require_float_or_complex};
+use crate::ir::Refusal;
 use crate::ir::{InstrId, Opcode};
 
 /// `acos(x) = atan2(sqrt((1 - x)(1 + x)), x)`.
-pub(super) fn acos(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn acos(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     if em.ty(x).is_complex() {
         return complex_trig::acos(em, x);
     }
@@ -33,7 +34,7 @@ fn sqrt_one_minus_square(em: &mut Emitter<'_>, x: InstrId) -> InstrId {
 }
 
 /// `asin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x)))`.
-pub(super) fn asin(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn asin(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     if em.ty(x).is_complex() {
         return complex_trig::asin(em, x);
     }
@@ -46,7 +47,7 @@ pub(super) fn asin(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 }
 
 /// `atan(x) = atan2(x, 1)`.
-pub(super) fn atan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn atan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     if em.ty(x).is_complex() {
         return Ok(complex_trig::atan(em, x));
     }
@@ -57,7 +58,7 @@ pub(super) fn atan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 
 /// `acosh(x) = log(2) + log(x)` for x >= max/2 (where x^2 would overflow), else
 /// `log1p(sqrt(x - 1) (sqrt(x + 1) + sqrt(x - 1)))`.
-pub(super) fn acosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn acosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     if em.ty(x).is_complex() {
         return complex_trig::acosh(em, x);
     }
@@ -82,7 +83,7 @@ pub(super) fn acosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String>
 
 /// `asinh(x) = sign(x) * (log(2) + log|x|)` for |x| >= sqrt(max), else
 /// `sign(x) * log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`.
-pub(super) fn asinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn asinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     if em.ty(x).is_complex() {
         return complex_trig::asinh(em, x);
     }
@@ -109,7 +110,7 @@ pub(super) fn asinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String>
 }
 
 /// `atanh(x) = 0.5 (log1p(x) - log1p(-x))` for |x| <= 1, nan otherwise.
-pub(super) fn atanh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn atanh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     if em.ty(x).is_complex() {
         return Ok(complex_trig::atanh(em, x));
     }
@@ -144,7 +145,7 @@ fn exp_pair(em: &mut Emitter<'_>, x: InstrId, subtract: bool) -> InstrId {
 }
 
 /// `cosh(x) = e^(x + log(1/2)) + e^(log(1/2) - x)`.
-pub(super) fn cosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn cosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float_or_complex("cosh", em, x)?;
     Ok(em.with_upcast(&[x], |em, a| exp_pair(em, a[0], false)))
 }
@@ -152,7 +153,7 @@ pub(super) fn cosh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 /// `sinh(x)`: for |x| < 1, `(expm1(x) + expm1(x) / (expm1(x) + 1)) / 2`, which keeps the
 /// first-order term that `e^x - e^-x` cancels; otherwise the overflow-safe exp pair.
 /// Complex operands use the exp pair everywhere.
-pub(super) fn sinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn sinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float_or_complex("sinh", em, x)?;
     if em.ty(x).is_complex() {
         return Ok(exp_pair(em, x, true));
@@ -174,7 +175,7 @@ pub(super) fn sinh(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> 
 }
 
 /// `chlo.tan` is the HLO `tan` op.
-pub(super) fn tan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, String> {
+pub(super) fn tan(em: &mut Emitter<'_>, x: InstrId) -> Result<InstrId, Refusal> {
     require_float_or_complex("tan", em, x)?;
     Ok(em.unary(Opcode::Tan, x))
 }

@@ -127,7 +127,7 @@ impl<'a> Converter<'a> {
                         ),
                     ));
                 }
-                let literal = to_literal(&d.value, &d.ty).map_err(|e| self.err(loc, e))?;
+                let literal = to_literal(&d.value, &d.ty).map_err(|e| self.refused(loc, e))?;
                 op1(self, Op::Constant { literal }, vec![])
             }
             "iota" | "dynamic_iota" => {

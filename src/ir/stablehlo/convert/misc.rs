@@ -229,7 +229,7 @@ impl<'a> Converter<'a> {
                     ),
                 ));
             }
-            cc.literal = Some(to_literal(&d.value, &d.ty).map_err(|e| self.err(op.loc, e))?);
+            cc.literal = Some(to_literal(&d.value, &d.ty).map_err(|e| self.refused(op.loc, e))?);
         }
         let mut fields = Vec::new();
         for (k, v) in &op.attributes {
@@ -640,13 +640,15 @@ impl<'a> Converter<'a> {
     ) -> Result<Vec<InstrId>, ParseError> {
         let ids: Vec<InstrId> = self.operands(op)?.iter().map(|v| v.id).collect();
         if !op.regions.is_empty() {
-            return Err(self.err(
-                op.loc,
-                format!(
-                    "'{}' has a region; CHLO ops with regions are not supported",
-                    op.name
-                ),
-            ));
+            return Err(self
+                .err(
+                    op.loc,
+                    format!(
+                        "'{}' has a region; CHLO ops with regions are not supported",
+                        op.name
+                    ),
+                )
+                .unsupported());
         }
         let mut attributes = Vec::new();
         let mut add = |name: &str, a: &Attr| {
@@ -686,8 +688,8 @@ impl<'a> Converter<'a> {
             result_shapes: &result_shapes,
             attributes: &attributes,
         };
-        let out =
-            chlo::decompose(&mut self.module, comp, &chlo_op).map_err(|e| self.err(op.loc, e))?;
+        let out = chlo::decompose(&mut self.module, comp, &chlo_op)
+            .map_err(|e| self.refused(op.loc, e))?;
         // Give the new instructions this op's position for messages.
         let c = &mut self.module.computations[comp];
         let ids: Vec<InstrId> = c.instrs.keys().skip(before).collect();

@@ -92,6 +92,7 @@ pub(crate) struct Converter<'a> {
 pub fn convert_module(ast: &MlirModule, entry: &str, file: &str) -> Result<Module, ParseError> {
     let Some(entry_fn) = ast.functions.iter().find(|f| f.name == entry) else {
         return Err(ParseError {
+            kind: crate::ir::ErrorKind::Invalid,
             file: file.into(),
             line: ast.loc.line,
             col: ast.loc.col,
@@ -152,10 +153,19 @@ impl<'a> Converter<'a> {
     /// A located error.
     pub(crate) fn err(&self, loc: Loc, message: impl Into<String>) -> ParseError {
         ParseError {
+            kind: crate::ir::ErrorKind::Invalid,
             file: self.file.to_string(),
             line: loc.line,
             col: loc.col,
             message: message.into(),
+        }
+    }
+
+    /// A helper's refusal (CHLO decompositions, dense literals) at `loc`, its kind kept.
+    pub(crate) fn refused(&self, loc: Loc, refusal: crate::ir::Refusal) -> ParseError {
+        ParseError {
+            kind: refusal.kind,
+            ..self.err(loc, refusal.message)
         }
     }
 

@@ -69,13 +69,15 @@ impl<'a> Converter<'a> {
     fn convert_in_expressed(&mut self, op: &Operation) -> Result<Vec<InstrId>, ParseError> {
         let loc = op.loc;
         if !op.regions.is_empty() {
-            return Err(self.err(
-                loc,
-                format!(
-                    "'{}' with regions on quantized types is not supported",
-                    op.name
-                ),
-            ));
+            return Err(self
+                .err(
+                    loc,
+                    format!(
+                        "'{}' with regions on quantized types is not supported",
+                        op.name
+                    ),
+                )
+                .unsupported());
         }
         let vals = self.operands(op)?;
         let mut new_op = op.clone();
@@ -107,10 +109,12 @@ impl<'a> Converter<'a> {
         }
         // Ops with regions never get here, so the region-free converters suffice.
         let Some(ids) = self.convert_basic(&new_op)? else {
-            return Err(self.err(
-                loc,
-                format!("'{}' on quantized types is not supported", op.name),
-            ));
+            return Err(self
+                .err(
+                    loc,
+                    format!("'{}' on quantized types is not supported", op.name),
+                )
+                .unsupported());
         };
         let mut out = Vec::with_capacity(ids.len());
         for (id, t) in ids.into_iter().zip(&op.result_types) {

@@ -133,7 +133,7 @@ impl<'a> Converter<'a> {
             return Err(self.err(
                     op.loc,
                     "sdy.manual_computation over some mesh axes only (partially manual) is not supported",
-                ));
+                ).unsupported());
         }
         let operands = self.operands(op)?;
         let region = op
