@@ -101,7 +101,7 @@ impl<'m> Emitter<'m, '_, '_> {
                 let mut memo = std::collections::HashMap::new();
                 let v = this.emit_vector(frame, input, &at(i), vty, &mut memo)?;
                 if ordered {
-                    next.push(this.vector_max_min_ordered(vty, acc, v, combine == Combine::Max));
+                    next.push(this.float_max_min_ordered(acc, v, combine == Combine::Max));
                     let nan = this.b.ins().fcmp(FloatCC::Unordered, v, v);
                     nans = Some(match nans {
                         Some(m) => this.b.ins().bor(m, nan),
@@ -154,10 +154,8 @@ impl<'m> Emitter<'m, '_, '_> {
     pub(super) fn combine(&mut self, kind: Combine, ty: Type, a: Value, b: Value) -> Value {
         match (kind, ty.is_vector()) {
             (Combine::Add, _) => self.b.ins().fadd(a, b),
-            (Combine::Max, true) => self.vector_max_min(ty, a, b, true),
-            (Combine::Min, true) => self.vector_max_min(ty, a, b, false),
-            (Combine::Max, false) => self.float_max(a, b),
-            (Combine::Min, false) => self.float_min(a, b),
+            (Combine::Max, _) => self.float_max_min(a, b, true),
+            (Combine::Min, _) => self.float_max_min(a, b, false),
         }
     }
 

@@ -35,7 +35,6 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{
     ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value, types,
 };
@@ -400,21 +399,8 @@ impl<'m> Emitter<'m, '_, '_> {
             Op::Compare { direction, .. } => {
                 let a = self.block_operand(space, frame, instr, 0, map, at, vty, memo)?;
                 let b = self.block_operand(space, frame, instr, 1, map, at, vty, memo)?;
-                use crate::ir::ComparisonDirection as D;
-                let cc = match direction {
-                    D::Eq => FloatCC::Equal,
-                    D::Ne => FloatCC::NotEqual,
-                    D::Lt => FloatCC::LessThan,
-                    D::Le => FloatCC::LessThanOrEqual,
-                    D::Gt => FloatCC::GreaterThan,
-                    D::Ge => FloatCC::GreaterThanOrEqual,
-                };
-                let flags = MemFlagsData::new().with_endianness(Endianness::Little);
                 (0..lanes)
-                    .map(|k| {
-                        let m = self.b.ins().fcmp(cc, a[k], b[k]);
-                        self.b.ins().bitcast(vty, flags, m)
-                    })
+                    .map(|k| self.float_compare(*direction, a[k], b[k]))
                     .collect()
             }
             Op::Plain(_) if self.contraction(frame, id).is_some() => {
@@ -436,23 +422,7 @@ impl<'m> Emitter<'m, '_, '_> {
                 let mut out = Vec::with_capacity(lanes);
                 for k in 0..lanes {
                     let a: Vec<Value> = args.iter().map(|v| v[k]).collect();
-                    use Opcode::*;
-                    out.push(match (op, a.as_slice()) {
-                        (Copy, &[a]) => a,
-                        (Add, &[a, b]) => self.b.ins().fadd(a, b),
-                        (Subtract, &[a, b]) => self.b.ins().fsub(a, b),
-                        (Multiply, &[a, b]) => self.b.ins().fmul(a, b),
-                        (Divide, &[a, b]) => self.b.ins().fdiv(a, b),
-                        (Maximum, &[a, b]) => self.vector_max_min(vty, a, b, true),
-                        (Minimum, &[a, b]) => self.vector_max_min(vty, a, b, false),
-                        (Negate, &[a]) => self.b.ins().fneg(a),
-                        (Abs, &[a]) => self.b.ins().fabs(a),
-                        (Sqrt, &[a]) => self.b.ins().sqrt(a),
-                        (Select, &[m, a, b]) => self.b.ins().bitselect(m, a, b),
-                        (_, &[a]) => self.math_op(*op, t, &[a]),
-                        (Power | Atan2, &[a, b]) => self.math_op(*op, t, &[a, b]),
-                        _ => return Err(error(instr, format!("{op} has no block form"))),
-                    });
+                    out.push(self.float_lanes(instr, *op, t, &a)?);
                 }
                 out
             }

@@ -13,8 +13,7 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Type, Value, types};
+use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
 use super::CodegenError;
 use super::elemental::{Emitter, Frame, Params, array_shape, data_flags, error};
@@ -296,95 +295,19 @@ impl<'m> Emitter<'m, '_, '_> {
             Op::Compare { direction, .. } => {
                 let a = self.emit_vector(frame, instr.operands[0], index, vty, memo)?;
                 let b = self.emit_vector(frame, instr.operands[1], index, vty, memo)?;
-                use crate::ir::ComparisonDirection as D;
-                let cc = match direction {
-                    D::Eq => FloatCC::Equal,
-                    D::Ne => FloatCC::NotEqual,
-                    D::Lt => FloatCC::LessThan,
-                    D::Le => FloatCC::LessThanOrEqual,
-                    D::Gt => FloatCC::GreaterThan,
-                    D::Ge => FloatCC::GreaterThanOrEqual,
-                };
-                let m = self.b.ins().fcmp(cc, a, b);
-                // Kept as a lane mask of the data type, ready for `bitselect`.
-                let flags = MemFlagsData::new().with_endianness(Endianness::Little);
-                self.b.ins().bitcast(vty, flags, m)
+                // A lane mask of the data type, ready for `select`'s `bitselect`.
+                self.float_compare(*direction, a, b)
             }
             Op::Plain(op) => {
                 let mut args = Vec::with_capacity(instr.operands.len());
                 for &o in &instr.operands {
                     args.push(self.emit_vector(frame, o, index, vty, memo)?);
                 }
-                use Opcode::*;
-                match (op, args.as_slice()) {
-                    (Add, &[a, b]) => self.b.ins().fadd(a, b),
-                    (Subtract, &[a, b]) => self.b.ins().fsub(a, b),
-                    (Multiply, &[a, b]) => self.b.ins().fmul(a, b),
-                    (Divide, &[a, b]) => self.b.ins().fdiv(a, b),
-                    (Maximum, &[a, b]) => self.vector_max_min(vty, a, b, true),
-                    (Minimum, &[a, b]) => self.vector_max_min(vty, a, b, false),
-                    // `fneg` flips the sign bit; x64 lowers it by building the mask in
-                    // every iteration (3 instructions), a constant mask is one `xor`.
-                    (Negate, &[a]) => {
-                        let sign = self.sign_mask(vty);
-                        self.b.ins().bxor(a, sign)
-                    }
-                    (Abs, &[a]) => self.b.ins().fabs(a),
-                    (Sqrt, &[a]) => self.b.ins().sqrt(a),
-                    (Select, &[m, a, b]) => self.b.ins().bitselect(m, a, b),
-                    (_, &[a]) => self.math_op(*op, t, &[a]),
-                    (Power | Atan2, &[a, b]) => self.math_op(*op, t, &[a, b]),
-                    _ => return Err(error(instr, format!("{op} is not vectorized"))),
-                }
+                self.float_lanes(instr, *op, t, &args)?
             }
             _ => return Err(error(instr, "not vectorized")),
         };
         Ok(v)
-    }
-
-    /// XLA's NaN-propagating `maximum`/`minimum` per lane with compares and `bitselect`
-    /// (lhs on ties, NaN of the lhs first), like the scalar version.
-    pub(crate) fn vector_max_min(&mut self, vty: Type, a: Value, b: Value, max: bool) -> Value {
-        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
-        let mask = |this: &mut Self, cc: FloatCC, x: Value, y: Value| {
-            let m = this.b.ins().fcmp(cc, x, y);
-            this.b.ins().bitcast(vty, flags, m)
-        };
-        let r = self.vector_max_min_ordered(vty, a, b, max);
-        let b_nan = mask(self, FloatCC::Unordered, b, b);
-        let r = self.b.ins().bitselect(b_nan, b, r);
-        let a_nan = mask(self, FloatCC::Unordered, a, a);
-        self.b.ins().bitselect(a_nan, a, r)
-    }
-
-    /// `maximum`/`minimum` of `a` and `b` when neither holds a NaN (lhs on ties): one
-    /// compare+select, which x64 lowers to a single `maxps`/`minps` (their operand order
-    /// gives exactly this tie rule). A NaN in `b` yields `a`, one in `a` yields `b`.
-    pub(crate) fn vector_max_min_ordered(
-        &mut self,
-        vty: Type,
-        a: Value,
-        b: Value,
-        max: bool,
-    ) -> Value {
-        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
-        let take_b = if max {
-            self.b.ins().fcmp(FloatCC::LessThan, a, b)
-        } else {
-            self.b.ins().fcmp(FloatCC::LessThan, b, a)
-        };
-        let take_b = self.b.ins().bitcast(vty, flags, take_b);
-        self.b.ins().bitselect(take_b, b, a)
-    }
-
-    /// A vector of `vty` with only the sign bit of every lane set (`-0.0`).
-    fn sign_mask(&mut self, vty: Type) -> Value {
-        let s = if vty == types::F64X2 {
-            self.b.ins().f64const(-0.0)
-        } else {
-            self.b.ins().f32const(-0.0)
-        };
-        self.b.ins().splat(vty, s)
     }
 
     /// The address of element number `offset` of `shape` in the buffer at `base` (through

@@ -6,9 +6,10 @@
 //! XLA: `ElementalIrEmitter::EmitFloatUnaryOp`, `EmitFloatBinaryOp`, `EmitFloatMax`
 //! (`xla/service/elemental_ir_emitter.cc`, `llvm_util.cc`).
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
 
+use super::lanes::{float_cc, signed_cc, unsigned_cc};
 use super::{Emitter, Frame, element_type, error};
 use crate::codegen::CodegenError;
 use crate::ir::{
@@ -77,7 +78,7 @@ impl<'m> Emitter<'m, '_, '_> {
         }
     }
 
-    fn float_unary(
+    pub(super) fn float_unary(
         &mut self,
         instr: &Instruction,
         op: Opcode,
@@ -87,7 +88,7 @@ impl<'m> Emitter<'m, '_, '_> {
         use Opcode::*;
         Ok(match op {
             Abs => self.b.ins().fabs(x),
-            Negate => self.b.ins().fneg(x),
+            Negate => self.float_negate(x),
             Floor => self.b.ins().floor(x),
             Ceil => self.b.ins().ceil(x),
             RoundNearestEven => self.b.ins().nearest(x),
@@ -110,7 +111,7 @@ impl<'m> Emitter<'m, '_, '_> {
         })
     }
 
-    fn float_binary(
+    pub(super) fn float_binary(
         &mut self,
         instr: &Instruction,
         op: Opcode,
@@ -124,8 +125,8 @@ impl<'m> Emitter<'m, '_, '_> {
             Subtract => self.b.ins().fsub(a, b),
             Multiply => self.b.ins().fmul(a, b),
             Divide => self.b.ins().fdiv(a, b),
-            Maximum => self.float_max(a, b),
-            Minimum => self.float_min(a, b),
+            Maximum => self.float_max_min(a, b, true),
+            Minimum => self.float_max_min(a, b, false),
             Remainder | Power | Atan2 => self.math_op(op, t, &[a, b]),
             _ => return Err(error(instr, format!("{op} is not defined on {t}"))),
         })
@@ -207,27 +208,6 @@ impl<'m> Emitter<'m, '_, '_> {
         self.libcall(name, args)
     }
 
-    /// XLA's `maximum`: NaN in either operand propagates (lhs first), else `a < b ? b : a`.
-    pub fn float_max(&mut self, a: Value, b: Value) -> Value {
-        let lt = self.b.ins().fcmp(FloatCC::LessThan, a, b);
-        let r = self.b.ins().select(lt, b, a);
-        self.propagate_nan(a, b, r)
-    }
-
-    /// XLA's `minimum`: NaN propagates (lhs first), else `b < a ? b : a`.
-    pub fn float_min(&mut self, a: Value, b: Value) -> Value {
-        let lt = self.b.ins().fcmp(FloatCC::LessThan, b, a);
-        let r = self.b.ins().select(lt, b, a);
-        self.propagate_nan(a, b, r)
-    }
-
-    fn propagate_nan(&mut self, a: Value, b: Value, r: Value) -> Value {
-        let b_nan = self.b.ins().fcmp(FloatCC::Unordered, b, b);
-        let r = self.b.ins().select(b_nan, b, r);
-        let a_nan = self.b.ins().fcmp(FloatCC::Unordered, a, a);
-        self.b.ins().select(a_nan, a, r)
-    }
-
     /// `round(x)`, half away from zero, exactly: `t = trunc(x)`; if `|x - t| >= 0.5` step
     /// one away from zero. (`x - trunc(x)` is exact, so no double rounding.)
     fn round_half_away_from_zero(&mut self, t: PrimitiveType, x: Value) -> Value {
@@ -288,19 +268,8 @@ impl<'m> Emitter<'m, '_, '_> {
                 return Err(error(instr, "complex compare is library work"));
             }
         });
-        use ComparisonDirection as D;
         Ok(match ctype {
-            ComparisonType::Float if t.is_float() => {
-                let cc = match direction {
-                    D::Eq => FloatCC::Equal,
-                    D::Ne => FloatCC::NotEqual,
-                    D::Lt => FloatCC::LessThan,
-                    D::Le => FloatCC::LessThanOrEqual,
-                    D::Gt => FloatCC::GreaterThan,
-                    D::Ge => FloatCC::GreaterThanOrEqual,
-                };
-                self.b.ins().fcmp(cc, a, b)
-            }
+            ComparisonType::Float if t.is_float() => self.b.ins().fcmp(float_cc(direction), a, b),
             ComparisonType::TotalOrder if t.is_float() => {
                 let ka = self.total_order_key(t, a);
                 let kb = self.total_order_key(t, b);
@@ -309,17 +278,7 @@ impl<'m> Emitter<'m, '_, '_> {
             ComparisonType::Signed | ComparisonType::TotalOrder if t.is_signed_integral() => {
                 self.b.ins().icmp(signed_cc(direction), a, b)
             }
-            _ if !t.is_float() => {
-                let cc = match direction {
-                    D::Eq => IntCC::Equal,
-                    D::Ne => IntCC::NotEqual,
-                    D::Lt => IntCC::UnsignedLessThan,
-                    D::Le => IntCC::UnsignedLessThanOrEqual,
-                    D::Gt => IntCC::UnsignedGreaterThan,
-                    D::Ge => IntCC::UnsignedGreaterThanOrEqual,
-                };
-                self.b.ins().icmp(cc, a, b)
-            }
+            _ if !t.is_float() => self.b.ins().icmp(unsigned_cc(direction), a, b),
             _ => return Err(error(instr, format!("compare type {ctype} on {t}"))),
         })
     }
@@ -344,17 +303,5 @@ impl<'m> Emitter<'m, '_, '_> {
         let sign = self.b.ins().sshr_imm_s(bits, shift);
         let mask = self.b.ins().ushr_imm_s(sign, 1);
         self.b.ins().bxor(bits, mask)
-    }
-}
-
-fn signed_cc(direction: ComparisonDirection) -> IntCC {
-    use ComparisonDirection as D;
-    match direction {
-        D::Eq => IntCC::Equal,
-        D::Ne => IntCC::NotEqual,
-        D::Lt => IntCC::SignedLessThan,
-        D::Le => IntCC::SignedLessThanOrEqual,
-        D::Gt => IntCC::SignedGreaterThan,
-        D::Ge => IntCC::SignedGreaterThanOrEqual,
     }
 }

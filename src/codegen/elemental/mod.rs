@@ -18,6 +18,7 @@ pub mod elementwise;
 pub mod fp_contraction;
 pub mod index;
 pub mod integer;
+pub mod lanes;
 pub mod reduce;
 
 use std::collections::HashMap;
