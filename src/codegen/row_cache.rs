@@ -76,7 +76,7 @@ pub struct CachedValue {
 
 /// A row kernel's prefetch queue: the stack slot its rows fill and its block routine calls
 /// drain, the streams it names, and each call's share of lines.
-pub(crate) struct RowPrefetch {
+struct RowPrefetch {
     slot: StackSlot,
     streams: Vec<(Value, ArrayShape)>,
     lines_per_call: i64,
@@ -86,7 +86,7 @@ pub(crate) struct RowPrefetch {
 /// of each row and after its calls. Loaded once in the entry block, a pointer would live
 /// across every call: the register allocator then spills it and, inside the row's loops,
 /// reloads it and stores it back on every iteration. A fresh load lives only in its loop.
-pub(crate) struct PointerReloads {
+struct PointerReloads {
     /// The kernel's pointer table (its first argument).
     table: Value,
     /// The entry block's loads, in table order: the values the emitter's buffers name.
@@ -95,8 +95,20 @@ pub(crate) struct PointerReloads {
     current: Vec<Value>,
 }
 
+/// The row strategy's state inside the [`Emitter`]: empty until a row kernel's prologue
+/// fills it, read only here.
+#[derive(Default)]
+pub(crate) struct RowState {
+    /// Values computed once per row into a stack buffer, by (frame, instruction).
+    cache: std::collections::HashMap<(u32, InstrId), CachedRow>,
+    /// The prefetch queue its block routine calls drain.
+    prefetch: Option<RowPrefetch>,
+    /// The buffer pointers as last loaded afresh.
+    pointer_reloads: Option<PointerReloads>,
+}
+
 /// A filled row of the cache, valid inside the row whose outer index it names.
-pub(crate) struct CachedRow {
+struct CachedRow {
     base: Value,
     outer: Vec<Value>,
     minor: usize,
@@ -241,7 +253,7 @@ impl<'m> Emitter<'m, '_, '_> {
                     // The call is the op's code now: tag it with the op's name for the dumps.
                     self.enter_instruction(&frame.comp.instr(c.instr).name);
                     let len = self.i64c(n);
-                    let (queue, lines) = match &self.row_prefetch {
+                    let (queue, lines) = match &self.row.prefetch {
                         Some(pf) => {
                             let (slot, lines) = (pf.slot, pf.lines_per_call);
                             (
@@ -254,7 +266,7 @@ impl<'m> Emitter<'m, '_, '_> {
                     self.libcall_no_result(routine.symbol(), &[base, len, queue, lines]);
                     self.leave_instruction();
                 }
-                self.row_cache.insert(
+                self.row.cache.insert(
                     (frame.id, c.instr),
                     CachedRow {
                         base,
@@ -304,7 +316,7 @@ impl<'m> Emitter<'m, '_, '_> {
         for k in 0..(PREFETCH_QUEUE_BYTES / 8) as i32 {
             self.b.ins().store(data_flags(), zero, queue, 8 * k);
         }
-        self.row_prefetch = Some(RowPrefetch {
+        self.row.prefetch = Some(RowPrefetch {
             slot,
             streams,
             lines_per_call: (lines + calls - 1) / calls,
@@ -314,7 +326,7 @@ impl<'m> Emitter<'m, '_, '_> {
     /// From here on, reads and writes through the pointers `entry` (loaded from `table` in
     /// the entry block, in table order) use the loads of the latest [`Self::reload_pointers`].
     pub(crate) fn start_pointer_reloads(&mut self, table: Value, entry: Vec<Value>) {
-        self.pointer_reloads = Some(PointerReloads {
+        self.row.pointer_reloads = Some(PointerReloads {
             table,
             current: entry.clone(),
             entry,
@@ -324,7 +336,7 @@ impl<'m> Emitter<'m, '_, '_> {
     /// Loads the buffer pointers afresh (not `readonly`, so that the egraph does not merge
     /// them with the loads before a call).
     pub(crate) fn reload_pointers(&mut self) {
-        let Some(mut reloads) = self.pointer_reloads.take() else {
+        let Some(mut reloads) = self.row.pointer_reloads.take() else {
             return;
         };
         for (k, v) in reloads.current.iter_mut().enumerate() {
@@ -335,12 +347,13 @@ impl<'m> Emitter<'m, '_, '_> {
                 8 * k as i32,
             );
         }
-        self.pointer_reloads = Some(reloads);
+        self.row.pointer_reloads = Some(reloads);
     }
 
     /// The latest load of buffer pointer `entry` (itself outside a row kernel's reloads).
     pub(crate) fn base(&self, entry: Value) -> Value {
-        self.pointer_reloads
+        self.row
+            .pointer_reloads
             .as_ref()
             .and_then(|r| {
                 r.entry
@@ -355,7 +368,7 @@ impl<'m> Emitter<'m, '_, '_> {
     /// routines to prefetch (the last row's successor lies past the buffer; a prefetch
     /// never faults).
     pub fn queue_next_row(&mut self, space: &IterationSpace, index: &[Value]) {
-        let (Some(pf), Some(minor)) = (self.row_prefetch.take(), space.minor) else {
+        let (Some(pf), Some(minor)) = (self.row.prefetch.take(), space.minor) else {
             return;
         };
         let n = space.shape.dims[minor];
@@ -373,7 +386,7 @@ impl<'m> Emitter<'m, '_, '_> {
                 .ins()
                 .store(data_flags(), to, queue, 16 * k as i32 + 8);
         }
-        self.row_prefetch = Some(pf);
+        self.row.prefetch = Some(pf);
     }
 
     /// The cached element (`vty: None`) or vector of `id` at `index`, if `id` is cached and
@@ -385,7 +398,7 @@ impl<'m> Emitter<'m, '_, '_> {
         index: &[Value],
         vty: Option<Type>,
     ) -> Option<Value> {
-        let row = self.row_cache.get(&(frame_id, id))?;
+        let row = self.row.cache.get(&(frame_id, id))?;
         if index.len() != row.outer.len()
             || (0..index.len()).any(|d| d != row.minor && index[d] != row.outer[d])
         {

@@ -96,13 +96,9 @@ pub struct Emitter<'m, 'f, 'b> {
     pub env: &'f mut KernelEnv,
     imported: HashMap<&'static str, FuncRef>,
     cache: Vec<HashMap<CacheKey, Vec<Value>>>,
-    /// Values computed once per row into a stack buffer (`codegen/row_cache.rs`).
-    pub(crate) row_cache: HashMap<(u32, InstrId), crate::codegen::row_cache::CachedRow>,
-    /// The row kernel's prefetch queue, which its block routine calls drain
-    /// (`codegen/row_cache.rs`).
-    pub(crate) row_prefetch: Option<crate::codegen::row_cache::RowPrefetch>,
-    /// The row kernel's buffer pointers as last loaded afresh (`codegen/row_cache.rs`).
-    pub(crate) pointer_reloads: Option<crate::codegen::row_cache::PointerReloads>,
+    /// The row strategy's own state (row cache, prefetch queue, pointer reloads), owned
+    /// and read only by `codegen/row_cache.rs`; empty in every other strategy.
+    pub(crate) row: crate::codegen::row_cache::RowState,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO
     /// instruction `names[i]` that produced them, so dumps can say which is which.
@@ -162,9 +158,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             env,
             imported: HashMap::new(),
             cache: vec![HashMap::new()],
-            row_cache: HashMap::new(),
-            row_prefetch: None,
-            pointer_reloads: None,
+            row: Default::default(),
             next_frame: 0,
             names: vec![String::new()],
             locs: Vec::new(),
