@@ -49,7 +49,7 @@ impl ManualGroups {
         let dims = t.tiles.dims().to_vec();
         let manual_dim = t.data_rank() + usize::from(t.last_tile_dim_replicate) + k;
         let size = *dims.get(manual_dim)? as usize;
-        if size <= 1 || size >= n || n % size != 0 {
+        if size <= 1 || size >= n || !n.is_multiple_of(size) {
             return None;
         }
         let devices = t.tiles.devices();
