@@ -429,7 +429,30 @@ fn bad_multi_device_input_is_one_error_line() {
         ),
     )
     .unwrap();
+    // A sharding inside a shard_map body manual over x only that splits along x.
+    let partial = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/spmd/shard_map_partial_x/model.gspmd.hlo");
+    let bad_body = tmp.join("bad_body.hlo");
+    std::fs::write(
+        &bad_body,
+        std::fs::read_to_string(&partial).unwrap().replacen(
+            "sharding={devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}",
+            "sharding={devices=[2,1,4]<=[8] last_tile_dim_replicate}",
+            1,
+        ),
+    )
+    .unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "run",
+                bad_body.to_str().unwrap(),
+                "--partitions",
+                "8",
+                "--quiet",
+            ],
+            "splits along its manual axes",
+        ),
         (
             vec!["run", model, "--partitions", "4", "--quiet"],
             "name 8 devices",

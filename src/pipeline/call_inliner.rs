@@ -34,6 +34,10 @@ use crate::ir::{ComputationId, InstrId, Module, Op};
 pub struct CallInliner {
     /// Only inline calls to computations that have exactly one call site.
     pub single_call_site: bool,
+    /// Keep the calls of `shard_map` bodies over some mesh axes only (an operand is an
+    /// `SPMDFullToShardShape` with a manual subgroup): the SPMD partitioner partitions such
+    /// a body as its own program (XLA's Shardy export keeps them as calls too).
+    pub keep_partially_manual_bodies: bool,
 }
 
 impl CallInliner {
@@ -41,8 +45,21 @@ impl CallInliner {
     pub fn new() -> CallInliner {
         CallInliner {
             single_call_site: false,
+            keep_partially_manual_bodies: false,
         }
     }
+}
+
+/// True if `call` in `comp` calls a partially manual `shard_map` body.
+fn is_partially_manual_body_call(
+    comp: &crate::ir::Computation,
+    call: &crate::ir::Instruction,
+) -> bool {
+    call.operands.iter().any(|&o| {
+        let i = &comp.instrs[o];
+        matches!(&i.op, Op::CustomCall(cc) if cc.target == "SPMDFullToShardShape")
+            && matches!(&i.sharding, Some(crate::ir::HloSharding::Tiled(t)) if t.has_manual_subgroup())
+    })
 }
 
 impl Pass for CallInliner {
@@ -55,9 +72,14 @@ impl Pass for CallInliner {
         let mut changed = false;
         // Callees before callers: a callee is already flat when it gets inlined.
         for comp in module.computation_post_order() {
-            let calls: Vec<InstrId> = module.computations[comp]
+            let c = &module.computations[comp];
+            let calls: Vec<InstrId> = c
                 .iter()
-                .filter(|(_, instr)| is_inlineable_call(instr))
+                .filter(|(_, instr)| {
+                    is_inlineable_call(instr)
+                        && !(self.keep_partially_manual_bodies
+                            && is_partially_manual_body_call(c, instr))
+                })
                 .map(|(id, _)| id)
                 .collect();
             for call in calls {
@@ -376,6 +398,7 @@ ENTRY main {
         check_unchanged(
             CallInliner {
                 single_call_site: true,
+                ..CallInliner::new()
             },
             "
 HloModule m

@@ -15,6 +15,7 @@
 //! `module_0000.NAME.spmd-decisions.txt`.
 
 pub mod decisions;
+pub mod manual;
 pub mod reshard;
 pub mod rules;
 pub mod run;
@@ -47,7 +48,10 @@ pub fn spmd_pipeline(options: SpmdOptions, log: &Rc<RefCell<DecisionLog>>) -> Pi
     // XLA's spmd-partitioner pipeline inlines calls first (jax's nested jits), so every
     // annotated value is in the entry.
     Pipeline::new("spmd-partitioner")
-        .pass(crate::pipeline::call_inliner::CallInliner::new())
+        .pass(crate::pipeline::call_inliner::CallInliner {
+            keep_partially_manual_bodies: true,
+            ..crate::pipeline::call_inliner::CallInliner::new()
+        })
         .pass(sharding_propagation::ShardingPropagation::new(
             options,
             log.clone(),

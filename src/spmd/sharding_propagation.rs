@@ -26,7 +26,7 @@ use std::rc::Rc;
 use super::decisions::DecisionLog;
 use super::rules::{convolution, dot, elementwise, gather_scatter, reduce, shape_ops};
 use super::tiling::Tiling;
-use super::{SpmdOptions, reshard};
+use super::{SpmdOptions, manual, reshard};
 use crate::ir::sharding::{
     HloSharding, SdyMesh, SdySharding, frontend_attribute, parse_frontend_meshes, parse_manual_axes,
 };
@@ -142,25 +142,10 @@ fn sdy_attribute(
             .ok_or_else(|| err(instr, format!("no mesh @{} in xla.sdy.meshes", s.mesh)))?;
         out.push(s.to_hlo(mesh).map_err(|e| err(instr, e))?);
     }
+    // A shard_map over some mesh axes only keeps its in- and out-shardings (global, along
+    // the manual axes); `manual::regions` finds its groups.
     if let Some(axes) = frontend_attribute(&fa.value, "xla.sdy.manual_axes") {
-        let axes = parse_manual_axes(&axes).map_err(|e| err(instr, e))?;
-        if let Some(mesh) = list
-            .first()
-            .and_then(|s| meshes.iter().find(|m| m.name == s.mesh))
-        {
-            let all = mesh
-                .axes
-                .iter()
-                .filter(|a| a.1 > 1)
-                .all(|a| axes.contains(&a.0));
-            if !all {
-                return Err(err(
-                    instr,
-                    "shard_map over some mesh axes only (partially manual) is not supported",
-                )
-                .unsupported());
-            }
-        }
+        parse_manual_axes(&axes).map_err(|e| err(instr, e))?;
     }
     Ok(Some(match out.len() {
         1 => out.pop().unwrap(),
@@ -187,192 +172,229 @@ impl Pass for ShardingPropagation {
         let entry = module.entry;
         let mut log = self.log.borrow_mut();
         log.num_partitions = n;
-        let comp = &mut module.computations[entry];
-        let order = comp.order.clone();
-        let users = comp.users();
-        // The annotated instructions: closed, their shardings checked once.
-        let mut fixed: HashMap<InstrId, (Sh, HloSharding)> = HashMap::new();
+        // shard_map bodies over some mesh axes only: each its own program over the
+        // partitions of one manual group, its values split along the free axes.
+        let regions = manual::regions(module, entry, &meshes, n)
+            .map_err(|e| PassError::new(format!("sharding-propagation: {e}")))?;
+        for r in &regions {
+            manual::prepare_body(module, r)
+                .map_err(|e| PassError::new(format!("sharding-propagation: {e}")))?;
+            propagate(
+                &mut module.computations[r.body],
+                r.groups.local_partitions(),
+                &[],
+                &mut log,
+            )?;
+        }
+        propagate(&mut module.computations[entry], n, &meshes, &mut log)?;
+        Ok(true)
+    }
+}
+
+/// Propagation over one computation whose instructions run on `n` partitions.
+fn propagate(
+    comp: &mut crate::ir::Computation,
+    n: usize,
+    meshes: &[SdyMesh],
+    log: &mut DecisionLog,
+) -> Result<(), PassError> {
+    let order = comp.order.clone();
+    let users = comp.users();
+    // The annotated instructions: closed, their shardings checked once.
+    let mut fixed: HashMap<InstrId, (Sh, HloSharding)> = HashMap::new();
+    for &id in &order {
+        let instr = &comp.instrs[id];
+        if let Some((sh, stored)) = annotation(instr, comp, meshes, n)? {
+            fixed.insert(id, (sh, stored));
+        }
+    }
+    // Forward then backward sweeps to a fixed point. `None` is a value nothing has
+    // decided yet (an unannotated parameter, or ops computed only from such values);
+    // operands decide first, users fill what is still open.
+    let mut shs: HashMap<InstrId, Option<Sh>> = HashMap::new();
+    let mut why: HashMap<InstrId, &'static str> = HashMap::new();
+    for (&id, (sh, _)) in &fixed {
+        shs.insert(id, Some(sh.clone()));
+        why.insert(id, "annotated");
+    }
+    let get = |shs: &HashMap<InstrId, Option<Sh>>, o: &InstrId| shs.get(o).cloned().flatten();
+    for _round in 0..MAX_ROUNDS {
+        let mut changed = false;
         for &id in &order {
-            let instr = &comp.instrs[id];
-            if let Some((sh, stored)) = annotation(instr, comp, &meshes, n)? {
-                fixed.insert(id, (sh, stored));
-            }
-        }
-        // Forward then backward sweeps to a fixed point. `None` is a value nothing has
-        // decided yet (an unannotated parameter, or ops computed only from such values);
-        // operands decide first, users fill what is still open.
-        let mut shs: HashMap<InstrId, Option<Sh>> = HashMap::new();
-        let mut why: HashMap<InstrId, &'static str> = HashMap::new();
-        for (&id, (sh, _)) in &fixed {
-            shs.insert(id, Some(sh.clone()));
-            why.insert(id, "annotated");
-        }
-        let get = |shs: &HashMap<InstrId, Option<Sh>>, o: &InstrId| shs.get(o).cloned().flatten();
-        for _round in 0..MAX_ROUNDS {
-            let mut changed = false;
-            for &id in &order {
-                if fixed.contains_key(&id) {
-                    continue;
-                }
-                let instr = &comp.instrs[id];
-                let operands: Vec<Option<Sh>> =
-                    instr.operands.iter().map(|o| get(&shs, o)).collect();
-                if let Some((sh, w)) = infer(instr, &operands, comp, n) {
-                    // A split its users added stays while the operands' split agrees.
-                    if get(&shs, &id).is_some_and(|cur| refines(&cur, &sh)) {
-                        continue;
-                    }
-                    if shs.get(&id).cloned().flatten().as_ref() != Some(&sh) {
-                        changed = true;
-                        shs.insert(id, Some(sh));
-                    }
-                    why.insert(id, w);
-                }
-            }
-            for &id in order.iter().rev() {
-                if fixed.contains_key(&id) {
-                    continue;
-                }
-                let instr = &comp.instrs[id];
-                let cur = get(&shs, &id);
-                if let Shape::Tuple(elems) = &instr.shape {
-                    // A tuple: each element from its get-tuple-elements (all of them for
-                    // an undecided tuple; a partly replicated element may take more splits).
-                    let from_gte: Vec<Option<Sh>> = (0..elems.len())
-                        .map(|i| {
-                            users[id].iter().find_map(|&u| {
-                                match (&comp.instrs[u].op, get(&shs, &u)) {
-                                    (Op::GetTupleElement { index }, Some(s)) if *index == i => {
-                                        Some(s)
-                                    }
-                                    _ => None,
-                                }
-                            })
-                        })
-                        .collect();
-                    let next = match cur {
-                        None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
-                        Some(Sh::Tuple(v))
-                            if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
-                        {
-                            Some(
-                                v.iter()
-                                    .zip(from_gte)
-                                    .map(|(c, g)| match (c, g) {
-                                        (Sh::Array(c), Some(Sh::Array(g))) => {
-                                            c.merge(&g).map_or(Sh::Array(c.clone()), Sh::Array)
-                                        }
-                                        (c, _) => c.clone(),
-                                    })
-                                    .collect(),
-                            )
-                        }
-                        Some(_) => None,
-                    };
-                    if let Some(v) = next
-                        && get(&shs, &id) != Some(Sh::Tuple(v.clone()))
-                    {
-                        shs.insert(id, Some(Sh::Tuple(v)));
-                        why.insert(id, "from its get-tuple-elements");
-                        changed = true;
-                    }
-                    continue;
-                }
-                let cur = match cur {
-                    None => None,
-                    // A partly replicated value may take more splits from its users.
-                    Some(Sh::Array(t)) if t.counts.iter().product::<i64>() < n as i64 => Some(t),
-                    Some(_) => continue,
-                };
-                let mut found: Vec<(Tiling, &'static str)> = Vec::new();
-                for &u in &users[id] {
-                    let user = &comp.instrs[u];
-                    let ut = match (&user.op, get(&shs, &u)) {
-                        (Op::Plain(Opcode::Tuple), Some(Sh::Tuple(v))) => {
-                            for (k, o) in user.operands.iter().enumerate() {
-                                if *o == id
-                                    && let Some(Sh::Array(t)) = v.get(k)
-                                {
-                                    found.push((t.clone(), "from its tuple's sharding"));
-                                }
-                            }
-                            continue;
-                        }
-                        (_, Some(Sh::Array(t))) => t,
-                        _ => continue,
-                    };
-                    let operands: Vec<Option<Sh>> =
-                        user.operands.iter().map(|o| get(&shs, o)).collect();
-                    for (k, _) in user.operands.iter().enumerate().filter(|(_, o)| **o == id) {
-                        if let Some(f) = backward(user, k, &ut, &operands, comp) {
-                            found.push(f);
-                        }
-                    }
-                }
-                // The most split suggestion first.
-                found.sort_by_key(|f| std::cmp::Reverse(f.0.counts.iter().product::<i64>()));
-                match cur {
-                    None => {
-                        if let Some((t, w)) = found.into_iter().next() {
-                            shs.insert(id, Some(Sh::Array(t)));
-                            why.insert(id, w);
-                            changed = true;
-                        }
-                    }
-                    Some(cur) => {
-                        if let Some(m) = found.iter().find_map(|f| cur.merge(&f.0)) {
-                            shs.insert(id, Some(Sh::Array(m)));
-                            why.insert(id, "its operands' split, refined by its users'");
-                            changed = true;
-                        }
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        // What nothing decided is replicated; the rest follows forward.
-        for &id in &order {
-            if get(&shs, &id).is_some() {
+            if fixed.contains_key(&id) {
                 continue;
             }
             let instr = &comp.instrs[id];
-            let operands: Vec<Option<Sh>> = instr
-                .operands
-                .iter()
-                .map(|o| {
-                    Some(get(&shs, o).unwrap_or_else(|| Sh::replicated(&comp.instrs[*o].shape, n)))
-                })
-                .collect();
-            let (sh, w) = infer(instr, &operands, comp, n).unwrap_or_else(|| {
-                (
-                    Sh::replicated(&instr.shape, n),
-                    "nothing decides it: replicated",
-                )
-            });
-            shs.insert(id, Some(sh));
-            why.insert(id, w);
+            let operands: Vec<Option<Sh>> = instr.operands.iter().map(|o| get(&shs, o)).collect();
+            if let Some((sh, w)) = infer(instr, &operands, comp, n) {
+                // A split its users added stays while the operands' split agrees.
+                if get(&shs, &id).is_some_and(|cur| refines(&cur, &sh)) {
+                    continue;
+                }
+                if shs.get(&id).cloned().flatten().as_ref() != Some(&sh) {
+                    changed = true;
+                    shs.insert(id, Some(sh));
+                }
+                why.insert(id, w);
+            }
         }
-        for &id in &order {
+        for &id in order.iter().rev() {
+            if fixed.contains_key(&id) {
+                continue;
+            }
             let instr = &comp.instrs[id];
-            let sh = get(&shs, &id).expect("every instruction decided");
-            let stored = match (fixed.get(&id), cc_target(instr)) {
-                (Some((_, s)), Some("xla.sdy.GlobalToLocalShape")) => s.clone(),
-                _ => sh.to_sharding(),
+            let cur = get(&shs, &id);
+            if let Shape::Tuple(elems) = &instr.shape {
+                // A tuple: each element from its get-tuple-elements (all of them for
+                // an undecided tuple; a partly replicated element may take more splits).
+                let from_gte: Vec<Option<Sh>> = (0..elems.len())
+                    .map(|i| {
+                        users[id]
+                            .iter()
+                            .find_map(|&u| match (&comp.instrs[u].op, get(&shs, &u)) {
+                                (Op::GetTupleElement { index }, Some(s)) if *index == i => Some(s),
+                                _ => None,
+                            })
+                    })
+                    .collect();
+                let next = match cur {
+                    None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
+                    Some(Sh::Tuple(v))
+                        if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
+                    {
+                        Some(
+                            v.iter()
+                                .zip(from_gte)
+                                .map(|(c, g)| match (c, g) {
+                                    (Sh::Array(c), Some(Sh::Array(g))) => {
+                                        c.merge(&g).map_or(Sh::Array(c.clone()), Sh::Array)
+                                    }
+                                    (c, _) => c.clone(),
+                                })
+                                .collect(),
+                        )
+                    }
+                    Some(_) => None,
+                };
+                if let Some(v) = next
+                    && get(&shs, &id) != Some(Sh::Tuple(v.clone()))
+                {
+                    shs.insert(id, Some(Sh::Tuple(v)));
+                    why.insert(id, "from its get-tuple-elements");
+                    changed = true;
+                }
+                continue;
+            }
+            let cur = match cur {
+                None => None,
+                // A partly replicated value may take more splits from its users.
+                Some(Sh::Array(t)) if t.counts.iter().product::<i64>() < n as i64 => Some(t),
+                Some(_) => continue,
             };
-            let d = log.entry(&instr.name, instr.opcode().name());
-            d.operands = instr
-                .operands
-                .iter()
-                .map(|o| get(&shs, o).expect("decided").to_sharding().to_string())
-                .collect();
-            d.sharding = stored.to_string();
-            d.propagated_by = why[&id].to_string();
-            comp.instrs[id].sharding = Some(stored);
+            let mut found: Vec<(Tiling, &'static str)> = Vec::new();
+            for &u in &users[id] {
+                let user = &comp.instrs[u];
+                let ut = match (&user.op, get(&shs, &u)) {
+                    (Op::Plain(Opcode::Tuple), Some(Sh::Tuple(v))) => {
+                        for (k, o) in user.operands.iter().enumerate() {
+                            if *o == id
+                                && let Some(Sh::Array(t)) = v.get(k)
+                            {
+                                found.push((t.clone(), "from its tuple's sharding"));
+                            }
+                        }
+                        continue;
+                    }
+                    // A sort of several operands: each operand takes its result's
+                    // split (they are sorted together, so alike).
+                    (Op::Sort { .. }, Some(Sh::Tuple(v))) => {
+                        for (k, o) in user.operands.iter().enumerate() {
+                            if *o == id
+                                && let Some(Sh::Array(t)) = v.get(k)
+                            {
+                                found.push((t.clone(), "from its sort: the result's split"));
+                            }
+                        }
+                        continue;
+                    }
+                    (_, Some(Sh::Array(t))) => t,
+                    _ => continue,
+                };
+                let operands: Vec<Option<Sh>> =
+                    user.operands.iter().map(|o| get(&shs, o)).collect();
+                for (k, _) in user.operands.iter().enumerate().filter(|(_, o)| **o == id) {
+                    if let Some(f) = backward(user, k, &ut, &operands, comp) {
+                        found.push(f);
+                    }
+                }
+            }
+            // The most split suggestion first.
+            found.sort_by_key(|f| std::cmp::Reverse(f.0.counts.iter().product::<i64>()));
+            match cur {
+                None => {
+                    if let Some((t, w)) = found.into_iter().next() {
+                        shs.insert(id, Some(Sh::Array(t)));
+                        why.insert(id, w);
+                        changed = true;
+                    }
+                }
+                Some(cur) => {
+                    if let Some(m) = found.iter().find_map(|f| cur.merge(&f.0)) {
+                        shs.insert(id, Some(Sh::Array(m)));
+                        why.insert(id, "its operands' split, refined by its users'");
+                        changed = true;
+                    }
+                }
+            }
         }
-        Ok(true)
+        if !changed {
+            break;
+        }
     }
+    // What nothing decided is replicated; the rest follows forward.
+    for &id in &order {
+        if get(&shs, &id).is_some() {
+            continue;
+        }
+        let instr = &comp.instrs[id];
+        let operands: Vec<Option<Sh>> = instr
+            .operands
+            .iter()
+            .map(|o| {
+                Some(get(&shs, o).unwrap_or_else(|| Sh::replicated(&comp.instrs[*o].shape, n)))
+            })
+            .collect();
+        let (sh, w) = infer(instr, &operands, comp, n).unwrap_or_else(|| {
+            (
+                Sh::replicated(&instr.shape, n),
+                "nothing decides it: replicated",
+            )
+        });
+        shs.insert(id, Some(sh));
+        why.insert(id, w);
+    }
+    for &id in &order {
+        let instr = &comp.instrs[id];
+        let sh = get(&shs, &id).expect("every instruction decided");
+        let stored = match (fixed.get(&id), cc_target(instr)) {
+            // The shard_map entry keeps its annotation (a partially manual one names
+            // its manual groups for the partitioner).
+            (Some((_, s)), Some("xla.sdy.GlobalToLocalShape" | "SPMDFullToShardShape")) => {
+                s.clone()
+            }
+            _ => sh.to_sharding(),
+        };
+        let d = log.entry(&instr.name, instr.opcode().name());
+        d.operands = instr
+            .operands
+            .iter()
+            .map(|o| get(&shs, o).expect("decided").to_sharding().to_string())
+            .collect();
+        d.sharding = stored.to_string();
+        d.propagated_by = why[&id].to_string();
+        comp.instrs[id].sharding = Some(stored);
+    }
+    Ok(())
 }
 
 /// True if `cur` splits everything `f` splits, the same way (a split users added).
@@ -685,8 +707,33 @@ fn infer(
                 None => (rep(), "scatter"),
             }
         }
+        // A shard_map's own all-reduce or collective-permute inside a partially manual
+        // body (its groups along the manual axes): shard by shard, like elementwise.
+        (_, OpCategory::Collective)
+            if is_manual_collective(instr)
+                && instr.shape.is_array()
+                && odims(0) == instr.shape.dims() =>
+        {
+            return unary(
+                arr(0).map(|t| {
+                    (
+                        Sh::Array(t.clone()),
+                        "manual collective: the operand's split",
+                    )
+                }),
+                "manual collective",
+            );
+        }
         _ => (rep(), "no rule: replicated"),
     })
+}
+
+/// An all-reduce or collective-permute of one operand (a shard_map's own collective).
+fn is_manual_collective(instr: &Instruction) -> bool {
+    matches!(
+        instr.opcode(),
+        Opcode::AllReduce | Opcode::CollectivePermute
+    ) && instr.operands.len() == 1
 }
 
 /// The backward rules: the tiling operand `k` of `user` takes from the user's tiling `out`
@@ -712,6 +759,9 @@ fn backward(
             | OpCategory::ElementwiseTernary,
         ) if same_dims => Some((out.clone(), "from its elementwise user")),
         (Op::Plain(Opcode::Copy), _) if same_dims => Some((out.clone(), "from its copy")),
+        (_, OpCategory::Collective) if same_dims && is_manual_collective(user) => {
+            Some((out.clone(), "from its manual collective"))
+        }
         (Op::CustomCall(cc), _)
             if same_dims
                 && matches!(
@@ -754,6 +804,65 @@ fn backward(
                 out.project(&map),
                 "from its reduce: the kept dimensions' split",
             ))
+        }
+        (Op::Sort { .. }, _) if same_dims => {
+            Some((out.clone(), "from its sort: the result's split"))
+        }
+        (
+            Op::Convolution {
+                dimension_numbers,
+                feature_group_count: 1,
+                batch_group_count: 1,
+                ..
+            },
+            _,
+        ) if k < 2 => {
+            let other = match operands.get(1 - k) {
+                Some(Some(Sh::Array(t))) => Some(t),
+                _ => None,
+            };
+            convolution::operand_from_users(dimension_numbers, k, other, out, odims(k).len()).map(
+                |t| {
+                    (
+                        t,
+                        if k == 0 {
+                            "from its convolution: the result's batch split"
+                        } else {
+                            "from its convolution: the result's feature split"
+                        },
+                    )
+                },
+            )
+        }
+        (
+            Op::Gather {
+                dimension_numbers,
+                slice_sizes,
+                ..
+            },
+            _,
+        ) if k == 0 => {
+            let pairs =
+                gather_scatter::gather_passthrough(dimension_numbers, slice_sizes, &odims(0));
+            gather_scatter::along(out, &pairs, odims(0).len(), true)
+                .map(|t| (t, "from its gather: the passthrough dimensions' split"))
+        }
+        (
+            Op::Scatter {
+                dimension_numbers, ..
+            },
+            _,
+        ) if user.operands.len() == 3 && (k == 0 || k == 2) => {
+            let (od, ud) = (odims(0), odims(2));
+            let pairs = gather_scatter::scatter_passthrough(dimension_numbers, &od, &ud);
+            if k == 0 {
+                let same: Vec<(usize, usize)> = pairs.iter().map(|p| (p.0, p.0)).collect();
+                gather_scatter::along(out, &same, od.len(), false)
+                    .map(|t| (t, "from its scatter: the passthrough dimensions' split"))
+            } else {
+                gather_scatter::along(out, &pairs, ud.len(), false)
+                    .map(|t| (t, "from its scatter: the updates' passthrough split"))
+            }
         }
         (
             Op::Dot {

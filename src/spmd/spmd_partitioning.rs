@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::decisions::DecisionLog;
+use super::manual::{self, ManualGroups};
 use super::reshard::{self, Step};
 use super::rules::{convolution, dot, gather_scatter, reduce, shape_ops, sort};
 use super::tiling::Tiling;
@@ -47,6 +48,13 @@ impl Pass for SpmdPartitioning {
         let mut log = self.log.borrow_mut();
         log.num_partitions = self.options.num_partitions;
         let entry = module.entry;
+        let meshes = manual::module_meshes(module)
+            .map_err(|e| PassError::new(format!("spmd-partitioning: {e}")))?;
+        let regions = manual::regions(module, entry, &meshes, self.options.num_partitions)
+            .map_err(|e| PassError::new(format!("spmd-partitioning: {e}")))?
+            .into_iter()
+            .map(|r| (r.call, r))
+            .collect();
         let old = module.computations[entry].clone();
         let mut p = Partitioner {
             names: old.iter().map(|(_, i)| i.name.clone()).collect(),
@@ -60,6 +68,10 @@ impl Pass for SpmdPartitioning {
             adders: HashMap::new(),
             log: &mut log,
             actions: Vec::new(),
+            groups: None,
+            regions,
+            region_values: HashMap::new(),
+            current: InstrId::from_u32(0),
         };
         p.new.name = format!("{}_spmd", p.old.name);
         p.new.execution_thread = p.old.execution_thread.clone();
@@ -111,6 +123,16 @@ pub(crate) struct Partitioner<'a> {
     adders: HashMap<PrimitiveType, ComputationId>,
     log: &'a mut DecisionLog,
     actions: Vec<String>,
+    /// Inside a partially manual body: the manual groups (`n` is then the partitions of
+    /// one group; collectives and partition tables are made for every group).
+    groups: Option<ManualGroups>,
+    /// The partially manual shard_maps of this computation, by their `call`.
+    regions: HashMap<InstrId, manual::Region>,
+    /// Values the partitioned bodies return (by the new instruction that holds them):
+    /// their tilings over the local partitions, and the groups.
+    region_values: HashMap<InstrId, (PValue, ManualGroups)>,
+    /// The instruction being partitioned.
+    current: InstrId,
 }
 
 fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
@@ -135,6 +157,7 @@ impl<'a> Partitioner<'a> {
         let order = self.old.order.clone();
         for id in order {
             let instr = self.old.instrs[id].clone();
+            self.current = id;
             self.actions.clear();
             let (value, rule) = self.partition(&instr)?;
             let shard_shape = match &value {
@@ -152,7 +175,8 @@ impl<'a> Partitioner<'a> {
         let root = self.values[&self.old.root].clone();
         let root_id = self.materialize(&root);
         // The result's sharding, as XLA records it on the partitioned root.
-        let root_sharding = self.sharding_of(&root);
+        // (A partially manual body's shardings are over its group's partitions: none kept.)
+        let root_sharding = self.sharding_of(&root).filter(|_| self.groups.is_none());
         self.new.instrs[root_id].sharding = root_sharding;
         self.new.root = root_id;
         Ok(())
@@ -236,12 +260,26 @@ impl<'a> Partitioner<'a> {
         p
     }
 
+    /// Replica groups over this computation's partitions as the program's (in a partially
+    /// manual body: each local group in every manual group).
+    fn global_groups(&self, groups: &[Vec<i64>]) -> Vec<Vec<i64>> {
+        match &self.groups {
+            Some(g) => g.global_groups(groups),
+            None => groups.to_vec(),
+        }
+    }
+
     /// A scalar s32 that is `values[partition]` on each partition: a constant when all are
     /// equal, else a table indexed by `partition-id` (XLA's `MakePartitionOffsets`).
     fn per_partition(&mut self, values: &[i64]) -> InstrId {
         if values.iter().all(|&v| v == values[0]) {
             return self.s32(values[0]);
         }
+        // In a partially manual body, `values` are per local partition.
+        let values = match &self.groups {
+            Some(g) => g.global_values(values),
+            None => values.to_vec(),
+        };
         let table: Vec<i32> = values.iter().map(|&v| v as i32).collect();
         let n = table.len() as i64;
         let lit = Literal::Array(ArrayLiteral::from_vec(&[n], table));
@@ -309,6 +347,7 @@ impl<'a> Partitioner<'a> {
         why: &str,
     ) -> InstrId {
         let shape = self.new.instrs[x].shape.clone();
+        let groups = &self.global_groups(groups);
         let id = self.collective(
             Opcode::AllReduce,
             shape.clone(),
@@ -483,6 +522,7 @@ impl<'a> Partitioner<'a> {
                 )
             }
             Step::AllGather { dim, groups, to } => {
+                let groups = &self.global_groups(groups);
                 let mut shape = self.array_shape(x).dims;
                 let g = groups[0].len() as i64;
                 shape[*dim] *= g;
@@ -513,6 +553,7 @@ impl<'a> Partitioner<'a> {
                 groups,
                 to,
             } => {
+                let groups = &self.global_groups(groups);
                 let (a, b) = (*from_dim, *to_dim);
                 let s = self.array_shape(x).dims;
                 let g = groups[0].len() as i64;
@@ -788,6 +829,9 @@ impl<'a> Partitioner<'a> {
         {
             return self.custom_call(instr, &cc.target);
         }
+        if let Some(r) = self.regions.get(&self.current).cloned() {
+            return self.region(instr, &r);
+        }
         if any_manual {
             let ops: Vec<InstrId> = instr
                 .operands
@@ -797,7 +841,23 @@ impl<'a> Partitioner<'a> {
                     self.materialize(&v)
                 })
                 .collect();
-            let id = self.emit_clone(instr, instr.shape.clone(), ops);
+            // An element of a partitioned body's results has the body's shape.
+            let shape = match (&instr.op, ops.first()) {
+                (Op::GetTupleElement { index }, Some(&t)) => self.new.instrs[t]
+                    .shape
+                    .tuple_elements()
+                    .and_then(|e| e.get(*index))
+                    .cloned()
+                    .unwrap_or_else(|| instr.shape.clone()),
+                _ => instr.shape.clone(),
+            };
+            let id = self.emit_clone(instr, shape, ops.clone());
+            if let (Op::GetTupleElement { index }, Some(t)) = (&instr.op, ops.first())
+                && let Some((PValue::Tuple(vs), g)) = self.region_values.get(t).cloned()
+                && let Some(v) = vs.get(*index)
+            {
+                self.region_values.insert(id, (v.clone(), g));
+            }
             if opcode == Opcode::Call {
                 // The body is per-partition code; the CPU pipeline may inline it now.
                 self.new.instrs[id]
@@ -898,6 +958,17 @@ impl<'a> Partitioner<'a> {
                 self.elementwise(instr)
             }
             (Op::Plain(Opcode::Copy), _) if instr.shape.is_array() => self.elementwise(instr),
+            // A shard_map's own all-reduce or collective-permute in a partially manual body:
+            // its groups run along the manual axes, so it applies shard by shard.
+            (_, OpCategory::Collective)
+                if self.groups.is_some()
+                    && matches!(opcode, Opcode::AllReduce | Opcode::CollectivePermute)
+                    && instr.operands.len() == 1
+                    && instr.shape.is_array()
+                    && self.old.instrs[instr.operands[0]].shape.dims() == instr.shape.dims() =>
+            {
+                self.elementwise(instr)
+            }
             (Op::Broadcast { dimensions }, _) => {
                 let target = self.target(instr)?;
                 let need = shape_ops::broadcast_operand(&target, dimensions);
@@ -970,6 +1041,67 @@ impl<'a> Partitioner<'a> {
             }
             _ => self.fallback(instr),
         }
+    }
+
+    /// The `call` of a partially manual shard_map body: the body partitioned as its own
+    /// program over one manual group's partitions (its values split along the free axes),
+    /// then called with each partition's shards.
+    fn region(
+        &mut self,
+        instr: &Instruction,
+        r: &manual::Region,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let ops: Vec<InstrId> = instr
+            .operands
+            .iter()
+            .map(|o| {
+                let v = self.values[o].clone();
+                self.materialize(&v)
+            })
+            .collect();
+        let old = self.module.computations[r.body].clone();
+        let (body, root, channel, adders) = {
+            let mut inner = Partitioner {
+                names: old.iter().map(|(_, i)| i.name.clone()).collect(),
+                new: Computation::new(format!("{}_spmd", old.name)),
+                old,
+                module: &mut *self.module,
+                n: r.groups.local_partitions(),
+                values: HashMap::new(),
+                channel: self.channel,
+                pid: None,
+                adders: self.adders.clone(),
+                log: &mut *self.log,
+                actions: Vec::new(),
+                groups: Some(r.groups.clone()),
+                regions: HashMap::new(),
+                region_values: HashMap::new(),
+                current: InstrId::from_u32(0),
+            };
+            inner.new.execution_thread = inner.old.execution_thread.clone();
+            inner.run()?;
+            let root = inner.values[&inner.old.root].clone();
+            (inner.new, root, inner.channel, inner.adders)
+        };
+        self.channel = channel;
+        self.adders = adders;
+        let shape = body.instrs[body.root].shape.clone();
+        self.module.computations[r.body] = body;
+        let id = self.emit_clone(instr, shape, ops);
+        // The partitioned body is per-partition code; the CPU pipeline may inline it.
+        self.new.instrs[id]
+            .raw_attributes
+            .retain(|a| a.name != "frontend_attributes");
+        self.region_values.insert(id, (root, r.groups.clone()));
+        self.actions.push(format!(
+            "body partitioned over {} partitions per manual group ({} groups)",
+            r.groups.local_partitions(),
+            r.groups.groups.len()
+        ));
+        Ok((
+            PValue::Manual(id),
+            "partially manual shard_map: the body partitioned along the free axes",
+        ))
     }
 
     fn sort(
@@ -1384,7 +1516,23 @@ impl<'a> Partitioner<'a> {
                         PValue::Array { id, .. } => id,
                         v => self.materialize(&v),
                     };
-                    let t = self.tuple_target(instr, i, leaf)?;
+                    let mut t = self.tuple_target(instr, i, leaf)?;
+                    // Out of a partially manual body: the manual split (the annotation)
+                    // major, the body's split along the free axes minor.
+                    if let Some((PValue::Array { tiling, .. }, g)) =
+                        self.region_values.get(&local).cloned()
+                    {
+                        t = g.global_tiling(&t, &tiling).ok_or_else(|| {
+                            err(
+                                instr,
+                                format!(
+                                    "result {i}: the body's split {} does not combine with {}",
+                                    tiling.to_sharding(),
+                                    t.to_sharding()
+                                ),
+                            )
+                        })?;
+                    }
                     let want_shape = t.shard_dims(leaf.dims());
                     if self.new.instrs[local].shape.dims() != want_shape {
                         return Err(err(

@@ -487,6 +487,83 @@ def _(rng):
                 in_specs=[P("d", None), P("d", None)], out_specs=None)
 
 
+# Inputs without a sharding meeting sort, convolution, gather and scatter: XLA's propagation
+# moves the result's split back to them.
+
+
+@program("bwd_sort_conv", "unsharded inputs of a sort, a two-operand sort and a convolution "
+                          "on a 2x4 mesh, only the results sharded: the sort operands take "
+                          "the result's split, the convolution's input its batch split and "
+                          "the kernel its output-feature split")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"))
+
+    def f(x, k, v, img, ker):
+        s = jnp.sort(x, axis=1)
+        sk, sv = lax.sort((k, v), dimension=0, num_keys=1)
+        c = lax.conv_general_dilated(img, ker, (1, 1), "SAME",
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return s, sk, sv, c
+
+    return dict(fn=f, args=[normal(rng, (16, 32)), normal(rng, (32, 8)), normal(rng, (32, 8)),
+                            normal(rng, (4, 6, 6, 3)), normal(rng, (3, 3, 3, 8))], mesh=m,
+                in_specs=[None, None, None, None, None],
+                out_specs=(P("y", None), P(None, "y"), P(None, "y"), P("x", None, None, "y")))
+
+
+@program("bwd_gather_scatter", "unsharded operands of a gather and a scatter-add on 8 "
+                               "devices, only the results sharded: the operands take the "
+                               "split of the passthrough dimension")
+def _(rng):
+    m = mesh((8,), ("d",))
+    idx = np.array([3, 0, 7, 7, 1], dtype=np.int32)
+
+    def f(x, y, u):
+        return jnp.take(x, idx, axis=1), y.at[:, idx].add(u)
+
+    return dict(fn=f, args=[normal(rng, (16, 8)), normal(rng, (16, 8)), normal(rng, (16, 5))],
+                mesh=m, in_specs=[None, None, None], out_specs=(P("d", None), P("d", None)))
+
+
+# shard_map over some mesh axes only (partially manual): the other axes stay ordinary
+# tiled shardings inside the body, which XLA partitions along them.
+
+
+@program("shard_map_partial_x", "shard_map on a 2x4 mesh manual over x only: inside the "
+                                "body the rows are split further on y (a dot, tanh, a psum "
+                                "over x and a sum over the y-split rows)")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"))
+
+    def body(a, w):
+        a = jax.lax.with_sharding_constraint(a, NamedSharding(m, P("y", None)))
+        h = jnp.tanh(a @ w)
+        h = jax.lax.with_sharding_constraint(h, NamedSharding(m, P("y", None)))
+        return lax.psum(h, "x"), jnp.sum(h, axis=0)
+
+    f = jax.shard_map(body, mesh=m, in_specs=(P("x", None), P()), out_specs=(P(), P("x")),
+                      axis_names={"x"}, check_vma=False)
+    return dict(fn=f, args=[normal(rng, (16, 8)), normal(rng, (8, 4))], mesh=m,
+                in_specs=[P("x", None), P()], out_specs=(P("y", None), P("x")))
+
+
+@program("shard_map_partial_y", "shard_map on a 2x4 mesh manual over y only: inside the "
+                                "body the rows are split on x (exp, a scale and a psum "
+                                "over y)")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"))
+
+    def body(a):
+        a = jax.lax.with_sharding_constraint(a, NamedSharding(m, P("x", None)))
+        b = jnp.exp(a) * 2.0
+        return lax.psum(b, "y"), b
+
+    f = jax.shard_map(body, mesh=m, in_specs=(P(None, "y"),), out_specs=(P(), P(None, "y")),
+                      axis_names={"y"}, check_vma=False)
+    return dict(fn=f, args=[normal(rng, (8, 16))], mesh=m, in_specs=[P(None, "y")],
+                out_specs=(P("x", None), P("x", "y")))
+
+
 # --------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------
