@@ -170,27 +170,23 @@ ENTRY main {
     let text = exact(hlo, &args);
     assert!(!text.contains("reference implementation"), "{text}");
 
-    // A scalar predicate.
+    // A column-major predicate and operands (HLO's select takes a predicate of the same
+    // dimensions).
     let hlo = "HloModule m
 ENTRY main {
-  p = pred[] parameter(0)
-  a = c128[2,3]{1,0} parameter(1)
+  p = pred[2,3]{0,1} parameter(0)
+  a = c128[2,3]{0,1} parameter(1)
   b = c128[2,3]{1,0} parameter(2)
   ROOT s = c128[2,3]{1,0} select(p, a, b)
 }
 ";
     let a = complex_literal(PrimitiveType::C128, &[2, 3], 1);
     let b = complex_literal(PrimitiveType::C128, &[2, 3], 5);
-    for p in [true, false] {
-        exact(
-            hlo,
-            &[
-                Literal::Array(ArrayLiteral::scalar(p)),
-                a.clone(),
-                b.clone(),
-            ],
-        );
-    }
+    let p = Literal::Array(ArrayLiteral::from_vec(
+        &[2, 3],
+        vec![true, false, false, true, true, false],
+    ));
+    exact(hlo, &[p, a, b]);
 }
 
 #[test]
