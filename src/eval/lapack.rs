@@ -238,6 +238,8 @@ impl LapackCall {
             },
             "gtsv" => Routine::Gtsv,
             "gees" => {
+                // jax 0.10.2 never asks for sorting on CPU (`lax.linalg.schur(...,
+                // sort_eig_vals=True)` raises NotImplementedError while tracing).
                 if flag("sort", b'S', b'N')? {
                     return Err("gees with eigenvalue sorting (sort = S) is not supported".into());
                 }

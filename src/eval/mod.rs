@@ -122,12 +122,16 @@ impl std::error::Error for EvalError {}
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
 pub use custom_call::interprets_target as interprets_custom_call;
-pub use rng::SplitMix64;
+/// XLA's `rng` results (`rng/xla_rng_op.txt`), for the runtime's tests too.
+#[cfg(test)]
+pub(crate) use rng::tests as rng_golden;
+pub use rng::{RNG_STATE_INITIAL, SplitMix64, rng_key};
 
 /// Settings of one evaluation.
 #[derive(Clone, Debug)]
 pub struct EvalOptions {
-    /// Seed of the `rng` op's generator (rng-bit-generator is deterministic in its state).
+    /// Seed of the `rng` op's Philox keys (`rng::rng_key`; rng-bit-generator is
+    /// deterministic in its state).
     pub seed: u64,
     /// Flush float denormals to zero in arithmetic, as XLA:CPU does (see [`denormals`]).
     pub flush_denormals: bool,
@@ -196,8 +200,9 @@ pub struct Evaluator<'m> {
     pub module: &'m Module,
     /// Settings.
     pub options: EvalOptions,
-    /// State of the `rng` op's generator.
-    pub rng_state: u64,
+    /// The counter of every `rng` instruction run so far, by instruction name (XLA's
+    /// `rng-get-and-update-state`, one per instruction; see [`rng::rng`]).
+    pub rng_counters: std::collections::HashMap<String, u128>,
     /// Consulted first for every custom call; `None` runs only the built-in targets.
     pub custom_call_handler: Option<Arc<dyn CustomCallHandler>>,
     /// Which process of which grid this evaluator is: `replica-id`, `partition-id` and the
@@ -208,11 +213,10 @@ pub struct Evaluator<'m> {
 impl<'m> Evaluator<'m> {
     /// A fresh evaluator: no custom-call handler, one device.
     pub fn new(module: &'m Module, options: EvalOptions) -> Evaluator<'m> {
-        let rng_state = options.seed;
         Evaluator {
             module,
             options,
-            rng_state,
+            rng_counters: std::collections::HashMap::new(),
             custom_call_handler: None,
             device: DeviceContext::single(),
         }
@@ -514,7 +518,7 @@ impl<'m> Evaluator<'m> {
             Op::RngBitGenerator { algorithm } => {
                 rng::rng_bit_generator(shape, operands[0], *algorithm)
             }
-            Op::Rng { distribution } => rng::rng(self, shape, operands, *distribution),
+            Op::Rng { distribution } => rng::rng(self, &instr.name, shape, operands, *distribution),
             Op::Cholesky { lower } => linalg::cholesky(operands[0], *lower),
             Op::TriangularSolve(options) => {
                 linalg::triangular_solve(operands[0], operands[1], options)

@@ -1,5 +1,6 @@
 //! Random numbers: `rng-bit-generator` (XLA's ThreeFry and Philox, bit-exact with XLA:CPU)
-//! and `rng` (a documented, deterministic stand-in: NOT bit-exact with XLA).
+//! and `rng` (XLA:CPU's `rng-expander`: Philox bits into the distribution, bit-exact given
+//! the key; see [`rng`]).
 //!
 //! XLA: `xla/service/rng_bit_generator_expander.cc` (how the state is sliced and rebuilt),
 //! `xla/hlo/builder/lib/prng.cc` (`ThreeFryBitGenerator`, `PhiloxBitGenerator`), and
@@ -264,17 +265,51 @@ fn philox_bits64(key: u64, counter: u128, count: usize) -> (Vec<u64>, u128) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The `rng` op.
+// The `rng` op, as XLA:CPU's `rng-expander` computes it.
 
-/// `rng(a, b), distribution=...`.
+/// The first value of every `rng` instruction's counter: XLA:CPU's
+/// `rng-get-and-update-state` starts there (`kRngStateInitialValue`,
+/// `xla/backends/cpu/runtime/rng_state_thunk.cc`).
+pub const RNG_STATE_INITIAL: u128 = 0x701_2395;
+
+/// The Philox key of the `rng` instruction `name` under `seed`: `seed` xor the 64-bit
+/// FNV-1a hash of the name. (XLA's key is a constant drawn from the module's and the
+/// process's random generators at compile time, so it depends on what the process
+/// compiled before; a given XLA key `k` is reproduced with `seed = k ^ fnv1a(name)`.)
+pub fn rng_key(seed: u64, name: &str) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    seed ^ h
+}
+
+/// `rng(a, b), distribution=...`, bit for bit as XLA:CPU's `rng-expander` computes it.
 ///
-/// Uniform: floats in `[a, b)`, integers in `[a, b)`. Normal: mean `a`, standard deviation
-/// `b` (Box-Muller). XLA's evaluator draws from a `std::minstd_rand0` and XLA:CPU expands
-/// `rng` into Philox with a per-module seed, so neither is reproducible here; xlac draws
-/// from SplitMix64 seeded with [`Evaluator::rng_state`], which advances on every call.
-/// Results are deterministic for a given `--seed` but differ from XLA.
+/// Bits: Philox-4x32 under [`rng_key`] from the instruction's counter (starting at
+/// [`RNG_STATE_INITIAL`], advanced after every call by the number of 32-bit words of the
+/// result, as `rng-get-and-update-state` is; kept in [`Evaluator::rng_counters`]).
+/// Uniform floats: the top mantissa-width bits as an integer, times 2^-mantissa, then
+/// `fma(u, b - a, a)` (XLA:CPU's LLVM contracts the multiply and add). Uniform integers:
+/// The first element of a 32- or 64-bit integer literal as unsigned bits.
+fn int_bits(x: &ArrayLiteral) -> u64 {
+    match &x.data {
+        ArrayData::S32(v) => v[0] as u32 as u64,
+        ArrayData::U32(v) => u64::from(v[0]),
+        ArrayData::S64(v) => v[0] as u64,
+        ArrayData::U64(v) => v[0],
+        _ => 0,
+    }
+}
+
+/// `a + d/2 + (d - d/2)` for `d = bits % (b - a)` (unsigned). Normal: Box-Muller on
+/// consecutive pairs of uniforms, `(u[2i], u[2i+1])` giving outputs `2i` (sine) and `2i+1`
+/// (cosine), then `fma(b, z, a)`. f16/bf16 compute in f32 and round at the
+/// end. Other types are errors, as in XLA (which takes 32- and 64-bit types only).
 pub fn rng(
     ev: &mut Evaluator<'_>,
+    name: &str,
     shape: &Shape,
     operands: &[&Literal],
     distribution: RandomDistribution,
@@ -297,56 +332,73 @@ pub fn rng(
         }
     };
     let (a, b) = (scalar(a)?, scalar(b)?);
-    let mut source = SplitMix64(ev.rng_state);
-    // One stream per call: the next call starts from a different state.
-    ev.rng_state = ev
-        .rng_state
-        .wrapping_add(0x9E37_79B9_7F4A_7C15)
-        .rotate_left(17)
-        ^ 0x5851_F42D;
     let n = out.element_count();
     let ty = out.element_type;
+    use PrimitiveType as T;
+    let words = match ty {
+        T::F16 | T::BF16 | T::F32 | T::S32 | T::U32 => 1,
+        T::F64 | T::S64 | T::U64 => 2,
+        _ => {
+            return Err(EvalError::new(format!(
+                "rng of {ty}: XLA's rng-expander takes f16, bf16 and 32- and 64-bit types"
+            )));
+        }
+    };
+    if distribution == RandomDistribution::Normal && ty.is_integral() {
+        return Err(EvalError::new(format!(
+            "rng_normal needs a float type, got {ty}"
+        )));
+    }
+    let key = rng_key(ev.options.seed, name);
+    let slot = ev
+        .rng_counters
+        .entry(name.to_string())
+        .or_insert(RNG_STATE_INITIAL);
+    let counter = *slot;
+    *slot = slot.wrapping_add((n * words) as u128);
 
-    macro_rules! floats {
-        ($t:ty, $to:expr, $from:expr) => {{
-            let lo: f64 = $to(a.values::<$t>().unwrap()[0]);
-            let hi: f64 = $to(b.values::<$t>().unwrap()[0]);
-            let v: Vec<$t> = (0..n)
-                .map(|_| $from(source.sample_float(distribution, lo, hi)))
-                .collect();
-            <$t as crate::ir::NativeType>::wrap(v)
-        }};
-    }
-    macro_rules! ints {
-        ($t:ty) => {{
-            if distribution != RandomDistribution::Uniform {
-                return Err(EvalError::new(format!(
-                    "rng_normal needs a float type, got {ty}"
-                )));
-            }
-            let lo = a.values::<$t>().unwrap()[0] as i128;
-            let hi = b.values::<$t>().unwrap()[0] as i128;
-            let range = (hi - lo).max(1) as u128;
-            let v: Vec<$t> = (0..n)
-                .map(|_| (lo + (u128::from(source.next_u64()) % range) as i128) as $t)
-                .collect();
-            <$t as crate::ir::NativeType>::wrap(v)
-        }};
-    }
+    let f32_of = |x: &ArrayLiteral| -> f32 {
+        match ty {
+            T::F16 => x.values::<f16>().unwrap()[0].to_f32(),
+            T::BF16 => x.values::<bf16>().unwrap()[0].to_f32(),
+            _ => x.values::<f32>().unwrap()[0],
+        }
+    };
     let data = match ty {
-        PrimitiveType::F32 => floats!(f32, |x: f32| f64::from(x), |x: f64| x as f32),
-        PrimitiveType::F64 => floats!(f64, |x: f64| x, |x: f64| x),
-        PrimitiveType::F16 => floats!(f16, |x: f16| x.to_f64(), f16::from_f64),
-        PrimitiveType::BF16 => floats!(bf16, |x: bf16| x.to_f64(), bf16::from_f64),
-        PrimitiveType::S8 => ints!(i8),
-        PrimitiveType::S16 => ints!(i16),
-        PrimitiveType::S32 => ints!(i32),
-        PrimitiveType::S64 => ints!(i64),
-        PrimitiveType::U8 => ints!(u8),
-        PrimitiveType::U16 => ints!(u16),
-        PrimitiveType::U32 => ints!(u32),
-        PrimitiveType::U64 => ints!(u64),
-        _ => return Err(EvalError::new(format!("rng does not support {ty}")).unsupported()),
+        T::F16 | T::BF16 | T::F32 => {
+            let v = rng_f32(key, counter, n, distribution, f32_of(&a), f32_of(&b));
+            match ty {
+                T::F16 => ArrayData::F16(v.into_iter().map(f16::from_f32).collect()),
+                T::BF16 => ArrayData::BF16(v.into_iter().map(bf16::from_f32).collect()),
+                _ => ArrayData::F32(v),
+            }
+        }
+        T::F64 => {
+            let (a, b) = (a.values::<f64>().unwrap()[0], b.values::<f64>().unwrap()[0]);
+            ArrayData::F64(rng_f64(key, counter, n, distribution, a, b))
+        }
+        T::U32 | T::S32 => {
+            let bits = philox_bits32(key, counter, n).0;
+            let lo = int_bits(&a) as u32;
+            let hi = int_bits(&b) as u32;
+            let v = bits.into_iter().map(|x| uniform_int32(x, lo, hi));
+            if ty == T::U32 {
+                ArrayData::U32(v.collect())
+            } else {
+                ArrayData::S32(v.map(|x| x as i32).collect())
+            }
+        }
+        _ => {
+            let bits = philox_bits64(key, counter, n).0;
+            let lo = int_bits(&a);
+            let hi = int_bits(&b);
+            let v = bits.into_iter().map(|x| uniform_int64(x, lo, hi));
+            if ty == T::U64 {
+                ArrayData::U64(v.collect())
+            } else {
+                ArrayData::S64(v.map(|x| x as i64).collect())
+            }
+        }
     };
     Ok(ArrayLiteral {
         shape: crate::ir::ArrayShape::new(ty, &out.dims),
@@ -354,6 +406,72 @@ pub fn rng(
     }
     .into())
 }
+
+/// `a + d/2 + (d - d/2)` with `d = bits % (b - a)` in wrapping unsigned arithmetic
+/// (XLA's `ConvertRandomBitsToUniformInt`; a remainder by zero is the dividend).
+fn uniform_int32(bits: u32, a: u32, b: u32) -> u32 {
+    let range = b.wrapping_sub(a);
+    let d = if range == 0 { bits } else { bits % range };
+    let half = d >> 1;
+    a.wrapping_add(half).wrapping_add(d - half)
+}
+
+/// [`uniform_int32`] for 64-bit types.
+fn uniform_int64(bits: u64, a: u64, b: u64) -> u64 {
+    let range = b.wrapping_sub(a);
+    let d = if range == 0 { bits } else { bits % range };
+    let half = d >> 1;
+    a.wrapping_add(half).wrapping_add(d - half)
+}
+
+macro_rules! rng_float {
+    ($name:ident, $t:ty, $bits:ident, $shift:expr, $mantissa:expr) => {
+        /// Uniform or normal floats from Philox bits (see [`rng`]).
+        fn $name(
+            key: u64,
+            counter: u128,
+            n: usize,
+            distribution: RandomDistribution,
+            a: $t,
+            b: $t,
+        ) -> Vec<$t> {
+            let scale = (-($mantissa as f64)).exp2() as $t;
+            let unit = |count: usize| -> Vec<$t> {
+                $bits(key, counter, count)
+                    .0
+                    .into_iter()
+                    .map(|x| (x >> $shift) as $t * scale)
+                    .collect()
+            };
+            match distribution {
+                RandomDistribution::Uniform => {
+                    unit(n).into_iter().map(|u| u.mul_add(b - a, a)).collect()
+                }
+                RandomDistribution::Normal => {
+                    let pairs = n.div_ceil(2);
+                    // Uniform on [0, 1): fma(u, 1 - 0, 0) is u.
+                    let u = unit(2 * pairs);
+                    let tiny = 1.0e-7f32 as $t;
+                    let two_pi = (2.0 * std::f64::consts::PI) as $t;
+                    // Consecutive uniforms pair up; each pair gives two outputs in place.
+                    let mut z = Vec::with_capacity(2 * pairs);
+                    for pair in u.chunks_exact(2) {
+                        let u1 = pair[0].max(tiny);
+                        let v1 = two_pi * pair[1];
+                        let r = (-2.0 * u1.ln()).sqrt();
+                        z.push(v1.sin() * r);
+                        z.push(v1.cos() * r);
+                    }
+                    z.truncate(n);
+                    z.into_iter().map(|x| b.mul_add(x, a)).collect()
+                }
+            }
+        }
+    };
+}
+
+rng_float!(rng_f32, f32, philox_bits32, 9, 23);
+rng_float!(rng_f64, f64, philox_bits64, 12, 52);
 
 /// SplitMix64 (Steele, Lea, Flood 2014, as in `java.util.SplittableRandom`): a small,
 /// well-mixed 64-bit generator whose output is fixed by its definition. The `rng` op and
@@ -380,23 +498,7 @@ impl SplitMix64 {
     pub fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
-
-    fn sample_float(&mut self, distribution: RandomDistribution, a: f64, b: f64) -> f64 {
-        match distribution {
-            RandomDistribution::Uniform => {
-                let x = a + (b - a) * self.next_f64();
-                // Rounding can land on b; keep the interval half-open.
-                if x >= b && b > a { a } else { x }
-            }
-            RandomDistribution::Normal => {
-                // Box-Muller; 1 - unit() is in (0, 1], so the log is finite.
-                let u1 = 1.0 - self.next_f64();
-                let u2 = self.next_f64();
-                a + b * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-            }
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

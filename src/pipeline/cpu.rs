@@ -12,6 +12,7 @@ use super::constant_folding::ConstantFolding;
 use super::cse::Cse;
 use super::dce::Dce;
 use super::dot_decomposer::DotDecomposer;
+use super::dynamic_padder::DynamicPadder;
 use super::flatten_call_graph::FlattenCallGraph;
 use super::float_normalization::FloatNormalization;
 use super::qr_expander::QrExpander;
@@ -53,6 +54,7 @@ fn post_layout_assignment() -> Pipeline {
 fn expansion() -> Pipeline {
     Pipeline::new("expansion")
         .pass(DotDecomposer)
+        .pass(DynamicPadder)
         .pass(RngBitGeneratorExpander::cpu())
         .pass(TopkDecomposer)
         .pass(QrExpander)

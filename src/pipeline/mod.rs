@@ -18,6 +18,7 @@ pub mod cse;
 pub mod dce;
 pub mod dot_decomposer;
 pub mod dump;
+pub mod dynamic_padder;
 pub mod flatten_call_graph;
 pub mod float_normalization;
 pub mod op_expander;

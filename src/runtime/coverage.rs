@@ -1,7 +1,8 @@
 //! How the compiled backend runs each opcode, for the README's op coverage table
-//! (`tests/readme.rs`). It states the routes `runtime/thunk_emitter.rs` and the fusion pass take;
-//! element types outside the kernels' set (complex) take the reference route whatever the
-//! opcode.
+//! (`tests/readme.rs`). It states the routes `runtime/thunk_emitter.rs` and the fusion pass take
+//! on real types; on complex numbers, elementwise ops run as a native routine
+//! (`library/complex_elementwise.rs`) and data movement and reductions take the reference
+//! route.
 
 use crate::eval::interprets;
 use crate::ir::Opcode;
@@ -11,8 +12,10 @@ pub fn compiled_route(op: Opcode) -> &'static str {
     use Opcode::*;
     match op {
         Parameter | Constant | Tuple | GetTupleElement | Bitcast | Copy | While | Conditional
-        | Call | AfterAll | AddDependency | OptimizationBarrier | Domain | Fusion => "runtime",
-        Dot | Convolution | Sort | Scatter | SelectAndScatter | TopK | CustomCall | Fft => {
+        | Call | AfterAll | AddDependency | OptimizationBarrier | Domain | Fusion
+        // This device's id, written by the runtime (`Thunk::DeviceIndex`).
+        | PartitionId | ReplicaId => "runtime",
+        Dot | Convolution | Sort | Scatter | SelectAndScatter | TopK | CustomCall | Fft | Rng => {
             "library"
         }
         BitcastConvert | Iota | Broadcast | Reshape | Transpose | Slice | Pad | Concatenate
@@ -20,9 +23,10 @@ pub fn compiled_route(op: Opcode) -> &'static str {
             "kernel"
         }
         _ if op.is_elementwise() => "kernel",
-        // Rewritten into other ops by `cholesky_expander`, `triangular_solve_expander` and
-        // `rng-bit-generator-expander` before anything runs.
-        Cholesky | TriangularSolve | RngBitGenerator => "expanded",
+        // Rewritten into other ops by `cholesky_expander`, `triangular_solve_expander`,
+        // `rng-bit-generator-expander` and `dynamic-padder` (a static dimension's size is a
+        // constant) before anything runs.
+        Cholesky | TriangularSolve | RngBitGenerator | GetDimensionSize => "expanded",
         _ if interprets(op) => "reference",
         _ => "no",
     }

@@ -58,6 +58,8 @@ pub struct Context<'m> {
     pub evaluator: Evaluator<'m>,
     /// The device this run is, and the runtime its collectives go to.
     pub device: DeviceBinding,
+    /// The counters of the run's `rng` instructions.
+    pub rng: super::library::rng::RngCounters,
 }
 
 /// Which device of which grid a run is.
@@ -161,6 +163,7 @@ fn run_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
         Thunk::Dot(d) => dot::run(d, &ctx.memory)?,
         Thunk::Convolution(c) => convolution::run(c, &ctx.memory)?,
         Thunk::Library(l) => l.run(&ctx.memory)?,
+        Thunk::Rng(r) => super::library::rng::run(r, &ctx.memory, &mut ctx.rng)?,
         Thunk::Reference(r) => run_reference(r, ctx)?,
         Thunk::While {
             name,

@@ -465,6 +465,7 @@ impl Executable {
         evaluator.custom_call_handler = self.custom_call_handler.clone();
         Context {
             memory: Memory { bases },
+            rng: library::rng::RngCounters::new(self.seed),
             evaluator,
             device: DeviceBinding {
                 collectives: std::sync::Arc::new(collectives::InProcess::single()),

@@ -88,6 +88,7 @@ pub fn name(thunk: &Thunk) -> &str {
         Thunk::Convolution(c) => &c.name,
         Thunk::Reference(r) => &r.name,
         Thunk::Library(l) => l.name(),
+        Thunk::Rng(r) => &r.name,
         Thunk::Collective(c) => &c.instruction.name,
         Thunk::Copy { name, .. }
         | Thunk::DeviceIndex { name, .. }

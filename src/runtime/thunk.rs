@@ -238,6 +238,8 @@ pub enum Thunk {
     Library(super::library::LibraryThunk),
     /// An op run by the reference implementation.
     Reference(ReferenceThunk),
+    /// `rng` (native; its counter lives in the run's context).
+    Rng(super::library::rng::RngThunk),
     /// A collective through the device runtime.
     Collective(Box<CollectiveThunk>),
     /// `replica-id` or `partition-id`: this device's id as a `u32[]`.
@@ -374,6 +376,13 @@ impl Thunk {
                     .unwrap_or_default()
             ),
             Thunk::Library(l) => writeln!(out, "{pad}{}", l.line()),
+            Thunk::Rng(r) => writeln!(
+                out,
+                "{pad}library rng {} (philox, {}, {})",
+                r.name,
+                r.distribution,
+                crate::ir::Shape::Array(r.out.shape.clone())
+            ),
             Thunk::Reference(r) => writeln!(
                 out,
                 "{pad}library {} {} (reference implementation)",

@@ -4,7 +4,8 @@
 //! the plan shares their buffers (and a copy where it did not); fusions become kernel
 //! calls; dot, convolution, copy and control flow get native thunks; sort, scatter,
 //! select-and-scatter (with their computations compiled), the real LAPACK custom calls,
-//! `TopK`, integer and complex dots and convolutions and `fft` get native library routines; every other op runs its reference implementation, named
+//! `TopK`, integer and complex dots and convolutions, `fft`, `rng` and elementwise ops over
+//! complex numbers get native library routines; every other op runs its reference implementation, named
 //! as such. An op with no thunk at all is an error.
 //! XLA: `xla/service/cpu/thunk_emitter.cc` (`ThunkEmitter::EmitHloInstruction`).
 
@@ -19,6 +20,7 @@ use crate::ir::{
 use super::RuntimeError;
 use super::buffers::literal_leaf;
 use super::library::LibraryThunk;
+use super::library::complex_elementwise::{self, ComplexElementwiseThunk};
 use super::library::fft::FftThunk;
 use super::library::lapack::LapackThunk;
 use super::library::loop_convolution::{self, LoopConvolutionThunk};
@@ -226,6 +228,21 @@ impl<'a> ThunkEmitter<'a> {
                     out: self.array_leaf(comp, id)?,
                 });
             }
+            Op::Rng { distribution }
+                if instr
+                    .shape
+                    .element_type()
+                    .is_some_and(|t| super::library::rng::supported(t, *distribution))
+                    && instr.operands.len() == 2 =>
+            {
+                out.push(Thunk::Rng(super::library::rng::RngThunk {
+                    name,
+                    distribution: *distribution,
+                    a: self.array_leaf(comp, instr.operands[0])?,
+                    b: self.array_leaf(comp, instr.operands[1])?,
+                    out: self.array_leaf(comp, id)?,
+                }));
+            }
             _ => match self.library(comp, id)? {
                 Some(l) => out.push(Thunk::Library(l)),
                 None => out.push(Thunk::Reference(self.reference(comp, id)?)),
@@ -428,6 +445,30 @@ impl<'a> ThunkEmitter<'a> {
                     Some(t) => LibraryThunk::TopK(t),
                     None => return Ok(None),
                 }
+            }
+            op if instr.opcode().is_elementwise() => {
+                let direction = match op {
+                    Op::Compare { direction, .. } => Some(*direction),
+                    _ => None,
+                };
+                let out = self.array_leaf(comp, id)?;
+                let types: Vec<PrimitiveType> =
+                    operands.iter().map(|o| o.shape.element_type).collect();
+                if !complex_elementwise::supported(
+                    instr.opcode(),
+                    direction,
+                    &types,
+                    out.shape.element_type,
+                ) {
+                    return Ok(None);
+                }
+                LibraryThunk::ComplexElementwise(ComplexElementwiseThunk {
+                    name: instr.name.clone(),
+                    opcode: instr.opcode(),
+                    direction,
+                    operands,
+                    out,
+                })
             }
             _ => return Ok(None),
         }))

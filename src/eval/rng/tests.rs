@@ -95,8 +95,12 @@ const CASES: &[Case] = &[
 ];
 
 /// The output bits of any integer type, widened to u64 (unsigned reinterpretation).
-fn bits_as_u64(lit: &ArrayLiteral) -> Vec<u64> {
+pub(crate) fn bits_as_u64(lit: &ArrayLiteral) -> Vec<u64> {
     match &lit.data {
+        ArrayData::F16(v) => v.iter().map(|&x| u64::from(x.to_bits())).collect(),
+        ArrayData::BF16(v) => v.iter().map(|&x| u64::from(x.to_bits())).collect(),
+        ArrayData::F32(v) => v.iter().map(|&x| u64::from(x.to_bits())).collect(),
+        ArrayData::F64(v) => v.iter().map(|&x| x.to_bits()).collect(),
         ArrayData::U8(v) => v.iter().map(|&x| u64::from(x)).collect(),
         ArrayData::U16(v) => v.iter().map(|&x| u64::from(x)).collect(),
         ArrayData::U32(v) => v.iter().map(|&x| u64::from(x)).collect(),
@@ -328,4 +332,158 @@ fn rng_rejects_mismatched_parameters() {
         RandomDistribution::Normal,
     );
     assert!(evaluate(&m, &[], &EvalOptions::default()).is_err());
+}
+
+/// One line of `xla_rng_op.txt`, printed by `scripts/golden_rng_op.py` (jax/jaxlib 0.10.2
+/// on CPU, each case in a fresh process, the key read from XLA's dump after
+/// `rng-expander`): `rng(a, b)` of one type and shape, XLA's Philox key, and the result
+/// bits of the first and the second execution (the counter one delta further).
+pub(crate) struct XlaRng {
+    pub ty: &'static str,
+    pub dims: Vec<i64>,
+    pub distribution: &'static str,
+    pub a: &'static str,
+    pub b: &'static str,
+    pub key: u64,
+    pub first: Vec<u64>,
+    pub second: Vec<u64>,
+}
+
+pub(crate) fn xla_rng_cases() -> Vec<XlaRng> {
+    let field = |w: &'static str, k: &str| w.strip_prefix(k).expect("golden field");
+    let numbers = |s: &str| s.split(',').map(|x| x.parse::<u64>().unwrap()).collect();
+    include_str!("xla_rng_op.txt")
+        .lines()
+        .map(|line| {
+            let w: Vec<&'static str> = line.split(' ').collect();
+            XlaRng {
+                ty: match w[0] {
+                    "i32" => "s32",
+                    "ui32" => "u32",
+                    "i64" => "s64",
+                    "ui64" => "u64",
+                    t => t,
+                },
+                dims: match w[1] {
+                    "scalar" => Vec::new(),
+                    d => d.split('x').map(|x| x.parse().unwrap()).collect(),
+                },
+                distribution: match w[2] {
+                    "UNIFORM" => "rng_uniform",
+                    _ => "rng_normal",
+                },
+                a: w[3],
+                b: w[4],
+                key: field(w[5], "key=").parse().unwrap(),
+                first: numbers(field(w[6], "first=")),
+                second: numbers(field(w[7], "second=")),
+            }
+        })
+        .collect()
+}
+
+impl XlaRng {
+    /// The case as an HLO module whose root is the `rng` instruction `r`.
+    pub fn hlo(&self) -> String {
+        let dims = self
+            .dims
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        let layout = (0..self.dims.len())
+            .rev()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        format!(
+            "HloModule m\n\nENTRY main {{\n  a = {t}[] constant({a})\n  b = {t}[] constant({b})\n  \
+             ROOT r = {t}[{dims}]{{{layout}}} rng(a, b), distribution={d}\n}}\n",
+            t = self.ty,
+            a = self.a,
+            b = self.b,
+            d = self.distribution,
+        )
+    }
+
+    /// The seed that makes xlac's key of `r` XLA's key.
+    pub fn seed(&self) -> u64 {
+        self.key ^ rng_key(0, "r")
+    }
+
+    /// Checks `got` (a result of this case) against XLA's `want` bits: exact for uniform,
+    /// within 4 ulp-sized steps of 1e-6 (f32) / 1e-14 (f64) relative for normal, whose
+    /// log/sin/cos are XLA's approximations on one side and libm on the other.
+    pub fn assert_matches(&self, got: &ArrayLiteral, want: &[u64], what: &str) {
+        let bits = bits_as_u64(got);
+        if self.distribution == "rng_uniform" {
+            assert_eq!(bits, want, "{what}: {} {:?}", self.ty, self.dims);
+            return;
+        }
+        let pairs: Vec<(f64, f64)> = match self.ty {
+            "f32" => bits
+                .iter()
+                .zip(want)
+                .map(|(&g, &w)| {
+                    (
+                        f64::from(f32::from_bits(g as u32)),
+                        f64::from(f32::from_bits(w as u32)),
+                    )
+                })
+                .collect(),
+            _ => bits
+                .iter()
+                .zip(want)
+                .map(|(&g, &w)| (f64::from_bits(g), f64::from_bits(w)))
+                .collect(),
+        };
+        let rel = if self.ty == "f32" { 1e-6 } else { 1e-14 };
+        assert_eq!(bits.len(), want.len());
+        for (g, w) in pairs {
+            assert!(
+                (g - w).abs() <= rel * w.abs().max(1.0),
+                "{what}: {} {:?}: {g} vs XLA's {w}",
+                self.ty,
+                self.dims
+            );
+        }
+    }
+}
+
+#[test]
+fn rng_matches_xla_cpu_given_its_key() {
+    let cases = xla_rng_cases();
+    assert_eq!(cases.len(), 11);
+    for case in &cases {
+        let m = crate::ir::hlo_text::parse_module(&case.hlo(), "rng.hlo")
+            .unwrap()
+            .module;
+        let options = EvalOptions {
+            seed: case.seed(),
+            ..EvalOptions::default()
+        };
+        // One evaluator, two calls: the second sees the counter XLA's second execution sees.
+        let mut ev = Evaluator::new(&m, options);
+        for want in [&case.first, &case.second] {
+            let got = ev.call(m.entry, &[]).unwrap();
+            case.assert_matches(got.as_array().unwrap(), want, "interpreter");
+        }
+    }
+}
+
+#[test]
+fn rng_key_and_counter_follow_xla() {
+    // FNV-1a of "" is the offset basis; the seed is xor-ed in.
+    assert_eq!(rng_key(0, ""), 0xCBF2_9CE4_8422_2325);
+    assert_eq!(rng_key(5, "r") ^ rng_key(0, "r"), 5);
+    assert_eq!(RNG_STATE_INITIAL, 0x701_2395);
+    // f16 and 8-bit results: f16 computes in f32; s8 is refused as XLA refuses it.
+    let m = rng_module(
+        ArrayLiteral::scalar(0i8),
+        ArrayLiteral::scalar(5i8),
+        &[3],
+        RandomDistribution::Uniform,
+    );
+    let e = evaluate(&m, &[], &EvalOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("rng of s8"), "{e}");
 }

@@ -3,13 +3,17 @@
 //! the op has a computation: [`sort`], [`scatter`], [`select_and_scatter`], the LAPACK
 //! custom calls in [`lapack`], XLA:CPU's `TopK` custom call in [`top_k`], dots with
 //! integer or complex results in [`loop_dot`], convolutions with integer or complex
-//! results in [`loop_convolution`], and `fft` in [`fft`] (rustfft). No routine reads operands into literals or
+//! results in [`loop_convolution`], `fft` in [`fft`] (rustfft), elementwise ops over complex
+//! numbers in [`complex_elementwise`], and the `rng` op in [`rng`]
+//! (XLA:CPU's Philox expansion, run as a [`Thunk::Rng`](super::thunk::Thunk::Rng) because its
+//! counters live in the run). No routine reads operands into literals or
 //! calls the interpreter; each one reads and writes the plan's buffers in their physical
 //! layouts.
 //! XLA: `xla/backends/cpu/runtime/sort_thunk.cc`, the scatter and select-and-scatter
 //! emitters of `xla/service/cpu/ir_emitter.cc`, and jaxlib's LAPACK FFI handlers
 //! (`jaxlib/cpu/lapack_kernels.cc`).
 
+pub mod complex_elementwise;
 pub mod convolution;
 pub mod convolution_direct;
 pub mod convolution_nhwc;
@@ -18,6 +22,7 @@ pub mod fft;
 pub mod lapack;
 pub mod loop_convolution;
 pub mod loop_dot;
+pub mod rng;
 pub mod scatter;
 pub mod select_and_scatter;
 pub mod sort;
@@ -50,6 +55,8 @@ pub enum LibraryThunk {
     Fft(fft::FftThunk),
     /// A `convolution` with an integer or complex result.
     LoopConvolution(loop_convolution::LoopConvolutionThunk),
+    /// An elementwise op that reads or writes complex numbers.
+    ComplexElementwise(complex_elementwise::ComplexElementwiseThunk),
 }
 
 impl LibraryThunk {
@@ -64,6 +71,7 @@ impl LibraryThunk {
             LibraryThunk::LoopDot(t) => loop_dot::run(t, memory),
             LibraryThunk::Fft(t) => fft::run(t, memory),
             LibraryThunk::LoopConvolution(t) => loop_convolution::run(t, memory),
+            LibraryThunk::ComplexElementwise(t) => complex_elementwise::run(t, memory),
         }
     }
 
@@ -78,6 +86,7 @@ impl LibraryThunk {
             LibraryThunk::LoopDot(t) => &t.name,
             LibraryThunk::Fft(t) => &t.name,
             LibraryThunk::LoopConvolution(t) => &t.name,
+            LibraryThunk::ComplexElementwise(t) => &t.name,
         }
     }
 
@@ -138,6 +147,18 @@ impl LibraryThunk {
                 t.name,
                 t.lhs.shape.element_type,
                 t.rhs.shape.element_type,
+                t.out.shape.element_type
+            ),
+            LibraryThunk::ComplexElementwise(t) => write!(
+                s,
+                "library {} {} (native complex elementwise, {} -> {})",
+                t.opcode,
+                t.name,
+                t.operands
+                    .iter()
+                    .map(|o| o.shape.element_type.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" x "),
                 t.out.shape.element_type
             ),
         };
