@@ -103,7 +103,8 @@ pub fn run(t: &RngThunk, memory: &Memory, counters: &mut RngCounters) -> Result<
         return Err(RuntimeError::new(format!(
             "{}: rng of {ty} ({:?}) is not supported",
             t.name, t.distribution
-        )).unsupported());
+        ))
+        .unsupported());
     }
     // SAFETY: the slices hold the scalars' and the result's shapes.
     let (a, b) = unsafe {
