@@ -92,12 +92,6 @@ impl EvalError {
     }
 }
 
-impl From<crate::ir::Refusal> for EvalError {
-    fn from(r: crate::ir::Refusal) -> EvalError {
-        EvalError::of_kind(r.kind, r.message)
-    }
-}
-
 impl fmt::Display for EvalLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.instruction {

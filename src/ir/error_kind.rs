@@ -57,14 +57,6 @@ impl Refusal {
             message: message.into(),
         }
     }
-
-    /// The same refusal with its message prefixed by `context: `.
-    pub fn context(self, context: impl fmt::Display) -> Refusal {
-        Refusal {
-            kind: self.kind,
-            message: format!("{context}: {}", self.message),
-        }
-    }
 }
 
 impl From<String> for Refusal {

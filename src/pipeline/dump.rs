@@ -99,7 +99,8 @@ impl DumpWriter {
         module_name: &str,
         pass_filter: Option<regex::Regex>,
     ) -> Result<DumpWriter, DumpError> {
-        std::fs::create_dir_all(dir).map_err(|e| DumpError::new(dir, &e))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| DumpError::new(dir, DumpAction::CreateFolder, &e))?;
         Ok(DumpWriter {
             dir: dir.to_path_buf(),
             module_name: module_name.to_string(),
@@ -257,7 +258,7 @@ impl DumpWriter {
             dump_file_name(self.module_id, &self.module_name, &suffix)
         };
         let path = self.dir.join(&name);
-        std::fs::write(&path, text).map_err(|e| DumpError::new(&path, &e))?;
+        std::fs::write(&path, text).map_err(|e| DumpError::new(&path, DumpAction::Write, &e))?;
         // A rewritten file keeps one line.
         self.index.retain(|(n, _)| *n != name);
         self.index.push((name, description));
@@ -272,7 +273,7 @@ impl DumpWriter {
             .map(|(f, what)| format!("{f}\t{what}\n"))
             .collect();
         let path = self.dir.join("index.txt");
-        std::fs::write(&path, text).map_err(|e| DumpError::new(&path, &e))
+        std::fs::write(&path, text).map_err(|e| DumpError::new(&path, DumpAction::Write, &e))
     }
 }
 
@@ -282,14 +283,26 @@ impl DumpWriter {
 pub struct DumpError {
     /// The file or folder.
     pub path: std::path::PathBuf,
+    /// What was being done to it.
+    pub action: DumpAction,
     /// The operating system's reason.
     pub reason: String,
 }
 
+/// What a [`DumpError`] was doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DumpAction {
+    /// Creating the dump folder.
+    CreateFolder,
+    /// Writing one file.
+    Write,
+}
+
 impl DumpError {
-    fn new(path: &Path, e: &std::io::Error) -> DumpError {
+    fn new(path: &Path, action: DumpAction, e: &std::io::Error) -> DumpError {
         DumpError {
             path: path.to_path_buf(),
+            action,
             reason: e.to_string(),
         }
     }
@@ -297,7 +310,11 @@ impl DumpError {
 
 impl std::fmt::Display for DumpError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot write {}: {}", self.path.display(), self.reason)
+        let verb = match self.action {
+            DumpAction::CreateFolder => "create",
+            DumpAction::Write => "write",
+        };
+        write!(f, "cannot {verb} {}: {}", self.path.display(), self.reason)
     }
 }
 
