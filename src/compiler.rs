@@ -98,7 +98,7 @@ pub enum CompileError {
     /// A pass failed or broke the module.
     Pipeline(PipelineError),
     /// Buffer assignment failed.
-    BufferAssignment(String),
+    BufferAssignment(crate::layout::BufferAssignmentError),
     /// A kernel could not be generated.
     Codegen(crate::codegen::CodegenError),
     /// The executable could not be built.
@@ -130,8 +130,7 @@ impl CompileError {
         use crate::ir::ErrorKind;
         match self {
             CompileError::Pipeline(e) => e.kind(),
-            // Buffer assignment refuses only modules whose aliasing is wrong.
-            CompileError::BufferAssignment(_) => ErrorKind::Invalid,
+            CompileError::BufferAssignment(e) => e.kind(),
             CompileError::Codegen(e) => e.kind,
             CompileError::Runtime(e) => e.kind,
             CompileError::Dump(_) => ErrorKind::Invalid,

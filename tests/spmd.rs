@@ -442,7 +442,29 @@ fn bad_multi_device_input_is_one_error_line() {
         ),
     )
     .unwrap();
+    // A shard_map over x only, on a mesh whose devices are in an order of their own.
+    let own_order = tmp.join("own_order.hlo");
+    std::fs::write(
+        &own_order,
+        std::fs::read_to_string(partial.with_file_name("model.hlo"))
+            .unwrap()
+            .replace(
+                r#"#sdy.mesh<["x"=2, "y"=4]>"#,
+                r#"#sdy.mesh<["x"=2, "y"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>"#,
+            ),
+    )
+    .unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "run",
+                own_order.to_str().unwrap(),
+                "--partitions",
+                "8",
+                "--quiet",
+            ],
+            "own device order is not supported",
+        ),
         (
             vec![
                 "run",

@@ -151,6 +151,34 @@ fn push_same_rank(
 }
 
 impl<'m> Emitter<'m, '_, '_> {
+    /// Work unit `u` of a tiled space: its index over the untiled dimensions (the tiled
+    /// and minor entries are left zero for the caller) and its strip `t_lo..t_hi` of the
+    /// tiled dimension.
+    pub(super) fn tiled_unit(
+        &mut self,
+        space: &TiledSpace,
+        u: Value,
+    ) -> (Vec<Value>, Value, Value) {
+        let dims = &space.shape.dims;
+        let strip = self.b.ins().urem_imm_s(u, space.strips);
+        let mut row = self.b.ins().udiv_imm_s(u, space.strips);
+        let zero = self.i64c(0);
+        let mut index = vec![zero; dims.len()];
+        for (k, &d) in space.rest.iter().enumerate().rev() {
+            if k == 0 {
+                index[d] = row;
+            } else {
+                index[d] = self.b.ins().urem_imm_s(row, dims[d]);
+                row = self.b.ins().udiv_imm_s(row, dims[d]);
+            }
+        }
+        let t_lo = self.b.ins().imul_imm_s(strip, space.tile);
+        let t_hi = self.b.ins().iadd_imm_s(t_lo, space.tile);
+        let n = self.i64c(dims[space.tiled]);
+        let t_hi = self.b.ins().smin(t_hi, n);
+        (index, t_lo, t_hi)
+    }
+
     /// The tiled loop nest over work units `begin..end` of `space`: `element(index)` for
     /// every output element of those units (logical dimension order).
     pub fn tiled_loops(
@@ -162,24 +190,8 @@ impl<'m> Emitter<'m, '_, '_> {
     ) -> R<()> {
         let dims = space.shape.dims.clone();
         let n_minor = dims[space.minor];
-        let n_tiled = dims[space.tiled];
         let mut unit_body = |this: &mut Self, u: Value, accs: Vec<Value>| -> R<Vec<Value>> {
-            let strip = this.b.ins().urem_imm_s(u, space.strips);
-            let mut row = this.b.ins().udiv_imm_s(u, space.strips);
-            let zero = this.i64c(0);
-            let mut index = vec![zero; dims.len()];
-            for (k, &d) in space.rest.iter().enumerate().rev() {
-                if k == 0 {
-                    index[d] = row;
-                } else {
-                    index[d] = this.b.ins().urem_imm_s(row, dims[d]);
-                    row = this.b.ins().udiv_imm_s(row, dims[d]);
-                }
-            }
-            let t_lo = this.b.ins().imul_imm_s(strip, space.tile);
-            let t_hi = this.b.ins().iadd_imm_s(t_lo, space.tile);
-            let n = this.i64c(n_tiled);
-            let t_hi = this.b.ins().smin(t_hi, n);
+            let (index, t_lo, t_hi) = this.tiled_unit(space, u);
             let tiles = (n_minor + TILE - 1) / TILE;
             let mut tile = |this: &mut Self, k: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                 let m_lo = this.b.ins().imul_imm_s(k, TILE);

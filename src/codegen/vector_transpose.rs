@@ -202,25 +202,9 @@ impl<'m> Emitter<'m, '_, '_> {
         let lanes = i64::from(plan.vty.lane_count());
         let dims = space.shape.dims.clone();
         let n_minor = dims[space.minor];
-        let n_tiled = dims[space.tiled];
         let (minor, tiled) = (space.minor, space.tiled);
         let mut unit_body = |this: &mut Self, u: Value, accs: Vec<Value>| -> R<Vec<Value>> {
-            let strip = this.b.ins().urem_imm_s(u, space.strips);
-            let mut row = this.b.ins().udiv_imm_s(u, space.strips);
-            let zero = this.i64c(0);
-            let mut index = vec![zero; dims.len()];
-            for (k, &d) in space.rest.iter().enumerate().rev() {
-                if k == 0 {
-                    index[d] = row;
-                } else {
-                    index[d] = this.b.ins().urem_imm_s(row, dims[d]);
-                    row = this.b.ins().udiv_imm_s(row, dims[d]);
-                }
-            }
-            let t_lo = this.b.ins().imul_imm_s(strip, space.tile);
-            let t_hi = this.b.ins().iadd_imm_s(t_lo, space.tile);
-            let n = this.i64c(n_tiled);
-            let t_hi = this.b.ins().smin(t_hi, n);
+            let (index, t_lo, t_hi) = this.tiled_unit(space, u);
             // t_lo..t_vec in whole blocks, t_vec..t_hi scalar.
             let t_len = this.b.ins().isub(t_hi, t_lo);
             let t_whole = this.b.ins().band_imm_s(t_len, -lanes);

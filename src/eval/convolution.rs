@@ -37,9 +37,10 @@ pub fn convolution(
     let out = shape
         .as_array()
         .ok_or_else(|| EvalError::new("convolution result must be an array"))?;
-    let plan = Plan::new(
-        lhs,
-        rhs,
+    let strides = |a: &ArrayShape| row_major_strides(&dims_usize(&a.dims));
+    let plan = ConvolutionGeometry::new(
+        (&lhs.shape, &strides(&lhs.shape)),
+        (&rhs.shape, &strides(&rhs.shape)),
         out,
         window,
         dnums,
@@ -64,9 +65,13 @@ pub fn convolution(
     }))
 }
 
-/// Everything the inner loops need, precomputed and checked once.
-struct Plan {
-    out_dims: Vec<usize>,
+/// Everything the inner loops need, precomputed and checked once: which lhs and rhs
+/// elements each output element multiplies, as element offsets under the operands' strides
+/// (row-major here; the native loop convolution of the runtime passes physical strides, so
+/// the two walk the same products in the same order).
+pub struct ConvolutionGeometry {
+    /// The result's dimensions.
+    pub out_dims: Vec<usize>,
     /// Output dims of batch, feature, and each spatial dimension.
     out_batch: usize,
     out_feature: usize,
@@ -90,18 +95,20 @@ struct Plan {
     depthwise_multiplier: usize,
 }
 
-impl Plan {
-    fn new(
-        lhs: &ArrayLiteral,
-        rhs: &ArrayLiteral,
+impl ConvolutionGeometry {
+    /// Checks the convolution's shapes, window and groups and precomputes its offsets;
+    /// `lhs` and `rhs` come with their element strides.
+    pub fn new(
+        (lhs, ls): (&ArrayShape, &[usize]),
+        (rhs, rs): (&ArrayShape, &[usize]),
         out: &ArrayShape,
         window: &Window,
         dn: &ConvolutionDimensionNumbers,
         feature_group_count: i64,
         batch_group_count: i64,
-    ) -> EvalResult<Plan> {
-        let ld = dims_usize(&lhs.shape.dims);
-        let rd = dims_usize(&rhs.shape.dims);
+    ) -> EvalResult<ConvolutionGeometry> {
+        let ld = dims_usize(&lhs.dims);
+        let rd = dims_usize(&rhs.dims);
         let od = dims_usize(&out.dims);
         let n = dn.input_spatial_dimensions.len();
         let ranks_ok = ld.len() == n + 2
@@ -169,8 +176,9 @@ impl Plan {
             ));
         }
 
-        let ls = row_major_strides(&ld);
-        let rs = row_major_strides(&rd);
+        if ls.len() != ld.len() || rs.len() != rd.len() {
+            return Err(EvalError::new("convolution strides do not match the ranks"));
+        }
         let window_sizes: Vec<usize> = dn
             .kernel_spatial_dimensions
             .iter()
@@ -214,7 +222,7 @@ impl Plan {
                     .collect(),
             );
         }
-        Ok(Plan {
+        Ok(ConvolutionGeometry {
             out_dims: od,
             out_batch: dn.output_batch_dimension,
             out_feature: dn.output_feature_dimension,
@@ -234,6 +242,62 @@ impl Plan {
         })
     }
 
+    /// Calls `f(lhs_offset, rhs_offset)` for every product that output element
+    /// `out_index` sums, in HloEvaluator's order (window positions in row-major order,
+    /// then the input features of the element's group); `w` is scratch of one entry per
+    /// spatial dimension.
+    #[inline]
+    pub fn for_each_product(
+        &self,
+        out_index: &[usize],
+        w: &mut [usize],
+        mut f: impl FnMut(usize, usize),
+    ) {
+        let n = self.window_sizes.len();
+        let window_count: usize = self.window_sizes.iter().product();
+        let batch = out_index[self.out_batch];
+        let z = out_index[self.out_feature];
+        let feature_group = z / self.output_feature_group_size;
+        let batch_group = z / self.depthwise_multiplier;
+        // The lhs batch this output reads: its own, shifted into its batch group.
+        let lhs_batch = batch + (batch_group * self.batch_group_size) % self.input_batch;
+        let lhs_base = lhs_batch * self.lhs_batch_stride
+            + feature_group * self.input_feature_group_size * self.lhs_feature_stride;
+        let rhs_base = z * self.rhs_out_stride;
+        w.fill(0);
+        for _ in 0..window_count {
+            // Sum the spatial contributions; skip the position if any is invalid.
+            let mut lhs_pos = Some(lhs_base);
+            let mut rhs_pos = rhs_base;
+            for k in 0..n {
+                let o = out_index[self.out_spatial[k]];
+                lhs_pos = lhs_pos
+                    .zip(self.lhs_offsets[k][o][w[k]])
+                    .map(|(a, b)| a + b);
+                rhs_pos += self.rhs_offsets[k][w[k]];
+            }
+            if let Some(lp) = lhs_pos {
+                for iz in 0..self.input_feature_group_size {
+                    f(
+                        lp + iz * self.lhs_feature_stride,
+                        rhs_pos + iz * self.rhs_in_stride,
+                    );
+                }
+            }
+            next_index(w, &self.window_sizes);
+        }
+    }
+
+    /// Multiply-adds one output element computes (at least 1).
+    pub fn work_per_element(&self) -> usize {
+        (self.window_sizes.iter().product::<usize>() * self.input_feature_group_size).max(1)
+    }
+
+    /// Number of spatial dimensions (the length of [`Self::for_each_product`]'s scratch).
+    pub fn spatial_rank(&self) -> usize {
+        self.window_sizes.len()
+    }
+
     /// Computes every output element (row-major).
     fn run<A: Acc>(&self, l: &[A], r: &[A]) -> Vec<A> {
         let count: usize = self.out_dims.iter().product();
@@ -241,42 +305,11 @@ impl Plan {
         if count == 0 {
             return out;
         }
-        let n = self.window_sizes.len();
-        let window_count: usize = self.window_sizes.iter().product();
         let mut out_index = vec![0usize; self.out_dims.len()];
-        let mut w = vec![0usize; n];
+        let mut w = vec![0usize; self.spatial_rank()];
         loop {
-            let batch = out_index[self.out_batch];
-            let z = out_index[self.out_feature];
-            let feature_group = z / self.output_feature_group_size;
-            let batch_group = z / self.depthwise_multiplier;
-            // The lhs batch this output reads: its own, shifted into its batch group.
-            let lhs_batch = batch + (batch_group * self.batch_group_size) % self.input_batch;
-            let lhs_base = lhs_batch * self.lhs_batch_stride
-                + feature_group * self.input_feature_group_size * self.lhs_feature_stride;
-            let rhs_base = z * self.rhs_out_stride;
             let mut acc = A::default();
-            for _ in 0..window_count {
-                // Sum the spatial contributions; skip the position if any is invalid.
-                let mut lhs_pos = Some(lhs_base);
-                let mut rhs_pos = rhs_base;
-                for k in 0..n {
-                    let o = out_index[self.out_spatial[k]];
-                    lhs_pos = lhs_pos
-                        .zip(self.lhs_offsets[k][o][w[k]])
-                        .map(|(a, b)| a + b);
-                    rhs_pos += self.rhs_offsets[k][w[k]];
-                }
-                if let Some(lp) = lhs_pos {
-                    for iz in 0..self.input_feature_group_size {
-                        acc = acc.mul_add(
-                            l[lp + iz * self.lhs_feature_stride],
-                            r[rhs_pos + iz * self.rhs_in_stride],
-                        );
-                    }
-                }
-                next_index(&mut w, &self.window_sizes);
-            }
+            self.for_each_product(&out_index, &mut w, |lp, rp| acc = acc.mul_add(l[lp], r[rp]));
             out.push(acc);
             if !next_index(&mut out_index, &self.out_dims) {
                 return out;

@@ -115,11 +115,13 @@ impl std::error::Error for EvalError {}
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
+pub use convolution::ConvolutionGeometry;
 pub use custom_call::interprets_target as interprets_custom_call;
 /// XLA's `rng` results (`rng/xla_rng_op.txt`), for the runtime's tests too.
 #[cfg(test)]
 pub(crate) use rng::tests as rng_golden;
-pub use rng::{RNG_STATE_INITIAL, SplitMix64, rng_key};
+pub use rng::{RNG_STATE_INITIAL, SplitMix64, rng_data, rng_key, rng_words};
+pub use sort::merge_sort;
 
 /// Settings of one evaluation.
 #[derive(Clone, Debug)]

@@ -334,6 +334,24 @@ pub fn rng(
     let (a, b) = (scalar(a)?, scalar(b)?);
     let n = out.element_count();
     let ty = out.element_type;
+    let words = rng_words(ty, distribution)?;
+    let key = rng_key(ev.options.seed, name);
+    let slot = ev
+        .rng_counters
+        .entry(name.to_string())
+        .or_insert(RNG_STATE_INITIAL);
+    let counter = *slot;
+    *slot = slot.wrapping_add(n as u128 * words);
+    Ok(ArrayLiteral {
+        shape: crate::ir::ArrayShape::new(ty, &out.dims),
+        data: rng_data(ty, distribution, key, counter, n, &a, &b),
+    }
+    .into())
+}
+
+/// How many 32-bit Philox words one element of `ty` draws (the counter advances by that
+/// times the element count), or why XLA's rng-expander refuses `ty` under `distribution`.
+pub fn rng_words(ty: PrimitiveType, distribution: RandomDistribution) -> EvalResult<u128> {
     use PrimitiveType as T;
     let words = match ty {
         T::F16 | T::BF16 | T::F32 | T::S32 | T::U32 => 1,
@@ -349,24 +367,33 @@ pub fn rng(
             "rng_normal needs a float type, got {ty}"
         )));
     }
-    let key = rng_key(ev.options.seed, name);
-    let slot = ev
-        .rng_counters
-        .entry(name.to_string())
-        .or_insert(RNG_STATE_INITIAL);
-    let counter = *slot;
-    *slot = slot.wrapping_add((n * words) as u128);
+    Ok(words)
+}
 
+/// The `n` values of `rng(a, b)` of type `ty` under Philox `key` from `counter`: the
+/// formulas above, shared by the interpreter and the native routine. `ty` has passed
+/// [`rng_words`] and `a`, `b` are scalars of `ty`.
+pub fn rng_data(
+    ty: PrimitiveType,
+    distribution: RandomDistribution,
+    key: u64,
+    counter: u128,
+    n: usize,
+    a: &ArrayLiteral,
+    b: &ArrayLiteral,
+) -> ArrayData {
+    use PrimitiveType as T;
     let f32_of = |x: &ArrayLiteral| -> f32 {
-        match ty {
-            T::F16 => x.values::<f16>().unwrap()[0].to_f32(),
-            T::BF16 => x.values::<bf16>().unwrap()[0].to_f32(),
-            _ => x.values::<f32>().unwrap()[0],
+        match &x.data {
+            ArrayData::F16(v) => v[0].to_f32(),
+            ArrayData::BF16(v) => v[0].to_f32(),
+            ArrayData::F32(v) => v[0],
+            _ => 0.0,
         }
     };
-    let data = match ty {
+    match ty {
         T::F16 | T::BF16 | T::F32 => {
-            let v = rng_f32(key, counter, n, distribution, f32_of(&a), f32_of(&b));
+            let v = rng_f32(key, counter, n, distribution, f32_of(a), f32_of(b));
             match ty {
                 T::F16 => ArrayData::F16(v.into_iter().map(f16::from_f32).collect()),
                 T::BF16 => ArrayData::BF16(v.into_iter().map(bf16::from_f32).collect()),
@@ -374,13 +401,16 @@ pub fn rng(
             }
         }
         T::F64 => {
-            let (a, b) = (a.values::<f64>().unwrap()[0], b.values::<f64>().unwrap()[0]);
-            ArrayData::F64(rng_f64(key, counter, n, distribution, a, b))
+            let f64_of = |x: &ArrayLiteral| match &x.data {
+                ArrayData::F64(v) => v[0],
+                _ => 0.0,
+            };
+            ArrayData::F64(rng_f64(key, counter, n, distribution, f64_of(a), f64_of(b)))
         }
         T::U32 | T::S32 => {
             let bits = philox_bits32(key, counter, n).0;
-            let lo = int_bits(&a) as u32;
-            let hi = int_bits(&b) as u32;
+            let lo = int_bits(a) as u32;
+            let hi = int_bits(b) as u32;
             let v = bits.into_iter().map(|x| uniform_int32(x, lo, hi));
             if ty == T::U32 {
                 ArrayData::U32(v.collect())
@@ -390,8 +420,8 @@ pub fn rng(
         }
         _ => {
             let bits = philox_bits64(key, counter, n).0;
-            let lo = int_bits(&a);
-            let hi = int_bits(&b);
+            let lo = int_bits(a);
+            let hi = int_bits(b);
             let v = bits.into_iter().map(|x| uniform_int64(x, lo, hi));
             if ty == T::U64 {
                 ArrayData::U64(v.collect())
@@ -399,12 +429,7 @@ pub fn rng(
                 ArrayData::S64(v.map(|x| x as i64).collect())
             }
         }
-    };
-    Ok(ArrayLiteral {
-        shape: crate::ir::ArrayShape::new(ty, &out.dims),
-        data,
     }
-    .into())
 }
 
 /// `a + d/2 + (d - d/2)` with `d = bits % (b - a)` in wrapping unsigned arithmetic

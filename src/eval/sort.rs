@@ -168,10 +168,12 @@ fn call_comparator(
 /// An element of the right run is taken before one of the left run only if it is
 /// strictly less, so equal elements keep their order. The comparator is never assumed to
 /// be a consistent order: an inconsistent one yields some permutation, not a panic.
-fn merge_sort(
+/// The runtime's native sort runs it too (with its compiled comparator), so both backends
+/// produce the same permutation.
+pub fn merge_sort<E>(
     v: &mut Vec<usize>,
-    less: &mut dyn FnMut(usize, usize) -> EvalResult<bool>,
-) -> EvalResult<()> {
+    less: &mut dyn FnMut(usize, usize) -> Result<bool, E>,
+) -> Result<(), E> {
     let n = v.len();
     let mut buf = Vec::with_capacity(n);
     let mut width = 1;

@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 
+use super::buffer_assignment::BufferAssignmentError;
 use crate::ir::{ComputationId, InstrId, Module, Op, Opcode, Shape, ShapeIndex};
 
 /// One array leaf of one instruction of a global computation.
@@ -57,7 +58,7 @@ pub struct AliasAnalysis {
 
 impl AliasAnalysis {
     /// Collects the positions of `module` and merges those that must share a buffer.
-    pub fn run(module: &Module) -> Result<AliasAnalysis, String> {
+    pub fn run(module: &Module) -> Result<AliasAnalysis, BufferAssignmentError> {
         let mut a = AliasAnalysis {
             computations: global_computations(module),
             ..AliasAnalysis::default()
@@ -116,10 +117,14 @@ impl AliasAnalysis {
         module: &Module,
         (c1, i1, prefix1): (ComputationId, InstrId, &[usize]),
         (c2, i2, prefix2): (ComputationId, InstrId, &[usize]),
-    ) -> Result<(), String> {
+    ) -> Result<(), BufferAssignmentError> {
         let instr = &module.computations[c1].instrs[i1];
         let Some(shape) = instr.shape.subshape(prefix1) else {
-            return Err(format!("{}: no element at {:?}", instr.name, prefix1));
+            return Err(BufferAssignmentError::Mismatch {
+                instruction: instr.name.clone(),
+                index: prefix1.to_vec(),
+                counterpart: None,
+            });
         };
         for (suffix, _) in array_leaves(shape) {
             let mut a_index = prefix1.to_vec();
@@ -134,17 +139,22 @@ impl AliasAnalysis {
                     self.union(a, b);
                 }
                 _ => {
-                    return Err(format!(
-                        "{}: its leaf {:?} has no counterpart in {}",
-                        instr.name, a_index, module.computations[c2].instrs[i2].name
-                    ));
+                    return Err(BufferAssignmentError::Mismatch {
+                        instruction: instr.name.clone(),
+                        index: a_index,
+                        counterpart: Some(module.computations[c2].instrs[i2].name.clone()),
+                    });
                 }
             }
         }
         Ok(())
     }
 
-    fn merge_forwarded(&mut self, module: &Module, c: ComputationId) -> Result<(), String> {
+    fn merge_forwarded(
+        &mut self,
+        module: &Module,
+        c: ComputationId,
+    ) -> Result<(), BufferAssignmentError> {
         let comp = &module.computations[c];
         for (id, instr) in comp.iter() {
             match &instr.op {

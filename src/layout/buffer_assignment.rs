@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::alias_analysis::{AliasAnalysis, array_leaves};
 use super::heap_simulator::{HeapBuffer, best_fit_heap};
 use super::live_range::{FlatSchedule, LiveRange, position_live_ranges};
-use crate::ir::{ComputationId, FusionKind, InstrId, Module, Op, Opcode, ShapeIndex};
+use crate::ir::{ComputationId, ErrorKind, FusionKind, InstrId, Module, Op, Opcode, ShapeIndex};
 
 /// Every allocation starts at, and every temp offset is a multiple of, this many bytes.
 pub const ALIGNMENT: usize = 64;
@@ -144,9 +144,89 @@ impl BufferFacts {
     }
 }
 
+/// Why buffer assignment refused a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BufferAssignmentError {
+    /// Two entry parameter leaves (number, index) would share one buffer: the module's
+    /// aliasing (`input_output_alias`, a while loop) ties them together.
+    SharedParameters {
+        /// The first parameter leaf.
+        first: (usize, ShapeIndex),
+        /// The second.
+        second: (usize, ShapeIndex),
+    },
+    /// `input_output_alias` names a parameter the entry does not have.
+    MissingAliasedParameter {
+        /// The parameter it names.
+        parameter: usize,
+        /// How many the entry has.
+        parameters: usize,
+    },
+    /// Alias analysis met a value whose leaves do not match the place it is forwarded
+    /// to (the verifier checks shapes first, so this is a bug of xlac's).
+    Mismatch {
+        /// The instruction.
+        instruction: String,
+        /// Its leaf, or the index below which it has no element.
+        index: Vec<usize>,
+        /// The instruction its leaf has no counterpart in (`None`: the index itself is
+        /// not in the instruction's shape).
+        counterpart: Option<String>,
+    },
+}
+
+impl BufferAssignmentError {
+    /// Whether the module is wrong or xlac has a bug.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            BufferAssignmentError::SharedParameters { .. }
+            | BufferAssignmentError::MissingAliasedParameter { .. } => ErrorKind::Invalid,
+            BufferAssignmentError::Mismatch { .. } => ErrorKind::Internal,
+        }
+    }
+}
+
+impl std::fmt::Display for BufferAssignmentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::alias_analysis::index_string;
+        match self {
+            BufferAssignmentError::SharedParameters { first, second } => write!(
+                f,
+                "entry parameters {} {} and {} {} would share one buffer",
+                first.0,
+                index_string(&first.1),
+                second.0,
+                index_string(&second.1)
+            ),
+            BufferAssignmentError::MissingAliasedParameter {
+                parameter,
+                parameters,
+            } => write!(
+                f,
+                "input_output_alias names parameter {parameter} but the entry has {parameters}"
+            ),
+            BufferAssignmentError::Mismatch {
+                instruction,
+                index,
+                counterpart: None,
+            } => write!(f, "{instruction}: no element at {index:?}"),
+            BufferAssignmentError::Mismatch {
+                instruction,
+                index,
+                counterpart: Some(other),
+            } => write!(
+                f,
+                "{instruction}: its leaf {index:?} has no counterpart in {other}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BufferAssignmentError {}
+
 impl BufferAssignment {
     /// Plans the buffers of a scheduled module.
-    pub fn run(module: &Module) -> Result<BufferAssignment, String> {
+    pub fn run(module: &Module) -> Result<BufferAssignment, BufferAssignmentError> {
         let mut alias = AliasAnalysis::run(module)?;
         let schedule = FlatSchedule::new(module, &alias);
         let position_ranges = position_live_ranges(module, &alias, &schedule);
@@ -195,13 +275,10 @@ impl BufferAssignment {
                 [] => {}
                 [(n, index)] => params.push((*n, index.clone(), b)),
                 [first, second, ..] => {
-                    return Err(format!(
-                        "entry parameters {} {} and {} {} would share one buffer",
-                        first.0,
-                        super::alias_analysis::index_string(&first.1),
-                        second.0,
-                        super::alias_analysis::index_string(&second.1)
-                    ));
+                    return Err(BufferAssignmentError::SharedParameters {
+                        first: first.clone(),
+                        second: second.clone(),
+                    });
                 }
             }
         }
@@ -422,16 +499,15 @@ fn merge_input_output_aliases(
     alias: &mut AliasAnalysis,
     schedule: &FlatSchedule,
     ranges: &mut HashMap<usize, LiveRange>,
-) -> Result<(), String> {
+) -> Result<(), BufferAssignmentError> {
     let entry = module.entry_computation();
     let params = entry.parameters();
     for io in &module.config.input_output_alias {
         let Some(&param) = params.get(io.parameter) else {
-            return Err(format!(
-                "input_output_alias names parameter {} but the entry has {}",
-                io.parameter,
-                params.len()
-            ));
+            return Err(BufferAssignmentError::MissingAliasedParameter {
+                parameter: io.parameter,
+                parameters: params.len(),
+            });
         };
         let (Some(p), Some(o)) = (
             alias.position(module.entry, param, &io.parameter_index),

@@ -339,3 +339,28 @@ ENTRY main {
     let ba = BufferAssignment::run(&m).unwrap();
     assert_eq!(slice_of(&m, &ba, "a", &[]), slice_of(&m, &ba, "x", &[]));
 }
+
+#[test]
+fn an_alias_to_a_missing_parameter_is_an_invalid_module() {
+    let m = parse(
+        r#"HloModule missing, is_scheduled=true, input_output_alias={ {}: (3, {}, may-alias) }
+ENTRY main {
+  p = f32[16]{0} parameter(0)
+  ROOT n = f32[16]{0} negate(p)
+}
+"#,
+    );
+    let e = BufferAssignment::run(&m).unwrap_err();
+    assert_eq!(
+        e,
+        super::BufferAssignmentError::MissingAliasedParameter {
+            parameter: 3,
+            parameters: 1
+        }
+    );
+    assert_eq!(e.kind(), crate::ir::ErrorKind::Invalid);
+    assert_eq!(
+        e.to_string(),
+        "input_output_alias names parameter 3 but the entry has 1"
+    );
+}

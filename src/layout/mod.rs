@@ -17,4 +17,6 @@ pub mod layout_assignment;
 pub mod live_range;
 pub mod scheduler;
 
-pub use buffer_assignment::{AllocationKind, BufferAllocation, BufferAssignment, Slice};
+pub use buffer_assignment::{
+    AllocationKind, BufferAllocation, BufferAssignment, BufferAssignmentError, Slice,
+};

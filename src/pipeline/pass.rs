@@ -32,6 +32,14 @@ impl PassError {
             ..self
         }
     }
+
+    /// The same error, its message after `pass: ` (the pass that met it).
+    pub fn in_pass(self, pass: &str) -> PassError {
+        PassError {
+            message: format!("{pass}: {}", self.message),
+            ..self
+        }
+    }
 }
 
 impl fmt::Display for PassError {

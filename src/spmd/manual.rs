@@ -16,6 +16,7 @@ use crate::ir::sharding::{
     parse_frontend_meshes, parse_manual_axes,
 };
 use crate::ir::{ComputationId, InstrId, Instruction, Module, Op, Opcode, Shape};
+use crate::pipeline::PassError;
 
 use super::tiling::Tiling;
 
@@ -262,7 +263,7 @@ pub struct Region {
 }
 
 /// The module's Shardy meshes (`frontend_attributes={xla.sdy.meshes=...}`).
-pub fn module_meshes(module: &Module) -> Result<Vec<SdyMesh>, String> {
+pub fn module_meshes(module: &Module) -> Result<Vec<SdyMesh>, PassError> {
     module
         .config
         .raw_attributes
@@ -270,12 +271,12 @@ pub fn module_meshes(module: &Module) -> Result<Vec<SdyMesh>, String> {
         .find(|a| a.name == "frontend_attributes")
         .map(|a| parse_frontend_meshes(&a.value))
         .transpose()
-        .map_err(|e| format!("xla.sdy.meshes: {e}"))
+        .map_err(|e| PassError::new(format!("xla.sdy.meshes: {e}")))
         .map(Option::unwrap_or_default)
 }
 
 /// The groups of a Shardy `xla.sdy.GlobalToLocalShape` manual along some mesh axes only.
-fn sdy_groups(instr: &Instruction, meshes: &[SdyMesh]) -> Result<Option<ManualGroups>, String> {
+fn sdy_groups(instr: &Instruction, meshes: &[SdyMesh]) -> Result<Option<ManualGroups>, PassError> {
     let Some(fa) = instr
         .raw_attributes
         .iter()
@@ -289,8 +290,8 @@ fn sdy_groups(instr: &Instruction, meshes: &[SdyMesh]) -> Result<Option<ManualGr
     ) else {
         return Ok(None);
     };
-    let axes = parse_manual_axes(&axes).map_err(|e| e.to_string())?;
-    let list = SdySharding::parse_per_value(&ins).map_err(|e| e.to_string())?;
+    let axes = parse_manual_axes(&axes).map_err(|e| PassError::new(e.to_string()))?;
+    let list = SdySharding::parse_per_value(&ins).map_err(|e| PassError::new(e.to_string()))?;
     let Some(mesh) = list
         .first()
         .and_then(|s| meshes.iter().find(|m| m.name == s.mesh))
@@ -309,18 +310,19 @@ fn sdy_groups(instr: &Instruction, meshes: &[SdyMesh]) -> Result<Option<ManualGr
         .as_ref()
         .is_some_and(|ids| ids.iter().enumerate().any(|(i, &d)| d != i as i64))
     {
-        return Err(format!(
+        return Err(PassError::new(format!(
             "`{}`: a shard_map over some axes of a mesh with its own device order is not supported",
             instr.name
-        ));
+        ))
+        .unsupported());
     }
     ManualGroups::of_mesh(&sizes, &manual)
         .map(Some)
         .ok_or_else(|| {
-            format!(
+            PassError::new(format!(
                 "`{}`: no manual groups for axes {axes:?} of @{}",
                 instr.name, mesh.name
-            )
+            ))
         })
 }
 
@@ -332,7 +334,7 @@ pub fn regions(
     comp: ComputationId,
     meshes: &[SdyMesh],
     n: usize,
-) -> Result<Vec<Region>, String> {
+) -> Result<Vec<Region>, PassError> {
     let c = &module.computations[comp];
     let mut out: Vec<Region> = Vec::new();
     for (id, instr) in c.iter() {
@@ -349,7 +351,10 @@ pub fn regions(
                 Op::CustomCall(cc) if cc.target == "SPMDFullToShardShape" => {
                     match region_sharding(src) {
                         Some(s) => Some(ManualGroups::of_sharding(s, n).ok_or_else(|| {
-                            format!("`{}`: sharding {s} has no manual groups", src.name)
+                            PassError::new(format!(
+                                "`{}`: sharding {s} has no manual groups",
+                                src.name
+                            ))
                         })?),
                         None => None,
                     }
@@ -364,10 +369,11 @@ pub fn regions(
                 (None, Some(g)) => found = Some(g),
                 (Some(f), Some(g)) if *f == g => {}
                 (Some(_), Some(_)) => {
-                    return Err(format!(
+                    return Err(PassError::new(format!(
                         "`{}`: shard_map operands manual along different axes",
                         instr.name
-                    ));
+                    ))
+                    .unsupported());
                 }
             }
         }
@@ -381,10 +387,11 @@ pub fn regions(
             .filter(|i| i.op.called_computations().contains(&to_apply))
             .count();
         if calls != 1 {
-            return Err(format!(
+            return Err(PassError::new(format!(
                 "`{}`: a partially manual shard_map body called from {calls} places",
                 instr.name
-            ));
+            ))
+            .unsupported());
         }
         out.push(Region {
             call: id,
@@ -398,7 +405,7 @@ pub fn regions(
 /// Rewrites a partially manual body for propagation over its local partitions: its
 /// parameters arrive whole within each group (replicated), open `Sharding` constraints
 /// become copies (as XLA makes them), and every other sharding becomes the local one.
-pub fn prepare_body(module: &mut Module, r: &Region) -> Result<(), String> {
+pub fn prepare_body(module: &mut Module, r: &Region) -> Result<(), PassError> {
     // The reducers of the body's collectives may carry sharding annotations of their own
     // (Shardy writes one on a psum's add): copies, as XLA makes them.
     let called: Vec<ComputationId> = module.computations[r.body]
@@ -434,10 +441,10 @@ pub fn prepare_body(module: &mut Module, r: &Region) -> Result<(), String> {
             continue;
         };
         let local = local_of(&r.groups, &s, &instr.shape).ok_or_else(|| {
-            format!(
+            PassError::new(format!(
                 "`{}`: sharding {s} inside a shard_map body splits along its manual axes",
                 instr.name
-            )
+            ))
         })?;
         instr.sharding = Some(local);
     }

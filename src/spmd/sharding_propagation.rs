@@ -175,10 +175,9 @@ impl Pass for ShardingPropagation {
         // shard_map bodies over some mesh axes only: each its own program over the
         // partitions of one manual group, its values split along the free axes.
         let regions = manual::regions(module, entry, &meshes, n)
-            .map_err(|e| PassError::new(format!("sharding-propagation: {e}")))?;
+            .map_err(|e| e.in_pass("sharding-propagation"))?;
         for r in &regions {
-            manual::prepare_body(module, r)
-                .map_err(|e| PassError::new(format!("sharding-propagation: {e}")))?;
+            manual::prepare_body(module, r).map_err(|e| e.in_pass("sharding-propagation"))?;
             propagate(
                 &mut module.computations[r.body],
                 r.groups.local_partitions(),

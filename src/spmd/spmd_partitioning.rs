@@ -48,10 +48,9 @@ impl Pass for SpmdPartitioning {
         let mut log = self.log.borrow_mut();
         log.num_partitions = self.options.num_partitions;
         let entry = module.entry;
-        let meshes = manual::module_meshes(module)
-            .map_err(|e| PassError::new(format!("spmd-partitioning: {e}")))?;
+        let meshes = manual::module_meshes(module).map_err(|e| e.in_pass("spmd-partitioning"))?;
         let regions = manual::regions(module, entry, &meshes, self.options.num_partitions)
-            .map_err(|e| PassError::new(format!("spmd-partitioning: {e}")))?
+            .map_err(|e| e.in_pass("spmd-partitioning"))?
             .into_iter()
             .map(|r| (r.call, r))
             .collect();

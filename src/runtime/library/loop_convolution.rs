@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use super::loop_dot::{self, Accumulator};
 use super::{SendPtr, inputs_safe_from};
+use crate::eval::{ConvolutionGeometry, EvalError};
 use crate::ir::{ConvolutionDimensionNumbers, PrimitiveType, Window};
 use crate::runtime::RuntimeError;
 use crate::runtime::execute::Memory;
@@ -53,7 +54,7 @@ pub fn supported(lhs: PrimitiveType, rhs: PrimitiveType, out: PrimitiveType) -> 
 
 /// Runs a loop convolution.
 pub fn run(t: &LoopConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
-    let plan = Plan::new(t).map_err(|m| RuntimeError::new(format!("{}: {m}", t.name)))?;
+    let plan = Plan::new(t).map_err(|e| RuntimeError::new(format!("{}: {}", t.name, e.message)))?;
     match t.out.shape.element_type {
         PrimitiveType::C64 => plan.run::<num_complex::Complex<f32>>(t, memory),
         PrimitiveType::C128 => plan.run::<num_complex::Complex<f64>>(t, memory),
@@ -62,155 +63,34 @@ pub fn run(t: &LoopConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError
     Ok(())
 }
 
-/// Everything the inner loop needs, checked once: strides are physical element strides.
+/// The convolution's geometry (the interpreter's, over physical strides) and the result's
+/// physical strides.
 struct Plan {
-    out_dims: Vec<usize>,
+    geometry: ConvolutionGeometry,
     out_strides: Vec<usize>,
-    out_batch: usize,
-    out_feature: usize,
-    out_spatial: Vec<usize>,
-    lhs_batch_stride: usize,
-    lhs_feature_stride: usize,
-    rhs_in_stride: usize,
-    rhs_out_stride: usize,
-    /// Kernel spatial sizes (the window walked in row-major order).
-    window_sizes: Vec<usize>,
-    /// `[spatial dim][output coord][window coord]` → lhs offset, or `None` in the padding
-    /// or a dilation hole.
-    lhs_offsets: Vec<Vec<Vec<Option<usize>>>>,
-    /// `[spatial dim][window coord]` → rhs offset (after reversal).
-    rhs_offsets: Vec<Vec<usize>>,
-    input_batch: usize,
-    input_feature_group_size: usize,
-    output_feature_group_size: usize,
-    batch_group_size: usize,
-    depthwise_multiplier: usize,
 }
 
 impl Plan {
-    fn new(t: &LoopConvolutionThunk) -> Result<Plan, String> {
-        let dims = |b: &BufferRef| -> Vec<usize> {
-            b.shape.dims.iter().map(|&d| d.max(0) as usize).collect()
-        };
-        let (ld, rd, od) = (dims(&t.lhs), dims(&t.rhs), dims(&t.out));
-        let dn = &t.dimension_numbers;
-        let n = dn.input_spatial_dimensions.len();
-        let in_range = |d: &[usize], ds: &[usize]| ds.iter().all(|&x| x < d.len());
-        let lhs_dims = [
-            &[dn.input_batch_dimension, dn.input_feature_dimension][..],
-            &dn.input_spatial_dimensions,
-        ]
-        .concat();
-        let rhs_dims = [
-            &[
-                dn.kernel_input_feature_dimension,
-                dn.kernel_output_feature_dimension,
-            ][..],
-            &dn.kernel_spatial_dimensions,
-        ]
-        .concat();
-        let out_dims = [
-            &[dn.output_batch_dimension, dn.output_feature_dimension][..],
-            &dn.output_spatial_dimensions,
-        ]
-        .concat();
-        if ld.len() != n + 2
-            || rd.len() != n + 2
-            || od.len() != n + 2
-            || dn.kernel_spatial_dimensions.len() != n
-            || dn.output_spatial_dimensions.len() != n
-            || t.window.dimensions.len() != n
-            || !in_range(&ld, &lhs_dims)
-            || !in_range(&rd, &rhs_dims)
-            || !in_range(&od, &out_dims)
-        {
-            return Err("convolution ranks, window and dim_labels do not agree".into());
-        }
-        let (fgc, bgc) = (t.feature_group_count, t.batch_group_count);
-        let input_batch = ld[dn.input_batch_dimension];
-        let input_features = ld[dn.input_feature_dimension];
-        let output_features = rd[dn.kernel_output_feature_dimension];
-        if fgc == 0
-            || bgc == 0
-            || !input_features.is_multiple_of(fgc)
-            || !output_features.is_multiple_of(fgc)
-            || !input_batch.is_multiple_of(bgc)
-            || !output_features.is_multiple_of(bgc)
-            || rd[dn.kernel_input_feature_dimension] != input_features / fgc
-            || od[dn.output_feature_dimension] != output_features
-            || od[dn.output_batch_dimension] != input_batch / bgc
-        {
-            return Err("convolution group counts do not divide the feature sizes".into());
-        }
-        let ls = t.lhs.shape.physical_strides();
-        let rs = t.rhs.shape.physical_strides();
-        let window_sizes: Vec<usize> = dn
-            .kernel_spatial_dimensions
-            .iter()
-            .map(|&d| rd[d])
-            .collect();
-        let mut lhs_offsets = Vec::with_capacity(n);
-        let mut rhs_offsets = Vec::with_capacity(n);
-        for k in 0..n {
-            let wd = &t.window.dimensions[k];
-            if wd.stride < 1
-                || wd.window_dilation < 1
-                || wd.base_dilation < 1
-                || wd.size != window_sizes[k] as i64
-            {
-                return Err(format!("invalid convolution window dimension {k}"));
-            }
-            let in_dim = dn.input_spatial_dimensions[k];
-            let size = ld[in_dim] as i64;
-            lhs_offsets.push(
-                (0..od[dn.output_spatial_dimensions[k]] as i64)
-                    .map(|o| {
-                        (0..wd.size)
-                            .map(|w| {
-                                let undilated =
-                                    o * wd.stride - wd.padding_low + w * wd.window_dilation;
-                                if undilated % wd.base_dilation != 0 {
-                                    return None;
-                                }
-                                let i = undilated / wd.base_dilation;
-                                (0..size).contains(&i).then(|| i as usize * ls[in_dim])
-                            })
-                            .collect()
-                    })
-                    .collect(),
-            );
-            let kd = dn.kernel_spatial_dimensions[k];
-            let count = window_sizes[k];
-            rhs_offsets.push(
-                (0..count)
-                    .map(|w| if wd.window_reversal { count - 1 - w } else { w } * rs[kd])
-                    .collect(),
-            );
-        }
+    fn new(t: &LoopConvolutionThunk) -> Result<Plan, EvalError> {
+        let geometry = ConvolutionGeometry::new(
+            (&t.lhs.shape, &t.lhs.shape.physical_strides()),
+            (&t.rhs.shape, &t.rhs.shape.physical_strides()),
+            &t.out.shape,
+            &t.window,
+            &t.dimension_numbers,
+            t.feature_group_count as i64,
+            t.batch_group_count as i64,
+        )?;
         Ok(Plan {
+            geometry,
             out_strides: t.out.shape.physical_strides(),
-            out_dims: od,
-            out_batch: dn.output_batch_dimension,
-            out_feature: dn.output_feature_dimension,
-            out_spatial: dn.output_spatial_dimensions.clone(),
-            lhs_batch_stride: ls[dn.input_batch_dimension],
-            lhs_feature_stride: ls[dn.input_feature_dimension],
-            rhs_in_stride: rs[dn.kernel_input_feature_dimension],
-            rhs_out_stride: rs[dn.kernel_output_feature_dimension],
-            window_sizes,
-            lhs_offsets,
-            rhs_offsets,
-            input_batch,
-            input_feature_group_size: input_features / fgc,
-            output_feature_group_size: output_features / fgc,
-            batch_group_size: input_batch / bgc,
-            depthwise_multiplier: if bgc > 1 { output_features / bgc } else { 1 },
         })
     }
 
     /// Computes every output element, in parallel runs of the row-major output order.
     fn run<A: Accumulator>(&self, t: &LoopConvolutionThunk, memory: &Memory) {
-        let count: usize = self.out_dims.iter().product();
+        let g = &self.geometry;
+        let count: usize = g.out_dims.iter().product();
         if count == 0 {
             return;
         }
@@ -228,21 +108,19 @@ impl Plan {
             SendPtr(ptrs[1]),
             SendPtr(memory.ptr(t.out.slice)),
         );
-        let window_count: usize = self.window_sizes.iter().product();
-        let work_per_element = (window_count * self.input_feature_group_size).max(1);
-        let per_task = (MIN_TASK_WORK / work_per_element).max(1);
+        let per_task = (MIN_TASK_WORK / g.work_per_element()).max(1);
         let starts: Vec<usize> = (0..count).step_by(per_task).collect();
         starts.par_iter().for_each(|&start| {
             let (lp, rp, op) = (lp, rp, op);
-            let mut out_index = unravel(start, &self.out_dims);
-            let mut w = vec![0usize; self.window_sizes.len()];
+            let mut out_index = unravel(start, &g.out_dims);
+            let mut w = vec![0usize; g.spatial_rank()];
             for _ in start..(start + per_task).min(count) {
                 // SAFETY: the plan's offsets index elements inside each buffer (checked
                 // against the shapes in `Plan::new`); output elements are disjoint per task.
                 unsafe {
                     self.element::<A>(&out_index, &mut w, (lp.0, lt), (rp.0, rt), (op.0, ot))
                 };
-                advance(&mut out_index, &self.out_dims);
+                advance(&mut out_index, &g.out_dims);
             }
         });
     }
@@ -259,43 +137,12 @@ impl Plan {
         (rp, rt): (*mut u8, PrimitiveType),
         (op, ot): (*mut u8, PrimitiveType),
     ) {
-        let n = self.window_sizes.len();
-        let window_count: usize = self.window_sizes.iter().product();
-        let batch = out_index[self.out_batch];
-        let z = out_index[self.out_feature];
-        let feature_group = z / self.output_feature_group_size;
-        let batch_group = z / self.depthwise_multiplier;
-        // The lhs batch this output reads: its own, shifted into its batch group.
-        let lhs_batch = batch + (batch_group * self.batch_group_size) % self.input_batch;
-        let lhs_base = lhs_batch * self.lhs_batch_stride
-            + feature_group * self.input_feature_group_size * self.lhs_feature_stride;
-        let rhs_base = z * self.rhs_out_stride;
-        w.fill(0);
         let mut acc = A::zero();
-        for _ in 0..window_count {
-            let mut lhs_pos = Some(lhs_base);
-            let mut rhs_pos = rhs_base;
-            for k in 0..n {
-                let o = out_index[self.out_spatial[k]];
-                lhs_pos = lhs_pos
-                    .zip(self.lhs_offsets[k][o][w[k]])
-                    .map(|(a, b)| a + b);
-                rhs_pos += self.rhs_offsets[k][w[k]];
-            }
-            if let Some(l0) = lhs_pos {
-                for iz in 0..self.input_feature_group_size {
-                    // SAFETY: as the caller promises.
-                    let (a, b) = unsafe {
-                        (
-                            A::load(lp, lt, l0 + iz * self.lhs_feature_stride),
-                            A::load(rp, rt, rhs_pos + iz * self.rhs_in_stride),
-                        )
-                    };
-                    acc = acc.mul_add(a, b);
-                }
-            }
-            advance(w, &self.window_sizes);
-        }
+        self.geometry.for_each_product(out_index, w, |l, r| {
+            // SAFETY: as the caller promises.
+            let (a, b) = unsafe { (A::load(lp, lt, l), A::load(rp, rt, r)) };
+            acc = acc.mul_add(a, b);
+        });
         let at: usize = out_index
             .iter()
             .zip(&self.out_strides)

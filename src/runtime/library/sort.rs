@@ -13,11 +13,14 @@
 //! XLA: `xla/backends/cpu/runtime/sort_thunk.cc` (sorts in place on the results, calls the
 //! compiled `less_than` with `void**` of 2N pointers).
 
+use std::convert::Infallible;
+
 use rayon::prelude::*;
 
 use super::{SendPtr, for_each_index, offset};
 use crate::codegen::ScalarFn;
 use crate::codegen::denormals::with_flushed_denormals;
+use crate::eval::merge_sort;
 use crate::runtime::RuntimeError;
 use crate::runtime::execute::{Memory, parallel_copy};
 use crate::runtime::thunk::{BufferRef, ParallelCopy};
@@ -132,7 +135,7 @@ impl SliceSort {
         let mut params: Vec<*const u8> = vec![std::ptr::null(); 2 * n];
         let mut result = 0u8;
         let out: [*mut u8; 1] = [&mut result];
-        let mut less = |x: usize, y: usize| -> bool {
+        let mut less = |x: usize, y: usize| -> Result<bool, Infallible> {
             for i in 0..n {
                 params[2 * i] = self.at(i, start, x);
                 params[2 * i + 1] = self.at(i, start, y);
@@ -141,10 +144,10 @@ impl SliceSort {
             // an element of the matching result) and writes one byte through `out`.
             unsafe { (self.comparator)(params.as_ptr(), out.as_ptr()) };
             // SAFETY: `result` was just written through `out[0]`.
-            result != 0
+            Ok(result != 0)
         };
         let mut perm: Vec<usize> = (0..self.len).collect();
-        merge_sort(&mut perm, &mut less);
+        let Ok(()) = merge_sort(&mut perm, &mut less);
         // Apply the permutation to every result through a temporary.
         for i in 0..n {
             let size = self.sizes[i];
@@ -170,36 +173,5 @@ impl SliceSort {
                 };
             }
         }
-    }
-}
-
-/// Stable bottom-up merge sort of `v` under a strict "less than" (the interpreter's
-/// algorithm): an element of the right run goes first only if it is strictly less.
-pub fn merge_sort(v: &mut Vec<usize>, less: &mut dyn FnMut(usize, usize) -> bool) {
-    let n = v.len();
-    let mut buf = Vec::with_capacity(n);
-    let mut width = 1;
-    while width < n {
-        buf.clear();
-        let mut lo = 0;
-        while lo < n {
-            let mid = (lo + width).min(n);
-            let hi = (lo + 2 * width).min(n);
-            let (mut i, mut j) = (lo, mid);
-            while i < mid && j < hi {
-                if less(v[j], v[i]) {
-                    buf.push(v[j]);
-                    j += 1;
-                } else {
-                    buf.push(v[i]);
-                    i += 1;
-                }
-            }
-            buf.extend_from_slice(&v[i..mid]);
-            buf.extend_from_slice(&v[j..hi]);
-            lo = hi;
-        }
-        std::mem::swap(v, &mut buf);
-        width *= 2;
     }
 }

@@ -3,6 +3,27 @@
 //! (sorted by name; VHLO has no optional attributes, so each is one attribute index).
 //! StableHLO: `stablehlo/dialect/VhloOps.td`.
 
+/// The attributes of `convolution_v1` and `dynamic_conv_v1` (the same set).
+const CONVOLUTION_V1: &[&str] = &[
+    "batch_group_count",
+    "feature_group_count",
+    "input_batch_dimension",
+    "input_feature_dimension",
+    "input_spatial_dimensions",
+    "kernel_input_feature_dimension",
+    "kernel_output_feature_dimension",
+    "kernel_spatial_dimensions",
+    "lhs_dilation",
+    "output_batch_dimension",
+    "output_feature_dimension",
+    "output_spatial_dimensions",
+    "padding",
+    "precision_config",
+    "rhs_dilation",
+    "window_reversal",
+    "window_strides",
+];
+
 /// `(VHLO op name without "vhlo.", its attribute names in property order)`.
 pub const OPS: &[(&str, &[&str])] = &[
     ("abs_v1", &[]),
@@ -103,28 +124,7 @@ pub const OPS: &[(&str, &[&str])] = &[
     ("concatenate_v1", &["dimension"]),
     ("constant_v1", &["value"]),
     ("convert_v1", &[]),
-    (
-        "convolution_v1",
-        &[
-            "batch_group_count",
-            "feature_group_count",
-            "input_batch_dimension",
-            "input_feature_dimension",
-            "input_spatial_dimensions",
-            "kernel_input_feature_dimension",
-            "kernel_output_feature_dimension",
-            "kernel_spatial_dimensions",
-            "lhs_dilation",
-            "output_batch_dimension",
-            "output_feature_dimension",
-            "output_spatial_dimensions",
-            "padding",
-            "precision_config",
-            "rhs_dilation",
-            "window_reversal",
-            "window_strides",
-        ],
-    ),
+    ("convolution_v1", CONVOLUTION_V1),
     ("cosine_v1", &[]),
     ("cosine_v2", &["result_accuracy"]),
     ("create_token_v1", &[]),
@@ -192,28 +192,7 @@ pub const OPS: &[(&str, &[&str])] = &[
             "known_nonexpanding_dimensions",
         ],
     ),
-    (
-        "dynamic_conv_v1",
-        &[
-            "batch_group_count",
-            "feature_group_count",
-            "input_batch_dimension",
-            "input_feature_dimension",
-            "input_spatial_dimensions",
-            "kernel_input_feature_dimension",
-            "kernel_output_feature_dimension",
-            "kernel_spatial_dimensions",
-            "lhs_dilation",
-            "output_batch_dimension",
-            "output_feature_dimension",
-            "output_spatial_dimensions",
-            "padding",
-            "precision_config",
-            "rhs_dilation",
-            "window_reversal",
-            "window_strides",
-        ],
-    ),
+    ("dynamic_conv_v1", CONVOLUTION_V1),
     (
         "dynamic_conv_v2",
         &[

@@ -10,6 +10,15 @@ use crate::ir::stablehlo::ast::Operation;
 use crate::ir::stablehlo::types::Type;
 use crate::ir::{InstrId, Op, Opcode, Shape};
 
+/// The names of `reduce_window`'s and `select_and_scatter`'s window attributes (strides,
+/// base dilations, window dilations, reversal), as [`Converter::window`] takes them.
+const WINDOW_ATTRIBUTES: [&str; 4] = [
+    "window_strides",
+    "base_dilations",
+    "window_dilations",
+    "window_reversal",
+];
+
 impl<'a> Converter<'a> {
     /// Converts the ops of this file; `None` if `op` is not one of them.
     pub(crate) fn convert_region_op(
@@ -65,17 +74,7 @@ impl<'a> Converter<'a> {
             }
             "reduce_window" => {
                 let rank = self.shape(ids[0]).rank();
-                let window = self.window(
-                    op,
-                    rank,
-                    None,
-                    [
-                        "window_strides",
-                        "base_dilations",
-                        "window_dilations",
-                        "window_reversal",
-                    ],
-                )?;
+                let window = self.window(op, rank, None, WINDOW_ATTRIBUTES)?;
                 let to_apply = self.region_computation(&op.regions[0], op, "region")?;
                 let id = self.add(
                     result_shape,
@@ -87,17 +86,7 @@ impl<'a> Converter<'a> {
             }
             "select_and_scatter" => {
                 let rank = self.shape(ids[0]).rank();
-                let window = self.window(
-                    op,
-                    rank,
-                    None,
-                    [
-                        "window_strides",
-                        "base_dilations",
-                        "window_dilations",
-                        "window_reversal",
-                    ],
-                )?;
+                let window = self.window(op, rank, None, WINDOW_ATTRIBUTES)?;
                 let select = self.region_computation(&op.regions[0], op, "region")?;
                 let scatter = self.region_computation(&op.regions[1], op, "region")?;
                 let id = self.add(

@@ -5,7 +5,7 @@
 //! `SPMDShardToFullShape` out of it. Shardy shardings become tile assignments with the
 //! module's `sdy.mesh`es (`crate::ir::sharding::SdySharding::to_hlo`).
 
-use super::super::ast::Operation;
+use super::super::ast::{Block, Operation, Region};
 use super::super::attributes::Attr;
 use super::super::lexer::Loc;
 use super::{Capture, Converter, Scope, Val};
@@ -153,26 +153,7 @@ impl<'a> Converter<'a> {
         if let Some(mesh) = &partial {
             return self.partially_manual_computation(op, &ins, &outs, &axes, mesh);
         }
-        let operands = self.operands(op)?;
-        let region = op
-            .regions
-            .first()
-            .ok_or_else(|| self.err(op.loc, "sdy.manual_computation without a body"))?;
-        let block = region
-            .blocks
-            .first()
-            .ok_or_else(|| self.err(op.loc, "empty sdy.manual_computation body"))?;
-        if ins.len() != operands.len() || block.arguments.len() != operands.len() {
-            return Err(self.err(
-                op.loc,
-                format!(
-                    "sdy.manual_computation: {} operands, {} in_shardings, {} block arguments",
-                    operands.len(),
-                    ins.len(),
-                    block.arguments.len()
-                ),
-            ));
-        }
+        let (operands, region, block) = self.manual_body(op, &ins)?;
         // Into the body: each operand constrained to its in-sharding, then cut to shards.
         let mut locals = Vec::new();
         for (i, v) in operands.iter().enumerate() {
@@ -226,19 +207,13 @@ impl<'a> Converter<'a> {
         Ok(results)
     }
 
-    /// `sdy.manual_computation` manual along `axes` only, written as GSPMD writes it: each
-    /// operand constrained to its in-sharding and cut by `SPMDFullToShardShape` with a
-    /// sharding manual along `axes` (a manual subgroup, the free axes replicated), the body
-    /// a computation of its own called once (the partitioner partitions it along the free
-    /// axes), each result assembled by `SPMDShardToFullShape`.
-    fn partially_manual_computation(
+    /// The operands, body region and entry block of an `sdy.manual_computation`, checked
+    /// to be as many as its in-shardings.
+    fn manual_body(
         &mut self,
         op: &'a Operation,
         ins: &[SdySharding],
-        outs: &[SdySharding],
-        axes: &[String],
-        mesh: &SdyMesh,
-    ) -> Result<Vec<InstrId>, ParseError> {
+    ) -> Result<(Vec<Val>, &'a Region, &'a Block), ParseError> {
         let operands = self.operands(op)?;
         let region = op
             .regions
@@ -259,6 +234,23 @@ impl<'a> Converter<'a> {
                 ),
             ));
         }
+        Ok((operands, region, block))
+    }
+
+    /// `sdy.manual_computation` manual along `axes` only, written as GSPMD writes it: each
+    /// operand constrained to its in-sharding and cut by `SPMDFullToShardShape` with a
+    /// sharding manual along `axes` (a manual subgroup, the free axes replicated), the body
+    /// a computation of its own called once (the partitioner partitions it along the free
+    /// axes), each result assembled by `SPMDShardToFullShape`.
+    fn partially_manual_computation(
+        &mut self,
+        op: &'a Operation,
+        ins: &[SdySharding],
+        outs: &[SdySharding],
+        axes: &[String],
+        mesh: &SdyMesh,
+    ) -> Result<Vec<InstrId>, ParseError> {
+        let (operands, region, block) = self.manual_body(op, ins)?;
         if outs.len() != op.result_types.len() {
             return Err(self.err(
                 op.loc,
