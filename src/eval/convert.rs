@@ -87,45 +87,38 @@ fn narrow(wide: Wide, to: PrimitiveType) -> EvalResult<ArrayData> {
             $v.iter().map(|&x| $f(x)).collect()
         };
     }
+    // One table for integer and float sources: `as` keeps an integer's low bits (two's-
+    // complement wrap) and saturates a float, NaN to 0, which are XLA's rules.
+    macro_rules! from_real {
+        ($v:ident, $nonzero:expr, $f64:expr, $c128:expr) => {
+            match to {
+                P::Pred => ArrayData::Pred(each!($v, $nonzero)),
+                P::S8 => ArrayData::S8(each!($v, |x| x as i8)),
+                P::S16 => ArrayData::S16(each!($v, |x| x as i16)),
+                P::S32 => ArrayData::S32(each!($v, |x| x as i32)),
+                P::S64 => ArrayData::S64(each!($v, |x| x as i64)),
+                P::U8 => ArrayData::U8(each!($v, |x| x as u8)),
+                P::U16 => ArrayData::U16(each!($v, |x| x as u16)),
+                P::U32 => ArrayData::U32(each!($v, |x| x as u32)),
+                P::U64 => ArrayData::U64(each!($v, |x| x as u64)),
+                P::F16 => ArrayData::F16(each!($v, |x| to_f16(x as f32))),
+                P::BF16 => ArrayData::BF16(each!($v, |x| to_bf16(x as f32))),
+                P::F32 => ArrayData::F32(each!($v, |x| x as f32)),
+                P::F64 => ArrayData::F64($f64),
+                P::C64 => ArrayData::C64(each!($v, |x| Complex::new(x as f32, 0.0))),
+                P::C128 => ArrayData::C128($c128),
+                _ => return Err(not_executable(to)),
+            }
+        };
+    }
     Ok(match wide {
-        Wide::Int(v) => match to {
-            P::Pred => ArrayData::Pred(each!(v, |x| x != 0)),
-            // Integer to integer keeps the low bits (two's-complement wrap).
-            P::S8 => ArrayData::S8(each!(v, |x| x as i8)),
-            P::S16 => ArrayData::S16(each!(v, |x| x as i16)),
-            P::S32 => ArrayData::S32(each!(v, |x| x as i32)),
-            P::S64 => ArrayData::S64(each!(v, |x| x as i64)),
-            P::U8 => ArrayData::U8(each!(v, |x| x as u8)),
-            P::U16 => ArrayData::U16(each!(v, |x| x as u16)),
-            P::U32 => ArrayData::U32(each!(v, |x| x as u32)),
-            P::U64 => ArrayData::U64(each!(v, |x| x as u64)),
-            P::F16 => ArrayData::F16(each!(v, |x| to_f16(x as f32))),
-            P::BF16 => ArrayData::BF16(each!(v, |x| to_bf16(x as f32))),
-            P::F32 => ArrayData::F32(each!(v, |x| x as f32)),
-            P::F64 => ArrayData::F64(each!(v, |x| x as f64)),
-            P::C64 => ArrayData::C64(each!(v, |x| Complex::new(x as f32, 0.0))),
-            P::C128 => ArrayData::C128(each!(v, |x| Complex::new(x as f64, 0.0))),
-            _ => return Err(not_executable(to)),
-        },
-        Wide::Float(v) => match to {
-            P::Pred => ArrayData::Pred(each!(v, |x| x != 0.0)),
-            // `as` from a float saturates and maps NaN to 0: XLA's rule.
-            P::S8 => ArrayData::S8(each!(v, |x| x as i8)),
-            P::S16 => ArrayData::S16(each!(v, |x| x as i16)),
-            P::S32 => ArrayData::S32(each!(v, |x| x as i32)),
-            P::S64 => ArrayData::S64(each!(v, |x| x as i64)),
-            P::U8 => ArrayData::U8(each!(v, |x| x as u8)),
-            P::U16 => ArrayData::U16(each!(v, |x| x as u16)),
-            P::U32 => ArrayData::U32(each!(v, |x| x as u32)),
-            P::U64 => ArrayData::U64(each!(v, |x| x as u64)),
-            P::F16 => ArrayData::F16(each!(v, |x| to_f16(x as f32))),
-            P::BF16 => ArrayData::BF16(each!(v, |x| to_bf16(x as f32))),
-            P::F32 => ArrayData::F32(each!(v, |x| x as f32)),
-            P::F64 => ArrayData::F64(v),
-            P::C64 => ArrayData::C64(each!(v, |x| Complex::new(x as f32, 0.0))),
-            P::C128 => ArrayData::C128(each!(v, |x| Complex::new(x, 0.0))),
-            _ => return Err(not_executable(to)),
-        },
+        Wide::Int(v) => from_real!(
+            v,
+            |x| x != 0,
+            each!(v, |x| x as f64),
+            each!(v, |x| Complex::new(x as f64, 0.0))
+        ),
+        Wide::Float(v) => from_real!(v, |x| x != 0.0, v, each!(v, |x| Complex::new(x, 0.0))),
         Wide::Complex(v) => match to {
             P::C64 => ArrayData::C64(each!(v, |c: Complex<f64>| Complex::new(
                 c.re as f32,

@@ -312,48 +312,32 @@ impl AccVec {
     fn mismatch() -> EvalError {
         EvalError::new("dot operands converted to different accumulator types")
     }
-    pub(super) fn f32(self) -> EvalResult<Vec<f32>> {
-        if let AccVec::F32(v) = self {
-            Ok(v)
-        } else {
-            Err(Self::mismatch())
+}
+
+/// `AccVec::f32(self)` and its siblings: the vector if it is of that accumulator type.
+macro_rules! acc_vec_as {
+    ($($name:ident => $variant:ident, $t:ty;)*) => {
+        impl AccVec {
+            $(
+                #[doc = concat!("The values if they are `", stringify!($variant), "`.")]
+                pub(super) fn $name(self) -> EvalResult<Vec<$t>> {
+                    match self {
+                        AccVec::$variant(v) => Ok(v),
+                        _ => Err(Self::mismatch()),
+                    }
+                }
+            )*
         }
-    }
-    pub(super) fn f64(self) -> EvalResult<Vec<f64>> {
-        if let AccVec::F64(v) = self {
-            Ok(v)
-        } else {
-            Err(Self::mismatch())
-        }
-    }
-    pub(super) fn i64(self) -> EvalResult<Vec<i64>> {
-        if let AccVec::I64(v) = self {
-            Ok(v)
-        } else {
-            Err(Self::mismatch())
-        }
-    }
-    pub(super) fn u64(self) -> EvalResult<Vec<u64>> {
-        if let AccVec::U64(v) = self {
-            Ok(v)
-        } else {
-            Err(Self::mismatch())
-        }
-    }
-    pub(super) fn c64(self) -> EvalResult<Vec<Complex<f32>>> {
-        if let AccVec::C64(v) = self {
-            Ok(v)
-        } else {
-            Err(Self::mismatch())
-        }
-    }
-    pub(super) fn c128(self) -> EvalResult<Vec<Complex<f64>>> {
-        if let AccVec::C128(v) = self {
-            Ok(v)
-        } else {
-            Err(Self::mismatch())
-        }
-    }
+    };
+}
+
+acc_vec_as! {
+    f32 => F32, f32;
+    f64 => F64, f64;
+    i64 => I64, i64;
+    u64 => U64, u64;
+    c64 => C64, Complex<f32>;
+    c128 => C128, Complex<f64>;
 }
 
 /// Real elements as f32 (`static_cast<float>`); `None` for pred, complex and raw data.

@@ -62,11 +62,20 @@ impl Target {
         run: fn(&[u8]),
         seeds: &'static [&'static str],
     ) -> Target {
+        Target::new(name, run, seeds, true)
+    }
+
+    const fn new(
+        name: &'static str,
+        run: fn(&[u8]),
+        seeds: &'static [&'static str],
+        text: bool,
+    ) -> Target {
         Target {
             name,
             run,
             seeds,
-            text: true,
+            text,
         }
     }
 
@@ -76,12 +85,7 @@ impl Target {
         run: fn(&[u8]),
         seeds: &'static [&'static str],
     ) -> Target {
-        Target {
-            name,
-            run,
-            seeds,
-            text: false,
-        }
+        Target::new(name, run, seeds, false)
     }
 }
 

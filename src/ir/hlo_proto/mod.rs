@@ -431,6 +431,28 @@ fn window(w: &IrWindow) -> Window {
     }
 }
 
+fn gather_dims(g: &super::GatherDimensionNumbers) -> GatherDimensionNumbers {
+    GatherDimensionNumbers {
+        offset_dims: dims(&g.offset_dims),
+        collapsed_slice_dims: dims(&g.collapsed_slice_dims),
+        start_index_map: dims(&g.start_index_map),
+        index_vector_dim: g.index_vector_dim as i64,
+        operand_batching_dims: dims(&g.operand_batching_dims),
+        start_indices_batching_dims: dims(&g.start_indices_batching_dims),
+    }
+}
+
+fn scatter_dims(s: &super::ScatterDimensionNumbers) -> ScatterDimensionNumbers {
+    ScatterDimensionNumbers {
+        update_window_dims: dims(&s.update_window_dims),
+        inserted_window_dims: dims(&s.inserted_window_dims),
+        scatter_dims_to_operand_dims: dims(&s.scatter_dims_to_operand_dims),
+        index_vector_dim: s.index_vector_dim as i64,
+        input_batching_dims: dims(&s.input_batching_dims),
+        scatter_indices_batching_dims: dims(&s.scatter_indices_batching_dims),
+    }
+}
+
 fn conv_dims(c: &Conv) -> ConvolutionDimensionNumbers {
     ConvolutionDimensionNumbers {
         input_batch_dimension: c.input_batch_dimension as i64,
@@ -720,14 +742,7 @@ fn instruction(
             slice_sizes,
             indices_are_sorted,
         } => {
-            p.gather_dimension_numbers = Some(GatherDimensionNumbers {
-                offset_dims: dims(&g.offset_dims),
-                collapsed_slice_dims: dims(&g.collapsed_slice_dims),
-                start_index_map: dims(&g.start_index_map),
-                index_vector_dim: g.index_vector_dim as i64,
-                operand_batching_dims: dims(&g.operand_batching_dims),
-                start_indices_batching_dims: dims(&g.start_indices_batching_dims),
-            });
+            p.gather_dimension_numbers = Some(gather_dims(g));
             p.gather_slice_sizes = slice_sizes.clone();
             p.indices_are_sorted = *indices_are_sorted;
         }
@@ -737,14 +752,7 @@ fn instruction(
             unique_indices,
             ..
         } => {
-            p.scatter_dimension_numbers = Some(ScatterDimensionNumbers {
-                update_window_dims: dims(&s.update_window_dims),
-                inserted_window_dims: dims(&s.inserted_window_dims),
-                scatter_dims_to_operand_dims: dims(&s.scatter_dims_to_operand_dims),
-                index_vector_dim: s.index_vector_dim as i64,
-                input_batching_dims: dims(&s.input_batching_dims),
-                scatter_indices_batching_dims: dims(&s.scatter_indices_batching_dims),
-            });
+            p.scatter_dimension_numbers = Some(scatter_dims(s));
             p.indices_are_sorted = *indices_are_sorted;
             p.unique_indices = *unique_indices;
         }

@@ -342,15 +342,23 @@ pub fn parse_value_ref(c: &mut Cursor<'_>) -> PResult<ValueRef> {
 
 /// Parses `(%a, %b#1, ...)` (the parentheses included).
 pub fn parse_operand_list(c: &mut Cursor<'_>) -> PResult<Vec<ValueRef>> {
+    parse_parenthesized(c, parse_value_ref)
+}
+
+/// Parses `(item, item, ...)` (the parentheses included, the list may be empty).
+fn parse_parenthesized<T>(
+    c: &mut Cursor<'_>,
+    mut item: impl FnMut(&mut Cursor<'_>) -> PResult<T>,
+) -> PResult<Vec<T>> {
     c.expect("(")?;
-    let mut operands = Vec::new();
+    let mut items = Vec::new();
     if c.eat(")") {
-        return Ok(operands);
+        return Ok(items);
     }
     loop {
-        operands.push(parse_value_ref(c)?);
+        items.push(item(c)?);
         if c.eat(")") {
-            return Ok(operands);
+            return Ok(items);
         }
         c.expect(",")?;
     }
@@ -409,16 +417,5 @@ pub fn parse_function_type(c: &mut Cursor<'_>) -> PResult<(Vec<Type>, Vec<Type>)
 
 /// Parses `(T, U, ...)`.
 pub fn parse_type_list_parens(c: &mut Cursor<'_>) -> PResult<Vec<Type>> {
-    c.expect("(")?;
-    let mut types = Vec::new();
-    if c.eat(")") {
-        return Ok(types);
-    }
-    loop {
-        types.push(parse_type(c)?);
-        if c.eat(")") {
-            return Ok(types);
-        }
-        c.expect(",")?;
-    }
+    parse_parenthesized(c, parse_type)
 }

@@ -382,11 +382,16 @@ fn or_true(comp: &Computation, or: InstrId) -> Option<Rewrite> {
 
 /// or(x, false) => x, and for integers or(x, 0) => x
 fn or_false(comp: &Computation, or: InstrId) -> Option<Rewrite> {
-    let (lhs, rhs) = binary(comp, or);
+    other_operand_of_zero(comp, or, "or(x, false) => x")
+}
+
+/// `op(x, 0) => x` or `op(0, x) => x`: the operand beside an all-zero one (false for pred).
+fn other_operand_of_zero(comp: &Computation, id: InstrId, rule: &'static str) -> Option<Rewrite> {
+    let (lhs, rhs) = binary(comp, id);
     [(lhs, rhs), (rhs, lhs)]
         .into_iter()
         .filter(|&(_, z)| is_all(comp, z, 0))
-        .find_map(|(x, _)| Rewrite::replace_with(comp, or, x, "or(x, false) => x"))
+        .find_map(|(x, _)| Rewrite::replace_with(comp, id, x, rule))
 }
 
 /// `xor`: `x ^ x`, `x ^ 0`.
@@ -405,11 +410,7 @@ fn xor_self(comp: &Computation, xor: InstrId) -> Option<Rewrite> {
 
 /// xor(x, 0) => x
 fn xor_zero(comp: &Computation, xor: InstrId) -> Option<Rewrite> {
-    let (lhs, rhs) = binary(comp, xor);
-    [(lhs, rhs), (rhs, lhs)]
-        .into_iter()
-        .filter(|&(_, z)| is_all(comp, z, 0))
-        .find_map(|(x, _)| Rewrite::replace_with(comp, xor, x, "xor(x, 0) => x"))
+    other_operand_of_zero(comp, xor, "xor(x, 0) => x")
 }
 
 /// `maximum`/`minimum`: `max(x, x)`, and the integer identity element.

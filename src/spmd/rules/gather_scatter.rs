@@ -16,16 +16,13 @@ pub fn gather_passthrough(
     slice_sizes: &[i64],
     operand_dims: &[i64],
 ) -> Vec<(usize, usize)> {
-    let kept: Vec<usize> = (0..operand_dims.len())
-        .filter(|i| !d.collapsed_slice_dims.contains(i) && !d.operand_batching_dims.contains(i))
-        .collect();
-    kept.iter()
-        .zip(&d.offset_dims)
-        .filter(|&(&i, _)| {
-            !d.start_index_map.contains(&i) && slice_sizes.get(i) == operand_dims.get(i)
-        })
-        .map(|(&i, &o)| (i, o))
-        .collect()
+    passthrough(
+        operand_dims.len(),
+        [&d.collapsed_slice_dims, &d.operand_batching_dims],
+        &d.offset_dims,
+        &d.start_index_map,
+        |i, _| slice_sizes.get(i) == operand_dims.get(i),
+    )
 }
 
 /// Scatter: the (operand dim, update dim) pairs of passthrough dimensions.
@@ -34,16 +31,30 @@ pub fn scatter_passthrough(
     operand_dims: &[i64],
     update_dims: &[i64],
 ) -> Vec<(usize, usize)> {
-    let kept: Vec<usize> = (0..operand_dims.len())
-        .filter(|i| !d.inserted_window_dims.contains(i) && !d.input_batching_dims.contains(i))
-        .collect();
-    kept.iter()
-        .zip(&d.update_window_dims)
-        .filter(|&(&i, &u)| {
-            !d.scatter_dims_to_operand_dims.contains(&i)
-                && update_dims.get(u) == operand_dims.get(i)
-        })
-        .map(|(&i, &u)| (i, u))
+    passthrough(
+        operand_dims.len(),
+        [&d.inserted_window_dims, &d.input_batching_dims],
+        &d.update_window_dims,
+        &d.scatter_dims_to_operand_dims,
+        |i, u| update_dims.get(u) == operand_dims.get(i),
+    )
+}
+
+/// The operand dims that are not `removed` pair up, in order, with `window_dims` (of the
+/// output or the updates); a pair passes through when the operand dim is not `indexed`
+/// and `whole(operand dim, window dim)` says its window spans the whole dimension.
+fn passthrough(
+    operand_rank: usize,
+    removed: [&[usize]; 2],
+    window_dims: &[usize],
+    indexed: &[usize],
+    whole: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    (0..operand_rank)
+        .filter(|i| !removed[0].contains(i) && !removed[1].contains(i))
+        .zip(window_dims)
+        .filter(|&(i, &w)| !indexed.contains(&i) && whole(i, w))
+        .map(|(i, &w)| (i, w))
         .collect()
 }
 

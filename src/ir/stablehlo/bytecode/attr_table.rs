@@ -417,6 +417,26 @@ impl<'a> Tables<'a> {
         (0..n).map(|_| self.read_attr(c, what)).collect()
     }
 
+    /// Reads a dictionary: a count, then (string attribute index, attribute index) pairs
+    /// (the builtin `DictionaryAttr` and VHLO's `DictionaryV1Attr` share this encoding).
+    pub fn read_dictionary(&mut self, c: &mut Cursor<'_>) -> BResult<Vec<(String, Rc<A>)>> {
+        let n = c.count("the number of dictionary entries")?;
+        let mut entries = Vec::with_capacity(n);
+        for _ in 0..n {
+            let at = c.offset();
+            let name = self.read_attr(c, "a dictionary key")?;
+            let A::Str(name) = &*name else {
+                return Err(Cursor::err_at(
+                    at,
+                    "expected a dictionary key to be a string",
+                ));
+            };
+            let value = self.read_attr(c, "a dictionary value")?;
+            entries.push((name.clone(), value));
+        }
+        Ok(entries)
+    }
+
     /// Reads a list of type indexes.
     pub fn read_types(&mut self, c: &mut Cursor<'_>, what: &str) -> BResult<Vec<Rc<T>>> {
         let n = c.count(what)?;

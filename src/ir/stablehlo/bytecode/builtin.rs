@@ -18,23 +18,7 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
     let code = c.varint("a builtin attribute code")?;
     Ok(match code {
         0 => A::Array(t.read_attrs(c, "an array element")?),
-        1 => {
-            let n = c.count("the number of dictionary entries")?;
-            let mut entries = Vec::with_capacity(n);
-            for _ in 0..n {
-                let at = c.offset();
-                let name = t.read_attr(c, "a dictionary key")?;
-                let A::Str(name) = &*name else {
-                    return Err(Cursor::err_at(
-                        at,
-                        "expected a dictionary key to be a string",
-                    ));
-                };
-                let value = t.read_attr(c, "a dictionary value")?;
-                entries.push((name.clone(), value));
-            }
-            A::Dict(entries)
-        }
+        1 => A::Dict(t.read_dictionary(c)?),
         2 => A::Str(t.read_string(c, "a string")?),
         3 => {
             let s = t.read_string(c, "a string")?;

@@ -256,28 +256,12 @@ impl Legalizer {
             ));
         }
         let name = ops::stablehlo_name(short, in_function);
-        let Signature {
-            operands,
-            operand_types,
-            regions,
-            results,
-            result_types,
-        } = self.signature(op, loc)?;
+        let signature = self.signature(op, loc)?;
         let mut attributes = inherent(op, short)?;
         for (k, v) in &op.attrs {
             attributes.push((k.clone(), generic(v, op.offset)?));
         }
-        Ok(Operation {
-            results,
-            name,
-            operands,
-            attributes,
-            regions,
-            operand_types,
-            result_types,
-            loc,
-            location: op.loc.clone(),
-        })
+        Ok(signature.into_operation(name, attributes, loc, op.loc.clone()))
     }
 }
 
@@ -326,13 +310,7 @@ impl Legalizer {
     /// A Shardy op in a function (`sdy.sharding_constraint`, `sdy.manual_computation`,
     /// `sdy.return`), with its attributes in the custom-syntax text the text parser keeps.
     fn sdy_op(&mut self, op: &RawOp, loc: Loc) -> BResult<Operation> {
-        let Signature {
-            operands,
-            operand_types,
-            regions,
-            results,
-            result_types,
-        } = self.signature(op, loc)?;
+        let signature = self.signature(op, loc)?;
         let mut attributes = Vec::new();
         if let Props::Named(p) = &op.props {
             for (k, v) in p {
@@ -350,17 +328,7 @@ impl Legalizer {
             "sdy.return" => "stablehlo.return".to_string(),
             n => n.to_string(),
         };
-        Ok(Operation {
-            results,
-            name,
-            operands,
-            attributes,
-            regions,
-            operand_types,
-            result_types,
-            loc,
-            location: op.loc.clone(),
-        })
+        Ok(signature.into_operation(name, attributes, loc, op.loc.clone()))
     }
 }
 
@@ -371,6 +339,29 @@ struct Signature {
     regions: Vec<Region>,
     results: Vec<ResultGroup>,
     result_types: Vec<Type>,
+}
+
+impl Signature {
+    /// The op with this signature, its name, attributes and locations.
+    fn into_operation(
+        self,
+        name: String,
+        attributes: Vec<(String, Attr)>,
+        loc: Loc,
+        location: std::sync::Arc<Location>,
+    ) -> Operation {
+        Operation {
+            results: self.results,
+            name,
+            operands: self.operands,
+            attributes,
+            regions: self.regions,
+            operand_types: self.operand_types,
+            result_types: self.result_types,
+            loc,
+            location,
+        }
+    }
 }
 
 /// A function's `arg_attrs`/`res_attrs` (an array of dictionaries, or absent) as one

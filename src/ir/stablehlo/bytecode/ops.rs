@@ -24,6 +24,15 @@ const CONVOLUTION_V1: &[&str] = &[
     "window_strides",
 ];
 
+/// The attributes of `all_to_all_v1` and `all_to_all_v2` (the same set).
+const ALL_TO_ALL: &[&str] = &[
+    "channel_id",
+    "concat_dimension",
+    "replica_groups",
+    "split_count",
+    "split_dimension",
+];
+
 /// `(VHLO op name without "vhlo.", its attribute names in property order)`.
 pub const OPS: &[(&str, &[&str])] = &[
     ("abs_v1", &[]),
@@ -55,26 +64,8 @@ pub const OPS: &[(&str, &[&str])] = &[
         "all_reduce_v2",
         &["channel_id", "replica_groups", "use_global_device_ids"],
     ),
-    (
-        "all_to_all_v1",
-        &[
-            "channel_id",
-            "concat_dimension",
-            "replica_groups",
-            "split_count",
-            "split_dimension",
-        ],
-    ),
-    (
-        "all_to_all_v2",
-        &[
-            "channel_id",
-            "concat_dimension",
-            "replica_groups",
-            "split_count",
-            "split_dimension",
-        ],
-    ),
+    ("all_to_all_v1", ALL_TO_ALL),
+    ("all_to_all_v2", ALL_TO_ALL),
     ("and_v1", &[]),
     ("async_start_v1", &[]),
     ("async_done_v1", &[]),

@@ -39,23 +39,7 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
         3 => enum_of(EnumKind::ComparisonDirection, c)?,
         4 => enum_of(EnumKind::ComparisonType, c)?,
         5 => enum_of(EnumKind::CustomCallApiVersion, c)?,
-        6 => {
-            let n = c.count("the number of dictionary entries")?;
-            let mut entries = Vec::with_capacity(n);
-            for _ in 0..n {
-                let at = c.offset();
-                let name = t.read_attr(c, "a dictionary key")?;
-                let A::Str(name) = &*name else {
-                    return Err(Cursor::err_at(
-                        at,
-                        "expected a dictionary key to be a string",
-                    ));
-                };
-                let value = t.read_attr(c, "a dictionary value")?;
-                entries.push((name.clone(), value));
-            }
-            A::Dict(entries)
-        }
+        6 => A::Dict(t.read_dictionary(c)?),
         7 => enum_of(EnumKind::FftType, c)?,
         8 => {
             let ty = t.read_type(c, "a float's type")?;
