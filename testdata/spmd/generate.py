@@ -564,6 +564,24 @@ def _(rng):
                 out_specs=(P("x", None), P("x", "y")))
 
 
+@program("shard_map_partial_permuted", "shard_map_partial_x on a 2x4 mesh over devices "
+                                       "[7,5,3,1,6,4,2,0]: the manual groups and the "
+                                       "free-axis split follow the mesh's device order")
+def _(rng):
+    m = mesh((2, 4), ("x", "y"), devices=[7, 5, 3, 1, 6, 4, 2, 0])
+
+    def body(a, w):
+        a = jax.lax.with_sharding_constraint(a, NamedSharding(m, P("y", None)))
+        h = jnp.tanh(a @ w)
+        h = jax.lax.with_sharding_constraint(h, NamedSharding(m, P("y", None)))
+        return lax.psum(h, "x"), jnp.sum(h, axis=0)
+
+    f = jax.shard_map(body, mesh=m, in_specs=(P("x", None), P()), out_specs=(P(), P("x")),
+                      axis_names={"x"}, check_vma=False)
+    return dict(fn=f, args=[normal(rng, (16, 8)), normal(rng, (8, 4))], mesh=m,
+                in_specs=[P("x", None), P()], out_specs=(P("y", None), P("x")))
+
+
 # --------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------
