@@ -10,10 +10,12 @@
 //!
 //! A `kOutput` fusion's fused computation holds exactly one `dot`, whose two operands are
 //! fused parameters (nothing is fused *into* the dot), and an elementwise epilogue:
-//! - the root has the dot's exact shape, element type and layout;
-//! - every path from the dot to the root goes through elementwise instructions of the
-//!   dot's shape only, so the epilogue reads the dot at the output index (no transpose,
-//!   broadcast, slice or reduce of the dot);
+//! - the root holds the dot's elements in the dot's physical order: it has the dot's
+//!   element type and element count, and every path from the dot to the root goes
+//!   through elementwise instructions (each of its dot-derived operand's exact shape) and
+//!   `bitcast`s (same bytes, other dims: the `[B·T, D] -> [B, T, D]` around a
+//!   transformer's dots), so the epilogue reads the dot at the physical position it
+//!   writes (no transpose, broadcast, slice or reduce of the dot);
 //! - the epilogue's other operands may be anything loop-fusible (a broadcast bias, a
 //!   scalar constant, another parameter).
 //!
@@ -25,7 +27,7 @@
 //! as a parameter (the extra buffer after the fusion operands).
 
 use super::indexing::ConsumerBody;
-use crate::ir::{InstrId, Instruction, PrimitiveType};
+use crate::ir::{InstrId, Instruction, Opcode, PrimitiveType};
 
 /// `Ok` if `dot` (an outer instruction with the distinct `users`) can be fused into
 /// `consumer` (whose body is `body`, where `param` stands for the dot) as a kOutput
@@ -56,14 +58,14 @@ pub fn check_dot_epilogue(
     if body.summary.has_reduce() {
         return Err("the epilogue holds a reduction");
     }
-    match fused.root_instr().shape.as_array() {
-        Some(root)
-            if root.dims == dot_shape.dims
-                && root.element_type == dot_shape.element_type
-                && root.layout.minor_to_major == dot_shape.layout.minor_to_major => {}
-        _ => return Err("the epilogue's result differs from the dot's shape, type or layout"),
+    let root = fused.root_instr().shape.as_array();
+    if !root.is_some_and(|r| {
+        r.element_type == dot_shape.element_type && r.element_count() == dot_shape.element_count()
+    }) {
+        return Err("the epilogue's result differs from the dot's type or element count");
     }
-    // Every instruction reached from the dot must be elementwise over the dot's shape.
+    // Every instruction reached from the dot must be elementwise over the shape it reads
+    // the dot in, or a bitcast of it.
     let mut stack = vec![param];
     let mut seen = Vec::new();
     while let Some(v) = stack.pop() {
@@ -71,13 +73,20 @@ pub fn check_dot_epilogue(
             continue;
         }
         seen.push(v);
+        let from = &fused.instr(v).shape;
         for &u in body.users_of(v) {
             let instr = fused.instr(u);
-            let same = instr
-                .shape
-                .as_array()
-                .is_some_and(|a| a.dims == dot_shape.dims);
-            if !instr.opcode().is_elementwise() || !same {
+            let bitcast = instr.opcode() == Opcode::Bitcast
+                && instr.shape.element_type() == from.element_type();
+            let elementwise = instr.opcode().is_elementwise()
+                && instr
+                    .shape
+                    .as_array()
+                    .zip(from.as_array())
+                    .is_some_and(|(a, f)| {
+                        a.dims == f.dims && a.layout.minor_to_major == f.layout.minor_to_major
+                    });
+            if !bitcast && !elementwise {
                 return Err(
                     "the epilogue reads the dot through a non-elementwise op (not at the output index)",
                 );
@@ -131,6 +140,41 @@ ENTRY main {
   b = f32[4,4]{1,0} parameter(1)
   dot = f32[4,4]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
   ROOT t = f32[4,4]{1,0} transpose(dot), dimensions={1,0}
+}"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_bitcast_between_the_dot_and_its_epilogue_is_fine() {
+        assert_eq!(
+            check(
+                "HloModule m
+ENTRY main {
+  a = f32[8,32]{1,0} parameter(0)
+  w = f32[32,16]{1,0} parameter(1)
+  b = f32[16]{0} parameter(2)
+  dot = f32[8,16]{1,0} dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  r = f32[2,4,16]{2,1,0} bitcast(dot)
+  bb = f32[2,4,16]{2,1,0} broadcast(b), dimensions={2}
+  ROOT add = f32[2,4,16]{2,1,0} add(r, bb)
+}"
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn an_elementwise_op_in_another_layout_is_not_an_epilogue() {
+        assert!(
+            check(
+                "HloModule m
+ENTRY main {
+  a = f32[4,8]{1,0} parameter(0)
+  b = f32[8,4]{1,0} parameter(1)
+  dot = f32[4,4]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT n = f32[4,4]{0,1} negate(dot)
 }"
             )
             .is_err()
