@@ -291,9 +291,8 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     let batch_parallel = strategy == DotStrategy::BatchParallel && batches > 1;
     // Tiles reach the epilogue only when threads own whole rows (or batches) of the
     // output in place; a serial GEMM leaves the epilogue its own thread split.
-    let threads = rayon::current_num_threads();
     let epilogue = epilogue.filter(|e| {
-        let split = match split_plan(m, n, threads, e.columns) {
+        let split = match split_plan(m, n, split_blocks(), e.columns) {
             Some((rows, _)) => rows || e.columns.is_some(),
             None => false,
         };
@@ -377,6 +376,21 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
         }
     }
     Ok(epilogue.is_some())
+}
+
+/// How many blocks a threaded GEMM is cut into: the machine's cores, whatever the size of
+/// the thread pool that runs them (`--threads`). The cut decides which sub-GEMMs the `gemm`
+/// crate sees, and its blocking of the contracting dimension (and its small-matrix and
+/// matrix-vector paths) depends on their sizes: cutting by the pool's size made results
+/// depend on it (a 128x64x1000 dot differed in half its elements between one thread and
+/// two). With fewer threads than blocks, rayon runs the blocks' tiles in turn.
+fn split_blocks() -> usize {
+    static BLOCKS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BLOCKS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 /// The block length when `len` rows (or columns) split over `threads` threads into blocks
@@ -507,8 +521,7 @@ impl<T: gemm_type::Gemm> Gemm<T> {
     unsafe fn run_split(&self, epilogue: Option<(TileEpilogue<'_>, usize)>) {
         use rayon::prelude::*;
         let unit_columns = epilogue.and_then(|(e, _)| e.columns);
-        let threads = rayon::current_num_threads();
-        let Some((rows, block)) = split_plan(self.m, self.n, threads, unit_columns) else {
+        let Some((rows, block)) = split_plan(self.m, self.n, split_blocks(), unit_columns) else {
             // SAFETY: forwarded from the caller.
             unsafe { self.run_tiles(epilogue.map(|(e, first)| (e, first, 0))) };
             return;
