@@ -36,7 +36,11 @@ ENTRY main {{
 fn dot_layouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("dot_layouts");
     for (m, n, k) in [(128, 1024, 1024), (1024, 1024, 1024)] {
-        for (tag, lhs_t, rhs_t) in [("nn", false, false), ("nt", false, true), ("tn", true, false)] {
+        for (tag, lhs_t, rhs_t) in [
+            ("nn", false, false),
+            ("nt", false, true),
+            ("tn", true, false),
+        ] {
             let name = format!("{m}x{n}x{k}_{tag}");
             let module = parse_module(&program(m, n, k, lhs_t, rhs_t), &name)
                 .expect("benchmark HLO parses")
