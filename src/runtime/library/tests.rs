@@ -1043,16 +1043,18 @@ fn dots_read_transposed_operands_through_strides() {
         };
         for ty in ["f32", "f64", "bf16"] {
             for (seed, (ld, rd, dn, od)) in layouts.iter().enumerate() {
-                let hlo = format!(
-                    "HloModule m
-ENTRY main {{
-  a = {ty}{} parameter(0)
-  b = {ty}{} parameter(1)
-  ROOT d = {ty}{} dot(a, b), {dn}
-}}",
+                let (a, b, d) = (
                     format!("{}{}", sizes(ld), row_major(ld)),
                     format!("{}{}", sizes(rd), row_major(rd)),
                     format!("{}{}", sizes(od), row_major(od)),
+                );
+                let hlo = format!(
+                    "HloModule m
+ENTRY main {{
+  a = {ty}{a} parameter(0)
+  b = {ty}{b} parameter(1)
+  ROOT d = {ty}{d} dot(a, b), {dn}
+}}"
                 );
                 let t = match ty {
                     "f32" => P::F32,
