@@ -1,7 +1,8 @@
 //! The compiled backend from the command line (design.md §4): `xlac run` runs compiled
 //! code by default and `--backend interpreter` still works; `--compare-to interpreter`
 //! prints one line per output leaf with its largest errors and a verdict; `xlac bench
-//! --json` prints one JSON line with `compile_ms`, `run_ms_median`, `run_ms_min`, `iters`, `run_ms`;
+//! --json` prints one JSON line with `compile_ms`, `run_ms_median`, `run_ms_min`, `iters`, `run_ms`,
+//! `peak_rss_mb`;
 //! bad input is one `error:` line.
 
 use std::path::{Path, PathBuf};
@@ -159,6 +160,10 @@ fn bench_json_is_one_line_with_the_times() {
         runs.iter().copied().fold(f64::INFINITY, f64::min),
         v["run_ms_min"].as_f64().unwrap()
     );
+    // The process's peak resident set: a compiled program and its runtime take more than
+    // a MiB, and a 4x4 dot far less than a GiB.
+    let rss = v["peak_rss_mb"].as_f64().expect("peak_rss_mb is a number");
+    assert!(rss > 1.0 && rss < 1024.0, "{}", lines[0]);
 }
 
 #[test]

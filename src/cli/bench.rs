@@ -32,11 +32,16 @@ pub struct BenchResult {
     pub iters: u64,
     /// Every timed run in milliseconds, in run order (for pooling runs across processes).
     pub run_ms: Vec<f64>,
+    /// The process's peak resident set in MiB (`getrusage`'s `ru_maxrss`) after the timed
+    /// runs: parsing, compilation, inputs and every run's buffers; `None` where the system
+    /// does not report it.
+    pub peak_rss_mb: Option<f64>,
 }
 
 impl BenchResult {
     /// The `--json` line:
-    /// `{"compile_ms":…,"run_ms_median":…,"run_ms_min":…,"iters":…,"run_ms":[…]}`.
+    /// `{"compile_ms":…,"run_ms_median":…,"run_ms_min":…,"iters":…,"run_ms":[…],
+    /// "peak_rss_mb":…}` (`null` when unknown).
     pub fn to_json(&self) -> String {
         serde_json::json!({
             "compile_ms": self.compile_ms,
@@ -44,6 +49,7 @@ impl BenchResult {
             "run_ms_min": self.run_ms_min,
             "iters": self.iters,
             "run_ms": self.run_ms,
+            "peak_rss_mb": self.peak_rss_mb,
         })
         .to_string()
     }
@@ -127,6 +133,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         run_ms_min: times[0],
         iters,
         run_ms,
+        peak_rss_mb: peak_rss_mb(),
     };
     if args.json {
         println!("{}", result.to_json());
@@ -135,8 +142,28 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         println!("run_ms_median  {:.3}", result.run_ms_median);
         println!("run_ms_min     {:.3}", result.run_ms_min);
         println!("iters          {}", result.iters);
+        if let Some(mb) = result.peak_rss_mb {
+            println!("peak_rss_mb    {mb:.1}");
+        }
     }
     Ok(())
+}
+
+/// The process's peak resident set so far, in MiB: `getrusage(RUSAGE_SELF)`'s `ru_maxrss`
+/// (KiB on Linux, bytes on macOS).
+fn peak_rss_mb() -> Option<f64> {
+    // SAFETY: `getrusage` fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(libc::RUSAGE_SELF, &mut usage) == 0).then_some(usage)
+    }?;
+    let max = usage.ru_maxrss as f64;
+    let bytes = if cfg!(target_os = "macos") {
+        max
+    } else {
+        max * 1024.0
+    };
+    (max > 0.0).then_some(bytes / (1024.0 * 1024.0))
 }
 
 /// Timed triad runs per thread count.
@@ -206,6 +233,7 @@ mod tests {
             run_ms_min: 0.125,
             iters: 3,
             run_ms: vec![0.25, 0.125, 0.5],
+            peak_rss_mb: Some(12.5),
         };
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(v["compile_ms"], 1.5);
@@ -213,5 +241,16 @@ mod tests {
         assert_eq!(v["run_ms_min"], 0.125);
         assert_eq!(v["iters"], 3);
         assert_eq!(v["run_ms"], serde_json::json!([0.25, 0.125, 0.5]));
+        assert_eq!(v["peak_rss_mb"], 12.5);
+    }
+
+    #[test]
+    fn peak_rss_is_at_least_what_this_process_touched() {
+        // 64 MiB written page by page must show in the peak.
+        let block = vec![1u8; 64 << 20];
+        let touched: u64 = block.iter().step_by(4096).map(|&b| u64::from(b)).sum();
+        assert_eq!(touched, (64 << 20) / 4096);
+        let mb = peak_rss_mb().expect("Linux reports ru_maxrss");
+        assert!(mb >= 64.0, "peak {mb} MiB after touching 64 MiB");
     }
 }

@@ -160,6 +160,10 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
+    /// Threads of the kernels' pool (default: every core, or $RAYON_NUM_THREADS). Results
+    /// do not depend on it: every kernel splits its work the same way whatever the count.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
     /// Also run this reference on the module as loaded and report, per output, the largest
     /// absolute and relative error (an element fails only if both bounds are exceeded).
     #[arg(long, value_enum, value_name = "REFERENCE")]
@@ -325,6 +329,38 @@ impl LimitFlags {
     }
 }
 
+/// The most threads `--threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+
+/// A thread count: a whole number from 1 to [`MAX_THREADS`].
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Ok(_) => Err(format!(
+            "'{s}' is not a thread count: give a whole number from 1 to {MAX_THREADS}"
+        )),
+        Err(_) => Err(format!(
+            "'{s}' is not a thread count (a whole number, at least 1)"
+        )),
+    }
+}
+
+/// Starts the kernels' thread pool (rayon's global pool) with `threads` threads. The pool
+/// starts once per process; asking again for another count is an error.
+pub fn start_thread_pool(threads: usize) -> Result<(), Failure> {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+    {
+        Ok(()) => Ok(()),
+        Err(_) if rayon::current_num_threads() == threads => Ok(()),
+        Err(e) => Err(Failure::error(format!(
+            "--threads {threads}: the thread pool already runs {} threads in this process ({e})",
+            rayon::current_num_threads()
+        ))),
+    }
+}
+
 /// A number of seconds: finite, not negative.
 fn parse_seconds(s: &str) -> Result<f64, String> {
     s.parse::<f64>()
@@ -396,6 +432,10 @@ pub struct BenchArgs {
     /// Print one JSON line.
     #[arg(long)]
     pub json: bool,
+    /// Threads of the kernels' pool (default: every core, or $RAYON_NUM_THREADS). Results
+    /// do not depend on it: every kernel splits its work the same way whatever the count.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
     /// Write the dump folder; its report.html then shows each thunk's mean time over the
     /// timed iterations.
     #[arg(long, value_name = "DIR")]
@@ -580,6 +620,19 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     // but it must still end as one `error:` line rather than a Rust backtrace. The work
     // runs on its own thread (with a large stack), so a panic ends that thread and shows
     // up here as a failed join.
+    let threads = match &cli.command {
+        Command::Run(a) => a.threads,
+        Command::Bench(a) => a.threads,
+        _ => None,
+    };
+    if let Some(n) = threads
+        && let Err(failure) = start_thread_pool(n)
+    {
+        for line in &failure.lines {
+            eprintln!("error: {line}");
+        }
+        return failure.code;
+    }
     let worker = std::thread::Builder::new()
         .name("xlac".into())
         .stack_size(STACK_SIZE)

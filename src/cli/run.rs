@@ -382,6 +382,7 @@ mod tests {
             backend: Backend::Interpreter,
             seed: None,
             quiet: true,
+            threads: None,
             compare_to: None,
             passes: Default::default(),
             limits: Default::default(),

@@ -291,9 +291,17 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     let batch_parallel = strategy == DotStrategy::BatchParallel && batches > 1;
     // Tiles reach the epilogue only when threads own whole rows (or batches) of the
     // output in place; a serial GEMM leaves the epilogue its own thread split.
-    let threads = rayon::current_num_threads();
+    let flip = flip_destination(direct, dst_rs, dst_cs, &l, &r, (m, n, k));
+    // A flipped GEMM writes a temporary; the epilogue then runs after the whole dot.
+    let epilogue = epilogue.filter(|_| !flip);
+    let mut flipped: Vec<T> = if flip {
+        vec![T::default(); batches * m * n]
+    } else {
+        Vec::new()
+    };
+    let flipped_ptr = SendPtrs(flipped.as_mut_ptr(), std::ptr::null(), std::ptr::null());
     let epilogue = epilogue.filter(|e| {
-        let split = match split_plan(m, n, threads, e.columns) {
+        let split = match split_plan(m, n, split_blocks(), e.columns) {
             Some((rows, _)) => rows || e.columns.is_some(),
             None => false,
         };
@@ -320,6 +328,12 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
             .map(|&d| index[d] as isize * strides[d] as isize)
             .sum();
         let (dst, lp, rp) = ptrs.get();
+        // A flipped batch goes to its own column-major `m x n` block of the temporary.
+        let (o, dst, dst_rs, dst_cs) = if flip {
+            ((b * m * n) as isize, flipped_ptr.get().0, 1, m as isize)
+        } else {
+            (o, dst, dst_rs, dst_cs)
+        };
         // SAFETY: offsets stay inside the arrays (indices within their dimensions), and
         // batches write disjoint parts of the output.
         unsafe {
@@ -362,6 +376,26 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     } else {
         (0..batches).for_each(one_batch);
     }
+    if flip {
+        for b in 0..batches {
+            let mut rest = b;
+            let mut o = 0isize;
+            for d in (0..nb).rev() {
+                o += (rest % batch_dims[d]) as isize * strides[out_batch[d]] as isize;
+                rest /= batch_dims[d];
+            }
+            // SAFETY: the temporary holds `batches` column-major `m x n` blocks; the
+            // output's batch `b` starts at `o` with the strides of its groups.
+            unsafe {
+                transpose_into(
+                    flipped.as_ptr().add(b * m * n),
+                    (m, n),
+                    dst.offset(o),
+                    (dst_rs, dst_cs),
+                )
+            };
+        }
+    }
     if !direct {
         // SAFETY: `temp` holds the result in `temp_shape`; convert then relayout.
         unsafe {
@@ -377,6 +411,75 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
         }
     }
     Ok(epilogue.is_some())
+}
+
+/// How many blocks a threaded GEMM is cut into: the machine's cores, whatever the size of
+/// the thread pool that runs them (`--threads`). The cut decides which sub-GEMMs the `gemm`
+/// crate sees, and its blocking of the contracting dimension (and its small-matrix and
+/// matrix-vector paths) depends on their sizes: cutting by the pool's size made results
+/// depend on it (a 128x64x1000 dot differed in half its elements between one thread and
+/// two). With fewer threads than blocks, rayon runs the blocks' tiles in turn.
+fn split_blocks() -> usize {
+    static BLOCKS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BLOCKS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// Whether a GEMM computes into a column-major temporary (then copied into the row-major
+/// output) instead of the output itself. The `gemm` crate computes a row-major
+/// destination as its transpose, so the operand it packs into row panels is then the
+/// rhs, read along the columns: with a transposed rhs (`g @ W.T`, `rhs_contracting_dims=
+/// {1}`) that is a gather of every element of `W` through a stride of a whole row. A
+/// column-major destination makes it pack the lhs instead. Flipped when that is cheaper
+/// counting gathered elements (the packed operand's, when its rows are not contiguous)
+/// plus the `m x n` copy: 128x1024 by a transposed 1024x1024 went from 1.39 to 0.93 ms
+/// (two threads, the GEMM alone; 1.09 ms untransposed), while at 1024^3 the copy would
+/// cost more than the gather saves. Only for GEMMs big enough to thread, so the small
+/// matrix paths of the crate (whose choice depends on the orientation) are never in play.
+fn flip_destination<T>(
+    direct: bool,
+    dst_rs: isize,
+    dst_cs: isize,
+    l: &View<T>,
+    r: &View<T>,
+    (m, n, k): (usize, usize, usize),
+) -> bool {
+    if !direct || m * n * k < PARALLEL_FLOPS || m <= 1 || n <= 1 || dst_cs.abs() >= dst_rs.abs() {
+        return false;
+    }
+    let gathered = |contiguous: bool, elements: usize| if contiguous { 0 } else { elements };
+    let as_is = gathered(r.second.abs() == 1, n * k);
+    let flipped = gathered(l.first.abs() == 1, m * k) + m * n;
+    flipped < as_is
+}
+
+/// Copies a column-major `m x n` block into `dst` with row and column strides `(rs, cs)`,
+/// in square tiles so both sides stay in cache.
+///
+/// # Safety
+/// `src` must hold `m * n` elements; `dst` must be valid at every `i * rs + j * cs`.
+unsafe fn transpose_into<T: Copy>(
+    src: *const T,
+    (m, n): (usize, usize),
+    dst: *mut T,
+    (rs, cs): (isize, isize),
+) {
+    const TILE: usize = 32;
+    for j0 in (0..n).step_by(TILE) {
+        for i0 in (0..m).step_by(TILE) {
+            for i in i0..(i0 + TILE).min(m) {
+                for j in j0..(j0 + TILE).min(n) {
+                    // SAFETY: `i < m` and `j < n`, as the caller guarantees.
+                    unsafe {
+                        *dst.offset(i as isize * rs + j as isize * cs) = *src.add(i + j * m);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The block length when `len` rows (or columns) split over `threads` threads into blocks
@@ -507,8 +610,7 @@ impl<T: gemm_type::Gemm> Gemm<T> {
     unsafe fn run_split(&self, epilogue: Option<(TileEpilogue<'_>, usize)>) {
         use rayon::prelude::*;
         let unit_columns = epilogue.and_then(|(e, _)| e.columns);
-        let threads = rayon::current_num_threads();
-        let Some((rows, block)) = split_plan(self.m, self.n, threads, unit_columns) else {
+        let Some((rows, block)) = split_plan(self.m, self.n, split_blocks(), unit_columns) else {
             // SAFETY: forwarded from the caller.
             unsafe { self.run_tiles(epilogue.map(|(e, first)| (e, first, 0))) };
             return;

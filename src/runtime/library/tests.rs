@@ -970,3 +970,107 @@ ENTRY main {
         "{text}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// transposed dot operands
+
+/// Every operand layout jax's backward passes give a dot, as one GEMM reading its
+/// operands through their strides (no transpose or copy kernel), against the interpreter:
+/// `g @ W.T` (rhs contracting its minor dimension), `X.T @ g` (lhs contracting its major
+/// one), both, batch dimensions leading and not, and the weight gradient that contracts
+/// batch and time at once; in f32, f64 and bf16. The bigger shapes take the threaded GEMM
+/// and, for a transposed rhs, its column-major destination.
+#[test]
+fn dots_read_transposed_operands_through_strides() {
+    let layouts: &[(&str, &str, &str, &str)] = &[
+        // (lhs dims, rhs dims, dims, result dims); the sizes are M, N, K, B.
+        (
+            "[M,K]",
+            "[N,K]",
+            "lhs_contracting_dims={1}, rhs_contracting_dims={1}",
+            "[M,N]",
+        ),
+        (
+            "[K,M]",
+            "[K,N]",
+            "lhs_contracting_dims={0}, rhs_contracting_dims={0}",
+            "[M,N]",
+        ),
+        (
+            "[K,M]",
+            "[N,K]",
+            "lhs_contracting_dims={0}, rhs_contracting_dims={1}",
+            "[M,N]",
+        ),
+        (
+            "[B,M,K]",
+            "[B,N,K]",
+            "lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}",
+            "[B,M,N]",
+        ),
+        (
+            "[B,K,M]",
+            "[B,K,N]",
+            "lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}",
+            "[B,M,N]",
+        ),
+        (
+            "[M,B,K]",
+            "[N,B,K]",
+            "lhs_batch_dims={1}, rhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_contracting_dims={2}",
+            "[B,M,N]",
+        ),
+        (
+            "[B,K,M]",
+            "[B,K,N]",
+            "lhs_contracting_dims={0,1}, rhs_contracting_dims={0,1}",
+            "[M,N]",
+        ),
+    ];
+    let row_major = |dims: &str| {
+        let rank = dims.matches(',').count() + 1;
+        let m2m: Vec<String> = (0..rank).rev().map(|d| d.to_string()).collect();
+        format!("{{{}}}", m2m.join(","))
+    };
+    // (M, N, K, B): a small GEMM, and one big enough to thread whose transposed rhs
+    // costs more to gather than the column-major destination costs to copy.
+    for &(m, n, k, b) in &[(5, 7, 9, 2), (48, 300, 200, 2)] {
+        let sizes = |dims: &str| {
+            dims.replace('M', &m.to_string())
+                .replace('N', &n.to_string())
+                .replace('K', &k.to_string())
+                .replace('B', &b.to_string())
+        };
+        for ty in ["f32", "f64", "bf16"] {
+            for (seed, (ld, rd, dn, od)) in layouts.iter().enumerate() {
+                let (a, b, d) = (
+                    format!("{}{}", sizes(ld), row_major(ld)),
+                    format!("{}{}", sizes(rd), row_major(rd)),
+                    format!("{}{}", sizes(od), row_major(od)),
+                );
+                let hlo = format!(
+                    "HloModule m
+ENTRY main {{
+  a = {ty}{a} parameter(0)
+  b = {ty}{b} parameter(1)
+  ROOT d = {ty}{d} dot(a, b), {dn}
+}}"
+                );
+                let t = match ty {
+                    "f32" => P::F32,
+                    "f64" => P::F64,
+                    _ => P::BF16,
+                };
+                let text = check_with(&hlo, seed as u64 + 11, tol(t));
+                assert!(
+                    text.contains(&format!("dot d (gemm, {ty} x {ty} -> {ty})")),
+                    "{hlo}\n{text}"
+                );
+                assert!(
+                    !text.contains("kernel"),
+                    "a copy feeds the dot:\n{hlo}\n{text}"
+                );
+            }
+        }
+    }
+}
