@@ -39,8 +39,8 @@ For each model, in order:
 3. --rounds alternating rounds, as bench_vs_xla.py does: --iters/rounds runs of XLA with
    block_until_ready, then one `xlac bench MODEL --input inputs.npz --iters N --json`
    process, and again. Medians are over each side's pooled runs; xlac's compile time is
-   the median over its rounds; xlac's peak resident set is the largest `ru_maxrss` of its
-   `bench` processes (os.wait4), which includes reading the inputs.
+   the median over its rounds; xlac's peak resident set is the largest maximum resident
+   set of its `bench` processes (GNU time's %M), which includes reading the inputs.
 4. `xlac run MODEL --input inputs.npz --output out.npz`, compared with XLA's outputs with
    bench_vs_xla.py's policy (|xlac - xla| <= atol + rtol * |xla| elementwise).
 5. With --dump DIR: `xlac run MODEL --dump-to DIR/NAME`, and a summary of the dump: dots
@@ -365,28 +365,27 @@ def xla_memory(name, opts):
             "model_mib": (r["peak_kib"] - r["baseline_kib"]) / 1024}
 
 
+TIME = "/usr/bin/time"
+
+
 def run_measured(cmd, timeout):
-    """(returncode, stdout, stderr, peak RSS in MiB) of one command, its rusage by os.wait4."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    """(returncode, stdout, stderr, peak RSS in MiB) of one command, run under GNU time
+    (`/usr/bin/time -f %M`, its maximum resident set). Not os.wait4 on a child of this
+    process: Linux carries the forking process's peak into the child's ru_maxrss at exec
+    (exec_mmap keeps the old mm's high-water mark), so a child of a Python process holding
+    a model's parameters would report that Python's size. time is small."""
+    if not os.access(TIME, os.X_OK):
+        return None, "", f"{TIME} not found (GNU time measures xlac's peak RSS)", None
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         try:
-            p = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
-        except FileNotFoundError:
-            return None, "", f"{cmd[0]} not found (build it: cargo build --release)", None
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                p.kill()
-                os.wait4(p.pid, 0)
-                p.returncode = -9
-                return -9, "", f"timed out after {timeout} s", None
-            time.sleep(0.02)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return p.returncode, out.read(), err.read(), usage.ru_maxrss / 1024
+            p = subprocess.run([TIME, "-q", "-o", rss.name, "-f", "%M"] + cmd,
+                               capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return -9, "", f"timed out after {timeout} s", None
+        lines = [ln for ln in rss.read().splitlines() if ln.strip().isdigit()]
+    if p.returncode == 127 and not os.path.exists(cmd[0]):
+        return None, "", f"{cmd[0]} not found (build it: cargo build --release)", None
+    return p.returncode, p.stdout, p.stderr, int(lines[-1]) / 1024 if lines else None
 
 
 def xlac_bench(xlac, model_path, inputs, iters, timeout):
