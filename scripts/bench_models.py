@@ -408,7 +408,7 @@ def xlac_bench(xlac, model_path, inputs, iters, timeout):
 # --------------------------------------------------------------------------------------
 
 
-DOT = re.compile(r"(dot|dot_general|convolution)(\.\d+)?$")
+DOT = re.compile(r"(dot|dot_general|convolution|conv_general_dilated)(\.\d+)?$")
 DECISION = re.compile(r"\s+(fused|not fused)\s+(\S+) -> (\S+)(?: \(into \S+\))?: (.*)")
 
 
@@ -433,12 +433,14 @@ def dump_summary(folder):
                     fused.add(m.group(2))
                 else:  # a dot with several users has a line per user: keep the first
                     refused.setdefault(m.group(2), re.sub(r"\b[\w\-]+\.\d+\b", "X", m.group(4)))
-        reasons = {}
-        for name, why in refused.items():
-            if name not in fused:
-                reasons[why] = reasons.get(why, 0) + 1
-        summary["dot_output_fused"] = len(fused)
-        summary["dot_not_fused"] = dict(sorted(reasons.items(), key=lambda kv: -kv[1]))
+        for kind in ("dot", "conv"):
+            mine = lambda name: name.startswith("conv") == (kind == "conv")  # noqa: E731
+            reasons = {}
+            for name, why in refused.items():
+                if mine(name) and name not in fused:
+                    reasons[why] = reasons.get(why, 0) + 1
+            summary[f"{kind}_output_fused"] = sum(map(mine, fused))
+            summary[f"{kind}_not_fused"] = dict(sorted(reasons.items(), key=lambda kv: -kv[1]))
     thunks = find("thunk-sequence.txt")
     if thunks:
         kinds, in_loops, body_indent = {}, {}, None
