@@ -40,7 +40,10 @@ For each model, in order:
    block_until_ready, then one `xlac bench MODEL --input inputs.npz --iters N --json`
    process, and again. Medians are over each side's pooled runs; xlac's compile time is
    the median over its rounds; xlac's peak resident set is the largest maximum resident
-   set of its `bench` processes (GNU time's %M), which includes reading the inputs.
+   set of its `bench` processes (GNU time's %M), which includes reading inputs.npz; in
+   parentheses, the peak of `xlac run MODEL --seed 0` (the same compile and one run on
+   random inputs made in the process, no file), the figure to set beside XLA's, whose
+   parameters are made on the device.
 4. `xlac run MODEL --input inputs.npz --output out.npz`, compared with XLA's outputs with
    bench_vs_xla.py's policy (|xlac - xla| <= atol + rtol * |xla| elementwise).
 5. With --dump DIR: `xlac run MODEL --dump-to DIR/NAME`, and a summary of the dump: dots
@@ -523,6 +526,11 @@ def bench_one(name, opts, tmp):
     row["xlac"] = None if xlac_error else {"compile_ms": statistics.median(xlac_compile),
                                            "rss_mib": max(xlac_rss), **BV.summarize(xlac_times)}
     row["xlac_error"] = xlac_error
+    # The same compile and run on random inputs of the parameters' shapes (`--seed`), no
+    # .npz: the compiler and runtime's memory without the input file's reading.
+    rc, _, err, rss = run_measured([opts.xlac, "run", model_path, "--seed", "0", "--quiet"],
+                                   opts.timeout)
+    row["xlac_seed_rss_mib"] = rss if rc == 0 else None
     row["check"] = BV.xlac_run(opts.xlac, model_path, inputs, os.path.join(folder, "out.npz"),
                                opts.timeout, want, opts.rtol, opts.atol)
     if opts.dump:
@@ -547,7 +555,7 @@ def check_cell(check):
 
 def table(rows):
     lines = ["| model | XLA median ms | xlac median ms | xlac/XLA | XLA compile ms | "
-             "xlac compile ms | XLA peak RSS MiB | xlac peak RSS MiB | params MiB | outputs |",
+             "xlac compile ms | XLA peak RSS MiB | xlac peak RSS MiB (--seed) | params MiB | outputs |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
     for row in rows:
@@ -558,7 +566,10 @@ def table(rows):
         mem = row["xla_memory"]
         xla_rss = f"{mem['model_mib']:.0f}" if "model_mib" in mem else mem["error"]
         xlac_ms = BV.fmt(c["run_ms_median"]) if c else (row.get("xlac_error") or "skipped")
+        seed = row.get("xlac_seed_rss_mib")
         xlac_rss = f"{c['rss_mib']:.0f}" if c else ""
+        if c and seed:
+            xlac_rss += f" ({seed:.0f})"
         lines.append(f"| {row['name']} | {BV.fmt(x['run_ms_median'])} | {xlac_ms} "
                      f"| {f'{ratio:.2f}' if ratio else ''} | {BV.fmt(x['compile_ms'])} "
                      f"| {BV.fmt(c['compile_ms']) if c else ''} | {xla_rss} "
