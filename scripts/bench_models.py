@@ -61,6 +61,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -380,15 +381,20 @@ def run_measured(cmd, timeout):
     if not os.access(TIME, os.X_OK):
         return None, "", f"{TIME} not found (GNU time measures xlac's peak RSS)", None
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        # A session of its own, so that a timeout stops xlac too, not only time.
+        p = subprocess.Popen([TIME, "-q", "-o", rss.name, "-f", "%M"] + cmd, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
         try:
-            p = subprocess.run([TIME, "-q", "-o", rss.name, "-f", "%M"] + cmd,
-                               capture_output=True, text=True, timeout=timeout)
+            out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
             return -9, "", f"timed out after {timeout} s", None
         lines = [ln for ln in rss.read().splitlines() if ln.strip().isdigit()]
     if p.returncode == 127 and not os.path.exists(cmd[0]):
         return None, "", f"{cmd[0]} not found (build it: cargo build --release)", None
-    return p.returncode, p.stdout, p.stderr, int(lines[-1]) / 1024 if lines else None
+    return p.returncode, out, err, int(lines[-1]) / 1024 if lines else None
 
 
 def xlac_bench(xlac, model_path, inputs, iters, timeout):
@@ -518,13 +524,15 @@ def bench_one(name, opts, tmp):
         if got:
             xlac_times += got["run_ms"]
             xlac_compile.append(got["compile_ms"])
-            xlac_rss.append(got["rss_mib"])
+            if got["rss_mib"] is not None:
+                xlac_rss.append(got["rss_mib"])
     row["xla"].update(BV.summarize(xla_times))
     del compiled, call
     if opts.no_xlac:
         return row
     row["xlac"] = None if xlac_error else {"compile_ms": statistics.median(xlac_compile),
-                                           "rss_mib": max(xlac_rss), **BV.summarize(xlac_times)}
+                                           "rss_mib": max(xlac_rss, default=None),
+                                           **BV.summarize(xlac_times)}
     row["xlac_error"] = xlac_error
     # The same compile and run on random inputs of the parameters' shapes (`--seed`), no
     # .npz: the compiler and runtime's memory without the input file's reading.
@@ -567,7 +575,7 @@ def table(rows):
         xla_rss = f"{mem['model_mib']:.0f}" if "model_mib" in mem else mem["error"]
         xlac_ms = BV.fmt(c["run_ms_median"]) if c else (row.get("xlac_error") or "skipped")
         seed = row.get("xlac_seed_rss_mib")
-        xlac_rss = f"{c['rss_mib']:.0f}" if c else ""
+        xlac_rss = f"{c['rss_mib']:.0f}" if c and c["rss_mib"] is not None else ""
         if c and seed:
             xlac_rss += f" ({seed:.0f})"
         lines.append(f"| {row['name']} | {BV.fmt(x['run_ms_median'])} | {xlac_ms} "
