@@ -94,8 +94,8 @@ fn read_npz_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<NamedArray>, IoError>
 fn read_npz_from<R: Read + Seek>(path: &Path, reader: R) -> Result<Vec<NamedArray>, IoError> {
     let file = path.display().to_string();
     let err = |m: String| IoError::new(format!("{file}: {m}"));
-    let mut zip = ZipArchive::new(reader)
-        .map_err(|e| err(format!("not a valid .npz file: {e}")))?;
+    let mut zip =
+        ZipArchive::new(reader).map_err(|e| err(format!("not a valid .npz file: {e}")))?;
     let mut out = Vec::with_capacity(zip.len());
     for i in 0..zip.len() {
         // Look at the compression method before asking zip to decode the entry.
