@@ -189,10 +189,19 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
 }
 
 /// Decodes the elements with `ndarray-npy`, in logical (row-major) order whatever the
-/// file's order: iterating an `ndarray` array always walks the logical order.
+/// file's order: iterating an `ndarray` array always walks the logical order. A C-order
+/// array's storage is already that order and is returned as it is (a model's parameters
+/// are not held twice while they are read).
 fn decode<T: ReadableElement + Copy>(bytes: &[u8]) -> Result<Vec<T>, String> {
     let array = ArrayD::<T>::read_npy(Cursor::new(bytes)).map_err(|e| e.to_string())?;
-    Ok(array.iter().copied().collect())
+    if !array.is_standard_layout() {
+        return Ok(array.iter().copied().collect());
+    }
+    let len = array.len();
+    match array.into_raw_vec_and_offset() {
+        (data, None | Some(0)) if data.len() == len => Ok(data),
+        _ => Err("the decoder's array does not hold exactly its elements in order".into()),
+    }
 }
 
 /// Decodes `float16` elements, which `ndarray-npy` does not support.

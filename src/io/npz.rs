@@ -7,7 +7,8 @@
 //! Compressed archives (`numpy.savez_compressed`) are not read: xlac is built without a
 //! deflate decoder.
 
-use std::io::{Cursor, Read, Write};
+use std::fs::File;
+use std::io::{BufReader, Cursor, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use zip::write::SimpleFileOptions;
@@ -42,8 +43,22 @@ impl NamedArray {
 }
 
 /// Reads an `.npz` (all its arrays, in order) or a `.npy` (one array), told apart by content.
+/// An archive is read entry by entry from the file, never whole: a model's parameters
+/// are then in memory once (as the arrays), not also as the archive's bytes.
 pub fn read_arrays(path: &Path) -> Result<Vec<NamedArray>, IoError> {
-    let bytes = read_file(path)?;
+    let mut file = open_file(path)?;
+    let mut magic = Vec::with_capacity(4);
+    (&mut file)
+        .take(4)
+        .read_to_end(&mut magic)
+        .and_then(|_| file.seek(SeekFrom::Start(0)))
+        .map_err(|e| cannot_read(path, &e))?;
+    if magic.starts_with(ZIP_MAGIC) || magic.starts_with(b"PK\x05\x06") {
+        return read_npz_from(path, BufReader::new(file));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| cannot_read(path, &e))?;
     read_arrays_bytes(&path.display().to_string(), &bytes)
 }
 
@@ -68,15 +83,19 @@ pub fn read_arrays_bytes(file: &str, bytes: &[u8]) -> Result<Vec<NamedArray>, Io
 
 /// Reads every array of an `.npz` file, in archive order.
 pub fn read_npz(path: &Path) -> Result<Vec<NamedArray>, IoError> {
-    let bytes = read_file(path)?;
-    read_npz_bytes(path, &bytes)
+    read_npz_from(path, BufReader::new(open_file(path)?))
 }
 
 fn read_npz_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<NamedArray>, IoError> {
+    read_npz_from(path, Cursor::new(bytes))
+}
+
+/// The arrays of the archive `reader` reads, entry by entry.
+fn read_npz_from<R: Read + Seek>(path: &Path, reader: R) -> Result<Vec<NamedArray>, IoError> {
     let file = path.display().to_string();
     let err = |m: String| IoError::new(format!("{file}: {m}"));
-    let mut zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| err(format!("not a valid .npz file: {e}")))?;
+    let mut zip =
+        ZipArchive::new(reader).map_err(|e| err(format!("not a valid .npz file: {e}")))?;
     let mut out = Vec::with_capacity(zip.len());
     for i in 0..zip.len() {
         // Look at the compression method before asking zip to decode the entry.
@@ -128,14 +147,16 @@ pub fn write_npz(path: &Path, arrays: &[&ArrayLiteral]) -> Result<(), IoError> {
     std::fs::write(path, bytes).map_err(|e| err(super::io_error_text(&e)))
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
-    std::fs::read(path).map_err(|e| {
-        IoError::new(format!(
-            "cannot read {}: {}",
-            path.display(),
-            super::io_error_text(&e)
-        ))
-    })
+fn open_file(path: &Path) -> Result<File, IoError> {
+    File::open(path).map_err(|e| cannot_read(path, &e))
+}
+
+fn cannot_read(path: &Path, e: &std::io::Error) -> IoError {
+    IoError::new(format!(
+        "cannot read {}: {}",
+        path.display(),
+        super::io_error_text(e)
+    ))
 }
 
 #[cfg(test)]
