@@ -40,7 +40,9 @@ fn temp_bytes_row(dir: &Path) -> TempBytesRow {
             .map_err(|e| e.to_string())?
             .module;
         let optimized = optimize(module, &CompileOptions::default()).map_err(|e| e.to_string())?;
-        Ok(BufferAssignment::run(&optimized.module)?.temp_bytes())
+        Ok(BufferAssignment::run(&optimized.module)
+            .map_err(|e| e.to_string())?
+            .temp_bytes())
     })();
     TempBytesRow { model, xlac, xla }
 }
