@@ -5,6 +5,7 @@
 //! pipeline there.
 
 use super::algsimp::AlgebraicSimplifier;
+use super::all_reduce_promotion::AllReducePromotion;
 use super::call_inliner::CallInliner;
 use super::cholesky_expander::CholeskyExpander;
 use super::conditional_simplifier::ConditionalSimplifier;
@@ -50,7 +51,7 @@ fn post_layout_assignment() -> Pipeline {
 }
 
 /// Ops with no kernel of their own become plain HLO; JAX's nested `call`s are inlined;
-/// bf16 arithmetic moves to f32 (XLA:CPU computes it there).
+/// bf16 arithmetic, and bf16 sums across devices, move to f32 (XLA:CPU computes them there).
 fn expansion() -> Pipeline {
     Pipeline::new("expansion")
         .pass(DotDecomposer)
@@ -62,6 +63,7 @@ fn expansion() -> Pipeline {
         .pass(TriangularSolveExpander)
         .pass(CallInliner::new())
         .pass(DotDecomposer)
+        .pass(AllReducePromotion::bf16())
         .pass(FloatNormalization::bf16())
 }
 

@@ -34,8 +34,9 @@
 //! `convert` to f32 keeps the f32 product, as XLA:CPU computes it). Only the round trips
 //! this pass would create are dropped: a `convert(convert(x, bf16), f32)` written in the
 //! program still rounds. The reference interpreter rounds every bf16 op, so there the
-//! results differ by one bf16 rounding. Computations called by
-//! collectives are not special-cased (xlac runs one device). f16 is NOT normalized on CPU:
+//! results differ by one bf16 rounding. Collectives are kept as they
+//! are (xlac keeps their attributes verbatim); the reducing ones were moved to f32 by
+//! `all-reduce-promotion` just before this pass, and the others only move data. f16 is NOT normalized on CPU:
 //! `cpu_compiler.cc` has no `FloatNormalization` for f16 (its f16 elementwise ops stay f16,
 //! see `testdata/f16_mixed/xla_opt.hlo`; f16 dots go through `ChangeOpDataType`). The pass
 //! can still be built for f16 with [`FloatNormalization::new`].

@@ -8,6 +8,7 @@
 //! the file `SSSS.PIPELINE.after_PASS.before_NEXT` as XLA does.
 
 pub mod algsimp;
+pub mod all_reduce_promotion;
 pub mod bisect;
 pub mod call_inliner;
 pub mod cholesky_expander;

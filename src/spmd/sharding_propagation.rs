@@ -178,25 +178,49 @@ impl Pass for ShardingPropagation {
             .map_err(|e| e.in_pass("sharding-propagation"))?;
         for r in &regions {
             manual::prepare_body(module, r).map_err(|e| e.in_pass("sharding-propagation"))?;
-            propagate(
-                &mut module.computations[r.body],
-                r.groups.local_partitions(),
-                &[],
-                &mut log,
-            )?;
+            let mut body = module.computations[r.body].clone();
+            let scope = Scope {
+                module,
+                n: r.groups.local_partitions(),
+                meshes: &[],
+                program: false,
+            };
+            propagate(&mut body, &scope, &mut log)?;
+            module.computations[r.body] = body;
         }
-        propagate(&mut module.computations[entry], n, &meshes, &mut log)?;
+        let mut comp = module.computations[entry].clone();
+        let scope = Scope {
+            module,
+            n,
+            meshes: &meshes,
+            program: true,
+        };
+        propagate(&mut comp, &scope, &mut log)?;
+        module.computations[entry] = comp;
         Ok(true)
     }
 }
 
-/// Propagation over one computation whose instructions run on `n` partitions.
+/// What a computation's propagation sees around it.
+struct Scope<'a> {
+    /// The module, for the computations loops and conditionals call.
+    module: &'a Module,
+    /// Partitions the computation runs on.
+    n: usize,
+    /// The module's Shardy meshes.
+    meshes: &'a [SdyMesh],
+    /// The computation is the program itself (the entry), whose unannotated results
+    /// become the program's output shardings.
+    program: bool,
+}
+
+/// Propagation over one computation whose instructions run on `scope.n` partitions.
 fn propagate(
     comp: &mut crate::ir::Computation,
-    n: usize,
-    meshes: &[SdyMesh],
+    scope: &Scope,
     log: &mut DecisionLog,
 ) -> Result<(), PassError> {
+    let (n, meshes) = (scope.n, scope.meshes);
     let order = comp.order.clone();
     let users = comp.users();
     // The annotated instructions: closed, their shardings checked once.
@@ -225,7 +249,7 @@ fn propagate(
             }
             let instr = &comp.instrs[id];
             let operands: Vec<Option<Sh>> = instr.operands.iter().map(|o| get(&shs, o)).collect();
-            if let Some((sh, w)) = infer(instr, &operands, comp, n) {
+            if let Some((sh, w)) = infer(instr, &operands, comp, scope) {
                 // A split its users added stays while the operands' split agrees.
                 if get(&shs, &id).is_some_and(|cur| refines(&cur, &sh)) {
                     continue;
@@ -363,7 +387,7 @@ fn propagate(
                 Some(get(&shs, o).unwrap_or_else(|| Sh::replicated(&comp.instrs[*o].shape, n)))
             })
             .collect();
-        let (sh, w) = infer(instr, &operands, comp, n).unwrap_or_else(|| {
+        let (sh, w) = infer(instr, &operands, comp, scope).unwrap_or_else(|| {
             (
                 Sh::replicated(&instr.shape, n),
                 "nothing decides it: replicated",
@@ -371,6 +395,21 @@ fn propagate(
         });
         shs.insert(id, Some(sh));
         why.insert(id, w);
+    }
+    // The program's results nobody annotated: a split that does not divide its dimension
+    // evenly is dropped (XLA gives such outputs that dimension whole).
+    if scope.program && !fixed.contains_key(&comp.root) {
+        let root = &comp.instrs[comp.root];
+        if let Some(sh) = get(&shs, &comp.root) {
+            let even = even_splits(&sh, &root.shape);
+            if even != sh {
+                shs.insert(comp.root, Some(even));
+                why.insert(
+                    comp.root,
+                    "program result: uneven splits dropped, as XLA's outputs",
+                );
+            }
+        }
     }
     for &id in &order {
         let instr = &comp.instrs[id];
@@ -487,8 +526,9 @@ fn infer(
     instr: &Instruction,
     operands: &[Option<Sh>],
     comp: &crate::ir::Computation,
-    n: usize,
+    scope: &Scope,
 ) -> Option<(Sh, &'static str)> {
+    let n = scope.n;
     if operands.iter().any(|o| matches!(o, Some(Sh::Manual))) {
         return Some((Sh::Manual, "inside a manual region"));
     }
@@ -706,6 +746,114 @@ fn infer(
                 None => (rep(), "scatter"),
             }
         }
+        // Data movement that keeps every dimension: the operand's split, even where the
+        // sizes change (Shardy's factors run through slice, pad and reverse; the partitioner
+        // pads an uneven result).
+        (Op::Slice { .. } | Op::Pad { .. } | Op::Reverse { .. }, _) if instr.shape.is_array() => {
+            return unary(
+                arr(0).map(|t| {
+                    (
+                        Sh::Array(t.clone()),
+                        "slice/pad/reverse: the operand's split",
+                    )
+                }),
+                "slice/pad/reverse",
+            );
+        }
+        (Op::Concatenate { .. }, _) if instr.shape.is_array() => {
+            let ts: Vec<&Tiling> = (0..operands.len()).filter_map(arr).collect();
+            match elementwise::choose(&ts) {
+                Some(t) => (Sh::Array(t), "concatenate: the most split operand"),
+                None if (0..operands.len()).any(open) => return None,
+                None => (rep(), "concatenate of whole values"),
+            }
+        }
+        (Op::ReduceWindow { .. }, _) if instr.operands.len() == 2 && instr.shape.is_array() => {
+            return unary(
+                arr(0).map(|t| (Sh::Array(t.clone()), "reduce-window: the operand's split")),
+                "reduce-window",
+            );
+        }
+        (Op::DynamicSlice { sizes }, _) if instr.shape.is_array() => {
+            let full = full_dims(&odims(0), sizes);
+            return unary(
+                arr(0).map(|t| {
+                    (
+                        Sh::Array(keep_dims(t, &full)),
+                        "dynamic-slice: the split of the dimensions it takes whole",
+                    )
+                }),
+                "dynamic-slice",
+            );
+        }
+        (Op::Plain(Opcode::DynamicUpdateSlice), _) if instr.shape.is_array() => {
+            if open(0) {
+                return None;
+            }
+            let base = arr(0)
+                .cloned()
+                .unwrap_or_else(|| Tiling::replicated(instr.shape.rank(), n));
+            let full = full_dims(&odims(0), &odims(1));
+            match arr(1).and_then(|u| base.merge(&keep_dims(u, &full))) {
+                Some(t) => (
+                    Sh::Array(t),
+                    "dynamic-update-slice: the operand's split and the update's whole dimensions'",
+                ),
+                None => (Sh::Array(base), "dynamic-update-slice: the operand's split"),
+            }
+        }
+        // top-k along the last dimension: rows stay where they are.
+        (Op::TopK { .. }, _) => {
+            let rank = odims(0).len();
+            return unary(
+                arr(0).map(|t| {
+                    let rows = t.without_dim(rank - 1);
+                    let elems = instr.shape.tuple_elements().map_or(1, <[Shape]>::len);
+                    (
+                        Sh::Tuple(vec![Sh::Array(rows); elems]),
+                        "topk: the operand's split, the last dimension whole",
+                    )
+                }),
+                "topk",
+            );
+        }
+        (Op::While { body, .. }, _) => {
+            let init = match operands.first() {
+                Some(Some(s)) => s.clone(),
+                Some(None) => return None,
+                None => rep(),
+            };
+            (
+                loop_state(scope, *body, init),
+                "while: the loop state's, as the body keeps it",
+            )
+        }
+        (
+            Op::Conditional {
+                branch_computations,
+            },
+            _,
+        ) => {
+            if (1..operands.len()).any(open) {
+                return None;
+            }
+            let mut result: Option<Sh> = None;
+            for (i, &branch) in branch_computations.iter().enumerate() {
+                let arg = operands.get(i + 1).cloned().flatten().unwrap_or_else(|| {
+                    Sh::replicated(&comp.instrs[instr.operands[i + 1]].shape, n)
+                });
+                if let Some(r) = callee_result(scope, branch, &[arg]) {
+                    result = Some(match result {
+                        None => r,
+                        Some(prev) => merge_sh(&prev, &r),
+                    });
+                }
+            }
+            (
+                result.unwrap_or_else(rep),
+                "conditional: the branches' results",
+            )
+        }
         // A shard_map's own all-reduce or collective-permute inside a partially manual
         // body (its groups along the manual axes): shard by shard, like elementwise.
         (_, OpCategory::Collective)
@@ -725,6 +873,99 @@ fn infer(
         }
         _ => (rep(), "no rule: replicated"),
     })
+}
+
+/// Sweeps of a loop body before its state's sharding is taken as settled.
+const LOOP_ROUNDS: usize = 3;
+
+/// The sharding of a while loop's state: the initial value's, with the splits the body
+/// gives its result added (a buffer the body fills with split values becomes split),
+/// until the body keeps what it is given.
+fn loop_state(scope: &Scope, body: crate::ir::ComputationId, init: Sh) -> Sh {
+    let mut state = init;
+    for _ in 0..LOOP_ROUNDS {
+        let Some(result) = callee_result(scope, body, std::slice::from_ref(&state)) else {
+            break;
+        };
+        let next = merge_sh(&state, &result);
+        if next == state {
+            break;
+        }
+        state = next;
+    }
+    state
+}
+
+/// The sharding propagation gives a called computation's result when its parameters
+/// have `params`' shardings (on a copy: the callee itself is not annotated), or `None`
+/// when it cannot tell.
+fn callee_result(scope: &Scope, callee: crate::ir::ComputationId, params: &[Sh]) -> Option<Sh> {
+    let mut comp = scope.module.computations[callee].clone();
+    for p in comp.parameters() {
+        let Op::Parameter { number } = comp.instrs[p].op else {
+            continue;
+        };
+        comp.instrs[p].sharding = Some(params.get(number)?.to_sharding());
+    }
+    let inner = Scope {
+        module: scope.module,
+        n: scope.n,
+        meshes: scope.meshes,
+        program: false,
+    };
+    propagate(&mut comp, &inner, &mut DecisionLog::default()).ok()?;
+    let root = &comp.instrs[comp.root];
+    Some(Sh::of(root.sharding.as_ref()?, &root.shape, scope.n))
+}
+
+/// `a` with the splits of `b` added where `a` leaves a dimension whole and the two fit
+/// one device grid (element by element for tuples).
+fn merge_sh(a: &Sh, b: &Sh) -> Sh {
+    match (a, b) {
+        (Sh::Array(x), Sh::Array(y)) => Sh::Array(x.merge(y).unwrap_or_else(|| x.clone())),
+        (Sh::Tuple(xs), Sh::Tuple(ys)) if xs.len() == ys.len() => {
+            Sh::Tuple(xs.iter().zip(ys).map(|(x, y)| merge_sh(x, y)).collect())
+        }
+        (a, _) => a.clone(),
+    }
+}
+
+/// `sh` with every split that does not divide its dimension evenly dropped.
+fn even_splits(sh: &Sh, shape: &Shape) -> Sh {
+    match (sh, shape) {
+        (Sh::Array(t), Shape::Array(a)) => {
+            let mut t = t.clone();
+            for d in 0..t.rank() {
+                if t.is_uneven(&a.dims, d) {
+                    t = t.without_dim(d);
+                }
+            }
+            Sh::Array(t)
+        }
+        (Sh::Tuple(v), Shape::Tuple(elems)) if v.len() == elems.len() => Sh::Tuple(
+            v.iter()
+                .zip(elems)
+                .map(|(s, e)| even_splits(s, e))
+                .collect(),
+        ),
+        (sh, _) => sh.clone(),
+    }
+}
+
+/// The dimensions a slice or update of `part` dims takes whole from an array of `whole`.
+fn full_dims(whole: &[i64], part: &[i64]) -> Vec<bool> {
+    whole.iter().zip(part).map(|(w, p)| w == p).collect()
+}
+
+/// `t` with the dimensions not marked in `keep` unsplit.
+fn keep_dims(t: &Tiling, keep: &[bool]) -> Tiling {
+    let mut t = t.clone();
+    for (d, &k) in keep.iter().enumerate() {
+        if !k && d < t.rank() {
+            t = t.without_dim(d);
+        }
+    }
+    t
 }
 
 /// An all-reduce or collective-permute of one operand (a shard_map's own collective).
@@ -807,6 +1048,29 @@ fn backward(
         (Op::Sort { .. }, _) if same_dims => {
             Some((out.clone(), "from its sort: the result's split"))
         }
+        (Op::Slice { .. } | Op::Pad { .. } | Op::Reverse { .. } | Op::ReduceWindow { .. }, _)
+            if k == 0 && odims(0).len() == out.rank() =>
+        {
+            Some((
+                out.clone(),
+                "from its slice/pad/reverse/reduce-window: the result's split",
+            ))
+        }
+        (Op::Concatenate { .. }, _) if odims(k).len() == out.rank() => {
+            Some((out.clone(), "from its concatenate: the result's split"))
+        }
+        (Op::DynamicSlice { sizes }, _) if k == 0 => Some((
+            keep_dims(out, &full_dims(&odims(0), sizes)),
+            "from its dynamic-slice: the split of the dimensions it takes whole",
+        )),
+        (Op::Plain(Opcode::DynamicUpdateSlice), _) if k == 0 => Some((
+            out.clone(),
+            "from its dynamic-update-slice: the result's split",
+        )),
+        (Op::Plain(Opcode::DynamicUpdateSlice), _) if k == 1 => Some((
+            keep_dims(out, &full_dims(user.shape.dims(), &odims(1))),
+            "from its dynamic-update-slice: the result's split of the whole dimensions",
+        )),
         (
             Op::Convolution {
                 dimension_numbers,

@@ -921,11 +921,17 @@ impl<'a> Partitioner<'a> {
                     PValue::Whole(t) => {
                         let id = self.emit_clone(instr, instr.shape.clone(), vec![t]);
                         if instr.shape.is_array() {
+                            // A loop or conditional computed whole: its element sliced to
+                            // the sharding propagation gave it.
                             let tiling = Tiling::replicated(instr.shape.rank(), self.n);
-                            Ok((
-                                PValue::Array { id, tiling },
+                            self.reshard_to_target(
+                                instr,
+                                id,
+                                instr.shape.dims(),
+                                &tiling,
+                                "element of a whole tuple to its sharding",
                                 "get-tuple-element of a whole tuple",
-                            ))
+                            )
                         } else {
                             Ok((PValue::Whole(id), "get-tuple-element of a whole tuple"))
                         }

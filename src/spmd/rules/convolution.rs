@@ -8,8 +8,11 @@ use super::dot::assemble;
 use crate::ir::ConvolutionDimensionNumbers;
 use crate::spmd::tiling::Tiling;
 
-/// Propagation: the result's batch split from the input's, its feature split from the
-/// kernel's output features (when the two combine into one tiling), other dims whole.
+/// Propagation: the result's batch and spatial splits from the input's, its feature split
+/// from the kernel's output features (when they combine into one tiling; else the input's
+/// part alone, else its batch split alone), other dims whole. XLA keeps a spatially split
+/// input's split on the result (its partitioner exchanges halos; xlac's gathers the input
+/// and slices the result, the same values and per-partition shapes).
 pub fn result(
     d: &ConvolutionDimensionNumbers,
     lhs: &Tiling,
@@ -22,9 +25,19 @@ pub fn result(
         [d.input_batch_dimension],
         [d.kernel_output_feature_dimension],
     );
-    assemble(out_rank, n, &[(&ob, lhs, &ib), (&of, rhs, &ko)])
-        .or_else(|| assemble(out_rank, n, &[(&ob, lhs, &ib)]))
-        .unwrap_or_else(|| Tiling::replicated(out_rank, n))
+    let (os, is) = (
+        d.output_spatial_dimensions.as_slice(),
+        d.input_spatial_dimensions.as_slice(),
+    );
+    assemble(
+        out_rank,
+        n,
+        &[(&ob, lhs, &ib), (os, lhs, is), (&of, rhs, &ko)],
+    )
+    .or_else(|| assemble(out_rank, n, &[(&ob, lhs, &ib), (os, lhs, is)]))
+    .or_else(|| assemble(out_rank, n, &[(&ob, lhs, &ib), (&of, rhs, &ko)]))
+    .or_else(|| assemble(out_rank, n, &[(&ob, lhs, &ib)]))
+    .unwrap_or_else(|| Tiling::replicated(out_rank, n))
 }
 
 /// The partitioner's plan for a result wanted in `want`: (input tiling, kernel tiling,

@@ -72,15 +72,26 @@ pub fn reshape_result(from: &[i64], to: &[i64], operand: &Tiling) -> Result<Tili
 
 /// The result tiling of a reshape keeping what splits it can: `(tiling, every split
 /// kept)`, or `None` when no split survives and the operand was split.
+///
+/// Splits are given up minor first, one at a time: a split minor dimension also blocks
+/// the major split it would merge with, which survives once the minor one is whole (XLA
+/// keeps `[8,8]` split 2x4 as `[64]` split 2, the 4 replicated).
 pub fn reshape_keep(from: &[i64], to: &[i64], operand: &Tiling) -> (Option<Tiling>, bool) {
-    match reshape_result(from, to, operand) {
-        Ok(r) => (Some(r), true),
-        Err(unsplit) => {
-            let mut t = operand.clone();
-            for d in unsplit {
-                t = t.without_dim(d);
+    let mut t = operand.clone();
+    let mut all = true;
+    loop {
+        match reshape_result(from, to, &t) {
+            Ok(r) => return (Some(r), all),
+            Err(unsplit) => {
+                let Some(&minor) = unsplit.iter().max() else {
+                    return (None, false);
+                };
+                if t.counts[minor] == 1 {
+                    return (None, false);
+                }
+                t = t.without_dim(minor);
+                all = false;
             }
-            (reshape_result(from, to, &t).ok(), false)
         }
     }
 }
@@ -108,5 +119,26 @@ mod tests {
         // Not divisible.
         let z = t(vec![4], (0..4).map(|p| vec![p]).collect());
         assert_eq!(reshape_result(&[10], &[2, 5], &z), Err(vec![0]));
+    }
+
+    #[test]
+    fn reshape_keeps_the_major_split_of_a_merge_when_the_minor_one_is_dropped() {
+        // [8,8] split 2x4 over 8 partitions, merged into [64]: the 4-way minor split
+        // cannot survive; the 2-way major one can, replicated over the other 4.
+        let x = t(vec![2, 4], (0..8).map(|p| vec![p / 4, p % 4]).collect());
+        let (r, all) = reshape_keep(
+            &[8, 8, 4],
+            &[64, 4],
+            &t(
+                vec![2, 4, 1],
+                (0..8).map(|p| vec![p / 4, p % 4, 0]).collect(),
+            ),
+        );
+        assert!(!all);
+        let r = r.expect("the major split survives");
+        assert_eq!(r.counts, vec![2, 1]);
+        assert_eq!(r.coords[5], vec![1, 0]);
+        let (r, _) = reshape_keep(&[8, 8], &[64], &x);
+        assert_eq!(r.map(|r| r.counts), Some(vec![2]));
     }
 }
