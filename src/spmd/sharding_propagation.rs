@@ -197,6 +197,7 @@ impl Pass for ShardingPropagation {
         };
         propagate(&mut comp, &scope, &mut log)?;
         module.computations[entry] = comp;
+        propagate_into_loops(module, entry, n, &mut log)?;
         Ok(true)
     }
 }
@@ -873,6 +874,54 @@ fn infer(
         }
         _ => (rep(), "no rule: replicated"),
     })
+}
+
+/// Gives the bodies and conditions of `c`'s sharded while loops their shardings: the
+/// parameter (and the body's result) in the loop state's sharding, the rest propagated,
+/// so that the partitioner runs the loop on shards. Loops inside them follow.
+fn propagate_into_loops(
+    module: &mut Module,
+    c: crate::ir::ComputationId,
+    n: usize,
+    log: &mut DecisionLog,
+) -> Result<(), PassError> {
+    let loops: Vec<(
+        HloSharding,
+        crate::ir::ComputationId,
+        crate::ir::ComputationId,
+    )> = module.computations[c]
+        .iter()
+        .filter_map(|(_, i)| match (&i.op, &i.sharding) {
+            (Op::While { condition, body }, Some(s @ HloSharding::Tuple(v)))
+                if !v.iter().any(HloSharding::is_manual) && condition != body =>
+            {
+                Some((s.clone(), *condition, *body))
+            }
+            _ => None,
+        })
+        .collect();
+    for (state, condition, body) in loops {
+        for (callee, is_body) in [(body, true), (condition, false)] {
+            let mut comp = module.computations[callee].clone();
+            for p in comp.parameters() {
+                comp.instrs[p].sharding = Some(state.clone());
+            }
+            if is_body && matches!(comp.root_instr().op, Op::Plain(Opcode::Tuple)) {
+                let root = comp.root;
+                comp.instrs[root].sharding = Some(state.clone());
+            }
+            let scope = Scope {
+                module,
+                n,
+                meshes: &[],
+                program: false,
+            };
+            propagate(&mut comp, &scope, log)?;
+            module.computations[callee] = comp;
+            propagate_into_loops(module, callee, n, log)?;
+        }
+    }
+    Ok(())
 }
 
 /// Sweeps of a loop body before its state's sharding is taken as settled.

@@ -870,6 +870,12 @@ impl<'a> Partitioner<'a> {
         }
         match (&instr.op, opcode.category()) {
             (Op::Parameter { .. }, _) => {
+                if let (Shape::Tuple(elems), Some(HloSharding::Tuple(_))) =
+                    (&instr.shape, &instr.sharding)
+                    && elems.iter().all(Shape::is_array)
+                {
+                    return self.tuple_parameter(instr, elems);
+                }
                 let target = self.target(instr)?;
                 let dims = target.shard_dims(instr.shape.dims());
                 let shape = match &instr.shape {
@@ -1012,6 +1018,9 @@ impl<'a> Partitioner<'a> {
             ) if instr.operands.len() == 2 && instr.shape.is_array() => {
                 self.reduce(instr, dimensions, *to_apply)
             }
+            (Op::While { condition, body }, _) if self.loop_partitionable(instr) => {
+                self.while_loop(instr, *condition, *body)
+            }
             (
                 Op::Dot {
                     dimension_numbers, ..
@@ -1107,6 +1116,184 @@ impl<'a> Partitioner<'a> {
             PValue::Manual(id),
             "partially manual shard_map: the body partitioned along the free axes",
         ))
+    }
+
+    /// A tuple parameter whose elements are arrays with shardings (a loop body's state):
+    /// the parameter of shard shapes, taken apart into its elements.
+    fn tuple_parameter(
+        &mut self,
+        instr: &Instruction,
+        elems: &[Shape],
+    ) -> Result<(PValue, &'static str), PassError> {
+        let tilings: Vec<Tiling> = elems
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.tuple_target(instr, i, e))
+            .collect::<Result<_, _>>()?;
+        let shards: Vec<Shape> = elems
+            .iter()
+            .zip(&tilings)
+            .map(|(e, t)| with_dims(e, t.shard_dims(e.dims())))
+            .collect();
+        let param = self.emit_clone(instr, Shape::Tuple(shards.clone()), vec![]);
+        self.new.instrs[param].sharding = instr.sharding.clone();
+        let vs = shards
+            .into_iter()
+            .zip(tilings)
+            .enumerate()
+            .map(|(index, (shape, tiling))| {
+                let id = self.emit(shape, Op::GetTupleElement { index }, vec![param]);
+                PValue::Array { id, tiling }
+            })
+            .collect();
+        Ok((PValue::Tuple(vs), "parameter: each element its shard"))
+    }
+
+    /// A while loop the partitioner runs on shards: its state a tuple of arrays with a
+    /// sharding, its body ending in a `tuple`, and body and condition called by it alone
+    /// (they are partitioned in place). Other loops are computed whole.
+    fn loop_partitionable(&self, instr: &Instruction) -> bool {
+        let Op::While { condition, body } = instr.op else {
+            return false;
+        };
+        let state_ok = instr
+            .shape
+            .tuple_elements()
+            .is_some_and(|e| e.iter().all(Shape::is_array));
+        let sharded = matches!(&instr.sharding, Some(HloSharding::Tuple(v)) if !v.iter().any(HloSharding::is_manual));
+        let body_ends_in_tuple = matches!(
+            self.module.computations[body].root_instr().op,
+            Op::Plain(Opcode::Tuple)
+        );
+        // (The module still holds this computation's original, so counting there counts
+        // this loop once.)
+        let callers = |c: ComputationId| {
+            self.module
+                .order
+                .iter()
+                .flat_map(|&k| {
+                    self.module.computations[k]
+                        .iter()
+                        .map(|(_, i)| i.op.called_computations())
+                })
+                .filter(|called| called.contains(&c))
+                .count()
+        };
+        state_ok
+            && sharded
+            && body_ends_in_tuple
+            && condition != body
+            && self.groups.is_none()
+            && callers(body) == 1
+            && callers(condition) == 1
+    }
+
+    /// `while`: the state resharded to the loop's sharding, the body and condition
+    /// partitioned as programs of their own over the same partitions (the body's result
+    /// resharded to the state's sharding at its root), the loop run on shards.
+    fn while_loop(
+        &mut self,
+        instr: &Instruction,
+        condition: ComputationId,
+        body: ComputationId,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let elems = instr.shape.tuple_elements().unwrap_or_default().to_vec();
+        let tilings: Vec<Tiling> = elems
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.tuple_target(instr, i, e))
+            .collect::<Result<_, _>>()?;
+        let init = self.values[&instr.operands[0]].clone();
+        let init_elems: Vec<PValue> = match init {
+            PValue::Tuple(vs) if vs.len() == elems.len() => vs,
+            other => {
+                let t = self.whole(
+                    &other,
+                    &self.old.instrs[instr.operands[0]].shape.clone(),
+                    "loop state made whole",
+                );
+                (0..elems.len())
+                    .map(|index| {
+                        let id =
+                            self.emit(elems[index].clone(), Op::GetTupleElement { index }, vec![t]);
+                        PValue::Array {
+                            id,
+                            tiling: Tiling::replicated(elems[index].rank(), self.n),
+                        }
+                    })
+                    .collect()
+            }
+        };
+        let mut ids = Vec::with_capacity(elems.len());
+        for ((v, e), t) in init_elems.iter().zip(&elems).zip(&tilings) {
+            let id = match v {
+                PValue::Array { id, tiling } => self.reshard(
+                    *id,
+                    e.dims(),
+                    &tiling.clone(),
+                    t,
+                    "loop state to the loop's sharding",
+                ),
+                other => self.materialize(other),
+            };
+            ids.push(id);
+        }
+        let shards: Vec<Shape> = ids
+            .iter()
+            .map(|&i| self.new.instrs[i].shape.clone())
+            .collect();
+        let state = self.emit(Shape::Tuple(shards.clone()), Op::Plain(Opcode::Tuple), ids);
+        self.partition_callee(body)?;
+        self.partition_callee(condition)?;
+        let w = self.emit_clone(instr, Shape::Tuple(shards.clone()), vec![state]);
+        let vs = shards
+            .into_iter()
+            .zip(tilings)
+            .enumerate()
+            .map(|(index, (shape, tiling))| {
+                let id = self.emit(shape, Op::GetTupleElement { index }, vec![w]);
+                PValue::Array { id, tiling }
+            })
+            .collect();
+        self.actions
+            .push("body and condition partitioned; the state stays split across iterations".into());
+        Ok((
+            PValue::Tuple(vs),
+            "while: the body and condition partitioned, the state kept in its sharding",
+        ))
+    }
+
+    /// Partitions a called computation (a loop's body or condition, whose instructions
+    /// carry the shardings propagation gave them) in place, as a program of its own over
+    /// this partitioner's partitions.
+    fn partition_callee(&mut self, callee: ComputationId) -> Result<(), PassError> {
+        let old = self.module.computations[callee].clone();
+        let (new, channel, adders) = {
+            let mut inner = Partitioner {
+                names: old.iter().map(|(_, i)| i.name.clone()).collect(),
+                new: Computation::new(format!("{}_spmd", old.name)),
+                old,
+                module: &mut *self.module,
+                n: self.n,
+                values: HashMap::new(),
+                channel: self.channel,
+                pid: None,
+                adders: self.adders.clone(),
+                log: &mut *self.log,
+                actions: Vec::new(),
+                groups: None,
+                regions: HashMap::new(),
+                region_values: HashMap::new(),
+                current: InstrId::from_u32(0),
+            };
+            inner.new.execution_thread = inner.old.execution_thread.clone();
+            inner.run()?;
+            (inner.new, inner.channel, inner.adders)
+        };
+        self.channel = channel;
+        self.adders = adders;
+        self.module.computations[callee] = new;
+        Ok(())
     }
 
     fn sort(
