@@ -160,6 +160,11 @@ fn result_shardings(model: &Path, dir: &Path) -> Vec<String> {
 
 /// Runs the xlac binary; returns the assembled outputs (or the error text).
 fn run_xlac(model: &Path, dir: &Path, n: usize, out: &Path, backend: &str) -> Result<(), String> {
+    // The generator records a wider tolerance for bf16 programs (an ulp of bf16 where the
+    // partitioned sum rounds after another order than the one-device dot's).
+    let tol = meta(dir)["one_device_rtol"]
+        .as_f64()
+        .map_or("1e-4".to_string(), |t| t.to_string());
     let output = Command::new(env!("CARGO_BIN_EXE_xlac"))
         .arg("run")
         .arg(model)
@@ -179,9 +184,9 @@ fn run_xlac(model: &Path, dir: &Path, n: usize, out: &Path, backend: &str) -> Re
             "--compare-to",
             "interpreter",
             "--rtol",
-            "1e-4",
+            &tol,
             "--atol",
-            "1e-4",
+            &tol,
         ])
         .output()
         .unwrap();
@@ -304,7 +309,33 @@ fn per_partition_signature_equals_xlas() {
 
 /// The fixtures' collectives whose multiset differs from XLA's, with the reason (the
 /// README lists the same). Everything else must match exactly.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "argmax_sharded",
+        "a variadic reduce (argmax's values and indices) has no rule: xlac gathers the values \
+         and computes it whole; XLA reduces locally and gathers values and indices",
+    ),
+    (
+        "concat_sharded",
+        "concatenate along a split dimension: xlac gathers the operands, concatenates and \
+         slices; XLA moves the pieces with all-to-alls",
+    ),
+    (
+        "conv_spatial",
+        "a spatially split convolution: xlac gathers the input along the split dimension and \
+         slices the result; XLA exchanges halos with collective-permutes",
+    ),
+    (
+        "roll_sharded",
+        "slices along a split dimension: xlac gathers and slices; XLA shifts the pieces \
+         between neighbours with a collective-permute",
+    ),
+    (
+        "slice_shift",
+        "slices along a split dimension: xlac gathers and slices; XLA shifts the pieces \
+         between neighbours with a collective-permute",
+    ),
+];
 
 #[test]
 fn collectives_match_xlas() {

@@ -892,21 +892,70 @@ fn propagate_into_loops(
     )> = module.computations[c]
         .iter()
         .filter_map(|(_, i)| match (&i.op, &i.sharding) {
-            (Op::While { condition, body }, Some(s @ HloSharding::Tuple(v)))
-                if !v.iter().any(HloSharding::is_manual) && condition != body =>
+            (Op::While { condition, body }, Some(s))
+                if !s.is_manual()
+                    && !matches!(s, HloSharding::Tuple(v) if v.iter().any(HloSharding::is_manual))
+                    && condition != body =>
             {
                 Some((s.clone(), *condition, *body))
             }
             _ => None,
         })
         .collect();
+    // Conditionals: each branch's parameter in its argument's sharding, its result in
+    // the conditional's.
+    let branches: Vec<(HloSharding, Vec<(crate::ir::ComputationId, HloSharding)>)> = {
+        let comp = &module.computations[c];
+        comp.iter()
+            .filter_map(|(_, i)| match (&i.op, &i.sharding) {
+                (
+                    Op::Conditional {
+                        branch_computations,
+                    },
+                    Some(s),
+                ) if !s.is_manual() && i.operands.len() == branch_computations.len() + 1 => {
+                    let args: Option<Vec<_>> = branch_computations
+                        .iter()
+                        .zip(&i.operands[1..])
+                        .map(|(&b, &o)| Some((b, comp.instrs[o].sharding.clone()?)))
+                        .collect();
+                    Some((s.clone(), args?))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    for (result, args) in branches {
+        for (branch, arg) in args {
+            let mut comp = module.computations[branch].clone();
+            let params = comp.parameters();
+            if params.len() != 1 {
+                continue;
+            }
+            comp.instrs[params[0]].sharding = Some(arg);
+            let root = comp.root;
+            comp.instrs[root].sharding = Some(result.clone());
+            let scope = Scope {
+                module,
+                n,
+                meshes: &[],
+                program: false,
+            };
+            propagate(&mut comp, &scope, log)?;
+            module.computations[branch] = comp;
+            propagate_into_loops(module, branch, n, log)?;
+        }
+    }
     for (state, condition, body) in loops {
         for (callee, is_body) in [(body, true), (condition, false)] {
             let mut comp = module.computations[callee].clone();
             for p in comp.parameters() {
                 comp.instrs[p].sharding = Some(state.clone());
             }
-            if is_body && matches!(comp.root_instr().op, Op::Plain(Opcode::Tuple)) {
+            if is_body
+                && (comp.root_instr().shape.is_array()
+                    || matches!(comp.root_instr().op, Op::Plain(Opcode::Tuple)))
+            {
                 let root = comp.root;
                 comp.instrs[root].sharding = Some(state.clone());
             }

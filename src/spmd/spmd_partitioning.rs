@@ -172,6 +172,10 @@ impl<'a> Partitioner<'a> {
             self.values.insert(id, value);
         }
         let root = self.values[&self.old.root].clone();
+        // A called computation's result in the sharding its caller expects (a branch of a
+        // conditional); the entry's is already in its own.
+        let root_instr = self.old.instrs[self.old.root].clone();
+        let root = self.reshard_to_annotation(root, &root_instr, None)?;
         let root_id = self.materialize(&root);
         // The result's sharding, as XLA records it on the partitioned root.
         // (A partially manual body's shardings are over its group's partitions: none kept.)
@@ -1018,6 +1022,20 @@ impl<'a> Partitioner<'a> {
             ) if instr.operands.len() == 2 && instr.shape.is_array() => {
                 self.reduce(instr, dimensions, *to_apply)
             }
+            (Op::DynamicSlice { sizes }, _) if instr.shape.is_array() => {
+                self.dynamic_slice(instr, sizes)
+            }
+            (Op::Plain(Opcode::DynamicUpdateSlice), _) if instr.shape.is_array() => {
+                self.dynamic_update_slice(instr)
+            }
+            (
+                Op::Conditional {
+                    branch_computations,
+                },
+                _,
+            ) if self.conditional_partitionable(instr, branch_computations) => {
+                self.conditional(instr, branch_computations)
+            }
             (Op::While { condition, body }, _) if self.loop_partitionable(instr) => {
                 self.while_loop(instr, *condition, *body)
             }
@@ -1118,6 +1136,97 @@ impl<'a> Partitioner<'a> {
         ))
     }
 
+    /// `dynamic-slice`: local when every split dimension is taken whole (a start index
+    /// there can only be 0, on the shard as on the whole); other splits are gathered
+    /// first. (`xs[i]` of a scan over a batch-split `xs`.)
+    fn dynamic_slice(
+        &mut self,
+        instr: &Instruction,
+        sizes: &[i64],
+    ) -> Result<(PValue, &'static str), PassError> {
+        let Some((_, t)) = self.operand_tiling(instr, 0) else {
+            return self.fallback(instr);
+        };
+        let dims = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let local = keep_whole(&t, &dims, sizes);
+        let x = self.operand_in(
+            instr,
+            0,
+            &local,
+            "dynamic-slice: split only where taken whole",
+        )?;
+        let indices = self.scalar_operands(instr, 1)?;
+        let out_dims = instr.shape.dims().to_vec();
+        let shard = local.shard_dims(&out_dims);
+        let mut ops = vec![x];
+        ops.extend(indices);
+        let id = self.emit_clone(instr, with_dims(&instr.shape, shard.clone()), ops);
+        self.new.instrs[id].op = Op::DynamicSlice { sizes: shard };
+        self.reshard_to_target(
+            instr,
+            id,
+            &out_dims,
+            &local,
+            "dynamic-slice result to its sharding",
+            "dynamic-slice: local on the dimensions it takes whole",
+        )
+    }
+
+    /// `dynamic-update-slice`: local when every split dimension of the operand is one the
+    /// update covers whole (the update split the same way there); other splits are
+    /// gathered first. (`ys.at[i].set(y)` of a scan.)
+    fn dynamic_update_slice(
+        &mut self,
+        instr: &Instruction,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let target = self.target(instr)?;
+        let dims = instr.shape.dims().to_vec();
+        let update_dims = self.old.instrs[instr.operands[1]].shape.dims().to_vec();
+        let local = keep_whole(&target, &dims, &update_dims);
+        let x = self.operand_in(
+            instr,
+            0,
+            &local,
+            "dynamic-update-slice operand to its split",
+        )?;
+        let u = self.operand_in(
+            instr,
+            1,
+            &local,
+            "dynamic-update-slice update split like the operand",
+        )?;
+        let mut ops = vec![x, u];
+        ops.extend(self.scalar_operands(instr, 2)?);
+        let id = self.emit_clone(instr, with_dims(&instr.shape, local.shard_dims(&dims)), ops);
+        self.reshard_to_target(
+            instr,
+            id,
+            &dims,
+            &local,
+            "dynamic-update-slice result to its sharding",
+            "dynamic-update-slice: local on the dimensions the update covers",
+        )
+    }
+
+    /// Operands `from..` (scalar indices), whole on every partition.
+    fn scalar_operands(
+        &mut self,
+        instr: &Instruction,
+        from: usize,
+    ) -> Result<Vec<InstrId>, PassError> {
+        (from..instr.operands.len())
+            .map(|k| {
+                let rank = self.old.instrs[instr.operands[k]].shape.rank();
+                self.operand_in(
+                    instr,
+                    k,
+                    &Tiling::replicated(rank, self.n),
+                    "index made whole",
+                )
+            })
+            .collect()
+    }
+
     /// A tuple parameter whose elements are arrays with shardings (a loop body's state):
     /// the parameter of shard shapes, taken apart into its elements.
     fn tuple_parameter(
@@ -1156,36 +1265,151 @@ impl<'a> Partitioner<'a> {
         let Op::While { condition, body } = instr.op else {
             return false;
         };
-        let state_ok = instr
-            .shape
-            .tuple_elements()
-            .is_some_and(|e| e.iter().all(Shape::is_array));
-        let sharded = matches!(&instr.sharding, Some(HloSharding::Tuple(v)) if !v.iter().any(HloSharding::is_manual));
-        let body_ends_in_tuple = matches!(
-            self.module.computations[body].root_instr().op,
-            Op::Plain(Opcode::Tuple)
-        );
-        // (The module still holds this computation's original, so counting there counts
-        // this loop once.)
-        let callers = |c: ComputationId| {
-            self.module
-                .order
-                .iter()
-                .flat_map(|&k| {
-                    self.module.computations[k]
-                        .iter()
-                        .map(|(_, i)| i.op.called_computations())
-                })
-                .filter(|called| called.contains(&c))
-                .count()
+        let body_root = self.module.computations[body].root_instr();
+        // The state: one array, or a tuple of arrays the body builds with a `tuple`.
+        let state_ok = instr.shape.is_array()
+            || (instr
+                .shape
+                .tuple_elements()
+                .is_some_and(|e| e.iter().all(Shape::is_array))
+                && matches!(body_root.op, Op::Plain(Opcode::Tuple)));
+        let sharded = match &instr.sharding {
+            Some(HloSharding::Tuple(v)) => !v.iter().any(HloSharding::is_manual),
+            Some(s) => instr.shape.is_array() && !s.is_manual(),
+            None => false,
         };
         state_ok
             && sharded
-            && body_ends_in_tuple
             && condition != body
             && self.groups.is_none()
-            && callers(body) == 1
-            && callers(condition) == 1
+            && self.callers(body) == 1
+            && self.callers(condition) == 1
+    }
+
+    /// How many live instructions call `c` (the module still holds the computation being
+    /// partitioned in its original form, so a call from it counts once).
+    fn callers(&self, c: ComputationId) -> usize {
+        self.module
+            .order
+            .iter()
+            .flat_map(|&k| {
+                self.module.computations[k]
+                    .iter()
+                    .map(|(_, i)| i.op.called_computations())
+            })
+            .filter(|called| called.contains(&c))
+            .count()
+    }
+
+    /// A conditional the partitioner runs on shards: a sharded result of arrays, and
+    /// branches of one parameter each (arrays) that propagation annotated, called by it
+    /// alone. Others are computed whole.
+    fn conditional_partitionable(&self, instr: &Instruction, branches: &[ComputationId]) -> bool {
+        let arrays = |s: &Shape| {
+            s.is_array()
+                || s.tuple_elements()
+                    .is_some_and(|e| e.iter().all(Shape::is_array))
+        };
+        self.groups.is_none()
+            && instr.sharding.as_ref().is_some_and(|s| !s.is_manual())
+            && arrays(&instr.shape)
+            && instr.operands.len() == branches.len() + 1
+            && branches.iter().enumerate().all(|(i, &b)| {
+                let comp = &self.module.computations[b];
+                let params = comp.parameters();
+                params.len() == 1
+                    && comp.instrs[params[0]].sharding.is_some()
+                    && arrays(&comp.instrs[params[0]].shape)
+                    && branches.iter().filter(|&&x| x == b).count() == 1
+                    && self.callers(b) == 1
+                    && self.old.instrs[instr.operands[i + 1]].shape == comp.instrs[params[0]].shape
+            })
+    }
+
+    /// `conditional`: each branch's argument resharded to the sharding its parameter was
+    /// given, the branches partitioned in place (each result resharded to the
+    /// conditional's sharding at its root), the conditional run on shards.
+    fn conditional(
+        &mut self,
+        instr: &Instruction,
+        branches: &[ComputationId],
+    ) -> Result<(PValue, &'static str), PassError> {
+        let mut ops = vec![self.operand_in(
+            instr,
+            0,
+            &Tiling::replicated(0, self.n),
+            "branch index made whole",
+        )?];
+        for (i, &b) in branches.iter().enumerate() {
+            let comp = &self.module.computations[b];
+            let param = comp.instrs[comp.parameters()[0]].clone();
+            let arg = self.values[&instr.operands[i + 1]].clone();
+            let id = match (&param.shape, arg) {
+                (Shape::Tuple(elems), PValue::Tuple(vs)) => {
+                    let mut ids = Vec::with_capacity(elems.len());
+                    for (k, (e, v)) in elems.iter().zip(vs).enumerate() {
+                        let want = self.tuple_target(&param, k, e)?;
+                        let id = match v {
+                            PValue::Array { id, tiling } => self.reshard(
+                                id,
+                                e.dims(),
+                                &tiling,
+                                &want,
+                                "branch argument to its parameter's sharding",
+                            ),
+                            other => self.materialize(&other),
+                        };
+                        ids.push(id);
+                    }
+                    let shapes = ids
+                        .iter()
+                        .map(|&k| self.new.instrs[k].shape.clone())
+                        .collect();
+                    self.emit(Shape::Tuple(shapes), Op::Plain(Opcode::Tuple), ids)
+                }
+                (Shape::Array(_), _) => {
+                    let want = self.target(&param)?;
+                    self.operand_in(
+                        instr,
+                        i + 1,
+                        &want,
+                        "branch argument to its parameter's sharding",
+                    )?
+                }
+                (_, other) => self.materialize(&other),
+            };
+            ops.push(id);
+        }
+        for &b in branches {
+            self.partition_callee(b)?;
+        }
+        let shape = self.module.computations[branches[0]]
+            .root_instr()
+            .shape
+            .clone();
+        let id = self.emit_clone(instr, shape.clone(), ops);
+        self.actions
+            .push(format!("{} branches partitioned", branches.len()));
+        let rule = "conditional: the branches partitioned, the result in its sharding";
+        match shape {
+            Shape::Tuple(elems) => {
+                let mut vs = Vec::with_capacity(elems.len());
+                for (index, e) in elems.into_iter().enumerate() {
+                    // (The shard has the element's rank, all the target needs.)
+                    let tiling = self.tuple_target(instr, index, &e)?;
+                    let g = self.emit(e, Op::GetTupleElement { index }, vec![id]);
+                    vs.push(PValue::Array { id: g, tiling });
+                }
+                Ok((PValue::Tuple(vs), rule))
+            }
+            _ => Ok((
+                PValue::Array {
+                    id,
+                    tiling: self.target(instr)?,
+                },
+                rule,
+            )),
+        }
     }
 
     /// `while`: the state resharded to the loop's sharding, the body and condition
@@ -1197,6 +1421,9 @@ impl<'a> Partitioner<'a> {
         condition: ComputationId,
         body: ComputationId,
     ) -> Result<(PValue, &'static str), PassError> {
+        if instr.shape.is_array() {
+            return self.array_while_loop(instr, condition, body);
+        }
         let elems = instr.shape.tuple_elements().unwrap_or_default().to_vec();
         let tilings: Vec<Tiling> = elems
             .iter()
@@ -1259,6 +1486,27 @@ impl<'a> Partitioner<'a> {
             .push("body and condition partitioned; the state stays split across iterations".into());
         Ok((
             PValue::Tuple(vs),
+            "while: the body and condition partitioned, the state kept in its sharding",
+        ))
+    }
+
+    /// `while` over one array: the same, the state a single shard.
+    fn array_while_loop(
+        &mut self,
+        instr: &Instruction,
+        condition: ComputationId,
+        body: ComputationId,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let tiling = self.target(instr)?;
+        let state = self.operand_in(instr, 0, &tiling, "loop state to the loop's sharding")?;
+        self.partition_callee(body)?;
+        self.partition_callee(condition)?;
+        let shape = with_dims(&instr.shape, tiling.shard_dims(instr.shape.dims()));
+        let id = self.emit_clone(instr, shape, vec![state]);
+        self.actions
+            .push("body and condition partitioned; the state stays split across iterations".into());
+        Ok((
+            PValue::Array { id, tiling },
             "while: the body and condition partitioned, the state kept in its sharding",
         ))
     }
@@ -1472,24 +1720,17 @@ impl<'a> Partitioner<'a> {
     }
 
     fn reshape(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {
-        let Some((mut x, mut t)) = self.operand_tiling(instr, 0) else {
+        let Some((mut x, t)) = self.operand_tiling(instr, 0) else {
             return self.fallback(instr);
         };
         let from = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
         let to = instr.shape.dims().to_vec();
-        let out = match shape_ops::reshape_result(&from, &to, &t) {
-            Ok(o) => o,
-            Err(unsplit) => {
-                let mut t2 = t.clone();
-                for d in unsplit {
-                    t2 = t2.without_dim(d);
-                }
-                x = self.reshard(x, &from, &t, &t2, "reshape cannot keep this split");
-                t = t2;
-                shape_ops::reshape_result(&from, &to, &t)
-                    .unwrap_or_else(|_| Tiling::replicated(to.len(), self.n))
-            }
-        };
+        // The splits the reshape cannot keep are gathered, minor first.
+        let (kept, out) = shape_ops::reshape_local(&from, &to, &t);
+        if kept != t {
+            x = self.reshard(x, &from, &t, &kept, "reshape cannot keep this split");
+        }
+        let out = out.unwrap_or_else(|| Tiling::replicated(to.len(), self.n));
         let shape = with_dims(&instr.shape, out.shard_dims(&to));
         let id = self.emit_clone(instr, shape, vec![x]);
         self.reshard_to_target(
@@ -1757,6 +1998,17 @@ impl<'a> Partitioner<'a> {
             _ => self.fallback(instr),
         }
     }
+}
+
+/// `t` with the splits of the dimensions where `part` does not take all of `whole` dropped.
+fn keep_whole(t: &Tiling, whole: &[i64], part: &[i64]) -> Tiling {
+    let mut t = t.clone();
+    for (d, (w, p)) in whole.iter().zip(part).enumerate() {
+        if w != p && t.counts[d] > 1 {
+            t = t.without_dim(d);
+        }
+    }
+    t
 }
 
 fn with_dims(shape: &Shape, dims: Vec<i64>) -> Shape {

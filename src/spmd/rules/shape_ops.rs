@@ -77,20 +77,27 @@ pub fn reshape_result(from: &[i64], to: &[i64], operand: &Tiling) -> Result<Tili
 /// the major split it would merge with, which survives once the minor one is whole (XLA
 /// keeps `[8,8]` split 2x4 as `[64]` split 2, the 4 replicated).
 pub fn reshape_keep(from: &[i64], to: &[i64], operand: &Tiling) -> (Option<Tiling>, bool) {
+    let (kept, result) = reshape_local(from, to, operand);
+    (result, kept == *operand)
+}
+
+/// The operand tiling a reshape can run on locally (`operand` with the splits it cannot
+/// keep dropped, minor first, see [`reshape_keep`]) and the result tiling it gives
+/// (`None` only when even the unsplit operand has no result tiling, which cannot happen
+/// for a valid reshape).
+pub fn reshape_local(from: &[i64], to: &[i64], operand: &Tiling) -> (Tiling, Option<Tiling>) {
     let mut t = operand.clone();
-    let mut all = true;
     loop {
         match reshape_result(from, to, &t) {
-            Ok(r) => return (Some(r), all),
+            Ok(r) => return (t, Some(r)),
             Err(unsplit) => {
                 let Some(&minor) = unsplit.iter().max() else {
-                    return (None, false);
+                    return (t, None);
                 };
                 if t.counts[minor] == 1 {
-                    return (None, false);
+                    return (t, None);
                 }
                 t = t.without_dim(minor);
-                all = false;
             }
         }
     }

@@ -1,0 +1,12 @@
+module @jit_dyn_slice attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["d"=4]> {stablehlo.mesh = {axes = [{name = "d", size = 4 : i64}]}}
+  func.func public @main(%arg0: tensor<16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>}, %arg1: tensor<i32> {sdy.sharding = #sdy.sharding<@mesh, []>}) -> (tensor<4x4xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<16> : tensor<i32>
+    %c_0 = stablehlo.constant dense<0> : tensor<i32>
+    %0 = stablehlo.compare LT, %arg1, %c_0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %1 = stablehlo.add %arg1, %c : tensor<i32>
+    %2 = stablehlo.select %0, %1, %arg1 : tensor<i1>, tensor<i32>
+    %3 = stablehlo.dynamic_slice %arg0, %2, %c_0, sizes = [4, 4] : (tensor<16x4xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+    return %3 : tensor<4x4xf32>
+  }
+}
