@@ -197,7 +197,7 @@ impl Pass for ShardingPropagation {
         };
         propagate(&mut comp, &scope, &mut log)?;
         module.computations[entry] = comp;
-        propagate_into_loops(module, entry, n, &mut log)?;
+        propagate_into_loops(module, entry, n, &meshes, &mut log)?;
         Ok(true)
     }
 }
@@ -883,6 +883,7 @@ fn propagate_into_loops(
     module: &mut Module,
     c: crate::ir::ComputationId,
     n: usize,
+    meshes: &[SdyMesh],
     log: &mut DecisionLog,
 ) -> Result<(), PassError> {
     let loops: Vec<(
@@ -938,12 +939,12 @@ fn propagate_into_loops(
             let scope = Scope {
                 module,
                 n,
-                meshes: &[],
+                meshes,
                 program: false,
             };
             propagate(&mut comp, &scope, log)?;
             module.computations[branch] = comp;
-            propagate_into_loops(module, branch, n, log)?;
+            propagate_into_loops(module, branch, n, meshes, log)?;
         }
     }
     for (state, condition, body) in loops {
@@ -962,12 +963,12 @@ fn propagate_into_loops(
             let scope = Scope {
                 module,
                 n,
-                meshes: &[],
+                meshes,
                 program: false,
             };
             propagate(&mut comp, &scope, log)?;
             module.computations[callee] = comp;
-            propagate_into_loops(module, callee, n, log)?;
+            propagate_into_loops(module, callee, n, meshes, log)?;
         }
     }
     Ok(())

@@ -760,6 +760,56 @@ def _(rng):
                 in_specs=[P("x","y")], out_specs=None)
 
 
+@program("shard_map_in_scan", "full shard_map inside a scan body")
+def _(rng):
+    m = mesh((4,), ("d",))
+    body = jax.shard_map(lambda a: lax.psum(a, "d") * 0.25 + a, mesh=m, in_specs=P("d"), out_specs=P("d"))
+    def f(x):
+        def step(c, _):
+            return body(c), None
+        c, _ = lax.scan(step, x, None, length=3)
+        return c
+    return dict(fn=f, args=[normal(rng,(8,4))], mesh=m, in_specs=[P("d")], out_specs=None)
+
+
+@program("mlp_train_loop", "2-layer MLP trained 3 steps in fori_loop, data x model")
+def _(rng):
+    m = mesh((2,4), ("data","model"))
+    def f(w1, w2, x, y):
+        def step(i, ws):
+            w1, w2 = ws
+            def loss(ws):
+                a, b = ws
+                return jnp.mean((jnp.tanh(x @ a) @ b - y) ** 2)
+            g1, g2 = jax.grad(loss)((w1, w2))
+            return (w1 - 0.1 * g1, w2 - 0.1 * g2)
+        return lax.fori_loop(0, 3, step, (w1, w2))
+    return dict(fn=f, args=[normal(rng,(8,16),0.3), normal(rng,(16,4),0.3), normal(rng,(16,8)), normal(rng,(16,4))], mesh=m,
+                in_specs=[P(None,"model"), P("model",None), P("data"), P("data")], out_specs=None)
+
+
+@program("switch_sharded", "lax.switch with 3 branches")
+def _(rng):
+    m = mesh((4,), ("d",))
+    def f(i, a):
+        return lax.switch(i, [jnp.sin, jnp.cos, lambda x: x * 2], a)
+    return dict(fn=f, args=[np.int32(1), normal(rng,(8,4))], mesh=m, in_specs=[P(), P("d")], out_specs=None)
+
+
+@program("nested_scan", "scan in scan with a split carry")
+def _(rng):
+    m = mesh((4,), ("d",))
+    def f(x):
+        def outer(c, _):
+            def inner(d, _):
+                return jnp.sin(d) + 0.1, None
+            c, _ = lax.scan(inner, c, None, length=2)
+            return c * 0.9, None
+        c, _ = lax.scan(outer, x, None, length=3)
+        return c
+    return dict(fn=f, args=[normal(rng,(16,4))], mesh=m, in_specs=[P("d")], out_specs=None)
+
+
 # --------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------
