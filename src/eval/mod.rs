@@ -389,7 +389,16 @@ impl<'m> Evaluator<'m> {
                 .eval_instruction(comp, &wide, &operands, args)
                 .map_err(|e| located(e, comp, instr))?;
             subbyte::normalize(value, &instr.shape, instr.opcode())
-        } else if self.options.flush_denormals && denormals::flushes(instr.opcode()) {
+        } else if self.options.flush_denormals
+            && denormals::flushes_with(
+                instr.opcode(),
+                &instr
+                    .operands
+                    .iter()
+                    .map(|&o| comp.instrs[o].shape.element_type())
+                    .collect::<Vec<_>>(),
+            )
+        {
             let flushed: Vec<_> = operands.iter().map(|o| denormals::flush(o)).collect();
             let operands: Vec<&Literal> = flushed.iter().map(|c| c.as_ref()).collect();
             let value = self

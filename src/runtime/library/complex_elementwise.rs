@@ -12,7 +12,11 @@
 //! * binary: `add`, `subtract`, `multiply`, `divide`, `atan2`, `maximum`/`minimum`
 //!   (lexicographic on (re, im)), `power` (with XLA's `1`, `inf^r` special cases);
 //! * `complex(re, im)`, `compare` (EQ, NE), `select`, and `convert` between complex types,
-//!   from any real type to complex, and from complex to f32/f64 (the real part).
+//!   from any real type to complex, and from complex to any real type (the real part,
+//!   narrowed by the destination's rules: integers saturate and NaN is 0, `pred` is
+//!   `re != 0`, `f16`/`bf16` round from the real part as f32, a NaN to the quiet NaN of its
+//!   sign, as the interpreter's `convert`; denormals kept, as XLA:CPU keeps them: taking
+//!   the real part is no arithmetic).
 //!
 //! Denormals: as the interpreter and XLA:CPU's flush-to-zero do, real f32/f64 operands and
 //! results of arithmetic ops are flushed to zero (complex values are computed as they
@@ -94,8 +98,7 @@ pub fn supported(
         }
         (Select, [p, a, b]) => *p == Pred && a == b && *a == out,
         (Convert, [x]) => {
-            (complex(*x) && (complex(out) || matches!(out, F32 | F64)))
-                || (real(*x) && complex(out))
+            (complex(*x) && (complex(out) || real(out))) || (real(*x) && complex(out))
         }
         _ => false,
     }
@@ -164,8 +167,8 @@ unsafe fn load(p: *const u8, ty: PrimitiveType, i: usize) -> Value {
     }
 }
 
-/// Writes `v` as element `i` of type `ty` at `p` (`supported` keeps `ty` to pred, f32,
-/// f64, c64 and c128 here).
+/// Writes `v` as element `i` of type `ty` at `p` (a real type only as the result of an op
+/// that computes one: `abs`, `real`, `imag`, `compare`, or `convert` from complex).
 ///
 /// # Safety
 /// `p` must hold at least `i + 1` elements of `ty`.
@@ -182,8 +185,34 @@ unsafe fn store(p: *mut u8, ty: PrimitiveType, i: usize, v: Value) {
         Value::Real(x) => x,
         Value::Complex(c) => c.re,
     };
+    // f32 to f16/bf16 as Eigen rounds (nearest even), a NaN to the quiet NaN of its sign.
+    let narrow = |x: f64, quiet: u16, to: fn(f32) -> u16| {
+        let x = x as f32;
+        if x.is_nan() {
+            (if x.is_sign_negative() { 0x8000 } else { 0 }) | quiet
+        } else {
+            to(x)
+        }
+    };
     match (ty, v) {
         (Pred, v) => wr!(u8, u8::from(real(v) != 0.0)),
+        // Float to integer: Rust's `as` saturates and maps NaN to 0, XLA's rule.
+        (S8, v) => wr!(i8, real(v) as i8),
+        (S16, v) => wr!(i16, real(v) as i16),
+        (S32, v) => wr!(i32, real(v) as i32),
+        (S64, v) => wr!(i64, real(v) as i64),
+        (U8, v) => wr!(u8, real(v) as u8),
+        (U16, v) => wr!(u16, real(v) as u16),
+        (U32, v) => wr!(u32, real(v) as u32),
+        (U64, v) => wr!(u64, real(v) as u64),
+        (F16, v) => wr!(
+            u16,
+            narrow(real(v), 0x7e00, |x| half::f16::from_f32(x).to_bits())
+        ),
+        (BF16, v) => wr!(
+            u16,
+            narrow(real(v), 0x7fc0, |x| half::bf16::from_f32(x).to_bits())
+        ),
         (F32, v) => wr!(f32, real(v) as f32),
         (F64, v) => wr!(f64, real(v)),
         (C64, Value::Complex(c)) => wr!([f32; 2], [c.re as f32, c.im as f32]),

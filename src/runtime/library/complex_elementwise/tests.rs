@@ -152,7 +152,8 @@ ENTRY main {
         .unwrap()
         .module;
     let mut args = crate::runtime::tests::random_args(&module, 3);
-    // Denormal real parts: complex() and convert flush them, as the interpreter does.
+    // Denormal real parts: complex() flushes them; a convert from complex keeps them (XLA:CPU
+    // takes the real part without arithmetic), on both paths.
     if let Literal::Array(a) = &mut args[0]
         && let crate::ir::ArrayData::F32(v) = &mut a.data
     {
@@ -190,13 +191,47 @@ ENTRY main {
 }
 
 #[test]
+fn converts_from_complex_to_every_real_type_match_the_interpreter() {
+    // The real part, narrowed: integers saturate (huge and infinite parts) and NaN is 0,
+    // pred is re != 0, f16/bf16 round from f32 (NaN to the quiet NaN of its sign, bf16
+    // denormals flushed).
+    for from in [PrimitiveType::C64, PrimitiveType::C128] {
+        for to in [
+            "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32",
+            "f64",
+        ] {
+            let hlo = format!(
+                "HloModule m
+ENTRY main {{
+  x = {from}[4,4]{{0,1}} parameter(0)
+  ROOT r = {to}[4,4]{{1,0}} convert(x)
+}}
+"
+            );
+            let x = complex_literal(from, &[4, 4], 3);
+            let text = exact(&hlo, &[x]);
+            assert!(
+                !text.contains("reference implementation"),
+                "{from} -> {to}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
 fn ops_the_routine_does_not_take_stay_on_the_reference_path() {
-    // complex -> s32 is not the routine's (it is the interpreter's, named so).
+    // A complex reduction is not the routine's (it is the interpreter's, named so).
     let (_, exe) = build(
         "HloModule m
+add {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
 ENTRY main {
   x = c64[3]{0} parameter(0)
-  ROOT r = s32[3]{0} convert(x)
+  z = c64[] constant((0, 0))
+  ROOT r = c64[] reduce(x, z), dimensions={0}, to_apply=add
 }
 ",
     );
