@@ -9,7 +9,7 @@ use xlac::compiler::{CompileOptions, compile};
 use xlac::io::random_inputs::random_literal;
 use xlac::ir::hlo_text::parse_module;
 
-/// (name, HLO text) per kernel class.
+/// (name, HLO text) per kernel class, the reductions aside.
 const PROGRAMS: &[(&str, &str)] = &[
     (
         "elementwise_add_mul_1m",
@@ -28,34 +28,6 @@ ENTRY main {
   a = f32[1024,1024]{1,0} parameter(0)
   t = f32[1024,1024]{1,0} tanh(a)
   ROOT e = f32[1024,1024]{1,0} exponential(t)
-}",
-    ),
-    (
-        "row_reduction_1024x1024",
-        "HloModule row_reduction
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-ENTRY main {
-  a = f32[1024,1024]{1,0} parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[1024]{0} reduce(a, z), dimensions={1}, to_apply=add
-}",
-    ),
-    (
-        "column_reduction_1024x1024",
-        "HloModule column_reduction
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-ENTRY main {
-  a = f32[1024,1024]{1,0} parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[1024]{0} reduce(a, z), dimensions={0}, to_apply=add
 }",
     ),
     (
@@ -88,9 +60,36 @@ ENTRY main {
     ),
 ];
 
+/// The sum over dimension `dim` of an f32[1024,1024], as module `name`.
+fn reduction(name: &str, dim: usize) -> String {
+    format!(
+        "HloModule {name}
+add {{
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}}
+ENTRY main {{
+  a = f32[1024,1024]{{1,0}} parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[1024]{{0}} reduce(a, z), dimensions={{{dim}}}, to_apply=add
+}}"
+    )
+}
+
 fn kernels(c: &mut Criterion) {
-    for (name, text) in PROGRAMS {
-        let module = parse_module(text, name)
+    let reductions = [
+        ("row_reduction_1024x1024", reduction("row_reduction", 1)),
+        (
+            "column_reduction_1024x1024",
+            reduction("column_reduction", 0),
+        ),
+    ];
+    let all = PROGRAMS
+        .iter()
+        .map(|&(name, text)| (name, text.to_string()));
+    for (name, text) in all.chain(reductions) {
+        let module = parse_module(&text, name)
             .expect("benchmark HLO parses")
             .module;
         let args: Vec<_> = module

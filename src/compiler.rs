@@ -370,7 +370,7 @@ fn optimize_with(
     if options.spmd.is_some()
         && let Some(d) = ctx.dump.as_deref_mut()
     {
-        write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_text())?;
+        write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_string())?;
     }
     drop(ctx);
     let fusion_decisions = log.borrow().clone();

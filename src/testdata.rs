@@ -8,7 +8,7 @@ use crate::eval::compare::{Tolerance, compare_arrays};
 use crate::eval::{EvalOptions, evaluate};
 use crate::io::arguments::{bind_arguments, entry_parameters};
 use crate::io::npz::read_npz;
-use crate::ir::Module;
+use crate::ir::{ArrayLiteral, Module};
 
 /// The model folders under the repository's `testdata/` (those with `expected.npz`), sorted.
 pub fn model_dirs() -> Vec<PathBuf> {
@@ -39,11 +39,17 @@ pub fn check_against_expected(module: &Module, dir: &Path) -> Vec<String> {
         Ok(r) => r,
         Err(e) => return vec![format!("eval: {e}")],
     };
+    compare_with_expected(module, &result.leaves(), dir)
+}
+
+/// Compares `leaves`, the outputs of `module` on `dir/inputs.npz`, with
+/// `dir/expected.npz` (integers exactly, floats within the [`Tolerance::for_output`] of
+/// `module`). Returns one line per problem; empty when everything matches.
+pub fn compare_with_expected(module: &Module, leaves: &[&ArrayLiteral], dir: &Path) -> Vec<String> {
     let expected = match read_npz(&dir.join("expected.npz")) {
         Ok(e) => e,
         Err(e) => return vec![format!("expected: {}", e.message)],
     };
-    let leaves = result.leaves();
     if leaves.len() != expected.len() {
         return vec![format!(
             "{} outputs, expected {}",

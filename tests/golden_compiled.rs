@@ -13,7 +13,6 @@ use std::path::Path;
 
 use xlac::codegen::{CodegenOptions, compile_kernels};
 use xlac::compiler::{CompileOptions, compile, optimize};
-use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
 use xlac::ir::verifier::verify;
@@ -21,7 +20,7 @@ use xlac::ir::{Module, hlo_text, stablehlo};
 use xlac::layout::BufferAssignment;
 use xlac::runtime::Executable;
 use xlac::runtime::plan::Plan;
-use xlac::testdata::model_dirs;
+use xlac::testdata::{compare_with_expected, model_dirs};
 
 /// Loads and verifies one model file.
 fn load(path: &Path) -> Result<Module, String> {
@@ -94,28 +93,7 @@ fn check(dir: &Path, file: &str, plan: PlanKind) -> Vec<String> {
         Ok(r) => r,
         Err(e) => return vec![format!("execute: {e}")],
     };
-    let expected = match read_npz(&dir.join("expected.npz")) {
-        Ok(e) => e,
-        Err(e) => return vec![format!("expected: {}", e.message)],
-    };
-    let leaves = result.leaves();
-    if leaves.len() != expected.len() {
-        return vec![format!(
-            "{} outputs, expected {}",
-            leaves.len(),
-            expected.len()
-        )];
-    }
-    let mut problems = Vec::new();
-    for (i, (actual, want)) in leaves.iter().zip(&expected).enumerate() {
-        let tol = Tolerance::for_output(&tolerance_module, actual.element_type());
-        match compare_arrays(actual, &want.literal, tol) {
-            Ok(c) if c.ok() => {}
-            Ok(c) => problems.push(format!("output {i} ({}): {c}", actual.element_type())),
-            Err(e) => problems.push(format!("output {i}: {e}")),
-        }
-    }
-    problems
+    compare_with_expected(&tolerance_module, &result.leaves(), dir)
 }
 
 fn run_all(file: &str, plan: PlanKind) {

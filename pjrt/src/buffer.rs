@@ -19,7 +19,7 @@ use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, NativeType, Primiti
 
 use crate::abi::*;
 use crate::client::{Client, check_device, check_memory, client_ref};
-use crate::error::{Code, Error, Result, guard, slice};
+use crate::error::{Code, Error, Result, entry_points, guard, slice};
 
 /// The largest buffer accepted from the host, in bytes (allocation failures would abort
 /// the process, so sizes are bounded and allocations fallible).
@@ -384,23 +384,21 @@ unsafe fn event_ref<'a>(p: *mut c_void) -> Result<&'a Event> {
 
 // ---- events ---------------------------------------------------------------------------
 
-pub unsafe extern "C" fn event_destroy(args: *mut PJRT_Event_Destroy_Args) -> *mut c_void {
-    guard("Event_Destroy", args, |a| {
+entry_points! {
+    fn event_destroy(a: PJRT_Event_Destroy_Args) {
         if !a.event.is_null() {
             // SAFETY: the handle came from `Event::ready`/`failed`; destroyed once.
             drop(unsafe { Box::from_raw(a.event.cast::<Event>()) });
         }
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn event_is_ready(args: *mut PJRT_Event_IsReady_Args) -> *mut c_void {
-    guard("Event_IsReady", args, |a| {
+    fn event_is_ready(a: PJRT_Event_IsReady_Args) {
         // SAFETY: a live event.
         unsafe { event_ref(a.event)? };
         a.is_ready = true;
         Ok(())
-    })
+    }
 }
 
 pub unsafe extern "C" fn event_error(args: *mut PJRT_Event_Error_Args) -> *mut c_void {
@@ -434,8 +432,8 @@ pub unsafe extern "C" fn event_await(args: *mut PJRT_Event_Await_Args) -> *mut c
     .unwrap_or_else(|_| Error::new(Code::Internal, "panic in PJRT_Event_Await").into_raw())
 }
 
-pub unsafe extern "C" fn event_on_ready(args: *mut PJRT_Event_OnReady_Args) -> *mut c_void {
-    guard("Event_OnReady", args, |a| {
+entry_points! {
+    fn event_on_ready(a: PJRT_Event_OnReady_Args) {
         // SAFETY: a live event.
         let e = unsafe { event_ref(a.event)? };
         let Some(callback) = a.callback else {
@@ -445,7 +443,7 @@ pub unsafe extern "C" fn event_on_ready(args: *mut PJRT_Event_OnReady_Args) -> *
         // SAFETY: the framework's callback with its own user argument.
         unsafe { callback(e.outcome(), a.user_arg) };
         Ok(())
-    })
+    }
 }
 
 // ---- transfers ------------------------------------------------------------------------
@@ -498,10 +496,8 @@ unsafe fn host_literal(a: &PJRT_Client_BufferFromHostBuffer_Args) -> Result<Arra
     })
 }
 
-pub unsafe extern "C" fn client_buffer_from_host_buffer(
-    args: *mut PJRT_Client_BufferFromHostBuffer_Args,
-) -> *mut c_void {
-    guard("Client_BufferFromHostBuffer", args, |a| {
+entry_points! {
+    fn client_buffer_from_host_buffer(a: PJRT_Client_BufferFromHostBuffer_Args) {
         // SAFETY: a live client.
         let client = unsafe { client_ref(a.client)? };
         check_device(client, a.device)?;
@@ -513,7 +509,7 @@ pub unsafe extern "C" fn client_buffer_from_host_buffer(
         a.done_with_host_buffer = Event::ready();
         a.buffer = Buffer::new(client, literal).into_raw();
         Ok(())
-    })
+    }
 }
 
 /// Reads `host_layout` (NULL, or a tiled layout without tiles, or strides) as the
@@ -557,10 +553,8 @@ unsafe fn host_minor_to_major(
     }
 }
 
-pub unsafe extern "C" fn buffer_to_host_buffer(
-    args: *mut PJRT_Buffer_ToHostBuffer_Args,
-) -> *mut c_void {
-    guard("Buffer_ToHostBuffer", args, |a| {
+entry_points! {
+    fn buffer_to_host_buffer(a: PJRT_Buffer_ToHostBuffer_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.src)? };
         let size = b.byte_size();
@@ -597,126 +591,96 @@ pub unsafe extern "C" fn buffer_to_host_buffer(
         };
         a.event = Event::ready();
         Ok(())
-    })
+    }
 }
 
 // ---- buffer queries -------------------------------------------------------------------
 
-pub unsafe extern "C" fn buffer_destroy(args: *mut PJRT_Buffer_Destroy_Args) -> *mut c_void {
-    guard("Buffer_Destroy", args, |a| {
+entry_points! {
+    fn buffer_destroy(a: PJRT_Buffer_Destroy_Args) {
         if !a.buffer.is_null() {
             // SAFETY: the handle came from `Buffer::into_raw`; destroyed once.
             drop(unsafe { Box::from_raw(a.buffer.cast::<Buffer>()) });
         }
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_element_type(
-    args: *mut PJRT_Buffer_ElementType_Args,
-) -> *mut c_void {
-    guard("Buffer_ElementType", args, |a| {
+    fn buffer_element_type(a: PJRT_Buffer_ElementType_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.type_ = buffer_type(b.element_type)?;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_dimensions(args: *mut PJRT_Buffer_Dimensions_Args) -> *mut c_void {
-    guard("Buffer_Dimensions", args, |a| {
+    fn buffer_dimensions(a: PJRT_Buffer_Dimensions_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.dims = b.dims.as_ptr();
         a.num_dims = b.dims.len();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_unpadded_dimensions(
-    args: *mut PJRT_Buffer_UnpaddedDimensions_Args,
-) -> *mut c_void {
-    guard("Buffer_UnpaddedDimensions", args, |a| {
+    fn buffer_unpadded_dimensions(a: PJRT_Buffer_UnpaddedDimensions_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.unpadded_dims = b.dims.as_ptr();
         a.num_dims = b.dims.len();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_dynamic_dimension_indices(
-    args: *mut PJRT_Buffer_DynamicDimensionIndices_Args,
-) -> *mut c_void {
-    guard("Buffer_DynamicDimensionIndices", args, |a| {
+    fn buffer_dynamic_dimension_indices(a: PJRT_Buffer_DynamicDimensionIndices_Args) {
         a.dynamic_dim_indices = std::ptr::null();
         a.num_dynamic_dims = 0;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_on_device_size_in_bytes(
-    args: *mut PJRT_Buffer_OnDeviceSizeInBytes_Args,
-) -> *mut c_void {
-    guard("Buffer_OnDeviceSizeInBytes", args, |a| {
+    fn buffer_on_device_size_in_bytes(a: PJRT_Buffer_OnDeviceSizeInBytes_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.on_device_size_in_bytes = b.byte_size();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_device(args: *mut PJRT_Buffer_Device_Args) -> *mut c_void {
-    guard("Buffer_Device", args, |a| {
+    fn buffer_device(a: PJRT_Buffer_Device_Args) {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.device = unsafe { &*b.client }.device_ptr();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_memory(args: *mut PJRT_Buffer_Memory_Args) -> *mut c_void {
-    guard("Buffer_Memory", args, |a| {
+    fn buffer_memory(a: PJRT_Buffer_Memory_Args) {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.memory = unsafe { &*b.client }.memory_ptr();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_delete(args: *mut PJRT_Buffer_Delete_Args) -> *mut c_void {
-    guard("Buffer_Delete", args, |a| {
+    fn buffer_delete(a: PJRT_Buffer_Delete_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         // External references keep their own clones: views stay valid.
         b.data.lock().unwrap_or_else(|e| e.into_inner()).take();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_is_deleted(args: *mut PJRT_Buffer_IsDeleted_Args) -> *mut c_void {
-    guard("Buffer_IsDeleted", args, |a| {
+    fn buffer_is_deleted(a: PJRT_Buffer_IsDeleted_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.is_deleted = b.is_deleted();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_is_on_cpu(args: *mut PJRT_Buffer_IsOnCpu_Args) -> *mut c_void {
-    guard("Buffer_IsOnCpu", args, |a| {
+    fn buffer_is_on_cpu(a: PJRT_Buffer_IsOnCpu_Args) {
         a.is_on_cpu = true;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_ready_event(args: *mut PJRT_Buffer_ReadyEvent_Args) -> *mut c_void {
-    guard("Buffer_ReadyEvent", args, |a| {
+    fn buffer_ready_event(a: PJRT_Buffer_ReadyEvent_Args) {
         // SAFETY: a live buffer.
         unsafe { buffer_ref(a.buffer)? };
         a.event = Event::ready();
         Ok(())
-    })
+    }
 }
 
 fn data_pointer(b: &Buffer) -> Result<*mut c_void> {
@@ -735,32 +699,24 @@ fn data_pointer(b: &Buffer) -> Result<*mut c_void> {
     Ok(literal_bytes(array).as_ptr().cast_mut().cast())
 }
 
-pub unsafe extern "C" fn buffer_unsafe_pointer(
-    args: *mut PJRT_Buffer_UnsafePointer_Args,
-) -> *mut c_void {
-    guard("Buffer_UnsafePointer", args, |a| {
+entry_points! {
+    fn buffer_unsafe_pointer(a: PJRT_Buffer_UnsafePointer_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.buffer_pointer = data_pointer(b)? as usize;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_opaque_device_memory_data_pointer(
-    args: *mut PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args,
-) -> *mut c_void {
-    guard("Buffer_OpaqueDeviceMemoryDataPointer", args, |a| {
+    fn buffer_opaque_device_memory_data_pointer(a: PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.device_memory_ptr = data_pointer(b)?;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_increase_external_reference_count(
-    args: *mut PJRT_Buffer_IncreaseExternalReferenceCount_Args,
-) -> *mut c_void {
-    guard("Buffer_IncreaseExternalReferenceCount", args, |a| {
+    fn buffer_increase_external_reference_count(
+        a: PJRT_Buffer_IncreaseExternalReferenceCount_Args,
+    ) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         let lit = b.literal()?;
@@ -769,13 +725,11 @@ pub unsafe extern "C" fn buffer_increase_external_reference_count(
             .unwrap_or_else(|e| e.into_inner())
             .push(lit);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_decrease_external_reference_count(
-    args: *mut PJRT_Buffer_DecreaseExternalReferenceCount_Args,
-) -> *mut c_void {
-    guard("Buffer_DecreaseExternalReferenceCount", args, |a| {
+    fn buffer_decrease_external_reference_count(
+        a: PJRT_Buffer_DecreaseExternalReferenceCount_Args,
+    ) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         b.external
@@ -789,13 +743,9 @@ pub unsafe extern "C" fn buffer_decrease_external_reference_count(
                     "the buffer has no external references",
                 )
             })
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_get_memory_layout(
-    args: *mut PJRT_Buffer_GetMemoryLayout_Args,
-) -> *mut c_void {
-    guard("Buffer_GetMemoryLayout", args, |a| {
+    fn buffer_get_memory_layout(a: PJRT_Buffer_GetMemoryLayout_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         a.layout = PJRT_Buffer_MemoryLayout {
@@ -815,13 +765,9 @@ pub unsafe extern "C" fn buffer_get_memory_layout(
             type_: PJRT_Buffer_MemoryLayout_Type_Tiled,
         };
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_copy_raw_to_host(
-    args: *mut PJRT_Buffer_CopyRawToHost_Args,
-) -> *mut c_void {
-    guard("Buffer_CopyRawToHost", args, |a| {
+    fn buffer_copy_raw_to_host(a: PJRT_Buffer_CopyRawToHost_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
         let lit = b.literal()?;
@@ -848,13 +794,9 @@ pub unsafe extern "C" fn buffer_copy_raw_to_host(
         };
         a.event = Event::ready();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_copy_to_memory(
-    args: *mut PJRT_Buffer_CopyToMemory_Args,
-) -> *mut c_void {
-    guard("Buffer_CopyToMemory", args, |a| {
+    fn buffer_copy_to_memory(a: PJRT_Buffer_CopyToMemory_Args) {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
         let client = unsafe { &*b.client };
@@ -862,13 +804,9 @@ pub unsafe extern "C" fn buffer_copy_to_memory(
         let lit = b.literal()?;
         a.dst_buffer = Buffer::new(client, Buffer::array(&lit)?.clone()).into_raw();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn buffer_copy_to_device(
-    args: *mut PJRT_Buffer_CopyToDevice_Args,
-) -> *mut c_void {
-    guard("Buffer_CopyToDevice", args, |a| {
+    fn buffer_copy_to_device(a: PJRT_Buffer_CopyToDevice_Args) {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
         let client = unsafe { &*b.client };
@@ -876,7 +814,7 @@ pub unsafe extern "C" fn buffer_copy_to_device(
         let lit = b.literal()?;
         a.dst_buffer = Buffer::new(client, Buffer::array(&lit)?.clone()).into_raw();
         Ok(())
-    })
+    }
 }
 
 #[cfg(test)]

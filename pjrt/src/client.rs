@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::abi::*;
-use crate::error::{Error, Result, bytes, guard, slice};
+use crate::error::{Error, Result, bytes, entry_points, guard, slice};
 
 /// How a client runs compiled programs (`mode=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -401,8 +401,8 @@ pub unsafe extern "C" fn plugin_attributes(args: *mut PJRT_Plugin_Attributes_Arg
 
 // ---- client ---------------------------------------------------------------------------
 
-pub unsafe extern "C" fn client_create(args: *mut PJRT_Client_Create_Args) -> *mut c_void {
-    guard("Client_Create", args, |a| {
+entry_points! {
+    fn client_create(a: PJRT_Client_Create_Args) {
         // SAFETY: the framework's options array.
         let values = unsafe { read_named_values(a.create_options, a.num_options)? };
         let options = ClientOptions::parse(&values)?;
@@ -416,72 +416,48 @@ pub unsafe extern "C" fn client_create(args: *mut PJRT_Client_Create_Args) -> *m
         }
         a.client = Box::into_raw(Client::create(options)?).cast();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_destroy(args: *mut PJRT_Client_Destroy_Args) -> *mut c_void {
-    guard("Client_Destroy", args, |a| {
+    fn client_destroy(a: PJRT_Client_Destroy_Args) {
         if !a.client.is_null() {
             // SAFETY: the handle came from `client_create`; the framework destroys it once.
             drop(unsafe { Box::from_raw(a.client.cast::<Client>()) });
         }
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_platform_name(
-    args: *mut PJRT_Client_PlatformName_Args,
-) -> *mut c_void {
-    guard("Client_PlatformName", args, |a| {
+    fn client_platform_name(a: PJRT_Client_PlatformName_Args) {
         (a.platform_name, a.platform_name_size) = str_out(PLATFORM_NAME);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_process_index(
-    args: *mut PJRT_Client_ProcessIndex_Args,
-) -> *mut c_void {
-    guard("Client_ProcessIndex", args, |a| {
+    fn client_process_index(a: PJRT_Client_ProcessIndex_Args) {
         a.process_index = 0;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_platform_version(
-    args: *mut PJRT_Client_PlatformVersion_Args,
-) -> *mut c_void {
-    guard("Client_PlatformVersion", args, |a| {
+    fn client_platform_version(a: PJRT_Client_PlatformVersion_Args) {
         (a.platform_version, a.platform_version_size) = str_out(PLATFORM_VERSION);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_devices(args: *mut PJRT_Client_Devices_Args) -> *mut c_void {
-    guard("Client_Devices", args, |a| {
+    fn client_devices(a: PJRT_Client_Devices_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         a.devices = c.device_list.as_ptr();
         a.num_devices = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_addressable_devices(
-    args: *mut PJRT_Client_AddressableDevices_Args,
-) -> *mut c_void {
-    guard("Client_AddressableDevices", args, |a| {
+    fn client_addressable_devices(a: PJRT_Client_AddressableDevices_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         a.addressable_devices = c.device_list.as_ptr();
         a.num_addressable_devices = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_lookup_device(
-    args: *mut PJRT_Client_LookupDevice_Args,
-) -> *mut c_void {
-    guard("Client_LookupDevice", args, |a| {
+    fn client_lookup_device(a: PJRT_Client_LookupDevice_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         if a.id != 0 {
@@ -492,13 +468,9 @@ pub unsafe extern "C" fn client_lookup_device(
         }
         a.device = c.device_ptr();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_lookup_addressable_device(
-    args: *mut PJRT_Client_LookupAddressableDevice_Args,
-) -> *mut c_void {
-    guard("Client_LookupAddressableDevice", args, |a| {
+    fn client_lookup_addressable_device(a: PJRT_Client_LookupAddressableDevice_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         if a.local_hardware_id != 0 {
@@ -512,25 +484,17 @@ pub unsafe extern "C" fn client_lookup_addressable_device(
         }
         a.addressable_device = c.device_ptr();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_addressable_memories(
-    args: *mut PJRT_Client_AddressableMemories_Args,
-) -> *mut c_void {
-    guard("Client_AddressableMemories", args, |a| {
+    fn client_addressable_memories(a: PJRT_Client_AddressableMemories_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         a.addressable_memories = c.memory_list.as_ptr();
         a.num_addressable_memories = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn client_default_device_assignment(
-    args: *mut PJRT_Client_DefaultDeviceAssignment_Args,
-) -> *mut c_void {
-    guard("Client_DefaultDeviceAssignment", args, |a| {
+    fn client_default_device_assignment(a: PJRT_Client_DefaultDeviceAssignment_Args) {
         if a.num_replicas != 1 || a.num_partitions != 1 {
             return Err(Error::unimplemented(format!(
                 "xlac's PJRT client has one device; {} replicas x {} partitions were asked for",
@@ -545,175 +509,121 @@ pub unsafe extern "C" fn client_default_device_assignment(
         // SAFETY: room for at least one entry, checked above.
         unsafe { *a.default_assignment = 0 };
         Ok(())
-    })
+    }
 }
 
 // ---- device descriptions --------------------------------------------------------------
 
-pub unsafe extern "C" fn device_description_id(
-    args: *mut PJRT_DeviceDescription_Id_Args,
-) -> *mut c_void {
-    guard("DeviceDescription_Id", args, |a| {
+entry_points! {
+    fn device_description_id(a: PJRT_DeviceDescription_Id_Args) {
         // SAFETY: a handle from this plugin.
         unsafe { description_ref(a.device_description)? };
         a.id = 0;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_description_process_index(
-    args: *mut PJRT_DeviceDescription_ProcessIndex_Args,
-) -> *mut c_void {
-    guard("DeviceDescription_ProcessIndex", args, |a| {
+    fn device_description_process_index(a: PJRT_DeviceDescription_ProcessIndex_Args) {
         a.process_index = 0;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_description_attributes(
-    args: *mut PJRT_DeviceDescription_Attributes_Args,
-) -> *mut c_void {
-    guard("DeviceDescription_Attributes", args, |a| {
+    fn device_description_attributes(a: PJRT_DeviceDescription_Attributes_Args) {
         a.num_attributes = 0;
         a.attributes = std::ptr::null();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_description_kind(
-    args: *mut PJRT_DeviceDescription_Kind_Args,
-) -> *mut c_void {
-    guard("DeviceDescription_Kind", args, |a| {
+    fn device_description_kind(a: PJRT_DeviceDescription_Kind_Args) {
         (a.device_kind, a.device_kind_size) = str_out(DEVICE_KIND);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_description_debug_string(
-    args: *mut PJRT_DeviceDescription_DebugString_Args,
-) -> *mut c_void {
-    guard("DeviceDescription_DebugString", args, |a| {
+    fn device_description_debug_string(a: PJRT_DeviceDescription_DebugString_Args) {
         (a.debug_string, a.debug_string_size) = str_out(DEVICE_DEBUG_STRING);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_description_to_string(
-    args: *mut PJRT_DeviceDescription_ToString_Args,
-) -> *mut c_void {
-    guard("DeviceDescription_ToString", args, |a| {
+    fn device_description_to_string(a: PJRT_DeviceDescription_ToString_Args) {
         (a.to_string, a.to_string_size) = str_out(DEVICE_TO_STRING);
         Ok(())
-    })
+    }
 }
 
 // ---- devices --------------------------------------------------------------------------
 
-pub unsafe extern "C" fn device_get_description(
-    args: *mut PJRT_Device_GetDescription_Args,
-) -> *mut c_void {
-    guard("Device_GetDescription", args, |a| {
+entry_points! {
+    fn device_get_description(a: PJRT_Device_GetDescription_Args) {
         // SAFETY: a handle from this plugin.
         let d = unsafe { device_ref(a.device)? };
         a.device_description = (&d.description as *const DeviceDescription)
             .cast_mut()
             .cast();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_is_addressable(
-    args: *mut PJRT_Device_IsAddressable_Args,
-) -> *mut c_void {
-    guard("Device_IsAddressable", args, |a| {
+    fn device_is_addressable(a: PJRT_Device_IsAddressable_Args) {
         a.is_addressable = true;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_local_hardware_id(
-    args: *mut PJRT_Device_LocalHardwareId_Args,
-) -> *mut c_void {
-    guard("Device_LocalHardwareId", args, |a| {
+    fn device_local_hardware_id(a: PJRT_Device_LocalHardwareId_Args) {
         a.local_hardware_id = 0;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_addressable_memories(
-    args: *mut PJRT_Device_AddressableMemories_Args,
-) -> *mut c_void {
-    guard("Device_AddressableMemories", args, |a| {
+    fn device_addressable_memories(a: PJRT_Device_AddressableMemories_Args) {
         // SAFETY: a handle from this plugin; its client outlives it.
         let d = unsafe { device_ref(a.device)? };
         let c = unsafe { &*d.client };
         a.memories = c.memory_list.as_ptr();
         a.num_memories = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn device_default_memory(
-    args: *mut PJRT_Device_DefaultMemory_Args,
-) -> *mut c_void {
-    guard("Device_DefaultMemory", args, |a| {
+    fn device_default_memory(a: PJRT_Device_DefaultMemory_Args) {
         // SAFETY: a handle from this plugin; its client outlives it.
         let d = unsafe { device_ref(a.device)? };
         a.memory = unsafe { &*d.client }.memory_ptr();
         Ok(())
-    })
+    }
 }
 
 // ---- memories -------------------------------------------------------------------------
 
-pub unsafe extern "C" fn memory_id(args: *mut PJRT_Memory_Id_Args) -> *mut c_void {
-    guard("Memory_Id", args, |a| {
+entry_points! {
+    fn memory_id(a: PJRT_Memory_Id_Args) {
         a.id = 0;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn memory_kind(args: *mut PJRT_Memory_Kind_Args) -> *mut c_void {
-    guard("Memory_Kind", args, |a| {
+    fn memory_kind(a: PJRT_Memory_Kind_Args) {
         (a.kind, a.kind_size) = str_out(MEMORY_KIND);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn memory_kind_id(args: *mut PJRT_Memory_Kind_Id_Args) -> *mut c_void {
-    guard("Memory_Kind_Id", args, |a| {
+    fn memory_kind_id(a: PJRT_Memory_Kind_Id_Args) {
         a.kind_id = 0 as c_int;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn memory_debug_string(
-    args: *mut PJRT_Memory_DebugString_Args,
-) -> *mut c_void {
-    guard("Memory_DebugString", args, |a| {
+    fn memory_debug_string(a: PJRT_Memory_DebugString_Args) {
         (a.debug_string, a.debug_string_size) = str_out(MEMORY_TO_STRING);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn memory_to_string(args: *mut PJRT_Memory_ToString_Args) -> *mut c_void {
-    guard("Memory_ToString", args, |a| {
+    fn memory_to_string(a: PJRT_Memory_ToString_Args) {
         (a.to_string, a.to_string_size) = str_out(MEMORY_TO_STRING);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn memory_addressable_by_devices(
-    args: *mut PJRT_Memory_AddressableByDevices_Args,
-) -> *mut c_void {
-    guard("Memory_AddressableByDevices", args, |a| {
+    fn memory_addressable_by_devices(a: PJRT_Memory_AddressableByDevices_Args) {
         // SAFETY: a handle from this plugin; its client outlives it.
         let m = unsafe { memory_ref(a.memory)? };
         let c = unsafe { &*m.client };
         a.devices = c.device_list.as_ptr();
         a.num_devices = 1;
         Ok(())
-    })
+    }
 }
 
 #[cfg(test)]

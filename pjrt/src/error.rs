@@ -162,6 +162,30 @@ pub unsafe fn error_ref<'a>(e: *const c_void) -> Result<&'a Error> {
     Ok(unsafe { &*e.cast::<Error>() })
 }
 
+/// PJRT entry points, one row each: `fn name(a: PJRT_X_Args) { body }` becomes
+/// `pub unsafe extern "C" fn name(args: *mut PJRT_X_Args) -> *mut c_void`, which runs
+/// `body` on the args through [`guard`] (a NULL args struct, an error and a panic all
+/// return a `PJRT_Error`), under the API name `X` for the call log and messages.
+macro_rules! entry_points {
+    ($( $(#[$doc:meta])* fn $name:ident($a:ident: $args:ident $(,)?) $body:block )*) => {
+        $(
+            $(#[$doc])*
+            pub unsafe extern "C" fn $name(args: *mut $args) -> *mut c_void {
+                guard($crate::error::api_name(stringify!($args)), args, |$a| $body)
+            }
+        )*
+    };
+}
+pub(crate) use entry_points;
+
+/// The API name of a PJRT args struct (`PJRT_Client_Destroy_Args` is `Client_Destroy`).
+pub(crate) fn api_name(args_struct: &'static str) -> &'static str {
+    args_struct
+        .strip_prefix("PJRT_")
+        .and_then(|s| s.strip_suffix("_Args"))
+        .unwrap_or(args_struct)
+}
+
 /// Runs one entry point: logs the call, catches panics, and turns an error into a
 /// `PJRT_Error*` (NULL on success). `args` is the args struct, checked for NULL here.
 pub(crate) fn guard<A>(

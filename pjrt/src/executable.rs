@@ -22,7 +22,7 @@ use crate::abi::*;
 use crate::buffer::{Buffer, Event, buffer_ref, buffer_type};
 use crate::client::{Client, MEMORY_KIND, Mode, client_ref};
 use crate::compile_options::{self, SINGLE_DEVICE_ASSIGNMENT};
-use crate::error::{Code, Error, Result, bytes, guard, slice};
+use crate::error::{Code, Error, Result, bytes, entry_points, guard, slice};
 
 /// The largest program accepted, in bytes.
 pub const MAX_PROGRAM_BYTES: usize = 1 << 30;
@@ -598,8 +598,8 @@ unsafe fn loaded_of<'a>(p: *mut c_void) -> Result<&'a LoadedExecutable> {
 
 // ---- compile --------------------------------------------------------------------------
 
-pub unsafe extern "C" fn client_compile(args: *mut PJRT_Client_Compile_Args) -> *mut c_void {
-    guard("Client_Compile", args, |a| {
+entry_points! {
+    fn client_compile(a: PJRT_Client_Compile_Args) {
         // SAFETY: a live client and the framework's program.
         let client = unsafe { client_ref(a.client)? };
         let program = unsafe { a.program.as_ref() }
@@ -626,82 +626,60 @@ pub unsafe extern "C" fn client_compile(args: *mut PJRT_Client_Compile_Args) -> 
         }))
         .cast();
         Ok(())
-    })
+    }
 }
 
 // ---- loaded executables ---------------------------------------------------------------
 
-pub unsafe extern "C" fn loaded_executable_destroy(
-    args: *mut PJRT_LoadedExecutable_Destroy_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_Destroy", args, |a| {
+entry_points! {
+    fn loaded_executable_destroy(a: PJRT_LoadedExecutable_Destroy_Args) {
         if !a.executable.is_null() {
             // SAFETY: from `client_compile`; destroyed once.
             drop(unsafe { Box::from_raw(a.executable.cast::<LoadedExecutable>()) });
         }
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn loaded_executable_get_executable(
-    args: *mut PJRT_LoadedExecutable_GetExecutable_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_GetExecutable", args, |a| {
+    fn loaded_executable_get_executable(a: PJRT_LoadedExecutable_GetExecutable_Args) {
         // SAFETY: a live loaded executable.
         let l = unsafe { loaded_of(a.loaded_executable)? };
         // A fresh handle each time: the client destroys what it gets.
         a.executable = Box::into_raw(Box::new(l.state.clone())).cast();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn loaded_executable_addressable_devices(
-    args: *mut PJRT_LoadedExecutable_AddressableDevices_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_AddressableDevices", args, |a| {
+    fn loaded_executable_addressable_devices(a: PJRT_LoadedExecutable_AddressableDevices_Args) {
         // SAFETY: a live loaded executable whose client outlives it.
         let l = unsafe { loaded_of(a.executable)? };
         let client = unsafe { &*l.client };
         a.addressable_devices = client.device_list_ptr();
         a.num_addressable_devices = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn loaded_executable_delete(
-    args: *mut PJRT_LoadedExecutable_Delete_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_Delete", args, |a| {
+    fn loaded_executable_delete(a: PJRT_LoadedExecutable_Delete_Args) {
         // SAFETY: a live loaded executable.
         unsafe { loaded_of(a.executable)? }
             .deleted
             .store(true, Ordering::Release);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn loaded_executable_is_deleted(
-    args: *mut PJRT_LoadedExecutable_IsDeleted_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_IsDeleted", args, |a| {
+    fn loaded_executable_is_deleted(a: PJRT_LoadedExecutable_IsDeleted_Args) {
         // SAFETY: a live loaded executable.
         a.is_deleted = unsafe { loaded_of(a.executable)? }
             .deleted
             .load(Ordering::Acquire);
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn loaded_executable_fingerprint(
-    args: *mut PJRT_LoadedExecutable_Fingerprint_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_Fingerprint", args, |a| {
+    fn loaded_executable_fingerprint(a: PJRT_LoadedExecutable_Fingerprint_Args) {
         // SAFETY: a live loaded executable.
         let l = unsafe { loaded_of(a.executable)? };
         a.executable_fingerprint = l.state.fingerprint.as_ptr().cast();
         a.executable_fingerprint_size = l.state.fingerprint.len();
         Ok(())
-    })
+    }
 }
 
 unsafe extern "C" fn no_delete(_: *mut c_void) {}
@@ -850,10 +828,8 @@ fn take_arguments(
         .collect())
 }
 
-pub unsafe extern "C" fn loaded_executable_execute(
-    args: *mut PJRT_LoadedExecutable_Execute_Args,
-) -> *mut c_void {
-    guard("LoadedExecutable_Execute", args, |a| {
+entry_points! {
+    fn loaded_executable_execute(a: PJRT_LoadedExecutable_Execute_Args) {
         // SAFETY: a live loaded executable whose client outlives it.
         let l = unsafe { loaded_of(a.executable)? };
         let client = unsafe { &*l.client };
@@ -891,99 +867,68 @@ pub unsafe extern "C" fn loaded_executable_execute(
             unsafe { *a.device_complete_events = Event::ready() };
         }
         Ok(())
-    })
+    }
 }
 
 // ---- executables ----------------------------------------------------------------------
 
-pub unsafe extern "C" fn executable_destroy(
-    args: *mut PJRT_Executable_Destroy_Args,
-) -> *mut c_void {
-    guard("Executable_Destroy", args, |a| {
+entry_points! {
+    fn executable_destroy(a: PJRT_Executable_Destroy_Args) {
         if !a.executable.is_null() {
             // SAFETY: from `loaded_executable_get_executable`; destroyed once.
             drop(unsafe { Box::from_raw(a.executable.cast::<Arc<ExecutableState>>()) });
         }
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_name(args: *mut PJRT_Executable_Name_Args) -> *mut c_void {
-    guard("Executable_Name", args, |a| {
+    fn executable_name(a: PJRT_Executable_Name_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
         a.executable_name = s.name.as_ptr().cast();
         a.executable_name_size = s.name.len();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_num_replicas(
-    args: *mut PJRT_Executable_NumReplicas_Args,
-) -> *mut c_void {
-    guard("Executable_NumReplicas", args, |a| {
+    fn executable_num_replicas(a: PJRT_Executable_NumReplicas_Args) {
         a.num_replicas = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_num_partitions(
-    args: *mut PJRT_Executable_NumPartitions_Args,
-) -> *mut c_void {
-    guard("Executable_NumPartitions", args, |a| {
+    fn executable_num_partitions(a: PJRT_Executable_NumPartitions_Args) {
         a.num_partitions = 1;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_num_outputs(
-    args: *mut PJRT_Executable_NumOutputs_Args,
-) -> *mut c_void {
-    guard("Executable_NumOutputs", args, |a| {
+    fn executable_num_outputs(a: PJRT_Executable_NumOutputs_Args) {
         // SAFETY: a live executable.
         a.num_outputs = unsafe { state_of(a.executable)? }.outputs.len();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_size_of_generated_code_in_bytes(
-    args: *mut PJRT_Executable_SizeOfGeneratedCodeInBytes_Args,
-) -> *mut c_void {
-    guard("Executable_SizeOfGeneratedCodeInBytes", args, |a| {
+    fn executable_size_of_generated_code_in_bytes(
+        a: PJRT_Executable_SizeOfGeneratedCodeInBytes_Args,
+    ) {
         // SAFETY: a live executable.
         a.size_in_bytes = unsafe { state_of(a.executable)? }.code_bytes;
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_fingerprint(
-    args: *mut PJRT_Executable_Fingerprint_Args,
-) -> *mut c_void {
-    guard("Executable_Fingerprint", args, |a| {
+    fn executable_fingerprint(a: PJRT_Executable_Fingerprint_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
         a.executable_fingerprint = s.fingerprint.as_ptr().cast();
         a.executable_fingerprint_size = s.fingerprint.len();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_get_cost_analysis(
-    args: *mut PJRT_Executable_GetCostAnalysis_Args,
-) -> *mut c_void {
-    guard("Executable_GetCostAnalysis", args, |a| {
+    fn executable_get_cost_analysis(a: PJRT_Executable_GetCostAnalysis_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
-        a.num_properties = s.cost.len();
-        a.properties = s.cost.as_ptr();
+        (a.properties, a.num_properties) = (s.cost.as_ptr(), s.cost.len());
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_get_compiled_memory_stats(
-    args: *mut PJRT_Executable_GetCompiledMemoryStats_Args,
-) -> *mut c_void {
-    guard("Executable_GetCompiledMemoryStats", args, |a| {
+    fn executable_get_compiled_memory_stats(a: PJRT_Executable_GetCompiledMemoryStats_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
         let m = s.memory;
@@ -1015,51 +960,35 @@ pub unsafe extern "C" fn executable_get_compiled_memory_stats(
             a.peak_unpadded_heap_bytes = 0;
         }
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_output_element_types(
-    args: *mut PJRT_Executable_OutputElementTypes_Args,
-) -> *mut c_void {
-    guard("Executable_OutputElementTypes", args, |a| {
+    fn executable_output_element_types(a: PJRT_Executable_OutputElementTypes_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
-        a.output_types = s.output_types.as_ptr().cast_mut();
-        a.num_output_types = s.output_types.len();
+        let types = &s.output_types;
+        (a.output_types, a.num_output_types) = (types.as_ptr().cast_mut(), types.len());
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_output_dimensions(
-    args: *mut PJRT_Executable_OutputDimensions_Args,
-) -> *mut c_void {
-    guard("Executable_OutputDimensions", args, |a| {
+    fn executable_output_dimensions(a: PJRT_Executable_OutputDimensions_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
         a.num_outputs = s.outputs.len();
         a.dims = s.output_dims.as_ptr();
         a.dim_sizes = s.output_dim_sizes.as_ptr();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_output_memory_kinds(
-    args: *mut PJRT_Executable_OutputMemoryKinds_Args,
-) -> *mut c_void {
-    guard("Executable_OutputMemoryKinds", args, |a| {
+    fn executable_output_memory_kinds(a: PJRT_Executable_OutputMemoryKinds_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
         a.num_outputs = s.outputs.len();
         a.memory_kinds = s.output_kinds.as_ptr();
         a.memory_kind_sizes = s.output_kind_sizes.as_ptr();
         Ok(())
-    })
-}
+    }
 
-pub unsafe extern "C" fn executable_optimized_program(
-    args: *mut PJRT_Executable_OptimizedProgram_Args,
-) -> *mut c_void {
-    guard("Executable_OptimizedProgram", args, |a| {
+    fn executable_optimized_program(a: PJRT_Executable_OptimizedProgram_Args) {
         // SAFETY: a live executable.
         let s = unsafe { state_of(a.executable)? };
         let bytes = s
@@ -1093,7 +1022,7 @@ pub unsafe extern "C" fn executable_optimized_program(
         }
         program.code_size = bytes.len();
         Ok(())
-    })
+    }
 }
 
 /// The optimized program's bytes (`HloModuleProtoWithConfig`), or why there are none.

@@ -3,12 +3,13 @@
 //! pattern (for ULP distances), complex numbers as two such floats.
 //!
 //! Element types the interpreter stores raw (one byte per element: `s2`, `u4`, the f8, f6
-//! and f4 families) are decoded here, with the encodings of the conformance README §6.3:
-//! sign, exponent and mantissa widths, bias, and which patterns are NaN or infinity.
+//! and f4 families) are decoded here; the narrow float encodings (the conformance README
+//! §6.3) are the parser's, `ir::hlo_text::minifloat`.
 
 use half::{bf16, f16};
 
-use crate::ir::{ArrayData, ArrayLiteral, PrimitiveType};
+use crate::ir::hlo_text::minifloat::MiniFloat;
+use crate::ir::{ArrayData, ArrayLiteral};
 
 /// One float element: its value and its bit pattern.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -79,7 +80,7 @@ impl Elements {
             ArrayData::Raw(v) => {
                 let format = MiniFloat::of(ty)
                     .ok_or_else(|| format!("check ops do not support element type {ty}"))?;
-                Elements::Floats(v.iter().map(|&b| format.decode(b)).collect())
+                Elements::Floats(v.iter().map(|&b| narrow_float(format, b)).collect())
             }
         })
     }
@@ -150,107 +151,23 @@ fn raw_int(byte: u8, width: u32, signed: bool) -> i128 {
     }
 }
 
-/// Which bit patterns of a small float are NaN or infinity.
-#[derive(Copy, Clone, Debug, PartialEq)]
-enum Specials {
-    /// IEEE-like: all-ones exponent is infinity (mantissa 0) or NaN.
-    Ieee,
-    /// No infinities; NaN is all-ones exponent and mantissa (`f8E4M3FN`).
-    FiniteWithNan,
-    /// No infinities and no NaN (`f4E2M1FN`, `f6*FN`).
-    FiniteOnly,
-    /// No infinities, no negative zero; the only NaN is the pattern `1000...0` (`*FNUZ`).
-    Fnuz,
-    /// `f8E8M0FNU`: no sign, no mantissa, no zero; `0xFF` is NaN.
-    ExponentOnly,
-}
-
-/// The layout of one small float type.
-#[derive(Copy, Clone, Debug, PartialEq)]
-struct MiniFloat {
-    exponent_bits: u32,
-    mantissa_bits: u32,
-    bias: i32,
-    specials: Specials,
-}
-
-impl MiniFloat {
-    fn of(ty: PrimitiveType) -> Option<MiniFloat> {
-        use PrimitiveType::*;
-        use Specials::*;
-        let (exponent_bits, mantissa_bits, bias, specials) = match ty {
-            F4E2M1FN => (2, 1, 1, FiniteOnly),
-            F6E2M3FN => (2, 3, 1, FiniteOnly),
-            F6E3M2FN => (3, 2, 3, FiniteOnly),
-            F8E3M4 => (3, 4, 3, Ieee),
-            F8E4M3 => (4, 3, 7, Ieee),
-            F8E5M2 => (5, 2, 15, Ieee),
-            F8E4M3FN => (4, 3, 7, FiniteWithNan),
-            F8E4M3FNUZ => (4, 3, 8, Fnuz),
-            F8E4M3B11FNUZ => (4, 3, 11, Fnuz),
-            F8E5M2FNUZ => (5, 2, 16, Fnuz),
-            F8E8M0FNU => (8, 0, 127, ExponentOnly),
-            _ => return None,
-        };
-        Some(MiniFloat {
-            exponent_bits,
-            mantissa_bits,
-            bias,
-            specials,
-        })
-    }
-
-    fn decode(self, byte: u8) -> FloatBits {
-        let (e, m) = (self.exponent_bits, self.mantissa_bits);
-        let signed = self.specials != Specials::ExponentOnly;
-        let width = e + m + u32::from(signed);
-        let bits = u64::from(byte) & ((1 << width) - 1);
-        let sign_mask = if signed { 1 << (e + m) } else { 0 };
-        let exponent = ((bits >> m) & ((1 << e) - 1)) as i32;
-        let mantissa = bits & ((1 << m) - 1);
-        let all_ones = (1 << e) - 1;
-        let special = match self.specials {
-            Specials::Ieee if exponent == all_ones => Some(if mantissa == 0 {
-                f64::INFINITY
-            } else {
-                f64::NAN
-            }),
-            Specials::FiniteWithNan if exponent == all_ones && mantissa == (1 << m) - 1 => {
-                Some(f64::NAN)
-            }
-            Specials::Fnuz if bits == sign_mask => Some(f64::NAN),
-            Specials::ExponentOnly if bits == 0xFF => Some(f64::NAN),
-            _ => None,
-        };
-        let magnitude = special.unwrap_or_else(|| {
-            let fraction = mantissa as f64 / (1u64 << m) as f64;
-            if self.specials == Specials::ExponentOnly {
-                2f64.powi(exponent - self.bias)
-            } else if exponent == 0 {
-                fraction * 2f64.powi(1 - self.bias)
-            } else {
-                (1.0 + fraction) * 2f64.powi(exponent - self.bias)
-            }
-        });
-        let value = if bits & sign_mask != 0 {
-            -magnitude
-        } else {
-            magnitude
-        };
-        FloatBits {
-            value,
-            bits,
-            sign_mask,
-        }
+/// One narrow float element (f8, f6, f4) from the byte it is stored in.
+fn narrow_float(format: MiniFloat, byte: u8) -> FloatBits {
+    let bits = u64::from(byte) & ((1 << format.bit_width()) - 1);
+    FloatBits {
+        value: format.decode(bits as u8),
+        bits,
+        sign_mask: u64::from(format.sign_mask()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::PrimitiveType;
 
     fn decode(ty: PrimitiveType, byte: u8) -> f64 {
-        MiniFloat::of(ty).unwrap().decode(byte).value
+        narrow_float(MiniFloat::of(ty).unwrap(), byte).value
     }
 
     #[test]

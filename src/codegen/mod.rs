@@ -186,15 +186,7 @@ impl fmt::Display for CodegenError {
 
 impl std::error::Error for CodegenError {}
 
-impl CodegenError {
-    /// The same error, marked as a case the emitters do not handle yet.
-    pub fn unsupported(self) -> CodegenError {
-        CodegenError {
-            kind: crate::ir::ErrorKind::Unsupported,
-            ..self
-        }
-    }
-}
+crate::ir::impl_unsupported!(CodegenError);
 
 /// Whether Cranelift's verifier checks every generated function: in debug builds (and so
 /// in `cargo test` without `--release`), and whenever `XLAC_VERIFY_CLIF` is set (the test

@@ -95,16 +95,68 @@ struct PointerReloads {
     current: Vec<Value>,
 }
 
-/// The row strategy's state inside the [`Emitter`]: empty until a row kernel's prologue
-/// fills it, read only here.
+/// What the row strategy leaves in the [`Emitter`] for element reads: the rows it cached
+/// (a read at an index in a cached row loads from the buffer) and the buffer pointers as
+/// last loaded afresh. Empty in every other strategy; the row strategy's own state is its
+/// [`RowKernel`].
 #[derive(Default)]
 pub(crate) struct RowState {
     /// Values computed once per row into a stack buffer, by (frame, instruction).
     cache: std::collections::HashMap<(u32, InstrId), CachedRow>,
-    /// The prefetch queue its block routine calls drain.
-    prefetch: Option<RowPrefetch>,
     /// The buffer pointers as last loaded afresh.
     pointer_reloads: Option<PointerReloads>,
+}
+
+/// The row strategy's context for one kernel: the values it caches per row and the
+/// prefetch queue their block routine calls drain.
+pub(crate) struct RowKernel<'p> {
+    cached: &'p [CachedValue],
+    prefetch: Option<RowPrefetch>,
+}
+
+impl<'p> RowKernel<'p> {
+    /// Sets up a row kernel caching `cached` (in the entry block): the prefetch queue of
+    /// `streams` when block routines are called, and then the pointer reloads of
+    /// `pointers` (loaded from `table`), so that no pointer lives across the calls.
+    pub(crate) fn start(
+        e: &mut Emitter<'_, '_, '_>,
+        cached: &'p [CachedValue],
+        space: &IterationSpace,
+        streams: Vec<(Value, ArrayShape)>,
+        (table, pointers): (Value, Vec<Value>),
+    ) -> RowKernel<'p> {
+        let prefetch = e.start_row_prefetch(streams, space, cached);
+        if cached.iter().any(|c| c.routine.is_some()) {
+            e.start_pointer_reloads(table, pointers);
+        }
+        RowKernel { cached, prefetch }
+    }
+
+    /// Before the row at `index`: fresh pointers, the next row queued for prefetching, the
+    /// row cache filled, and fresh pointers again after its routine calls.
+    pub(crate) fn before_row<'m>(
+        &self,
+        e: &mut Emitter<'m, '_, '_>,
+        frame: &Frame<'m>,
+        space: &IterationSpace,
+        index: &[Value],
+        vty: Option<Type>,
+    ) -> R<()> {
+        e.reload_pointers();
+        if let Some(pf) = &self.prefetch {
+            e.queue_next_row(pf, space, index);
+        }
+        e.fill_row_cache(
+            frame,
+            self.cached,
+            space,
+            index,
+            vty,
+            self.prefetch.as_ref(),
+        )?;
+        e.reload_pointers();
+        Ok(())
+    }
 }
 
 /// A filled row of the cache, valid inside the row whose outer index it names.
@@ -153,14 +205,15 @@ impl<'m> Emitter<'m, '_, '_> {
     /// a placeholder). Cached values that do not read each other share one loop over the
     /// row (the row's inputs are read once for all of them); each group first emits what
     /// its values read once per row, then the loop, then the block routines.
-    /// `vty` is the kernel's vector type, if it has one.
-    pub fn fill_row_cache(
+    /// `vty` is the kernel's vector type, if it has one; the routine calls drain `prefetch`.
+    fn fill_row_cache(
         &mut self,
         frame: &Frame<'m>,
         cached: &[CachedValue],
         space: &IterationSpace,
         index: &[Value],
         vty: Option<Type>,
+        prefetch: Option<&RowPrefetch>,
     ) -> R<()> {
         let Some(minor) = space.minor else {
             return Ok(());
@@ -253,7 +306,7 @@ impl<'m> Emitter<'m, '_, '_> {
                     // The call is the op's code now: tag it with the op's name for the dumps.
                     self.enter_instruction(&frame.comp.instr(c.instr).name);
                     let len = self.i64c(n);
-                    let (queue, lines) = match &self.row.prefetch {
+                    let (queue, lines) = match prefetch {
                         Some(pf) => {
                             let (slot, lines) = (pf.slot, pf.lines_per_call);
                             (
@@ -285,18 +338,16 @@ impl<'m> Emitter<'m, '_, '_> {
     /// `streams` (buffer base and shape, each with the kernel's dimensions and layout) span
     /// per row. Without routine calls there is no queue: the routines are where the row
     /// waits on nothing but arithmetic.
-    pub fn start_row_prefetch(
+    fn start_row_prefetch(
         &mut self,
         streams: Vec<(Value, ArrayShape)>,
         space: &IterationSpace,
         cached: &[CachedValue],
-    ) {
+    ) -> Option<RowPrefetch> {
         let calls = cached.iter().filter(|c| c.routine.is_some()).count() as i64;
-        let Some(minor) = space.minor else {
-            return;
-        };
+        let minor = space.minor?;
         if calls == 0 || streams.is_empty() {
-            return;
+            return None;
         }
         let mut streams = streams;
         streams.truncate(PREFETCH_STREAMS);
@@ -316,16 +367,16 @@ impl<'m> Emitter<'m, '_, '_> {
         for k in 0..(PREFETCH_QUEUE_BYTES / 8) as i32 {
             self.b.ins().store(data_flags(), zero, queue, 8 * k);
         }
-        self.row.prefetch = Some(RowPrefetch {
+        Some(RowPrefetch {
             slot,
             streams,
             lines_per_call: (lines + calls - 1) / calls,
-        });
+        })
     }
 
     /// From here on, reads and writes through the pointers `entry` (loaded from `table` in
     /// the entry block, in table order) use the loads of the latest [`Self::reload_pointers`].
-    pub(crate) fn start_pointer_reloads(&mut self, table: Value, entry: Vec<Value>) {
+    fn start_pointer_reloads(&mut self, table: Value, entry: Vec<Value>) {
         self.row.pointer_reloads = Some(PointerReloads {
             table,
             current: entry.clone(),
@@ -335,7 +386,7 @@ impl<'m> Emitter<'m, '_, '_> {
 
     /// Loads the buffer pointers afresh (not `readonly`, so that the egraph does not merge
     /// them with the loads before a call).
-    pub(crate) fn reload_pointers(&mut self) {
+    fn reload_pointers(&mut self) {
         let Some(mut reloads) = self.row.pointer_reloads.take() else {
             return;
         };
@@ -367,8 +418,8 @@ impl<'m> Emitter<'m, '_, '_> {
     /// Before the row at `index`: queues the next row of each stream for the row's block
     /// routines to prefetch (the last row's successor lies past the buffer; a prefetch
     /// never faults).
-    pub fn queue_next_row(&mut self, space: &IterationSpace, index: &[Value]) {
-        let (Some(pf), Some(minor)) = (self.row.prefetch.take(), space.minor) else {
+    fn queue_next_row(&mut self, pf: &RowPrefetch, space: &IterationSpace, index: &[Value]) {
+        let Some(minor) = space.minor else {
             return;
         };
         let n = space.shape.dims[minor];
@@ -386,7 +437,6 @@ impl<'m> Emitter<'m, '_, '_> {
                 .ins()
                 .store(data_flags(), to, queue, 16 * k as i32 + 8);
         }
-        self.row.prefetch = Some(pf);
     }
 
     /// The cached element (`vty: None`) or vector of `id` at `index`, if `id` is cached and

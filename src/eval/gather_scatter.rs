@@ -66,28 +66,23 @@ pub fn gather(
     {
         return Err(EvalError::new("gather slice_sizes do not fit the operand"));
     }
-    let batch_out: Vec<usize> = (0..out_dims.len())
-        .filter(|d| !dnums.offset_dims.contains(d))
-        .collect();
-    let offset_operand: Vec<usize> = (0..rank)
-        .filter(|d| {
-            !dnums.collapsed_slice_dims.contains(d) && !dnums.operand_batching_dims.contains(d)
-        })
-        .collect();
+    let batch_out = dims_except(out_dims.len(), &[dnums.offset_dims.as_slice()]);
+    let removed: [&[usize]; 2] = [&dnums.collapsed_slice_dims, &dnums.operand_batching_dims];
+    let offset_operand = dims_except(rank, &removed);
     if offset_operand.len() != dnums.offset_dims.len() {
         return Err(EvalError::new(
             "gather offset_dims do not match the uncollapsed slice dims",
         ));
     }
-    let iv = IndexVectors::new(
+    let (iv, batching) = IndexVectors::new(
         indices,
         dnums.index_vector_dim,
         &batch_out,
         dnums.start_index_map.len(),
-    )?;
-    let batching = iv.batching_positions(
-        &dnums.start_indices_batching_dims,
-        dnums.operand_batching_dims.len(),
+        (
+            &dnums.start_indices_batching_dims,
+            dnums.operand_batching_dims.len(),
+        ),
     )?;
 
     let op_strides = row_major_strides(&op_dims);
@@ -183,14 +178,9 @@ pub fn scatter(
         "scatter input_batching_dims entry",
     )?;
 
-    let scatter_up: Vec<usize> = (0..up_dims.len())
-        .filter(|d| !dnums.update_window_dims.contains(d))
-        .collect();
-    let window_operand: Vec<usize> = (0..rank)
-        .filter(|d| {
-            !dnums.inserted_window_dims.contains(d) && !dnums.input_batching_dims.contains(d)
-        })
-        .collect();
+    let scatter_up = dims_except(up_dims.len(), &[dnums.update_window_dims.as_slice()]);
+    let removed: [&[usize]; 2] = [&dnums.inserted_window_dims, &dnums.input_batching_dims];
+    let window_operand = dims_except(rank, &removed);
     if window_operand.len() != dnums.update_window_dims.len() {
         return Err(EvalError::new(
             "scatter update_window_dims do not match the operand's window dims",
@@ -201,15 +191,15 @@ pub fn scatter(
     for (&d, &u) in window_operand.iter().zip(&dnums.update_window_dims) {
         window_size[d] = up_dims[u];
     }
-    let iv = IndexVectors::new(
+    let (iv, batching) = IndexVectors::new(
         indices,
         dnums.index_vector_dim,
         &scatter_up,
         dnums.scatter_dims_to_operand_dims.len(),
-    )?;
-    let batching = iv.batching_positions(
-        &dnums.scatter_indices_batching_dims,
-        dnums.input_batching_dims.len(),
+        (
+            &dnums.scatter_indices_batching_dims,
+            dnums.input_batching_dims.len(),
+        ),
     )?;
 
     // Collect (operand position, update position) pairs in application order.
@@ -330,6 +320,13 @@ fn apply_native<T: Element>(f: ScalarFn, out: &mut [T], updates: &[T], pairs: &[
     }
 }
 
+/// `0..n` without the dims that any of `excluded` lists, in order.
+fn dims_except(n: usize, excluded: &[&[usize]]) -> Vec<usize> {
+    (0..n)
+        .filter(|d| excluded.iter().all(|e| !e.contains(d)))
+        .collect()
+}
+
 /// Reads index vectors out of the `indices` array of a gather or scatter.
 ///
 /// The dims of `indices` other than `index_vector_dim` pair up, in order, with the
@@ -346,12 +343,15 @@ struct IndexVectors {
 }
 
 impl IndexVectors {
+    /// The index vectors of `indices`, and for each of its batching dims (`batching.0`,
+    /// paired with `batching.1` operand batching dims) which entry of the batch dims it is.
     fn new(
         indices: &ArrayLiteral,
         index_vector_dim: usize,
         other_batch: &[usize],
         components: usize,
-    ) -> EvalResult<IndexVectors> {
+        batching: (&[usize], usize),
+    ) -> EvalResult<(IndexVectors, Vec<usize>)> {
         let dims = dims_usize(&indices.shape.dims);
         if index_vector_dim > dims.len() {
             return Err(EvalError::new("index_vector_dim is out of range"));
@@ -369,7 +369,7 @@ impl IndexVectors {
                 "indices batch dims do not match the result's batch dims",
             ));
         }
-        Ok(IndexVectors {
+        let iv = IndexVectors {
             values: index_values(indices)?,
             batch_strides: other_batch
                 .iter()
@@ -378,7 +378,9 @@ impl IndexVectors {
                 .collect(),
             component_stride: strides.get(index_vector_dim).copied().unwrap_or(0),
             batch_dims,
-        })
+        };
+        let positions = iv.batching_positions(batching.0, batching.1)?;
+        Ok((iv, positions))
     }
 
     /// Position in `indices` of the index vector for a gather-output / update index.

@@ -82,14 +82,6 @@ impl EvalError {
             ..EvalError::new(message)
         }
     }
-
-    /// The same error, marked as something the interpreter lacks.
-    pub fn unsupported(self) -> EvalError {
-        EvalError {
-            kind: ErrorKind::Unsupported,
-            ..self
-        }
-    }
 }
 
 impl fmt::Display for EvalLocation {
@@ -111,6 +103,8 @@ impl fmt::Display for EvalError {
 }
 
 impl std::error::Error for EvalError {}
+
+crate::ir::impl_unsupported!(EvalError);
 
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;

@@ -29,13 +29,6 @@ pub struct CpuInstructionFusion {
     log: DecisionLog,
 }
 
-impl CpuInstructionFusion {
-    /// A pass that records its decisions in `log`.
-    pub fn new(log: DecisionLog) -> CpuInstructionFusion {
-        CpuInstructionFusion { log }
-    }
-}
-
 impl Pass for CpuInstructionFusion {
     fn name(&self) -> &'static str {
         "fusion"
@@ -52,6 +45,11 @@ impl Pass for CpuInstructionFusion {
 }
 
 impl CpuInstructionFusion {
+    /// A pass that records its decisions in `log`.
+    pub fn new(log: DecisionLog) -> CpuInstructionFusion {
+        CpuInstructionFusion { log }
+    }
+
     /// Fuses within one computation; returns whether anything was fused.
     ///
     /// Linear in the size of the computation and of the fusions it grows: the outer

@@ -3,74 +3,54 @@
 //! XLA: `xla/xla_data.proto`, `xla/hlo/ir/hlo_instruction.cc` (`StringToEnum`),
 //! `xla/window_util.cc`, `xla/hlo/parser/hlo_parser.cc`.
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::ShapeIndex;
-
-/// Defines a C-like enum whose `FromStr` and `Display` use the given spellings.
-/// Parsing is case-insensitive, as XLA's `StringToEnum` is.
-macro_rules! spelled_enum {
-    ($(#[$meta:meta])* $name:ident { $( $variant:ident => $text:literal, )* }) => {
-        $(#[$meta])*
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $( #[doc = concat!("`", $text, "`")] $variant, )* }
-
-        impl $name {
-            /// The spelling HLO text uses.
-            pub fn name(self) -> &'static str {
-                match self { $( $name::$variant => $text, )* }
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = ();
-            fn from_str(s: &str) -> Result<Self, ()> {
-                $( if s.eq_ignore_ascii_case($text) { return Ok($name::$variant); } )*
-                Err(())
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.name()) }
-        }
-    };
-}
 
 spelled_enum! {
     /// `direction=` of a compare.
-    ComparisonDirection { Eq => "EQ", Ne => "NE", Lt => "LT", Le => "LE", Gt => "GT", Ge => "GE", }
+    ComparisonDirection, case: any {
+        Eq => "EQ", Ne => "NE", Lt => "LT", Le => "LE", Gt => "GT", Ge => "GE",
+    }
 }
 
 spelled_enum! {
     /// `type=` of a compare; when absent XLA derives it from the element type
     /// (floats: `FLOAT`, signed: `SIGNED`, unsigned and pred: `UNSIGNED`).
-    ComparisonType { Float => "FLOAT", TotalOrder => "TOTALORDER", Signed => "SIGNED", Unsigned => "UNSIGNED", }
+    ComparisonType, case: any {
+        Float => "FLOAT", TotalOrder => "TOTALORDER", Signed => "SIGNED", Unsigned => "UNSIGNED",
+    }
 }
 
 spelled_enum! {
     /// `kind=` of a fusion.
-    FusionKind { Loop => "kLoop", Input => "kInput", Output => "kOutput", Custom => "kCustom", }
+    FusionKind, case: any {
+        Loop => "kLoop", Input => "kInput", Output => "kOutput", Custom => "kCustom",
+    }
 }
 
 spelled_enum! {
     /// One entry of `operand_precision={...}`.
-    Precision { Default => "default", High => "high", Highest => "highest", PackedNibble => "packed_nibble", }
+    Precision, case: any {
+        Default => "default", High => "high", Highest => "highest", PackedNibble => "packed_nibble",
+    }
 }
 
 spelled_enum! {
     /// `algorithm=` of rng-bit-generator.
-    RandomAlgorithm { Default => "rng_default", ThreeFry => "rng_three_fry", Philox => "rng_philox", }
+    RandomAlgorithm, case: any {
+        Default => "rng_default", ThreeFry => "rng_three_fry", Philox => "rng_philox",
+    }
 }
 
 spelled_enum! {
     /// `distribution=` of rng.
-    RandomDistribution { Uniform => "rng_uniform", Normal => "rng_normal", }
+    RandomDistribution, case: any {
+        Uniform => "rng_uniform", Normal => "rng_normal",
+    }
 }
 
 spelled_enum! {
     /// `api_version=` of a custom-call.
-    CustomCallApiVersion {
+    CustomCallApiVersion, case: any {
         Original => "API_VERSION_ORIGINAL",
         StatusReturning => "API_VERSION_STATUS_RETURNING",
         StatusReturningUnified => "API_VERSION_STATUS_RETURNING_UNIFIED",
@@ -80,12 +60,16 @@ spelled_enum! {
 
 spelled_enum! {
     /// `transpose_a=` of triangular-solve.
-    TriangularTranspose { NoTranspose => "NO_TRANSPOSE", Transpose => "TRANSPOSE", Adjoint => "ADJOINT", }
+    TriangularTranspose, case: any {
+        NoTranspose => "NO_TRANSPOSE", Transpose => "TRANSPOSE", Adjoint => "ADJOINT",
+    }
 }
 
 spelled_enum! {
     /// `fft_type=` of fft.
-    FftType { Fft => "FFT", Ifft => "IFFT", Rfft => "RFFT", Irfft => "IRFFT", }
+    FftType, case: any {
+        Fft => "FFT", Ifft => "IFFT", Rfft => "RFFT", Irfft => "IRFFT",
+    }
 }
 
 /// One dimension of a `window={...}`.

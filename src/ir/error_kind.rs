@@ -78,3 +78,20 @@ impl fmt::Display for Refusal {
 }
 
 impl std::error::Error for Refusal {}
+
+/// Gives an error type with a `kind: ErrorKind` field its `unsupported()`.
+macro_rules! impl_unsupported {
+    ($error:ident) => {
+        impl $error {
+            /// The same error, marked as something xlac lacks rather than a fault in the
+            /// input ([`ErrorKind::Unsupported`]).
+            pub fn unsupported(self) -> $error {
+                $error {
+                    kind: $crate::ir::ErrorKind::Unsupported,
+                    ..self
+                }
+            }
+        }
+    };
+}
+pub(crate) use impl_unsupported;

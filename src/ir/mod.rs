@@ -19,6 +19,8 @@
 //! A fusion instruction (`Op::Fusion`) calls a fused computation whose parameters are the
 //! fusion's operands; evaluating the fusion means evaluating that computation.
 
+#[macro_use]
+mod spelled_enum;
 mod attributes;
 mod builder;
 mod error_kind;
@@ -33,6 +35,7 @@ pub mod sharding;
 
 pub use attributes::*;
 pub use builder::ComputationBuilder;
+pub(crate) use error_kind::impl_unsupported;
 pub use error_kind::{ErrorKind, Refusal};
 pub use instruction::{CalledComputations, CustomCall, Instruction, Op};
 pub use literal::{ArrayData, ArrayLiteral, Literal, NativeType};

@@ -4,9 +4,6 @@
 //! The parser, the printer, `is_elementwise` and dispatch all read this table, so
 //! `grep dynamic-update-slice` lands here.
 
-use std::fmt;
-use std::str::FromStr;
-
 /// How an opcode relates its operands to its result; one answer per opcode.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OpCategory {
@@ -39,177 +36,174 @@ pub enum Arity {
     Variadic,
 }
 
+/// The opcode table: each row is the Rust variant, the HLO spelling, the number of
+/// operands (`any`: variadic, checked per opcode by the verifier) and the category.
 macro_rules! opcodes {
-    ($( $variant:ident => $name:literal, $arity:expr, $cat:ident; )*) => {
-        /// An HLO opcode. The typed attributes live in [`crate::ir::Op`].
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Opcode { $( #[doc = concat!("`", $name, "`")] $variant, )* }
+    ($( $variant:ident $name:literal $arity:tt $category:ident; )*) => {
+        spelled_enum! {
+            /// An HLO opcode. The typed attributes live in [`crate::ir::Op`].
+            Opcode, case: exact { $( $variant => $name, )* }
+        }
 
         impl Opcode {
-            /// Every opcode, in table order.
-            pub const ALL: &'static [Opcode] = &[ $( Opcode::$variant, )* ];
-
-            /// The HLO spelling (`dynamic-update-slice`).
-            pub fn name(self) -> &'static str {
-                match self { $( Opcode::$variant => $name, )* }
-            }
-
             /// Number of operands.
             pub fn arity(self) -> Arity {
-                match self { $( Opcode::$variant => $arity, )* }
+                match self { $( Opcode::$variant => arity!($arity), )* }
             }
 
             /// The category, used by fusion and the verifier.
             pub fn category(self) -> OpCategory {
-                match self { $( Opcode::$variant => OpCategory::$cat, )* }
-            }
-        }
-
-        impl FromStr for Opcode {
-            type Err = ();
-            fn from_str(s: &str) -> Result<Self, ()> {
-                match s { $( $name => Ok(Opcode::$variant), )* _ => Err(()) }
+                match self { $( Opcode::$variant => OpCategory::$category, )* }
             }
         }
     };
 }
 
-use Arity::{Fixed, Variadic};
+/// The arity column of the table: a number of operands, or `any`.
+macro_rules! arity {
+    (any) => {
+        Arity::Variadic
+    };
+    ($n:literal) => {
+        Arity::Fixed($n)
+    };
+}
 
 opcodes! {
-    Abs => "abs", Fixed(1), ElementwiseUnary;
-    Acos => "acos", Fixed(1), ElementwiseUnary;
-    Acosh => "acosh", Fixed(1), ElementwiseUnary;
-    Add => "add", Fixed(2), ElementwiseBinary;
-    AddDependency => "add-dependency", Fixed(2), Other;
-    AfterAll => "after-all", Variadic, Other;
-    AllGather => "all-gather", Variadic, Collective;
-    AllGatherDone => "all-gather-done", Fixed(1), Collective;
-    AllGatherStart => "all-gather-start", Variadic, Collective;
-    AllReduce => "all-reduce", Variadic, Collective;
-    AllReduceDone => "all-reduce-done", Fixed(1), Collective;
-    AllReduceStart => "all-reduce-start", Variadic, Collective;
-    AllToAll => "all-to-all", Variadic, Collective;
-    And => "and", Fixed(2), ElementwiseBinary;
-    Asin => "asin", Fixed(1), ElementwiseUnary;
-    Asinh => "asinh", Fixed(1), ElementwiseUnary;
-    AsyncDone => "async-done", Fixed(1), Control;
-    AsyncStart => "async-start", Variadic, Control;
-    AsyncUpdate => "async-update", Fixed(1), Control;
-    Atan2 => "atan2", Fixed(2), ElementwiseBinary;
-    Atanh => "atanh", Fixed(1), ElementwiseUnary;
-    BatchNormGrad => "batch-norm-grad", Fixed(5), Contraction;
-    BatchNormInference => "batch-norm-inference", Fixed(5), Contraction;
-    BatchNormTraining => "batch-norm-training", Fixed(3), Contraction;
-    Bitcast => "bitcast", Fixed(1), DataMovement;
-    BitcastConvert => "bitcast-convert", Fixed(1), ElementwiseUnary;
-    Broadcast => "broadcast", Fixed(1), DataMovement;
-    Call => "call", Variadic, Control;
-    Cbrt => "cbrt", Fixed(1), ElementwiseUnary;
-    Ceil => "ceil", Fixed(1), ElementwiseUnary;
-    Cholesky => "cholesky", Fixed(1), Contraction;
-    Clamp => "clamp", Fixed(3), ElementwiseTernary;
-    CollectiveBroadcast => "collective-broadcast", Variadic, Collective;
-    CollectivePermute => "collective-permute", Variadic, Collective;
-    CollectivePermuteDone => "collective-permute-done", Fixed(1), Collective;
-    CollectivePermuteStart => "collective-permute-start", Variadic, Collective;
-    Compare => "compare", Fixed(2), ElementwiseBinary;
-    Complex => "complex", Fixed(2), ElementwiseBinary;
-    Concatenate => "concatenate", Variadic, DataMovement;
-    Conditional => "conditional", Variadic, Control;
-    Constant => "constant", Fixed(0), Other;
-    Convert => "convert", Fixed(1), ElementwiseUnary;
-    Convolution => "convolution", Fixed(2), Contraction;
-    Copy => "copy", Fixed(1), ElementwiseUnary;
-    CopyDone => "copy-done", Fixed(1), Other;
-    CopyStart => "copy-start", Fixed(1), Other;
-    Cos => "cosine", Fixed(1), ElementwiseUnary;
-    Cosh => "cosh", Fixed(1), ElementwiseUnary;
-    Clz => "count-leading-zeros", Fixed(1), ElementwiseUnary;
-    CustomCall => "custom-call", Variadic, Other;
-    Divide => "divide", Fixed(2), ElementwiseBinary;
-    Domain => "domain", Fixed(1), Other;
-    Dot => "dot", Fixed(2), Contraction;
-    DynamicReshape => "dynamic-reshape", Variadic, DataMovement;
-    DynamicSlice => "dynamic-slice", Variadic, DataMovement;
-    DynamicUpdateSlice => "dynamic-update-slice", Variadic, DataMovement;
-    Erf => "erf", Fixed(1), ElementwiseUnary;
-    Exp => "exponential", Fixed(1), ElementwiseUnary;
-    Expm1 => "exponential-minus-one", Fixed(1), ElementwiseUnary;
-    Fft => "fft", Fixed(1), Contraction;
-    Floor => "floor", Fixed(1), ElementwiseUnary;
-    Fusion => "fusion", Variadic, Control;
-    Gather => "gather", Fixed(2), DataMovement;
-    GetDimensionSize => "get-dimension-size", Fixed(1), Other;
-    GetTupleElement => "get-tuple-element", Fixed(1), Other;
-    Imag => "imag", Fixed(1), ElementwiseUnary;
-    Infeed => "infeed", Fixed(1), Other;
-    Iota => "iota", Fixed(0), DataMovement;
-    IsFinite => "is-finite", Fixed(1), ElementwiseUnary;
-    Log => "log", Fixed(1), ElementwiseUnary;
-    Log1p => "log-plus-one", Fixed(1), ElementwiseUnary;
-    Logistic => "logistic", Fixed(1), ElementwiseUnary;
-    Map => "map", Variadic, Reduction;
-    Maximum => "maximum", Fixed(2), ElementwiseBinary;
-    Minimum => "minimum", Fixed(2), ElementwiseBinary;
-    MulHi => "mulhi", Fixed(2), ElementwiseBinary;
-    Multiply => "multiply", Fixed(2), ElementwiseBinary;
-    Negate => "negate", Fixed(1), ElementwiseUnary;
-    Not => "not", Fixed(1), ElementwiseUnary;
-    OptimizationBarrier => "opt-barrier", Fixed(1), Other;
-    Or => "or", Fixed(2), ElementwiseBinary;
-    Outfeed => "outfeed", Fixed(2), Other;
-    Pad => "pad", Fixed(2), DataMovement;
-    Parameter => "parameter", Fixed(0), Other;
-    PartitionId => "partition-id", Fixed(0), Other;
-    PopulationCount => "popcnt", Fixed(1), ElementwiseUnary;
-    Power => "power", Fixed(2), ElementwiseBinary;
-    RaggedAllToAll => "ragged-all-to-all", Variadic, Collective;
-    RaggedDot => "ragged-dot", Fixed(3), Contraction;
-    Real => "real", Fixed(1), ElementwiseUnary;
-    Recv => "recv", Fixed(1), Other;
-    RecvDone => "recv-done", Fixed(1), Other;
-    Reduce => "reduce", Variadic, Reduction;
-    ReducePrecision => "reduce-precision", Fixed(1), ElementwiseUnary;
-    ReduceScatter => "reduce-scatter", Variadic, Collective;
-    ReduceWindow => "reduce-window", Variadic, Reduction;
-    Remainder => "remainder", Fixed(2), ElementwiseBinary;
-    ReplicaId => "replica-id", Fixed(0), Other;
-    Reshape => "reshape", Fixed(1), DataMovement;
-    Reverse => "reverse", Fixed(1), DataMovement;
-    Rng => "rng", Variadic, Other;
-    RngBitGenerator => "rng-bit-generator", Fixed(1), Other;
-    RngGetAndUpdateState => "rng-get-and-update-state", Fixed(0), Other;
-    RoundNearestAfz => "round-nearest-afz", Fixed(1), ElementwiseUnary;
-    RoundNearestEven => "round-nearest-even", Fixed(1), ElementwiseUnary;
-    Rsqrt => "rsqrt", Fixed(1), ElementwiseUnary;
-    ScaledDot => "scaled-dot", Fixed(4), Contraction;
-    Scan => "scan", Variadic, Reduction;
-    Scatter => "scatter", Variadic, DataMovement;
-    Select => "select", Fixed(3), ElementwiseTernary;
-    SelectAndScatter => "select-and-scatter", Fixed(3), Reduction;
-    Send => "send", Fixed(2), Other;
-    SendDone => "send-done", Fixed(1), Other;
-    SetDimensionSize => "set-dimension-size", Fixed(2), Other;
-    ShiftLeft => "shift-left", Fixed(2), ElementwiseBinary;
-    ShiftRightArithmetic => "shift-right-arithmetic", Fixed(2), ElementwiseBinary;
-    ShiftRightLogical => "shift-right-logical", Fixed(2), ElementwiseBinary;
-    Sign => "sign", Fixed(1), ElementwiseUnary;
-    Sin => "sine", Fixed(1), ElementwiseUnary;
-    Sinh => "sinh", Fixed(1), ElementwiseUnary;
-    Slice => "slice", Fixed(1), DataMovement;
-    Sort => "sort", Variadic, Reduction;
-    Sqrt => "sqrt", Fixed(1), ElementwiseUnary;
-    StochasticConvert => "stochastic-convert", Fixed(2), ElementwiseBinary;
-    Subtract => "subtract", Fixed(2), ElementwiseBinary;
-    Tan => "tan", Fixed(1), ElementwiseUnary;
-    Tanh => "tanh", Fixed(1), ElementwiseUnary;
-    TopK => "topk", Fixed(1), Reduction;
-    Transpose => "transpose", Fixed(1), DataMovement;
-    TriangularSolve => "triangular-solve", Fixed(2), Contraction;
-    Tuple => "tuple", Variadic, Other;
-    While => "while", Fixed(1), Control;
-    Xor => "xor", Fixed(2), ElementwiseBinary;
+    // variant              HLO spelling                operands  category
+    Abs                     "abs"                       1         ElementwiseUnary;
+    Acos                    "acos"                      1         ElementwiseUnary;
+    Acosh                   "acosh"                     1         ElementwiseUnary;
+    Add                     "add"                       2         ElementwiseBinary;
+    AddDependency           "add-dependency"            2         Other;
+    AfterAll                "after-all"                 any       Other;
+    AllGather               "all-gather"                any       Collective;
+    AllGatherDone           "all-gather-done"           1         Collective;
+    AllGatherStart          "all-gather-start"          any       Collective;
+    AllReduce               "all-reduce"                any       Collective;
+    AllReduceDone           "all-reduce-done"           1         Collective;
+    AllReduceStart          "all-reduce-start"          any       Collective;
+    AllToAll                "all-to-all"                any       Collective;
+    And                     "and"                       2         ElementwiseBinary;
+    Asin                    "asin"                      1         ElementwiseUnary;
+    Asinh                   "asinh"                     1         ElementwiseUnary;
+    AsyncDone               "async-done"                1         Control;
+    AsyncStart              "async-start"               any       Control;
+    AsyncUpdate             "async-update"              1         Control;
+    Atan2                   "atan2"                     2         ElementwiseBinary;
+    Atanh                   "atanh"                     1         ElementwiseUnary;
+    BatchNormGrad           "batch-norm-grad"           5         Contraction;
+    BatchNormInference      "batch-norm-inference"      5         Contraction;
+    BatchNormTraining       "batch-norm-training"       3         Contraction;
+    Bitcast                 "bitcast"                   1         DataMovement;
+    BitcastConvert          "bitcast-convert"           1         ElementwiseUnary;
+    Broadcast               "broadcast"                 1         DataMovement;
+    Call                    "call"                      any       Control;
+    Cbrt                    "cbrt"                      1         ElementwiseUnary;
+    Ceil                    "ceil"                      1         ElementwiseUnary;
+    Cholesky                "cholesky"                  1         Contraction;
+    Clamp                   "clamp"                     3         ElementwiseTernary;
+    CollectiveBroadcast     "collective-broadcast"      any       Collective;
+    CollectivePermute       "collective-permute"        any       Collective;
+    CollectivePermuteDone   "collective-permute-done"   1         Collective;
+    CollectivePermuteStart  "collective-permute-start"  any       Collective;
+    Compare                 "compare"                   2         ElementwiseBinary;
+    Complex                 "complex"                   2         ElementwiseBinary;
+    Concatenate             "concatenate"               any       DataMovement;
+    Conditional             "conditional"               any       Control;
+    Constant                "constant"                  0         Other;
+    Convert                 "convert"                   1         ElementwiseUnary;
+    Convolution             "convolution"               2         Contraction;
+    Copy                    "copy"                      1         ElementwiseUnary;
+    CopyDone                "copy-done"                 1         Other;
+    CopyStart               "copy-start"                1         Other;
+    Cos                     "cosine"                    1         ElementwiseUnary;
+    Cosh                    "cosh"                      1         ElementwiseUnary;
+    Clz                     "count-leading-zeros"       1         ElementwiseUnary;
+    CustomCall              "custom-call"               any       Other;
+    Divide                  "divide"                    2         ElementwiseBinary;
+    Domain                  "domain"                    1         Other;
+    Dot                     "dot"                       2         Contraction;
+    DynamicReshape          "dynamic-reshape"           any       DataMovement;
+    DynamicSlice            "dynamic-slice"             any       DataMovement;
+    DynamicUpdateSlice      "dynamic-update-slice"      any       DataMovement;
+    Erf                     "erf"                       1         ElementwiseUnary;
+    Exp                     "exponential"               1         ElementwiseUnary;
+    Expm1                   "exponential-minus-one"     1         ElementwiseUnary;
+    Fft                     "fft"                       1         Contraction;
+    Floor                   "floor"                     1         ElementwiseUnary;
+    Fusion                  "fusion"                    any       Control;
+    Gather                  "gather"                    2         DataMovement;
+    GetDimensionSize        "get-dimension-size"        1         Other;
+    GetTupleElement         "get-tuple-element"         1         Other;
+    Imag                    "imag"                      1         ElementwiseUnary;
+    Infeed                  "infeed"                    1         Other;
+    Iota                    "iota"                      0         DataMovement;
+    IsFinite                "is-finite"                 1         ElementwiseUnary;
+    Log                     "log"                       1         ElementwiseUnary;
+    Log1p                   "log-plus-one"              1         ElementwiseUnary;
+    Logistic                "logistic"                  1         ElementwiseUnary;
+    Map                     "map"                       any       Reduction;
+    Maximum                 "maximum"                   2         ElementwiseBinary;
+    Minimum                 "minimum"                   2         ElementwiseBinary;
+    MulHi                   "mulhi"                     2         ElementwiseBinary;
+    Multiply                "multiply"                  2         ElementwiseBinary;
+    Negate                  "negate"                    1         ElementwiseUnary;
+    Not                     "not"                       1         ElementwiseUnary;
+    OptimizationBarrier     "opt-barrier"               1         Other;
+    Or                      "or"                        2         ElementwiseBinary;
+    Outfeed                 "outfeed"                   2         Other;
+    Pad                     "pad"                       2         DataMovement;
+    Parameter               "parameter"                 0         Other;
+    PartitionId             "partition-id"              0         Other;
+    PopulationCount         "popcnt"                    1         ElementwiseUnary;
+    Power                   "power"                     2         ElementwiseBinary;
+    RaggedAllToAll          "ragged-all-to-all"         any       Collective;
+    RaggedDot               "ragged-dot"                3         Contraction;
+    Real                    "real"                      1         ElementwiseUnary;
+    Recv                    "recv"                      1         Other;
+    RecvDone                "recv-done"                 1         Other;
+    Reduce                  "reduce"                    any       Reduction;
+    ReducePrecision         "reduce-precision"          1         ElementwiseUnary;
+    ReduceScatter           "reduce-scatter"            any       Collective;
+    ReduceWindow            "reduce-window"             any       Reduction;
+    Remainder               "remainder"                 2         ElementwiseBinary;
+    ReplicaId               "replica-id"                0         Other;
+    Reshape                 "reshape"                   1         DataMovement;
+    Reverse                 "reverse"                   1         DataMovement;
+    Rng                     "rng"                       any       Other;
+    RngBitGenerator         "rng-bit-generator"         1         Other;
+    RngGetAndUpdateState    "rng-get-and-update-state"  0         Other;
+    RoundNearestAfz         "round-nearest-afz"         1         ElementwiseUnary;
+    RoundNearestEven        "round-nearest-even"        1         ElementwiseUnary;
+    Rsqrt                   "rsqrt"                     1         ElementwiseUnary;
+    ScaledDot               "scaled-dot"                4         Contraction;
+    Scan                    "scan"                      any       Reduction;
+    Scatter                 "scatter"                   any       DataMovement;
+    Select                  "select"                    3         ElementwiseTernary;
+    SelectAndScatter        "select-and-scatter"        3         Reduction;
+    Send                    "send"                      2         Other;
+    SendDone                "send-done"                 1         Other;
+    SetDimensionSize        "set-dimension-size"        2         Other;
+    ShiftLeft               "shift-left"                2         ElementwiseBinary;
+    ShiftRightArithmetic    "shift-right-arithmetic"    2         ElementwiseBinary;
+    ShiftRightLogical       "shift-right-logical"       2         ElementwiseBinary;
+    Sign                    "sign"                      1         ElementwiseUnary;
+    Sin                     "sine"                      1         ElementwiseUnary;
+    Sinh                    "sinh"                      1         ElementwiseUnary;
+    Slice                   "slice"                     1         DataMovement;
+    Sort                    "sort"                      any       Reduction;
+    Sqrt                    "sqrt"                      1         ElementwiseUnary;
+    StochasticConvert       "stochastic-convert"        2         ElementwiseBinary;
+    Subtract                "subtract"                  2         ElementwiseBinary;
+    Tan                     "tan"                       1         ElementwiseUnary;
+    Tanh                    "tanh"                      1         ElementwiseUnary;
+    TopK                    "topk"                      1         Reduction;
+    Transpose               "transpose"                 1         DataMovement;
+    TriangularSolve         "triangular-solve"          2         Contraction;
+    Tuple                   "tuple"                     any       Other;
+    While                   "while"                     1         Control;
+    Xor                     "xor"                       2         ElementwiseBinary;
 }
 
 impl Opcode {
@@ -232,12 +226,6 @@ impl Opcode {
             self,
             Add | Multiply | MulHi | Maximum | Minimum | And | Or | Xor
         )
-    }
-}
-
-impl fmt::Display for Opcode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

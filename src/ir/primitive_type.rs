@@ -1,24 +1,17 @@
 //! Element types, spelled as HLO prints them (`pred`, `s32`, `bf16`, ...).
 //! XLA: `xla/xla_data.proto` (`enum PrimitiveType`), `xla/primitive_util.cc`.
 
-use std::fmt;
-use std::str::FromStr;
-
+/// The element-type table: each row is the Rust variant, the HLO spelling, the width of
+/// one element in bits and the family.
 macro_rules! primitive_types {
-    ($( $variant:ident => $name:literal, $bits:expr, $kind:ident; )*) => {
-        /// The element type of an array. Tuples, tokens and opaque values are shapes, not element types.
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum PrimitiveType { $( #[doc = concat!("`", $name, "`")] $variant, )* }
+    ($( $variant:ident $name:literal $bits:literal $kind:ident; )*) => {
+        spelled_enum! {
+            /// The element type of an array. Tuples, tokens and opaque values are shapes, not
+            /// element types.
+            PrimitiveType, case: exact { $( $variant => $name, )* }
+        }
 
         impl PrimitiveType {
-            /// Every element type, in table order.
-            pub const ALL: &'static [PrimitiveType] = &[ $( PrimitiveType::$variant, )* ];
-
-            /// The HLO spelling (`f32`, `pred`).
-            pub fn name(self) -> &'static str {
-                match self { $( PrimitiveType::$variant => $name, )* }
-            }
-
             /// Width of one element in bits (pred is 8: it is stored as one byte).
             pub fn bit_width(self) -> usize {
                 match self { $( PrimitiveType::$variant => $bits, )* }
@@ -27,13 +20,6 @@ macro_rules! primitive_types {
             /// Which family the type belongs to.
             pub fn kind(self) -> TypeKind {
                 match self { $( PrimitiveType::$variant => TypeKind::$kind, )* }
-            }
-        }
-
-        impl FromStr for PrimitiveType {
-            type Err = ();
-            fn from_str(s: &str) -> Result<Self, ()> {
-                match s { $( $name => Ok(PrimitiveType::$variant), )* _ => Err(()) }
             }
         }
     };
@@ -55,38 +41,39 @@ pub enum TypeKind {
 }
 
 primitive_types! {
-    Pred => "pred", 8, Pred;
-    S1 => "s1", 1, Signed;
-    S2 => "s2", 2, Signed;
-    S4 => "s4", 4, Signed;
-    S8 => "s8", 8, Signed;
-    S16 => "s16", 16, Signed;
-    S32 => "s32", 32, Signed;
-    S64 => "s64", 64, Signed;
-    U1 => "u1", 1, Unsigned;
-    U2 => "u2", 2, Unsigned;
-    U4 => "u4", 4, Unsigned;
-    U8 => "u8", 8, Unsigned;
-    U16 => "u16", 16, Unsigned;
-    U32 => "u32", 32, Unsigned;
-    U64 => "u64", 64, Unsigned;
-    F16 => "f16", 16, Float;
-    BF16 => "bf16", 16, Float;
-    F32 => "f32", 32, Float;
-    F64 => "f64", 64, Float;
-    C64 => "c64", 64, Complex;
-    C128 => "c128", 128, Complex;
-    F8E5M2 => "f8e5m2", 8, Float;
-    F8E4M3 => "f8e4m3", 8, Float;
-    F8E4M3FN => "f8e4m3fn", 8, Float;
-    F8E4M3B11FNUZ => "f8e4m3b11fnuz", 8, Float;
-    F8E3M4 => "f8e3m4", 8, Float;
-    F8E5M2FNUZ => "f8e5m2fnuz", 8, Float;
-    F8E4M3FNUZ => "f8e4m3fnuz", 8, Float;
-    F8E8M0FNU => "f8e8m0fnu", 8, Float;
-    F6E3M2FN => "f6e3m2fn", 6, Float;
-    F6E2M3FN => "f6e2m3fn", 6, Float;
-    F4E2M1FN => "f4e2m1fn", 4, Float;
+    // variant     HLO spelling     bits  kind
+    Pred           "pred"           8     Pred;
+    S1             "s1"             1     Signed;
+    S2             "s2"             2     Signed;
+    S4             "s4"             4     Signed;
+    S8             "s8"             8     Signed;
+    S16            "s16"            16    Signed;
+    S32            "s32"            32    Signed;
+    S64            "s64"            64    Signed;
+    U1             "u1"             1     Unsigned;
+    U2             "u2"             2     Unsigned;
+    U4             "u4"             4     Unsigned;
+    U8             "u8"             8     Unsigned;
+    U16            "u16"            16    Unsigned;
+    U32            "u32"            32    Unsigned;
+    U64            "u64"            64    Unsigned;
+    F16            "f16"            16    Float;
+    BF16           "bf16"           16    Float;
+    F32            "f32"            32    Float;
+    F64            "f64"            64    Float;
+    C64            "c64"            64    Complex;
+    C128           "c128"           128   Complex;
+    F8E5M2         "f8e5m2"         8     Float;
+    F8E4M3         "f8e4m3"         8     Float;
+    F8E4M3FN       "f8e4m3fn"       8     Float;
+    F8E4M3B11FNUZ  "f8e4m3b11fnuz"  8     Float;
+    F8E3M4         "f8e3m4"         8     Float;
+    F8E5M2FNUZ     "f8e5m2fnuz"     8     Float;
+    F8E4M3FNUZ     "f8e4m3fnuz"     8     Float;
+    F8E8M0FNU      "f8e8m0fnu"      8     Float;
+    F6E3M2FN       "f6e3m2fn"       6     Float;
+    F6E2M3FN       "f6e2m3fn"       6     Float;
+    F4E2M1FN       "f4e2m1fn"       4     Float;
 }
 
 impl PrimitiveType {
@@ -135,12 +122,6 @@ impl PrimitiveType {
                 | C64
                 | C128
         )
-    }
-}
-
-impl fmt::Display for PrimitiveType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

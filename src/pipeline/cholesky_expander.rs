@@ -22,7 +22,8 @@
 //! library for them.
 
 use super::op_expander::{
-    HloText, array, find_instructions, import_computations, replace_with_call,
+    HloText, array, counter_below, find_instructions, import_computations, replace_with_call,
+    tuple_shape,
 };
 use super::{Pass, PassError};
 use crate::ir::{ComputationId, InstrId, Module, Op, PrimitiveType};
@@ -83,26 +84,15 @@ fn expansion(ty: &str, dims: &[i64], lower: bool) -> String {
     vec_dims.push(n);
     let vec = array(ty, &vec_dims);
     let err = array("pred", batch);
-    let state = format!("(s32[], {full}, {full}, {err})");
+    let elements: [&str; 4] = ["s32[]", &full, &full, &err];
+    let state = tuple_shape(&elements);
 
     // The loop condition: j < n.
-    let mut cond = HloText::new();
-    cond.parameter("state", &state, 0);
-    let j = cond.op("s32[]", "get-tuple-element(state), index=0");
-    let limit = cond.splat("s32", &n.to_string(), &[]);
-    let cond = cond.finish(
-        "cond",
-        "pred[]",
-        &format!("compare({j}, {limit}), direction=LT"),
-    );
+    let cond = counter_below(&state, n);
 
     // The loop body: one column of L.
     let mut h = HloText::new();
-    h.parameter("state", &state, 0);
-    let j = h.op("s32[]", "get-tuple-element(state), index=0");
-    let a = h.op(&full, "get-tuple-element(state), index=1");
-    let l = h.op(&full, "get-tuple-element(state), index=2");
-    let error = h.op(&err, "get-tuple-element(state), index=3");
+    let [j, a, l, error] = h.state_parameter(elements);
     let zero_index = h.splat("s32", "0", &[]);
     let indices = |last: &[&str]| -> String {
         let mut all: Vec<&str> = vec![zero_index.as_str(); batch.len()];

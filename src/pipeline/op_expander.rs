@@ -104,6 +104,15 @@ impl HloText {
         name.to_string()
     }
 
+    /// Parameter 0, `state`, of the tuple shape of `elements`, and one get-tuple-element
+    /// of it per element, returned in order: how a loop body starts.
+    pub fn state_parameter<const N: usize>(&mut self, elements: [&str; N]) -> [String; N] {
+        self.parameter("state", &tuple_shape(&elements), 0);
+        std::array::from_fn(|k| {
+            self.op(elements[k], &format!("get-tuple-element(state), index={k}"))
+        })
+    }
+
     /// A scalar constant of type `ty` broadcast to `dims` (a scalar if `dims` is empty).
     pub fn splat(&mut self, ty: &str, value: &str, dims: &[i64]) -> String {
         let c = self.op(&format!("{ty}[]"), &format!("constant({value})"));
@@ -133,6 +142,25 @@ impl Default for HloText {
     fn default() -> Self {
         HloText::new()
     }
+}
+
+/// `(a, b, ...)`: the tuple shape of `elements`.
+pub fn tuple_shape(elements: &[&str]) -> String {
+    format!("({})", elements.join(", "))
+}
+
+/// The condition `cond` of a loop whose state `state` starts with an s32 counter:
+/// `counter < limit`.
+pub fn counter_below(state: &str, limit: i64) -> String {
+    let mut cond = HloText::new();
+    cond.parameter("state", state, 0);
+    let i = cond.op("s32[]", "get-tuple-element(state), index=0");
+    let limit = cond.splat("s32", &limit.to_string(), &[]);
+    cond.finish(
+        "cond",
+        "pred[]",
+        &format!("compare({i}, {limit}), direction=LT"),
+    )
 }
 
 /// `ty[d0,d1,...]` (row-major by default when parsed).

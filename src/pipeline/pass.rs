@@ -25,14 +25,6 @@ impl PassError {
         }
     }
 
-    /// The same error, marked as a case the pass does not handle yet.
-    pub fn unsupported(self) -> PassError {
-        PassError {
-            kind: crate::ir::ErrorKind::Unsupported,
-            ..self
-        }
-    }
-
     /// The same error, its message after `pass: ` (the pass that met it).
     pub fn in_pass(self, pass: &str) -> PassError {
         PassError {
@@ -47,6 +39,8 @@ impl fmt::Display for PassError {
         f.write_str(&self.message)
     }
 }
+
+crate::ir::impl_unsupported!(PassError);
 
 /// A module-to-module rewrite.
 pub trait Pass {

@@ -20,7 +20,8 @@
 //! LAPACK custom calls (`lapack_strsm_ffi`, ...) are not touched.
 
 use super::op_expander::{
-    HloText, array, find_instructions, import_computations, replace_with_call,
+    HloText, array, counter_below, find_instructions, import_computations, replace_with_call,
+    tuple_shape,
 };
 use super::{Pass, PassError};
 use crate::ir::{
@@ -99,24 +100,13 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     if !options.left_side {
         mat_lower = !mat_lower;
     }
-    let state = format!("(s32[], {mat}, {xs}, {xs})");
+    let elements: [&str; 4] = ["s32[]", &mat, &xs, &xs];
+    let state = tuple_shape(&elements);
 
-    let mut cond = HloText::new();
-    cond.parameter("state", &state, 0);
-    let i = cond.op("s32[]", "get-tuple-element(state), index=0");
-    let limit = cond.splat("s32", &k.to_string(), &[]);
-    let cond = cond.finish(
-        "cond",
-        "pred[]",
-        &format!("compare({i}, {limit}), direction=LT"),
-    );
+    let cond = counter_below(&state, k);
 
     let mut h = HloText::new();
-    h.parameter("state", &state, 0);
-    let i = h.op("s32[]", "get-tuple-element(state), index=0");
-    let mt = h.op(&mat, "get-tuple-element(state), index=1");
-    let rhs = h.op(&xs, "get-tuple-element(state), index=2");
-    let x = h.op(&xs, "get-tuple-element(state), index=3");
+    let [i, mt, rhs, x] = h.state_parameter(elements);
     // Forward substitution walks rows 0..k, backward k-1..0.
     let r = if mat_lower {
         i.clone()

@@ -74,14 +74,6 @@ impl RuntimeError {
             message: message.into(),
         }
     }
-
-    /// The same error, marked as something the compiled backend lacks.
-    pub fn unsupported(self) -> RuntimeError {
-        RuntimeError {
-            kind: crate::ir::ErrorKind::Unsupported,
-            ..self
-        }
-    }
 }
 
 /// A reference thunk's (or a library routine's) interpreter error keeps its kind.
@@ -98,6 +90,8 @@ impl fmt::Display for RuntimeError {
 }
 
 impl std::error::Error for RuntimeError {}
+
+crate::ir::impl_unsupported!(RuntimeError);
 
 /// One argument of [`Executable::execute_donated`].
 #[derive(Debug)]

@@ -379,20 +379,14 @@ impl<'a> ThunkEmitter<'a> {
                 dimension_numbers, ..
             } => {
                 let out = self.array_leaf(comp, id)?;
-                let [lhs, rhs] = operands.as_slice() else {
+                let Some([lhs, rhs, out]) = loop_buffers(&operands, out, loop_dot::supported)
+                else {
                     return Ok(None);
                 };
-                if !loop_dot::supported(
-                    lhs.shape.element_type,
-                    rhs.shape.element_type,
-                    out.shape.element_type,
-                ) {
-                    return Ok(None);
-                }
                 LibraryThunk::LoopDot(LoopDotThunk {
                     name: instr.name.clone(),
-                    lhs: operands[0].clone(),
-                    rhs: operands[1].clone(),
+                    lhs,
+                    rhs,
                     out,
                     dimension_numbers: dimension_numbers.clone(),
                 })
@@ -405,20 +399,15 @@ impl<'a> ThunkEmitter<'a> {
                 ..
             } => {
                 let out = self.array_leaf(comp, id)?;
-                let [lhs, rhs] = operands.as_slice() else {
+                let Some([lhs, rhs, out]) =
+                    loop_buffers(&operands, out, loop_convolution::supported)
+                else {
                     return Ok(None);
                 };
-                if !loop_convolution::supported(
-                    lhs.shape.element_type,
-                    rhs.shape.element_type,
-                    out.shape.element_type,
-                ) {
-                    return Ok(None);
-                }
                 LibraryThunk::LoopConvolution(LoopConvolutionThunk {
                     name: instr.name.clone(),
-                    lhs: lhs.clone(),
-                    rhs: rhs.clone(),
+                    lhs,
+                    rhs,
                     out,
                     window: window.clone(),
                     dimension_numbers: dimension_numbers.clone(),
@@ -855,4 +844,18 @@ fn kernel_thunk(
         split: None,
         strategy: kernel.plan.summary(),
     }
+}
+
+/// `lhs`, `rhs` and `out` of a two-operand loop routine (`loop_dot`, `loop_convolution`),
+/// when its `supported` takes their element types.
+fn loop_buffers(
+    operands: &[BufferRef],
+    out: BufferRef,
+    supported: fn(PrimitiveType, PrimitiveType, PrimitiveType) -> bool,
+) -> Option<[BufferRef; 3]> {
+    let [lhs, rhs] = operands else {
+        return None;
+    };
+    let [l, r, o] = [lhs, rhs, &out].map(|b| b.shape.element_type);
+    supported(l, r, o).then(|| [lhs.clone(), rhs.clone(), out])
 }

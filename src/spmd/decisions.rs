@@ -2,7 +2,7 @@
 //! partitioned it, and each collective it made, with the reason. Dumped as
 //! `module_0000.NAME.spmd-decisions.txt`.
 
-use std::fmt::Write as _;
+use std::fmt;
 
 /// What happened to one instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -34,30 +34,16 @@ pub struct DecisionLog {
     pub decisions: Vec<Decision>,
 }
 
-impl DecisionLog {
-    /// The entry for `name`, created on first use.
-    pub fn entry(&mut self, name: &str, opcode: &str) -> &mut Decision {
-        if let Some(i) = self.decisions.iter().position(|d| d.instruction == name) {
-            return &mut self.decisions[i];
-        }
-        self.decisions.push(Decision {
-            instruction: name.to_string(),
-            opcode: opcode.to_string(),
-            ..Decision::default()
-        });
-        self.decisions.last_mut().unwrap()
-    }
-
-    /// The dump text.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
+/// The dump text.
+impl fmt::Display for DecisionLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
             "# spmd decisions: {} partitions; per instruction of the entry: its sharding and where it\n\
              # came from (sharding-propagation), the rule that partitioned it and its per-partition\n\
              # shape (spmd-partitioning), and every reshard or collective it made, with the reason.",
             self.num_partitions
-        );
+        )?;
         let collectives = self
             .decisions
             .iter()
@@ -73,20 +59,35 @@ impl DecisionLog {
                 .any(|k| a.starts_with(k))
             })
             .count();
-        let _ = writeln!(out, "# collectives made: {collectives}\n");
+        writeln!(f, "# collectives made: {collectives}\n")?;
         for d in &self.decisions {
-            let _ = writeln!(out, "{} = {}", d.instruction, d.opcode);
+            writeln!(f, "{} = {}", d.instruction, d.opcode)?;
             if !d.operands.is_empty() {
-                let _ = writeln!(out, "  operands:  {}", d.operands.join(", "));
+                writeln!(f, "  operands:  {}", d.operands.join(", "))?;
             }
-            let _ = writeln!(out, "  sharding:  {}  ({})", d.sharding, d.propagated_by);
+            writeln!(f, "  sharding:  {}  ({})", d.sharding, d.propagated_by)?;
             if !d.rule.is_empty() {
-                let _ = writeln!(out, "  rule:      {}  -> {}", d.rule, d.shard_shape);
+                writeln!(f, "  rule:      {}  -> {}", d.rule, d.shard_shape)?;
             }
             for a in &d.actions {
-                let _ = writeln!(out, "  made:      {a}");
+                writeln!(f, "  made:      {a}")?;
             }
         }
-        out
+        Ok(())
+    }
+}
+
+impl DecisionLog {
+    /// The entry for `name`, created on first use.
+    pub fn entry(&mut self, name: &str, opcode: &str) -> &mut Decision {
+        if let Some(i) = self.decisions.iter().position(|d| d.instruction == name) {
+            return &mut self.decisions[i];
+        }
+        self.decisions.push(Decision {
+            instruction: name.to_string(),
+            opcode: opcode.to_string(),
+            ..Decision::default()
+        });
+        self.decisions.last_mut().unwrap()
     }
 }

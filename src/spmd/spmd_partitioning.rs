@@ -1626,7 +1626,6 @@ impl<'a> Partitioner<'a> {
     ) -> Result<(PValue, &'static str), PassError> {
         let want = self.target(instr)?;
         let od = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
-        let ir = self.old.instrs[instr.operands[1]].shape.rank();
         let out_dims = instr.shape.dims().to_vec();
         let pairs = gather_scatter::gather_passthrough(d, slice_sizes, &od);
         let same: Vec<(usize, usize)> = pairs.iter().map(|p| (p.1, p.1)).collect();
@@ -1636,14 +1635,7 @@ impl<'a> Partitioner<'a> {
         ) else {
             return self.fallback(instr);
         };
-        let x = self.operand_in(
-            instr,
-            0,
-            &ot,
-            "gather operand split along passthrough dims only",
-        )?;
-        let rep = Tiling::replicated(ir, self.n);
-        let idx = self.operand_in(instr, 1, &rep, "gather indices whole")?;
+        let (x, idx) = self.operand_and_indices(instr, &ot)?;
         let shard = ot.shard_dims(&od);
         let mut sizes = slice_sizes.to_vec();
         for &(i, _) in &pairs {
@@ -1674,7 +1666,6 @@ impl<'a> Partitioner<'a> {
     ) -> Result<(PValue, &'static str), PassError> {
         let want = self.target(instr)?;
         let od = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
-        let ir = self.old.instrs[instr.operands[1]].shape.rank();
         let ud = self.old.instrs[instr.operands[2]].shape.dims().to_vec();
         let pairs = gather_scatter::scatter_passthrough(d, &od, &ud);
         let same: Vec<(usize, usize)> = pairs.iter().map(|p| (p.0, p.0)).collect();
@@ -1684,14 +1675,7 @@ impl<'a> Partitioner<'a> {
         ) else {
             return self.fallback(instr);
         };
-        let x = self.operand_in(
-            instr,
-            0,
-            &local,
-            "scatter operand split along passthrough dims only",
-        )?;
-        let rep = Tiling::replicated(ir, self.n);
-        let idx = self.operand_in(instr, 1, &rep, "scatter indices whole")?;
+        let (x, idx) = self.operand_and_indices(instr, &local)?;
         let u = self.operand_in(instr, 2, &ut, "updates split like the operand")?;
         let shape = with_dims(&instr.shape, local.shard_dims(&od));
         let id = self.emit_clone(instr, shape, vec![x, idx, u]);
@@ -1703,6 +1687,22 @@ impl<'a> Partitioner<'a> {
             "scatter result to its sharding",
             "scatter: local along passthrough dimensions",
         )
+    }
+
+    /// A gather's or scatter's operand (operand 0) split as `tiling`, and its indices
+    /// (operand 1) whole on every partition.
+    fn operand_and_indices(
+        &mut self,
+        instr: &Instruction,
+        tiling: &Tiling,
+    ) -> Result<(InstrId, InstrId), PassError> {
+        let op = instr.opcode();
+        let why = format!("{op} operand split along passthrough dims only");
+        let x = self.operand_in(instr, 0, tiling, &why)?;
+        let rank = self.old.instrs[instr.operands[1]].shape.rank();
+        let whole = Tiling::replicated(rank, self.n);
+        let idx = self.operand_in(instr, 1, &whole, &format!("{op} indices whole"))?;
+        Ok((x, idx))
     }
 
     fn elementwise(&mut self, instr: &Instruction) -> Result<(PValue, &'static str), PassError> {

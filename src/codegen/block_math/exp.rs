@@ -29,14 +29,6 @@ const NEG_LN2_LO: f32 = -CEPHES_LN2_LO as f32;
 /// Cephes expf: e^r − 1 − r ≈ r²·P(r), highest degree first.
 const P: [f32; 6] = to_f32(CEPHES_EXP_P);
 
-static KERNELS: Kernels = Kernels {
-    scalar: exp_scalar,
-    #[cfg(target_arch = "x86_64")]
-    avx512: avx512::block,
-    #[cfg(target_arch = "x86_64")]
-    avx2: avx2::block,
-};
-
 /// In place: `data[i] = exp(data[i])` for `i` in `0..n`, bit-identical to the inline CLIF
 /// `exp` on `f32x4` with FMA.
 ///
@@ -55,12 +47,6 @@ pub unsafe extern "C" fn xlac_block_exp_f32(
     unsafe { super::run_block(data, n, queue, lines, &KERNELS) }
 }
 
-/// The routine's implementations, for the tests (which run every path the host has).
-#[cfg(test)]
-pub(crate) fn kernels() -> &'static Kernels {
-    &KERNELS
-}
-
 /// One lane: the scalar path, same operations as the vector ones.
 pub(crate) fn exp_scalar(x: f32) -> f32 {
     let x = clamp(x, LO, HI);
@@ -76,74 +62,20 @@ pub(crate) fn exp_scalar(x: f32) -> f32 {
     ldexp(y, n)
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use std::arch::x86_64::*;
-
-    use super::super::Prefetcher;
-    use super::super::x86::{clamp16, drive16, poly16, round_magic16};
-    use super::*;
-
-    /// 16 lanes of [`exp_scalar`].
-    #[target_feature(enable = "avx512f,fma")]
-    #[inline]
-    fn exp16(x: __m512) -> __m512 {
-        let x = clamp16(x, LO, HI);
-        let t = _mm512_mul_ps(x, _mm512_set1_ps(LOG2_E));
-        let (n, _) = round_magic16(t);
-        let r = _mm512_fmadd_ps(n, _mm512_set1_ps(NEG_LN2_HI), x);
-        let r = _mm512_fmadd_ps(n, _mm512_set1_ps(NEG_LN2_LO), r);
-        let r = _mm512_add_ps(r, _mm512_setzero_ps());
-        let rr = _mm512_mul_ps(r, r);
-        let p = poly16(r, &P);
-        let r1 = _mm512_add_ps(r, _mm512_set1_ps(1.0));
-        let y = _mm512_fmadd_ps(p, rr, r1);
-        // `ldexp(y, n)` in one instruction: `vscalefps` rounds y·2^n once, as the two-half
-        // product does (its first half is exact: y is near 1 and |n| ≤ 150), so the bits
-        // agree, at 1 uop instead of 11: `tests.rs` checks it, subnormal results with FTZ
-        // off included, and a one-off run compared it with the AVX2 path on all 2^32 inputs.
-        _mm512_scalef_ps(y, n)
-    }
-
-    /// # Safety
-    /// `data` valid for `n` f32; the host has `avx512f` and `fma`.
-    #[target_feature(enable = "avx512f,fma")]
-    pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
-        // SAFETY: forwarded from the caller.
-        unsafe { drive16(data, n, prefetch, |v| exp16(v)) }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::*;
-
-    use super::super::Prefetcher;
-    use super::super::x86::{clamp8, drive8, ldexp8, poly8, round_magic8};
-    use super::*;
-
-    /// 8 lanes of [`exp_scalar`].
-    #[target_feature(enable = "avx2,fma")]
-    #[inline]
-    fn exp8(x: __m256) -> __m256 {
-        let x = clamp8(x, LO, HI);
-        let t = _mm256_mul_ps(x, _mm256_set1_ps(LOG2_E));
-        let (n, _) = round_magic8(t);
-        let r = _mm256_fmadd_ps(n, _mm256_set1_ps(NEG_LN2_HI), x);
-        let r = _mm256_fmadd_ps(n, _mm256_set1_ps(NEG_LN2_LO), r);
-        let r = _mm256_add_ps(r, _mm256_setzero_ps());
-        let rr = _mm256_mul_ps(r, r);
-        let p = poly8(r, &P);
-        let r1 = _mm256_add_ps(r, _mm256_set1_ps(1.0));
-        let y = _mm256_fmadd_ps(p, rr, r1);
-        ldexp8(y, n)
-    }
-
-    /// # Safety
-    /// `data` valid for `n` f32; the host has `avx2` and `fma`.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
-        // SAFETY: forwarded from the caller.
-        unsafe { drive8(data, n, prefetch, |v| exp8(v)) }
+block_kernels! {
+    scalar: exp_scalar;
+    /// 16 or 8 lanes of [`exp_scalar`].
+    fn exp(x: v::F32s) -> v::F32s {
+        let x = v::clamp(x, LO, HI);
+        let t = v::mul(x, v::splat(LOG2_E));
+        let (n, _) = v::round_magic(t);
+        let r = v::fmadd(n, v::splat(NEG_LN2_HI), x);
+        let r = v::fmadd(n, v::splat(NEG_LN2_LO), r);
+        let r = v::add(r, v::splat(0.0));
+        let rr = v::mul(r, r);
+        let p = v::poly(r, &P);
+        let r1 = v::add(r, v::splat(1.0));
+        let y = v::fmadd(p, rr, r1);
+        v::ldexp(y, n)
     }
 }

@@ -44,6 +44,60 @@
 //! What this is not: a general vector math library (no f64, no other functions), and not the
 //! codegen policy that decides when a kernel calls these (that lives in `codegen`).
 
+/// A block routine's implementations, `KERNELS`: `scalar` for one lane and, on x86-64, the
+/// one-vector kernel, written once against `v` (`x86::v16` or `x86::v8`: the same
+/// functions at 16 and 8 lanes) and compiled twice, for AVX-512 (`avx512::block`) and for
+/// AVX2 (`avx2::block`), each run over the buffer by its module's `drive`.
+macro_rules! block_kernels {
+    (
+        scalar: $scalar:ident;
+        $(#[$doc:meta])*
+        fn $kernel:ident($x:ident: v::F32s) -> v::F32s $body:block
+    ) => {
+        static KERNELS: Kernels = Kernels {
+            scalar: $scalar,
+            #[cfg(target_arch = "x86_64")]
+            avx512: avx512::block,
+            #[cfg(target_arch = "x86_64")]
+            avx2: avx2::block,
+        };
+
+        /// The routine's implementations, for the tests (which run every path the host has).
+        #[cfg(test)]
+        pub(crate) fn kernels() -> &'static Kernels {
+            &KERNELS
+        }
+
+        block_kernels!(@path avx512, v16, "avx512f,fma", $(#[$doc])* $kernel, $x, $body);
+        block_kernels!(@path avx2, v8, "avx2,fma", $(#[$doc])* $kernel, $x, $body);
+    };
+    (
+        @path $path:ident, $lanes:ident, $features:tt,
+        $(#[$doc:meta])* $kernel:ident, $x:ident, $body:block
+    ) => {
+        #[cfg(target_arch = "x86_64")]
+        mod $path {
+            use super::super::Prefetcher;
+            use super::super::x86::$lanes as v;
+            #[allow(unused_imports)]
+            use super::*;
+
+            $(#[$doc])*
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn $kernel($x: v::F32s) -> v::F32s $body
+
+            /// # Safety
+            /// `data` valid for `n` f32; the host has the path's target features.
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn block(data: *mut f32, n: usize, prefetch: Prefetcher) {
+                // SAFETY: forwarded from the caller.
+                unsafe { v::drive(data, n, prefetch, |x| $kernel(x)) }
+            }
+        }
+    };
+}
+
 mod exp;
 mod prefetch;
 mod scalar;

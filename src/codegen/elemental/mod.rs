@@ -96,8 +96,9 @@ pub struct Emitter<'m, 'f, 'b> {
     pub env: &'f mut KernelEnv,
     imported: HashMap<&'static str, FuncRef>,
     cache: Vec<HashMap<CacheKey, Vec<Value>>>,
-    /// The row strategy's own state (row cache, prefetch queue, pointer reloads), owned
-    /// and read only by `codegen/row_cache.rs`; empty in every other strategy.
+    /// What the row strategy leaves for element reads (its cached rows, the pointer loads
+    /// in use), kept and read by `codegen/row_cache.rs`; empty in every other strategy.
+    /// The row strategy's own state (its prefetch queue) is its `RowKernel`.
     pub(crate) row: crate::codegen::row_cache::RowState,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO

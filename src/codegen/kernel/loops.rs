@@ -16,6 +16,7 @@ use crate::codegen::CodegenError;
 use crate::codegen::elemental::{Emitter, Params};
 use crate::codegen::loop_emitter::VectorPlan;
 use crate::codegen::plan::LoopPlan;
+use crate::codegen::row_cache::RowKernel;
 use crate::ir::{ArrayShape, Opcode};
 
 /// Emits the row loops of `plan`.
@@ -67,15 +68,10 @@ pub(super) fn emit<'m>(
                 .map(|(&p, s)| (p, s.clone())),
         );
     }
-    emitter.start_row_prefetch(streams, space, cached);
-    if calls_routines {
-        emitter.start_pointer_reloads(entry.table, entry.pointers.clone());
-    }
+    let pointers = (entry.table, entry.pointers.clone());
+    let row = RowKernel::start(emitter, cached, space, streams, pointers);
     let mut prologue = |this: &mut Emitter<'m, '_, '_>, index: &[Value]| {
-        this.reload_pointers();
-        this.queue_next_row(space, index);
-        this.fill_row_cache(frame, cached, space, index, vty)?;
-        this.reload_pointers();
+        row.before_row(this, frame, space, index, vty)?;
         for &s in &starts {
             this.hoist_invariant_broadcasts(frame, s, index, &minor)?;
         }

@@ -111,17 +111,11 @@ pub(super) fn parse_padding(cur: &mut Cursor<'_>) -> PResult<Vec<PaddingDimensio
 /// `padding=` written back; interior parts only when one is non-zero, as XLA does.
 pub(super) fn padding_string(padding: &[PaddingDimension]) -> String {
     let interior = padding.iter().any(|p| p.interior != 0);
-    let parts: Vec<String> = padding
-        .iter()
-        .map(|p| {
-            if interior {
-                format!("{}_{}_{}", p.low, p.high, p.interior)
-            } else {
-                format!("{}_{}", p.low, p.high)
-            }
-        })
-        .collect();
-    parts.join("x")
+    let part = |p: &PaddingDimension| match interior {
+        true => format!("{}_{}_{}", p.low, p.high, p.interior),
+        false => format!("{}_{}", p.low, p.high),
+    };
+    padding.iter().map(part).collect::<Vec<_>>().join("x")
 }
 
 /// `window={size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1 rhs_reversal=0x1}`.
@@ -273,17 +267,14 @@ pub(super) fn parse_slice(cur: &mut Cursor<'_>) -> PResult<Vec<SliceDimension>> 
 /// `slice=` written back; strides only when one is not 1, as XLA does.
 pub(super) fn slice_string(slice: &[SliceDimension]) -> String {
     let strided = slice.iter().any(|s| s.stride != 1);
-    let parts: Vec<String> = slice
-        .iter()
-        .map(|s| {
-            if strided {
-                format!("[{}:{}:{}]", s.start, s.limit, s.stride)
-            } else {
-                format!("[{}:{}]", s.start, s.limit)
-            }
-        })
-        .collect();
-    format!("{{{}}}", parts.join(", "))
+    let part = |s: &SliceDimension| match strided {
+        true => format!("[{}:{}:{}]", s.start, s.limit, s.stride),
+        false => format!("[{}:{}]", s.start, s.limit),
+    };
+    format!(
+        "{{{}}}",
+        slice.iter().map(part).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// `dim_labels=b01f_01io->b01f`: `b`/`f` batch and feature, `i`/`o` kernel input/output
@@ -533,18 +524,10 @@ pub(super) fn parse_shape_index(cur: &mut Cursor<'_>) -> PResult<ShapeIndex> {
 
 /// `{ {0}: (1, {}, may-alias), {1}: (0, {2}) }` of the module header.
 pub(super) fn parse_input_output_alias(cur: &mut Cursor<'_>) -> PResult<Vec<InputOutputAlias>> {
-    cur.expect("{")?;
-    let mut out = Vec::new();
-    while !cur.eat("}") {
-        if !out.is_empty() {
-            cur.expect(",")?;
-        }
+    parse_braced_list(cur, |cur| {
         let output_index = parse_shape_index(cur)?;
         cur.expect(":")?;
-        cur.expect("(")?;
-        let parameter = cur.index()?;
-        cur.expect(",")?;
-        let parameter_index = parse_shape_index(cur)?;
+        let (parameter, parameter_index) = parse_number_and_index(cur)?;
         let mut must_alias = false;
         if cur.eat(",") {
             cur.skip_ws();
@@ -556,14 +539,13 @@ pub(super) fn parse_input_output_alias(cur: &mut Cursor<'_>) -> PResult<Vec<Inpu
             };
         }
         cur.expect(")")?;
-        out.push(InputOutputAlias {
+        Ok(InputOutputAlias {
             output_index,
             parameter,
             parameter_index,
             must_alias,
-        });
-    }
-    Ok(out)
+        })
+    })
 }
 
 /// `input_output_alias=` written back (XLA's `ToShortString` inside `{ ... }`).
@@ -589,23 +571,14 @@ pub(super) fn input_output_alias_string(aliases: &[InputOutputAlias]) -> String 
 
 /// `{ (0, {}), (1, {}) }` of the module header's `buffer_donor=`.
 pub(super) fn parse_buffer_donor(cur: &mut Cursor<'_>) -> PResult<Vec<BufferDonor>> {
-    cur.expect("{")?;
-    let mut out = Vec::new();
-    while !cur.eat("}") {
-        if !out.is_empty() {
-            cur.expect(",")?;
-        }
-        cur.expect("(")?;
-        let parameter = cur.index()?;
-        cur.expect(",")?;
-        let parameter_index = parse_shape_index(cur)?;
+    parse_braced_list(cur, |cur| {
+        let (parameter, parameter_index) = parse_number_and_index(cur)?;
         cur.expect(")")?;
-        out.push(BufferDonor {
+        Ok(BufferDonor {
             parameter,
             parameter_index,
-        });
-    }
-    Ok(out)
+        })
+    })
 }
 
 /// `buffer_donor=` written back (XLA's `HloBufferDonorConfig::ToShortString` in `{ ... }`).
@@ -621,26 +594,41 @@ pub(super) fn buffer_donor_string(donors: &[BufferDonor]) -> String {
 pub(super) fn parse_output_operand_aliasing(
     cur: &mut Cursor<'_>,
 ) -> PResult<Vec<OutputOperandAlias>> {
+    parse_braced_list(cur, |cur| {
+        let output = parse_shape_index(cur)?;
+        cur.expect(":")?;
+        let (operand, operand_index) = parse_number_and_index(cur)?;
+        cur.expect(")")?;
+        Ok(OutputOperandAlias {
+            output,
+            operand,
+            operand_index,
+        })
+    })
+}
+
+/// `{ item, item, ... }`, each item read by `item`.
+fn parse_braced_list<'a, T>(
+    cur: &mut Cursor<'a>,
+    mut item: impl FnMut(&mut Cursor<'a>) -> PResult<T>,
+) -> PResult<Vec<T>> {
     cur.expect("{")?;
     let mut out = Vec::new();
     while !cur.eat("}") {
         if !out.is_empty() {
             cur.expect(",")?;
         }
-        let output = parse_shape_index(cur)?;
-        cur.expect(":")?;
-        cur.expect("(")?;
-        let operand = cur.index()?;
-        cur.expect(",")?;
-        let operand_index = parse_shape_index(cur)?;
-        cur.expect(")")?;
-        out.push(OutputOperandAlias {
-            output,
-            operand,
-            operand_index,
-        });
+        out.push(item(cur)?);
     }
     Ok(out)
+}
+
+/// `(number, {shape index}`: an aliasing entry's parameter or operand, up to its `)`.
+fn parse_number_and_index(cur: &mut Cursor<'_>) -> PResult<(usize, ShapeIndex)> {
+    cur.expect("(")?;
+    let number = cur.index()?;
+    cur.expect(",")?;
+    Ok((number, parse_shape_index(cur)?))
 }
 
 /// `output_to_operand_aliasing=` written back.

@@ -56,9 +56,23 @@ impl MiniFloat {
         })
     }
 
-    fn code_count(self) -> u32 {
+    /// Width of a code in bits, the sign bit included where the format has one.
+    pub fn bit_width(self) -> u32 {
         let sign = u32::from(self.specials != Specials::E8M0);
-        1 << (self.exponent_bits + self.mantissa_bits + sign)
+        self.exponent_bits + self.mantissa_bits + sign
+    }
+
+    /// The sign bit of a code (0 for `f8e8m0fnu`, which has none).
+    pub fn sign_mask(self) -> u8 {
+        if self.specials == Specials::E8M0 {
+            0
+        } else {
+            1 << (self.exponent_bits + self.mantissa_bits)
+        }
+    }
+
+    fn code_count(self) -> u32 {
+        1 << self.bit_width()
     }
 
     /// The value of a code.

@@ -59,15 +59,7 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-impl ParseError {
-    /// The same error, marked as something xlac lacks rather than a fault in the input.
-    pub fn unsupported(self) -> ParseError {
-        ParseError {
-            kind: crate::ir::ErrorKind::Unsupported,
-            ..self
-        }
-    }
-}
+crate::ir::impl_unsupported!(ParseError);
 
 /// Something the parser accepted but the user should know (an unknown attribute kept
 /// verbatim, an elided constant filled with zeros). Same format as [`ParseError`].

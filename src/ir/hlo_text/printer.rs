@@ -363,26 +363,18 @@ fn op_attributes(attrs: &mut Vec<String>, module: &Module, op: &Op) {
             slice_sizes,
             indices_are_sorted,
         } => {
-            push(format!("offset_dims={}", list_string(&d.offset_dims)));
-            push(format!(
-                "collapsed_slice_dims={}",
-                list_string(&d.collapsed_slice_dims)
-            ));
-            push(format!(
-                "start_index_map={}",
-                list_string(&d.start_index_map)
-            ));
-            if !d.operand_batching_dims.is_empty() {
-                push(format!(
-                    "operand_batching_dims={}",
-                    list_string(&d.operand_batching_dims)
-                ));
-            }
-            if !d.start_indices_batching_dims.is_empty() {
-                push(format!(
-                    "start_indices_batching_dims={}",
-                    list_string(&d.start_indices_batching_dims)
-                ));
+            push(list_attr("offset_dims", &d.offset_dims));
+            push(list_attr("collapsed_slice_dims", &d.collapsed_slice_dims));
+            push(list_attr("start_index_map", &d.start_index_map));
+            let batching = [
+                ("operand_batching_dims", &d.operand_batching_dims),
+                (
+                    "start_indices_batching_dims",
+                    &d.start_indices_batching_dims,
+                ),
+            ];
+            for (name, dims) in batching.into_iter().filter(|(_, dims)| !dims.is_empty()) {
+                push(list_attr(name, dims));
             }
             push(format!("index_vector_dim={}", d.index_vector_dim));
             push(format!("slice_sizes={}", list_string(slice_sizes)));
@@ -396,29 +388,21 @@ fn op_attributes(attrs: &mut Vec<String>, module: &Module, op: &Op) {
             indices_are_sorted,
             unique_indices,
         } => {
-            push(format!(
-                "update_window_dims={}",
-                list_string(&d.update_window_dims)
+            push(list_attr("update_window_dims", &d.update_window_dims));
+            push(list_attr("inserted_window_dims", &d.inserted_window_dims));
+            push(list_attr(
+                "scatter_dims_to_operand_dims",
+                &d.scatter_dims_to_operand_dims,
             ));
-            push(format!(
-                "inserted_window_dims={}",
-                list_string(&d.inserted_window_dims)
-            ));
-            push(format!(
-                "scatter_dims_to_operand_dims={}",
-                list_string(&d.scatter_dims_to_operand_dims)
-            ));
-            if !d.input_batching_dims.is_empty() {
-                push(format!(
-                    "input_batching_dims={}",
-                    list_string(&d.input_batching_dims)
-                ));
-            }
-            if !d.scatter_indices_batching_dims.is_empty() {
-                push(format!(
-                    "scatter_indices_batching_dims={}",
-                    list_string(&d.scatter_indices_batching_dims)
-                ));
+            let batching = [
+                ("input_batching_dims", &d.input_batching_dims),
+                (
+                    "scatter_indices_batching_dims",
+                    &d.scatter_indices_batching_dims,
+                ),
+            ];
+            for (name, dims) in batching.into_iter().filter(|(_, dims)| !dims.is_empty()) {
+                push(list_attr(name, dims));
             }
             push(format!("index_vector_dim={}", d.index_vector_dim));
             if *indices_are_sorted {
@@ -557,4 +541,9 @@ fn op_attributes(attrs: &mut Vec<String>, module: &Module, op: &Op) {
             }
         }
     }
+}
+
+/// `name={a,b,...}`.
+fn list_attr<T: std::fmt::Display>(name: &str, v: &[T]) -> String {
+    format!("{name}={}", list_string(v))
 }

@@ -180,22 +180,22 @@ impl<'a> Cursor<'a> {
 
     /// Consumes `s` if it comes next.
     pub fn eat(&mut self, s: &str) -> bool {
-        if self.looking_at(s) {
-            self.pos += s.len();
-            true
-        } else {
-            false
-        }
+        let found = self.looking_at(s);
+        self.skip_if(found, s.len())
     }
 
     /// Consumes the keyword `word` if it comes next.
     pub fn eat_word(&mut self, word: &str) -> bool {
-        if self.looking_at_word(word) {
-            self.pos += word.len();
-            true
-        } else {
-            false
+        let found = self.looking_at_word(word);
+        self.skip_if(found, word.len())
+    }
+
+    /// Moves past the next `len` bytes if `found`; returns `found`.
+    fn skip_if(&mut self, found: bool, len: usize) -> bool {
+        if found {
+            self.pos += len;
         }
+        found
     }
 
     /// Consumes `s` or fails.

@@ -22,7 +22,8 @@
 //! algebra: [`arithmetic`], [`compare`], [`select`], [`broadcast`] (broadcast, reshape and
 //! transpose chains), [`slice`] (slice, pad, concatenate, dynamic-slice), [`convert`],
 //! [`dot`], [`reduce`] and [`transcendental`] (`exp`, `log`, `pow`, `sqrt`). [`matchers`] holds what several files share (XLA's `IsAll`
-//! and `MakeScalarLike`). This file is the loop over instructions and the dispatch.
+//! and `MakeScalarLike`). This file is the loop over instructions and the dispatch; the
+//! tests are in `tests/`, one file per topic file, beside the whole-corpus check.
 //!
 //! XLA: `xla/hlo/transforms/simplifiers/algebraic_simplifier.cc`, with the options
 //! XLA:CPU sets in `cpu_compiler.cc` (no dot strength reduction, no NaN-propagating

@@ -16,12 +16,14 @@ pub fn gather_passthrough(
     slice_sizes: &[i64],
     operand_dims: &[i64],
 ) -> Vec<(usize, usize)> {
+    let removed: [&[usize]; 2] = [&d.collapsed_slice_dims, &d.operand_batching_dims];
+    let whole = |i: usize, _| slice_sizes.get(i) == operand_dims.get(i);
     passthrough(
         operand_dims.len(),
-        [&d.collapsed_slice_dims, &d.operand_batching_dims],
+        removed,
         &d.offset_dims,
         &d.start_index_map,
-        |i, _| slice_sizes.get(i) == operand_dims.get(i),
+        whole,
     )
 }
 
@@ -31,12 +33,15 @@ pub fn scatter_passthrough(
     operand_dims: &[i64],
     update_dims: &[i64],
 ) -> Vec<(usize, usize)> {
+    let removed: [&[usize]; 2] = [&d.inserted_window_dims, &d.input_batching_dims];
+    let whole = |i: usize, u: usize| update_dims.get(u) == operand_dims.get(i);
+    let indexed = &d.scatter_dims_to_operand_dims;
     passthrough(
         operand_dims.len(),
-        [&d.inserted_window_dims, &d.input_batching_dims],
+        removed,
         &d.update_window_dims,
-        &d.scatter_dims_to_operand_dims,
-        |i, u| update_dims.get(u) == operand_dims.get(i),
+        indexed,
+        whole,
     )
 }
 

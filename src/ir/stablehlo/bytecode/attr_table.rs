@@ -206,6 +206,9 @@ struct Entry {
     custom: bool,
 }
 
+/// The decoded entries of a section (attributes or types), each filled on first use.
+type Cache<V> = Vec<Option<Rc<V>>>;
+
 /// The attribute/type table with its caches, and the string and dialect tables.
 pub struct Tables<'a> {
     /// The strings.
@@ -215,8 +218,8 @@ pub struct Tables<'a> {
     data: Cursor<'a>,
     attrs: Vec<Entry>,
     types: Vec<Entry>,
-    attr_cache: Vec<Option<Rc<A>>>,
-    type_cache: Vec<Option<Rc<T>>>,
+    attr_cache: Cache<A>,
+    type_cache: Cache<T>,
     depth: usize,
 }
 
@@ -315,48 +318,55 @@ impl<'a> Tables<'a> {
 
     /// Attribute `index` (`at` is where the index was read, for errors).
     pub fn attr(&mut self, index: u64, at: usize) -> BResult<Rc<A>> {
-        let Some(&e) = self.attrs.get(index as usize) else {
-            return Err(Cursor::err_at(
-                at,
-                format!(
-                    "expected an attribute index below {}, found {index}",
-                    self.attrs.len()
-                ),
-            ));
-        };
-        if let Some(a) = &self.attr_cache[index as usize] {
-            return Ok(a.clone());
-        }
-        let mut c = self.entry_cursor(e);
-        self.enter(c.offset())?;
-        let r = self.decode_attr(e, &mut c);
-        self.depth -= 1;
-        let a = Rc::new(r?);
-        self.attr_cache[index as usize] = Some(a.clone());
-        Ok(a)
+        self.decoded(
+            index,
+            at,
+            "an attribute",
+            |t| (&t.attrs, &mut t.attr_cache),
+            Self::decode_attr,
+        )
     }
 
     /// Type `index`.
     pub fn ty(&mut self, index: u64, at: usize) -> BResult<Rc<T>> {
-        let Some(&e) = self.types.get(index as usize) else {
+        self.decoded(
+            index,
+            at,
+            "a type",
+            |t| (&t.types, &mut t.type_cache),
+            Self::decode_type,
+        )
+    }
+
+    /// Entry `index` of a section (its entries and its cache), decoded on first use.
+    fn decoded<V>(
+        &mut self,
+        index: u64,
+        at: usize,
+        what: &str,
+        section: fn(&mut Self) -> (&[Entry], &mut Cache<V>),
+        decode: fn(&mut Self, Entry, &mut Cursor<'a>) -> BResult<V>,
+    ) -> BResult<Rc<V>> {
+        let (entries, cache) = section(self);
+        let Some(&e) = entries.get(index as usize) else {
             return Err(Cursor::err_at(
                 at,
                 format!(
-                    "expected a type index below {}, found {index}",
-                    self.types.len()
+                    "expected {what} index below {}, found {index}",
+                    entries.len()
                 ),
             ));
         };
-        if let Some(t) = &self.type_cache[index as usize] {
-            return Ok(t.clone());
+        if let Some(v) = &cache[index as usize] {
+            return Ok(v.clone());
         }
         let mut c = self.entry_cursor(e);
         self.enter(c.offset())?;
-        let r = self.decode_type(e, &mut c);
+        let r = decode(self, e, &mut c);
         self.depth -= 1;
-        let t = Rc::new(r?);
-        self.type_cache[index as usize] = Some(t.clone());
-        Ok(t)
+        let v = Rc::new(r?);
+        section(self).1[index as usize] = Some(v.clone());
+        Ok(v)
     }
 
     fn enter(&mut self, at: usize) -> BResult<()> {

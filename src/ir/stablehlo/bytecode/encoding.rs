@@ -31,15 +31,7 @@ impl fmt::Display for BytecodeError {
 
 impl std::error::Error for BytecodeError {}
 
-impl BytecodeError {
-    /// The same error, marked as something xlac lacks rather than a fault in the file.
-    pub fn unsupported(self) -> BytecodeError {
-        BytecodeError {
-            kind: crate::ir::ErrorKind::Unsupported,
-            ..self
-        }
-    }
-}
+crate::ir::impl_unsupported!(BytecodeError);
 
 /// Result of a read step.
 pub type BResult<T> = Result<T, BytecodeError>;

@@ -3,26 +3,35 @@
 //! (sorted by name; VHLO has no optional attributes, so each is one attribute index).
 //! StableHLO: `stablehlo/dialect/VhloOps.td`.
 
+/// The attributes of the convolutions, sorted by name: `convolution_v1` and
+/// `dynamic_conv_v1` have `padding` (between `output_spatial_dimensions` and
+/// `precision_config`), `dynamic_conv_v2` takes it as an operand instead.
+macro_rules! convolution_attributes {
+    ($($padding:literal)?) => {
+        &[
+            "batch_group_count",
+            "feature_group_count",
+            "input_batch_dimension",
+            "input_feature_dimension",
+            "input_spatial_dimensions",
+            "kernel_input_feature_dimension",
+            "kernel_output_feature_dimension",
+            "kernel_spatial_dimensions",
+            "lhs_dilation",
+            "output_batch_dimension",
+            "output_feature_dimension",
+            "output_spatial_dimensions",
+            $($padding,)?
+            "precision_config",
+            "rhs_dilation",
+            "window_reversal",
+            "window_strides",
+        ]
+    };
+}
+
 /// The attributes of `convolution_v1` and `dynamic_conv_v1` (the same set).
-const CONVOLUTION_V1: &[&str] = &[
-    "batch_group_count",
-    "feature_group_count",
-    "input_batch_dimension",
-    "input_feature_dimension",
-    "input_spatial_dimensions",
-    "kernel_input_feature_dimension",
-    "kernel_output_feature_dimension",
-    "kernel_spatial_dimensions",
-    "lhs_dilation",
-    "output_batch_dimension",
-    "output_feature_dimension",
-    "output_spatial_dimensions",
-    "padding",
-    "precision_config",
-    "rhs_dilation",
-    "window_reversal",
-    "window_strides",
-];
+const CONVOLUTION_V1: &[&str] = convolution_attributes!("padding");
 
 /// The attributes of `all_to_all_v1` and `all_to_all_v2` (the same set).
 const ALL_TO_ALL: &[&str] = &[
@@ -184,27 +193,7 @@ pub const OPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("dynamic_conv_v1", CONVOLUTION_V1),
-    (
-        "dynamic_conv_v2",
-        &[
-            "batch_group_count",
-            "feature_group_count",
-            "input_batch_dimension",
-            "input_feature_dimension",
-            "input_spatial_dimensions",
-            "kernel_input_feature_dimension",
-            "kernel_output_feature_dimension",
-            "kernel_spatial_dimensions",
-            "lhs_dilation",
-            "output_batch_dimension",
-            "output_feature_dimension",
-            "output_spatial_dimensions",
-            "precision_config",
-            "rhs_dilation",
-            "window_reversal",
-            "window_strides",
-        ],
-    ),
+    ("dynamic_conv_v2", convolution_attributes!()),
     (
         "dynamic_gather_v1",
         &[

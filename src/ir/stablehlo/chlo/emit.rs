@@ -41,6 +41,33 @@ pub(super) struct Emitter<'a> {
     constants: HashMap<(PrimitiveType, u64, bool, Vec<i64>), InstrId>,
 }
 
+/// Methods `$method(a, b)` that emit the binary opcode of the same name.
+macro_rules! binary_ops {
+    ($( $method:ident => $opcode:ident ),*) => {
+        $( pub(super) fn $method(&mut self, a: InstrId, b: InstrId) -> InstrId {
+            self.binary(Opcode::$opcode, a, b)
+        } )*
+    };
+}
+
+/// Methods `$method(x)` that emit the unary opcode of the same name.
+macro_rules! unary_ops {
+    ($( $method:ident => $opcode:ident ),*) => {
+        $( pub(super) fn $method(&mut self, x: InstrId) -> InstrId {
+            self.unary(Opcode::$opcode, x)
+        } )*
+    };
+}
+
+/// Methods `$method(a, b)` that emit `compare(a, b), direction=$direction`.
+macro_rules! comparisons {
+    ($( $method:ident => $direction:ident ),*) => {
+        $( pub(super) fn $method(&mut self, a: InstrId, b: InstrId) -> InstrId {
+            self.cmp(ComparisonDirection::$direction, a, b)
+        } )*
+    };
+}
+
 impl<'a> Emitter<'a> {
     /// An emitter appending to `comp`, naming instructions `<prefix>.<n>`.
     pub(super) fn new(comp: &'a mut Computation, prefix: &str) -> Emitter<'a> {
@@ -247,38 +274,21 @@ impl<'a> Emitter<'a> {
         Shape::array(self.ty(x), dims)
     }
 
-    // Short names for the formulas; each is the HLO opcode of the same name.
+    // Short names for the formulas; each is the HLO opcode (or comparison) of the same name.
 
-    pub(super) fn add(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Add, a, b)
+    binary_ops! {
+        add => Add, sub => Subtract, mul => Multiply, div => Divide, rem => Remainder,
+        pow => Power, atan2 => Atan2, and => And, or => Or
     }
-    pub(super) fn sub(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Subtract, a, b)
+    unary_ops! {
+        neg => Negate, exp => Exp, log => Log, log1p => Log1p, sqrt => Sqrt, floor => Floor,
+        sign => Sign, sin => Sin, cos => Cos
     }
-    pub(super) fn mul(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Multiply, a, b)
+    comparisons! {
+        lt => Lt, le => Le, gt => Gt, ge => Ge, eq => Eq, ne => Ne
     }
-    pub(super) fn div(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Divide, a, b)
-    }
-    pub(super) fn rem(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Remainder, a, b)
-    }
-    pub(super) fn pow(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Power, a, b)
-    }
-    pub(super) fn atan2(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Atan2, a, b)
-    }
-    pub(super) fn and(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::And, a, b)
-    }
-    pub(super) fn or(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.binary(Opcode::Or, a, b)
-    }
-    pub(super) fn neg(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Negate, x)
-    }
+
+    /// `abs(x)`; real for a complex `x`.
     pub(super) fn abs(&mut self, x: InstrId) -> InstrId {
         if self.ty(x).is_complex() {
             // abs of a complex number is real.
@@ -287,51 +297,11 @@ impl<'a> Emitter<'a> {
         }
         self.unary(Opcode::Abs, x)
     }
-    pub(super) fn exp(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Exp, x)
-    }
-    pub(super) fn log(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Log, x)
-    }
-    pub(super) fn log1p(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Log1p, x)
-    }
-    pub(super) fn sqrt(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Sqrt, x)
-    }
-    pub(super) fn floor(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Floor, x)
-    }
-    pub(super) fn sign(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Sign, x)
-    }
-    pub(super) fn sin(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Sin, x)
-    }
-    pub(super) fn cos(&mut self, x: InstrId) -> InstrId {
-        self.unary(Opcode::Cos, x)
-    }
+
+    /// `is-finite(x)`: pred.
     pub(super) fn is_finite(&mut self, x: InstrId) -> InstrId {
         let shape = self.retyped(x, PrimitiveType::Pred);
         self.push(shape, Op::Plain(Opcode::IsFinite), vec![x])
-    }
-    pub(super) fn lt(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.cmp(ComparisonDirection::Lt, a, b)
-    }
-    pub(super) fn le(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.cmp(ComparisonDirection::Le, a, b)
-    }
-    pub(super) fn gt(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.cmp(ComparisonDirection::Gt, a, b)
-    }
-    pub(super) fn ge(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.cmp(ComparisonDirection::Ge, a, b)
-    }
-    pub(super) fn eq(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.cmp(ComparisonDirection::Eq, a, b)
-    }
-    pub(super) fn ne(&mut self, a: InstrId, b: InstrId) -> InstrId {
-        self.cmp(ComparisonDirection::Ne, a, b)
     }
 
     /// Horner evaluation `((c0 * x + c1) * x + c2) ...`, as

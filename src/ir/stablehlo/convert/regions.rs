@@ -58,18 +58,21 @@ impl<'a> Converter<'a> {
             }
         };
         match short {
-            "reduce" => {
+            "reduce" | "map" => {
                 let dimensions = self.dims_attr(op, "dimensions")?;
                 let to_apply = self.region_computation(&op.regions[0], op, "region")?;
-                let id = self.add(
-                    result_shape,
-                    Op::Reduce {
+                if short == "map" {
+                    let map = Op::Map {
                         dimensions,
                         to_apply,
-                    },
-                    ids,
-                    loc,
-                );
+                    };
+                    return Ok(Some(vec![self.add(result_shape, map, ids, loc)]));
+                }
+                let reduce = Op::Reduce {
+                    dimensions,
+                    to_apply,
+                };
+                let id = self.add(result_shape, reduce, ids, loc);
                 Ok(Some(finish(self, id)))
             }
             "reduce_window" => {
@@ -132,20 +135,6 @@ impl<'a> Converter<'a> {
                     loc,
                 );
                 Ok(Some(finish(self, id)))
-            }
-            "map" => {
-                let dimensions = self.dims_attr(op, "dimensions")?;
-                let to_apply = self.region_computation(&op.regions[0], op, "region")?;
-                let id = self.add(
-                    result_shape,
-                    Op::Map {
-                        dimensions,
-                        to_apply,
-                    },
-                    ids,
-                    loc,
-                );
-                Ok(Some(vec![id]))
             }
             "while" => self.convert_while(op, args).map(Some),
             "if" | "case" => self.convert_conditional(op, args).map(Some),

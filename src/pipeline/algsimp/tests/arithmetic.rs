@@ -1,16 +1,8 @@
 //! Tests of `arithmetic.rs`: identities of add, sub, mul, div, neg, not, and, or, xor,
 //! min/max and pow, and the cases where XLA (and so xlac) must leave them alone.
 
+use super::{fires, stays};
 use crate::pipeline::algsimp::AlgebraicSimplifier;
-use crate::pipeline::testing::{check_pass, check_unchanged};
-
-fn fires(before: &str, after: &str) {
-    check_pass(AlgebraicSimplifier::new(), before, after);
-}
-
-fn stays(hlo: &str) {
-    check_unchanged(AlgebraicSimplifier::new(), hlo);
-}
 
 #[test]
 fn add_broadcast_zero_is_x() {
