@@ -97,8 +97,8 @@ mod avx512 {
     /// rhs row apart, farther than the hardware prefetchers follow.
     const PREFETCH_ROWS: isize = 8;
 
-    /// Columns `columns` of an `M`-row product: 48-column blocks, then 16-column ones,
-    /// then a masked tail.
+    /// Columns `columns` of an `M`-row product: 48-column blocks, then one of 32 and one
+    /// of 16 columns as they fit, then a masked tail.
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn columns<const M: usize>(p: &FewRows, columns: std::ops::Range<usize>) {
         let mut j = columns.start;
@@ -107,6 +107,10 @@ mod avx512 {
             while j + 48 <= columns.end {
                 block::<M, 3>(p, j, 0xffff);
                 j += 48;
+            }
+            if j + 32 <= columns.end {
+                block::<M, 2>(p, j, 0xffff);
+                j += 32;
             }
             while j + 16 <= columns.end {
                 block::<M, 1>(p, j, 0xffff);
