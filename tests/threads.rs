@@ -146,6 +146,10 @@ fn dots_do_not_depend_on_threads() {
         (17, 1024, 600, false),
         (128, 1024, 1024, true),
         (300, 200, 700, false),
+        // Few rows (an LSTM step's batch): column chunks over the pool, and a tail of
+        // columns that is not a whole vector.
+        (8, 2048, 512, false),
+        (5, 1000, 700, false),
     ]
     .into_iter()
     .enumerate()

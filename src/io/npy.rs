@@ -13,7 +13,7 @@
 //! Not handled: structured dtypes, strings, objects, and numpy's extension dtypes (such as
 //! `ml_dtypes.bfloat16`, which numpy stores as opaque `|V2`).
 
-use std::io::Cursor;
+use std::io::{Cursor, Read};
 
 use half::f16;
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
@@ -133,7 +133,44 @@ pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, String> {
 
 /// Decodes a whole `.npy` file into a row-major literal.
 pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
-    let header = parse_header(bytes)?;
+    read_npy(Cursor::new(bytes), bytes.len() as u64)
+}
+
+/// Decodes a `.npy` file of `total` bytes from `reader` (an `.npz` entry) into a row-major
+/// literal. The elements go straight from the reader into the literal's storage: an array
+/// is never held twice (GPT-2's 147 MiB embedding table read from an `.npz` once was).
+pub fn read_npy<R: Read>(mut reader: R, total: u64) -> Result<ArrayLiteral, String> {
+    // The header: magic, version, its length (2 or 4 bytes), then its text.
+    let mut head = Vec::with_capacity(10);
+    let short = |e: std::io::Error| format!("truncated .npy header ({e})");
+    reader
+        .by_ref()
+        .take(10)
+        .read_to_end(&mut head)
+        .map_err(short)?;
+    if !head.starts_with(MAGIC) {
+        return Err("not a .npy file (no \\x93NUMPY magic)".into());
+    }
+    if head.len() < 10 {
+        return Err("truncated .npy header".into());
+    }
+    let len = match head[6] {
+        1 => u16::from_le_bytes([head[8], head[9]]) as usize,
+        2 | 3 => {
+            let mut more = [0u8; 2];
+            reader.read_exact(&mut more).map_err(short)?;
+            head.extend_from_slice(&more);
+            u32::from_le_bytes([head[8], head[9], more[0], more[1]]) as usize
+        }
+        v => return Err(format!("unsupported .npy format version {v}")),
+    };
+    if len as u64 > total {
+        return Err("truncated .npy header".into());
+    }
+    let start = head.len();
+    head.resize(start + len, 0);
+    reader.read_exact(&mut head[start..]).map_err(short)?;
+    let header = parse_header(&head)?;
     let Some(ty) = header.element_type() else {
         return Err(format!("unsupported dtype '{}'", header.descr));
     };
@@ -152,7 +189,7 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
     let shape = crate::ir::ArrayShape::new(ty, &dims);
     crate::ir::size::check_array(&shape).map_err(|e| e.to_string())?;
     let need = count.checked_mul(ty.byte_size());
-    let have = bytes.len().saturating_sub(header.data_offset);
+    let have = (total as usize).saturating_sub(header.data_offset);
     if need.is_none_or(|need| have < need) {
         return Err(format!(
             "the file holds {have} bytes of data, but its shape {} needs {}",
@@ -161,21 +198,28 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
         ));
     }
     use PrimitiveType as P;
+    // The decoder reads the header again, then the elements from the rest of the stream.
+    let mut r = Cursor::new(head).chain(reader);
     let data = match ty {
-        P::Pred => ArrayData::Pred(decode::<bool>(bytes)?),
-        P::S8 => ArrayData::S8(decode::<i8>(bytes)?),
-        P::S16 => ArrayData::S16(decode::<i16>(bytes)?),
-        P::S32 => ArrayData::S32(decode::<i32>(bytes)?),
-        P::S64 => ArrayData::S64(decode::<i64>(bytes)?),
-        P::U8 => ArrayData::U8(decode::<u8>(bytes)?),
-        P::U16 => ArrayData::U16(decode::<u16>(bytes)?),
-        P::U32 => ArrayData::U32(decode::<u32>(bytes)?),
-        P::U64 => ArrayData::U64(decode::<u64>(bytes)?),
-        P::F32 => ArrayData::F32(decode::<f32>(bytes)?),
-        P::F64 => ArrayData::F64(decode::<f64>(bytes)?),
-        P::C64 => ArrayData::C64(decode::<Complex<f32>>(bytes)?),
-        P::C128 => ArrayData::C128(decode::<Complex<f64>>(bytes)?),
-        P::F16 => ArrayData::F16(decode_f16(bytes, &header, count)?),
+        P::Pred => ArrayData::Pred(decode::<bool>(&mut r)?),
+        P::S8 => ArrayData::S8(decode::<i8>(&mut r)?),
+        P::S16 => ArrayData::S16(decode::<i16>(&mut r)?),
+        P::S32 => ArrayData::S32(decode::<i32>(&mut r)?),
+        P::S64 => ArrayData::S64(decode::<i64>(&mut r)?),
+        P::U8 => ArrayData::U8(decode::<u8>(&mut r)?),
+        P::U16 => ArrayData::U16(decode::<u16>(&mut r)?),
+        P::U32 => ArrayData::U32(decode::<u32>(&mut r)?),
+        P::U64 => ArrayData::U64(decode::<u64>(&mut r)?),
+        P::F32 => ArrayData::F32(decode::<f32>(&mut r)?),
+        P::F64 => ArrayData::F64(decode::<f64>(&mut r)?),
+        P::C64 => ArrayData::C64(decode::<Complex<f32>>(&mut r)?),
+        P::C128 => ArrayData::C128(decode::<Complex<f64>>(&mut r)?),
+        P::F16 => {
+            let mut bytes = Vec::with_capacity(header.data_offset + count * 2);
+            r.read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read the elements: {e}"))?;
+            ArrayData::F16(decode_f16(&bytes, &header, count)?)
+        }
         _ => return Err(format!("unsupported dtype '{}'", header.descr)),
     };
     if data.len() != count {
@@ -192,8 +236,8 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<ArrayLiteral, String> {
 /// file's order: iterating an `ndarray` array always walks the logical order. A C-order
 /// array's storage is already that order and is returned as it is (a model's parameters
 /// are not held twice while they are read).
-fn decode<T: ReadableElement + Copy>(bytes: &[u8]) -> Result<Vec<T>, String> {
-    let array = ArrayD::<T>::read_npy(Cursor::new(bytes)).map_err(|e| e.to_string())?;
+fn decode<T: ReadableElement + Copy>(reader: impl Read) -> Result<Vec<T>, String> {
+    let array = ArrayD::<T>::read_npy(reader).map_err(|e| e.to_string())?;
     if !array.is_standard_layout() {
         return Ok(array.iter().copied().collect());
     }

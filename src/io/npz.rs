@@ -113,12 +113,9 @@ fn read_npz_from<R: Read + Seek>(path: &Path, reader: R) -> Result<Vec<NamedArra
                  write them with numpy.savez rather than numpy.savez_compressed"
             )));
         }
-        let mut data = Vec::new();
-        let mut entry = zip.by_index(i).map_err(|e| err(e.to_string()))?;
-        entry
-            .read_to_end(&mut data)
-            .map_err(|e| err(format!("{name}: {e}")))?;
-        let literal = npy::read_npy_bytes(&data).map_err(|m| err(format!("{name}: {m}")))?;
+        let entry = zip.by_index(i).map_err(|e| err(e.to_string()))?;
+        let size = entry.size();
+        let literal = npy::read_npy(entry, size).map_err(|m| err(format!("{name}: {m}")))?;
         out.push(NamedArray {
             name,
             file: file.clone(),

@@ -10,13 +10,17 @@
 //!    constant (the loop would overwrite the caller's input or the constant's bytes), when
 //!    it only forwards another buffer (get-tuple-element, bitcast: the forwarded buffer may
 //!    be live elsewhere), when the same value fills two leaves, or when it has users other
-//!    than the init tuple (it is still read after the loop started changing it).
+//!    than the init tuple (it is still read after the loop started changing it). Except:
+//!    an entry parameter (not donated, read by this loop alone) in a leaf that the body
+//!    passes through unchanged and that nobody reads from the while's result stays where
+//!    it is, and the loop reads it in place (the weights and inputs of an RNN's scan).
 //! 2. **While body root**: leaf `k` of the root is left alone when it is the body
 //!    parameter's own leaf `k` (passed through unchanged). It is copied when it is not
 //!    computed fresh in the body (a parameter leaf moved to another index, a constant, a
 //!    forwarder), when the same value fills two leaves, and when the instruction computing
-//!    it reads the old leaf `k` other than as the in-place operand of a
-//!    dynamic-update-slice (or its fusion). A leaf moved from index `m` gets two copies
+//!    it reads the old leaf `k` other than through one operand that it may overwrite: the
+//!    in-place operand of a dynamic-update-slice (or its fusion), or an operand read
+//!    elementwise at the index written (`CanShareOperandBufferWithUser`). A leaf moved from index `m` gets two copies
 //!    (into a temporary, then into the state), so rotations of the state cannot deadlock.
 //!    Then every instruction that still reads old leaf `k` is made a control predecessor
 //!    of the instruction writing new leaf `k`, so the schedule reads before it
@@ -211,6 +215,7 @@ fn copy_while_init(module: &mut Module, c: ComputationId, w: InstrId) -> bool {
     let init = module.computations[c].instrs[w].operands[0];
     let users = module.computations[c].users();
     let init_shape = module.computations[c].instrs[init].shape.clone();
+    let read_only = read_only_leaves(module, c, w);
     let needs = |module: &Module, x: InstrId, seen: &HashSet<InstrId>, only_user: InstrId| {
         let comp = &module.computations[c];
         let src = source(module, c, x);
@@ -218,6 +223,25 @@ fn copy_while_init(module: &mut Module, c: ComputationId, w: InstrId) -> bool {
             || is_forwarder(&comp.instrs[src])
             || seen.contains(&x)
             || users[x].iter().any(|&u| u != only_user)
+    };
+    // A leaf the loop only reads may stay in an entry parameter's bytes (XLA's while
+    // reads such inputs in place: no copy of the weights before an RNN's loop). Only a
+    // parameter this loop alone reads: the plan then has one value in those bytes.
+    let in_place = |module: &Module, k: usize, x: InstrId, seen: &HashSet<InstrId>| {
+        let comp = &module.computations[c];
+        c == module.entry
+            && read_only.contains(&k)
+            && !seen.contains(&x)
+            && users[x].iter().all(|&u| u == init || u == w)
+            && match comp.instrs[x].op {
+                // A donated parameter's bytes get overwritten by its output.
+                Op::Parameter { number } => !module
+                    .config
+                    .input_output_alias
+                    .iter()
+                    .any(|a| a.parameter == number),
+                _ => false,
+            }
     };
     if !init_shape.is_tuple() {
         if needs(module, init, &HashSet::new(), w) {
@@ -236,7 +260,9 @@ fn copy_while_init(module: &mut Module, c: ComputationId, w: InstrId) -> bool {
     let mut changed = !init_is_private_tuple;
     for (k, &x) in elements.iter().enumerate() {
         let leaf = init_shape.subshape(&[k]).is_some_and(Shape::is_array);
-        let copy_it = leaf && (!init_is_private_tuple || needs(module, x, &seen, owner));
+        let copy_it = leaf
+            && !in_place(module, k, x, &seen)
+            && (!init_is_private_tuple || needs(module, x, &seen, owner));
         seen.insert(x);
         if copy_it {
             new_elements.push(add_copy(module, c, x, w));
@@ -261,6 +287,46 @@ fn copy_while_init(module: &mut Module, c: ComputationId, w: InstrId) -> bool {
         module.computations[c].instrs[w].operands[0] = t;
     }
     true
+}
+
+/// The state leaves of while `w` (in computation `c`) that the loop never writes and its
+/// caller never reads from the result: the body passes them through unchanged, and no
+/// get-tuple-element of the while takes them (the while's result is read leaf by leaf).
+fn read_only_leaves(module: &Module, c: ComputationId, w: InstrId) -> HashSet<usize> {
+    let comp = &module.computations[c];
+    let Op::While { body, .. } = comp.instrs[w].op else {
+        return HashSet::new();
+    };
+    let b = &module.computations[body];
+    let root = b.root_instr();
+    let Some(&param) = b.parameters().first() else {
+        return HashSet::new();
+    };
+    if root.opcode() != Opcode::Tuple {
+        return HashSet::new();
+    }
+    let mut read_after = HashSet::new();
+    for &u in &comp.users()[w] {
+        match comp.instrs[u].op {
+            Op::GetTupleElement { index } => {
+                read_after.insert(index);
+            }
+            // The whole result goes on (a tuple, the root): every leaf is read.
+            _ => return HashSet::new(),
+        }
+    }
+    (0..root.operands.len())
+        .filter(|&k| {
+            !read_after.contains(&k)
+                && state_leaf(module, body, root.operands[k], param) == Some(k)
+                && root
+                    .operands
+                    .iter()
+                    .filter(|&&o| o == root.operands[k])
+                    .count()
+                    == 1
+        })
+        .collect()
 }
 
 /// Which old state leaf an operand reads: `Some(k)` for get-tuple-element `k` of the body
@@ -344,6 +410,11 @@ fn copy_while_body_root(module: &mut Module, body: ComputationId) -> bool {
             .iter()
             .copied()
             .filter(|&r| r != writer && r != root && !holders.contains(&r))
+            // Another leaf's get-tuple-element forwards bytes; it reads none.
+            .filter(|&r| {
+                !matches!(comp.instrs[r].op, Op::GetTupleElement { .. })
+                    || comp.instrs[r].operands[0] != param
+            })
             .filter(|&r| comp.instrs[r].operands.iter().any(|o| holders.contains(o)))
             .collect();
         let mut writer = writer;
@@ -400,8 +471,11 @@ fn old_leaf_holders(
     holders
 }
 
-/// True if `v` may be written straight into state leaf `k`: it reads old leaf `k` only as
-/// the in-place operand of a dynamic-update-slice (or such a fusion), or not at all.
+/// True if `v` may be written straight into state leaf `k`: it reads old leaf `k` not at
+/// all, or through one operand only, which is the in-place operand of a
+/// dynamic-update-slice (or such a fusion) or one it reads elementwise at the index it
+/// writes (`CanShareOperandBufferWithUser`: an LSTM's `c = f*c + i*g` updates `c` in
+/// place).
 fn in_place_safe(
     module: &Module,
     body: ComputationId,
@@ -411,12 +485,22 @@ fn in_place_safe(
 ) -> bool {
     let instr = &module.computations[body].instrs[v];
     let in_place = in_place_operand(module, body, v);
+    let reads = instr
+        .operands
+        .iter()
+        .filter(|&&o| state_leaf(module, body, o, param).is_some_and(|l| l == k || l == usize::MAX))
+        .count();
     instr
         .operands
         .iter()
         .enumerate()
         .all(|(j, &o)| match state_leaf(module, body, o, param) {
-            Some(leaf) if leaf == k || leaf == usize::MAX => Some(j) == in_place && leaf == k,
+            Some(leaf) if leaf == k || leaf == usize::MAX => {
+                leaf == k
+                    && (Some(j) == in_place
+                        || (reads == 1
+                            && can_share_operand_buffer_with_user(module, body, v, j, &[])))
+            }
             _ => true,
         })
 }

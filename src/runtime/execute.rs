@@ -83,6 +83,31 @@ pub fn run_sequence(seq: &ThunkSequence, ctx: &mut Context<'_>) -> Result<(), Ru
     Ok(())
 }
 
+/// Runs `f` on a thread of the kernels' pool (rayon's global pool) while the calling
+/// thread waits, unless the caller is a pool thread already or times thunks (the timings
+/// are the caller's thread-locals). A kernel split from a pool thread runs its first tasks
+/// right there while idle pool threads steal the others; split from outside, the caller
+/// hands every task to the pool and sleeps until the last one ends, which costs two
+/// thread wake-ups per split: an LSTM step splits two GEMMs, 128 per run.
+pub fn on_pool<R>(f: impl FnOnce() -> R) -> R {
+    if rayon::current_thread_index().is_some() || super::profile::is_on() {
+        return f();
+    }
+    /// The job and its result cross to the pool thread and back while the caller waits.
+    struct Handed<T>(T);
+    // SAFETY: the caller blocks until the pool thread is done with the job, so whatever it
+    // borrows outlives its use there; nothing the job touches depends on the thread it
+    // runs on (the thunk timings, thread-local, are excluded above).
+    unsafe impl<T> Send for Handed<T> {}
+    impl<T> Handed<T> {
+        fn into_inner(self) -> T {
+            self.0
+        }
+    }
+    let job = Handed(f);
+    rayon::scope(move |_| Handed(job.into_inner()())).into_inner()
+}
+
 /// Runs one thunk (the autotuner times thunks one by one).
 pub fn run_single_thunk(t: &Thunk, ctx: &mut Context<'_>) -> Result<(), RuntimeError> {
     run_thunk(t, ctx)

@@ -408,7 +408,15 @@ impl Executable {
         ));
         ctx.evaluator.device = context;
         ctx.device = device;
-        run_sequence(&self.entry, &mut ctx)?;
+        // One device per process: its thunks run on the kernels' pool. Devices run on
+        // threads of their own, each waiting for the others at collectives, so none may
+        // hold a pool thread.
+        if grid.replicas * grid.partitions == 1 {
+            let entry = &self.entry;
+            execute::on_pool(|| run_sequence(entry, &mut ctx))?;
+        } else {
+            run_sequence(&self.entry, &mut ctx)?;
+        }
         if !read_result {
             return Ok(None);
         }

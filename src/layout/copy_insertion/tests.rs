@@ -105,15 +105,13 @@ fn while_init_copies_parameters_and_constants_only() {
 }
 
 #[test]
-fn swapped_state_leaves_get_two_copies_and_the_counter_one() {
+fn swapped_state_leaves_get_two_copies_and_the_counter_none() {
     let (m, _) = run(LOOP);
     let body = m.find_computation("body").unwrap();
     let comp = &m.computations[body];
     let root = comp.root_instr();
-    // Leaf 0: i1 = add(i, 1) reads the old leaf 0 and is not in place: one copy.
-    let l0 = root.operands[0];
-    assert_eq!(opcode_of(&m, body, l0), Opcode::Copy);
-    assert_eq!(comp.instr(comp.instr(l0).operands[0]).name, "i1");
+    // Leaf 0: i1 = add(i, 1) reads the old leaf 0 elementwise, once: written in place.
+    assert_eq!(comp.instr(root.operands[0]).name, "i1");
     // Leaves 1 and 2 swap: copy(copy(gte)).
     for k in [1, 2] {
         let outer = root.operands[k];
@@ -283,5 +281,109 @@ ENTRY main {
         assert_eq!(leaf.opcode(), Opcode::Copy, "{m}");
         let (x, o) = param_and_output_allocations(&m, "x", &out);
         assert_eq!(x, o, "{m}");
+    }
+}
+
+/// An RNN's cell state: `c1 = c + h*c` reads the old `c` once, elementwise, and is written
+/// over it; `c*c` reads it through two operands and gets a copy. Readers of the old `c`
+/// are ordered before the write by their data edges already.
+#[test]
+fn elementwise_update_of_the_state_is_in_place() {
+    let (m, _) = run(r#"HloModule rnn
+cond {
+  s = (s32[], f32[8]{0}, f32[8]{0}, f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8]{0}, f32[8]{0}, f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  c = f32[8]{0} get-tuple-element(s), index=1
+  h = f32[8]{0} get-tuple-element(s), index=2
+  q = f32[8]{0} get-tuple-element(s), index=3
+  hc = f32[8]{0} multiply(h, c)
+  c1 = f32[8]{0} add(c, hc)
+  h1 = f32[8]{0} tanh(c1)
+  q1 = f32[8]{0} multiply(q, q)
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  ROOT t = (s32[], f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(i1, c1, h1, q1)
+}
+ENTRY main {
+  p = f32[8]{0} parameter(0)
+  z = s32[] constant(0)
+  e = f32[8]{0} exponential(p)
+  f = f32[8]{0} negate(p)
+  g = f32[8]{0} sine(p)
+  init = (s32[], f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(z, e, f, g)
+  w = (s32[], f32[8]{0}, f32[8]{0}, f32[8]{0}) while(init), condition=cond, body=body
+  ROOT r = f32[8]{0} get-tuple-element(w), index=1
+}
+"#);
+    let body = m.find_computation("body").unwrap();
+    let comp = &m.computations[body];
+    let root = comp.root_instr();
+    let names: Vec<&str> = root.operands[..3]
+        .iter()
+        .map(|&o| comp.instr(o).name.as_str())
+        .collect();
+    assert_eq!(names, ["i1", "c1", "h1"]);
+    assert_eq!(opcode_of(&m, body, root.operands[3]), Opcode::Copy);
+    for name in ["i1", "c1", "h1"] {
+        let x = comp.instr(comp.find(name).unwrap());
+        assert!(x.control_predecessors.is_empty(), "{name}: {m}");
+    }
+}
+
+const READ_ONLY: &str = r#"HloModule scan
+cond {
+  s = (s32[], f32[4]{0}, f32[4]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[4]{0}, f32[4]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  a = f32[4]{0} get-tuple-element(s), index=1
+  wt = f32[4]{0} get-tuple-element(s), index=2
+  a1 = f32[4]{0} multiply(a, wt)
+  ROOT t = (s32[], f32[4]{0}, f32[4]{0}) tuple(i1, a1, wt)
+}
+ENTRY main {
+  p = f32[4]{0} parameter(0)
+  q = f32[4]{0} parameter(1)
+  z = s32[] constant(0)
+  e = f32[4]{0} exponential(p)
+  init = (s32[], f32[4]{0}, f32[4]{0}) tuple(z, e, q)
+  w = (s32[], f32[4]{0}, f32[4]{0}) while(init), condition=cond, body=body
+  ROOT r = f32[4]{0} get-tuple-element(w), index=RESULT
+}
+"#;
+
+/// A parameter in a leaf the loop only reads (a scan's weights) is read in place: no
+/// copy, and the loop state of that leaf is the parameter's allocation. Not when the
+/// caller reads that leaf of the result, which would alias its input.
+#[test]
+fn read_only_parameter_in_the_loop_state_is_not_copied() {
+    for (result, copied) in [("1", false), ("2", true)] {
+        let (m, _) = run(&READ_ONLY.replace("RESULT", result));
+        let entry = m.entry_computation();
+        let init = entry.instr(entry.find("init").unwrap());
+        let leaf2 = opcode_of(&m, m.entry, init.operands[2]);
+        assert_eq!(leaf2 == Opcode::Copy, copied, "{m}");
+        assert_eq!(opcode_of(&m, m.entry, init.operands[0]), Opcode::Copy);
+        if !copied {
+            let mut scheduled = m.clone();
+            HloMemoryScheduler.run(&mut scheduled).unwrap();
+            let ba = BufferAssignment::run(&scheduled).unwrap();
+            let entry = scheduled.entry_computation();
+            let q = ba.slice(scheduled.entry, entry.find("q").unwrap(), &[]);
+            let state = ba.slice(scheduled.entry, entry.find("w").unwrap(), &[2]);
+            assert_eq!(q, state);
+        }
     }
 }

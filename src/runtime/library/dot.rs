@@ -11,6 +11,7 @@ use gemm::Parallelism;
 
 use crate::ir::{ArrayShape, DotDimensionNumbers, Layout, PrimitiveType};
 
+use super::dot_few_rows::{self, FewRows};
 use crate::runtime::RuntimeError;
 use crate::runtime::buffers::copy_array;
 use crate::runtime::elements::{Compute, load, store};
@@ -362,7 +363,9 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
                     rhs_cs: r.second,
                     rhs_rs: r.first,
                 };
-                if parallel_gemm {
+                if let Some(f) = g.few_rows() {
+                    g.run_few_rows(&f, parallel_gemm, epilogue.map(|e| (e, b * m)));
+                } else if parallel_gemm {
                     g.run_split(epilogue.map(|e| (e, b * m)));
                 } else {
                     g.run_tiles(epilogue.map(|e| (e, b * m, 0)));
@@ -535,7 +538,67 @@ unsafe impl<T> Send for Gemm<T> {}
 /// of the micro-kernel's tile so no block ends in a ragged tile that another could fill.
 const SPLIT_ALIGN: usize = 16;
 
+/// Column chunks of a threaded few-rows GEMM start at multiples of this (whole 16-lane
+/// vectors, mostly whole 48-column blocks).
+const FEW_ROWS_ALIGN: usize = 48;
+
 impl<T: gemm_type::Gemm> Gemm<T> {
+    /// This GEMM as a few-rows product, when it is f32 and that kernel takes it.
+    fn few_rows(&self) -> Option<FewRows> {
+        let applies = std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+            && dot_few_rows::applies(self.m, self.n, self.k, self.dst_cs, self.rhs_cs);
+        applies.then_some(FewRows {
+            m: self.m,
+            k: self.k,
+            dst: self.dst as *mut f32,
+            dst_rs: self.dst_rs,
+            lhs: self.lhs as *const f32,
+            lhs_rs: self.lhs_rs,
+            lhs_cs: self.lhs_cs,
+            rhs: self.rhs as *const f32,
+            rhs_rs: self.rhs_rs,
+        })
+    }
+
+    /// Runs `f` (this GEMM, see [`Self::few_rows`]), in column chunks over the pool when
+    /// `parallel`: several chunks per core, so a core taken by another process leaves its
+    /// share to the others (the split does not change a bit of the result). With
+    /// `epilogue = (e, first)`, `e.done` follows each chunk (chunks are then whole
+    /// epilogue units; one chunk when the epilogue takes whole rows only).
+    fn run_few_rows(
+        &self,
+        f: &FewRows,
+        parallel: bool,
+        epilogue: Option<(TileEpilogue<'_>, usize)>,
+    ) {
+        use rayon::prelude::*;
+        let (m, n) = (self.m, self.n);
+        let unit = match epilogue {
+            Some((e, _)) => e.columns.unwrap_or(n),
+            None => FEW_ROWS_ALIGN,
+        };
+        let tasks = if parallel { 4 * split_blocks() } else { 1 };
+        let chunk = n.div_ceil(tasks).div_ceil(unit).max(1) * unit;
+        let run = |c0: usize| {
+            let c1 = (c0 + chunk).min(n);
+            // SAFETY: the chunk's columns are inside the output; `few_rows` checked the
+            // strides; chunks write disjoint columns.
+            unsafe { f.run(c0..c1) };
+            if let Some((e, first)) = epilogue {
+                (e.done)(first..first + m, c0..c1);
+            }
+        };
+        if chunk >= n {
+            run(0);
+        } else {
+            (0..n)
+                .step_by(chunk)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .for_each(run);
+        }
+    }
+
     /// The whole GEMM in one call.
     ///
     /// # Safety
@@ -760,7 +823,7 @@ mod gemm_type {
 
     /// `dst[m x n] = lhs[m x k] * rhs[k x n]` with element strides (column stride first,
     /// as `gemm::gemm` takes them).
-    pub trait Gemm: Sized {
+    pub trait Gemm: Sized + 'static {
         /// # Safety
         /// The pointers and strides must describe valid matrices.
         #[allow(clippy::too_many_arguments)]

@@ -18,6 +18,7 @@ pub mod convolution;
 pub mod convolution_direct;
 pub mod convolution_nhwc;
 pub mod dot;
+pub mod dot_few_rows;
 pub mod fft;
 pub mod lapack;
 pub mod loop_convolution;
