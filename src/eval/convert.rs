@@ -198,7 +198,7 @@ pub(super) fn to_le_bytes(data: &ArrayData) -> Vec<u8> {
 }
 
 /// Elements of type `ty` read from a little-endian byte stream (whole elements only).
-pub(super) fn from_le_bytes(bytes: &[u8], ty: PrimitiveType) -> EvalResult<ArrayData> {
+pub(crate) fn from_le_bytes(bytes: &[u8], ty: PrimitiveType) -> EvalResult<ArrayData> {
     use PrimitiveType as P;
     macro_rules! read {
         ($n:expr, $f:expr) => {

@@ -109,6 +109,8 @@ crate::ir::impl_unsupported!(EvalError);
 /// Shorthand for handler results.
 pub type EvalResult<T = Literal> = Result<T, EvalError>;
 
+#[cfg(test)]
+pub(crate) use convert::from_le_bytes;
 pub use convolution::ConvolutionGeometry;
 pub use custom_call::interprets_target as interprets_custom_call;
 /// XLA's `rng` results (`rng/xla_rng_op.txt`), for the runtime's tests too.

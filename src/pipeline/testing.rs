@@ -45,19 +45,7 @@ pub fn check_pass_with_tolerance(
     after: &str,
     tolerance: Tolerance,
 ) {
-    let original = parse_verified(before);
-    let mut module = original.clone();
-    let changed = pass
-        .run(&mut module)
-        .unwrap_or_else(|e| panic!("{} failed: {e}", pass.name()));
-    if let Err(errors) = verify(&module) {
-        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        panic!(
-            "module does not verify after {}:\n{}\n{module}",
-            pass.name(),
-            lines.join("\n")
-        );
-    }
+    let (original, module, changed) = run_verified(&mut pass, before);
     let got = module.to_string();
     let want = parse_verified(after).to_string();
     assert!(got == want, "{} gave\n{got}\nexpected\n{want}", pass.name());
@@ -74,19 +62,7 @@ pub fn check_pass_with_tolerance(
 /// that it verifies, that it reports a change and that results agree within `tolerance`
 /// (`Tolerance::EXACT`: bit-equal), and returns the module for structural checks.
 pub fn check_expansion(mut pass: impl Pass, before: &str, tolerance: Tolerance) -> Module {
-    let original = parse_verified(before);
-    let mut module = original.clone();
-    let changed = pass
-        .run(&mut module)
-        .unwrap_or_else(|e| panic!("{} failed: {e}", pass.name()));
-    if let Err(errors) = verify(&module) {
-        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        panic!(
-            "module does not verify after {}:\n{}\n{module}",
-            pass.name(),
-            lines.join("\n")
-        );
-    }
+    let (original, module, changed) = run_verified(&mut pass, before);
     assert!(changed, "{} reported no change", pass.name());
     assert_ne!(
         module.to_string(),
@@ -130,4 +106,23 @@ pub fn assert_close_results(before: &Module, after: &Module, tolerance: Toleranc
             assert!(c.ok(), "output {i} changed: {c}");
         }
     }
+}
+
+/// Parses `before`, runs `pass` on a copy and checks that the result verifies: the
+/// original, the rewritten module and whether the pass reported a change.
+fn run_verified(pass: &mut impl Pass, before: &str) -> (Module, Module, bool) {
+    let original = parse_verified(before);
+    let mut module = original.clone();
+    let changed = pass
+        .run(&mut module)
+        .unwrap_or_else(|e| panic!("{} failed: {e}", pass.name()));
+    if let Err(errors) = verify(&module) {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!(
+            "module does not verify after {}:\n{}\n{module}",
+            pass.name(),
+            lines.join("\n")
+        );
+    }
+    (original, module, changed)
 }

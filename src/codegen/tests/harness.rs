@@ -89,31 +89,8 @@ pub fn random_literal(shape: &ArrayShape, rng: &mut SplitMix64, specials: bool) 
 
 /// Little-endian physical bytes back into a literal of `shape`.
 fn literal_from_bytes(shape: &ArrayShape, bytes: &[u8]) -> ArrayLiteral {
-    macro_rules! read {
-        ($n:expr, $f:expr) => {
-            bytes
-                .chunks_exact($n)
-                .map(|c| $f(c.try_into().unwrap()))
-                .collect()
-        };
-    }
-    use PrimitiveType as P;
-    let data = match shape.element_type {
-        P::Pred => ArrayData::Pred(bytes.iter().map(|&b| b != 0).collect()),
-        P::U8 => ArrayData::U8(bytes.to_vec()),
-        P::S8 => ArrayData::S8(read!(1, i8::from_le_bytes)),
-        P::S16 => ArrayData::S16(read!(2, i16::from_le_bytes)),
-        P::S32 => ArrayData::S32(read!(4, i32::from_le_bytes)),
-        P::S64 => ArrayData::S64(read!(8, i64::from_le_bytes)),
-        P::U16 => ArrayData::U16(read!(2, u16::from_le_bytes)),
-        P::U32 => ArrayData::U32(read!(4, u32::from_le_bytes)),
-        P::U64 => ArrayData::U64(read!(8, u64::from_le_bytes)),
-        P::F16 => ArrayData::F16(read!(2, |b| f16::from_bits(u16::from_le_bytes(b)))),
-        P::BF16 => ArrayData::BF16(read!(2, |b| bf16::from_bits(u16::from_le_bytes(b)))),
-        P::F32 => ArrayData::F32(read!(4, f32::from_le_bytes)),
-        P::F64 => ArrayData::F64(read!(8, f64::from_le_bytes)),
-        t => panic!("no literals of {t}"),
-    };
+    let data = crate::eval::from_le_bytes(bytes, shape.element_type)
+        .unwrap_or_else(|e| panic!("no literals of {}: {e}", shape.element_type));
     ArrayLiteral {
         shape: shape.clone(),
         data,
