@@ -145,6 +145,9 @@ fn dots_do_not_depend_on_threads() {
         (128, 64, 1000, true),
         (17, 1024, 600, false),
         (128, 1024, 1024, true),
+        // A transposed rhs computed into a column-major temporary, copied back in three
+        // column blocks of which the last is shorter.
+        (96, 2100, 300, true),
         (300, 200, 700, false),
         // Few rows (an LSTM step's batch): column chunks over the pool, and a tail of
         // columns that is not a whole vector.

@@ -295,12 +295,15 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     let flip = flip_destination(direct, dst_rs, dst_cs, &l, &r, (m, n, k));
     // A flipped GEMM writes a temporary; the epilogue then runs after the whole dot.
     let epilogue = epilogue.filter(|_| !flip);
-    let mut flipped: Vec<T> = if flip {
-        vec![T::default(); batches * m * n]
-    } else {
-        Vec::new()
-    };
-    let flipped_ptr = SendPtrs(flipped.as_mut_ptr(), std::ptr::null(), std::ptr::null());
+    // Left uninitialized: the GEMM writes every element without reading the destination
+    // (zeroing it cost a memset as large as the output on every run).
+    let mut flipped: Box<[std::mem::MaybeUninit<T>]> =
+        Box::new_uninit_slice(if flip { batches * m * n } else { 0 });
+    let flipped_ptr = SendPtrs(
+        flipped.as_mut_ptr() as *mut T,
+        std::ptr::null(),
+        std::ptr::null(),
+    );
     let epilogue = epilogue.filter(|e| {
         let split = match split_plan(m, n, split_blocks(), e.columns) {
             Some((rows, _)) => rows || e.columns.is_some(),
@@ -390,8 +393,8 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
             // SAFETY: the temporary holds `batches` column-major `m x n` blocks; the
             // output's batch `b` starts at `o` with the strides of its groups.
             unsafe {
-                transpose_into(
-                    flipped.as_ptr().add(b * m * n),
+                transpose_into_parallel(
+                    (flipped.as_ptr() as *const T).add(b * m * n),
                     (m, n),
                     dst.offset(o),
                     (dst_rs, dst_cs),
@@ -457,6 +460,45 @@ fn flip_destination<T>(
     let as_is = gathered(r.second.abs() == 1, n * k);
     let flipped = gathered(l.first.abs() == 1, m * k) + m * n;
     flipped < as_is
+}
+
+/// [`transpose_into`] cut into column blocks run on the kernels' pool: a flipped GEMM's
+/// copy is memory-bound and as large as the output (GPT-2's tied logits: 128 x 50257), so
+/// one thread alone left the other core idle for it. A pure copy: no bit depends on the
+/// cut.
+///
+/// # Safety
+/// As [`transpose_into`]; the column blocks write disjoint parts of `dst`.
+unsafe fn transpose_into_parallel<T: Copy>(
+    src: *const T,
+    (m, n): (usize, usize),
+    dst: *mut T,
+    (rs, cs): (isize, isize),
+) {
+    use rayon::prelude::*;
+    const MIN_BLOCK_ELEMENTS: usize = 1 << 16;
+    let blocks = (m * n / MIN_BLOCK_ELEMENTS).clamp(1, 4 * split_blocks());
+    if blocks == 1 {
+        // SAFETY: the caller's guarantees.
+        return unsafe { transpose_into(src, (m, n), dst, (rs, cs)) };
+    }
+    let columns = n.div_ceil(blocks).div_ceil(32) * 32;
+    let ptrs = SendPtrs(dst, src, std::ptr::null());
+    (0..n.div_ceil(columns)).into_par_iter().for_each(|c| {
+        let (dst, src, _) = ptrs.get();
+        let j0 = c * columns;
+        let width = columns.min(n - j0);
+        // SAFETY: columns `j0..j0 + width` of the source (column-major, `m` per column)
+        // and of the destination; blocks are disjoint.
+        unsafe {
+            transpose_into(
+                src.add(j0 * m),
+                (m, width),
+                dst.offset(j0 as isize * cs),
+                (rs, cs),
+            )
+        };
+    });
 }
 
 /// Copies a column-major `m x n` block into `dst` with row and column strides `(rs, cs)`,
