@@ -966,9 +966,24 @@ fn transpose<T: Copy>(v: &[T], rows: usize, cols: usize) -> Vec<T> {
     out
 }
 
-fn par() -> Par {
-    faer::get_global_parallelism()
+/// faer's parallelism for a factorization of an `m x n` matrix: one thread below
+/// [`SEQUENTIAL_BELOW`] rows or columns, the pool above. On the 2-core VM with nothing
+/// else running (`xlac bench` of jitted `lax.linalg.lu` / `jnp.linalg.qr`, f32, `--threads
+/// 1` against `2`, two rounds): LU 128 0.13-0.20 / 0.21-0.24 ms, 256 0.52-0.77 / 0.90,
+/// 512 2.9-3.1 / 4.9-6.9, 1024 19.8-25.9 / 19.3-24.2; QR 256 2.9-3.2 / 3.4-3.9, 512
+/// 12.6-13.6 / 14.1, 1024 61 / 55-63. Below 1024 faer's splits wait for each other more
+/// than they gain (and on a loaded machine for a descheduled thread: 37 ms against 9.7
+/// for the 256 LU).
+fn par_for(m: usize, n: usize) -> Par {
+    if m.min(n) < SEQUENTIAL_BELOW {
+        Par::Seq
+    } else {
+        faer::get_global_parallelism()
+    }
 }
+
+/// See [`par_for`].
+const SEQUENTIAL_BELOW: usize = 1024;
 
 // ---------------------------------------------------------------------------------------
 // LU
@@ -989,7 +1004,7 @@ pub fn getrf<T: Scalar>(m: usize, n: usize, a: &mut [T]) -> (Vec<i32>, i32) {
             faer::linalg::lu::partial_pivoting::factor::lu_in_place_scratch::<usize, T>(
                 m,
                 n,
-                par(),
+                par_for(m, n),
                 Default::default(),
             ),
         );
@@ -997,7 +1012,7 @@ pub fn getrf<T: Scalar>(m: usize, n: usize, a: &mut [T]) -> (Vec<i32>, i32) {
             mat,
             &mut perm,
             &mut perm_inv,
-            par(),
+            par_for(m, n),
             MemStack::new(&mut mem),
             Default::default(),
         );
@@ -1078,13 +1093,13 @@ pub fn geqrf<T: Scalar>(m: usize, n: usize, a: &mut [T]) -> Vec<T> {
         m,
         n,
         bs,
-        par(),
+        par_for(m, n),
         Default::default(),
     ));
     factor::qr_in_place(
         MatMut::from_column_major_slice_mut(a, m, n),
         coeff.as_mut(),
-        par(),
+        par_for(m, n),
         MemStack::new(&mut mem),
         Default::default(),
     );
@@ -1148,7 +1163,7 @@ pub fn orgqr<T: Scalar>(m: usize, n: usize, a: &[T], tau: &[T]) -> Vec<T> {
             v.as_ref().adjoint(),
             qs.as_ref(),
             T::one(),
-            par(),
+            par_for(m, n),
         );
         let tw = &t * &w;
         faer::linalg::matmul::matmul(
@@ -1157,7 +1172,7 @@ pub fn orgqr<T: Scalar>(m: usize, n: usize, a: &[T], tau: &[T]) -> Vec<T> {
             v.as_ref(),
             tw.as_ref(),
             -T::one(),
-            par(),
+            par_for(m, n),
         );
     }
     let mut out = Vec::with_capacity(m * n);
