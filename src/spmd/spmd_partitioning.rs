@@ -1246,16 +1246,30 @@ impl<'a> Partitioner<'a> {
             .collect();
         let param = self.emit_clone(instr, Shape::Tuple(shards.clone()), vec![]);
         self.new.instrs[param].sharding = instr.sharding.clone();
+        Ok((
+            self.tuple_elements(param, shards, tilings),
+            "parameter: each element its shard",
+        ))
+    }
+
+    /// The elements of the partitioned tuple `tuple` (element shapes `shards`), each taken
+    /// out with a `get-tuple-element` and carrying its tiling.
+    fn tuple_elements(
+        &mut self,
+        tuple: InstrId,
+        shards: Vec<Shape>,
+        tilings: Vec<Tiling>,
+    ) -> PValue {
         let vs = shards
             .into_iter()
             .zip(tilings)
             .enumerate()
             .map(|(index, (shape, tiling))| {
-                let id = self.emit(shape, Op::GetTupleElement { index }, vec![param]);
+                let id = self.emit(shape, Op::GetTupleElement { index }, vec![tuple]);
                 PValue::Array { id, tiling }
             })
             .collect();
-        Ok((PValue::Tuple(vs), "parameter: each element its shard"))
+        PValue::Tuple(vs)
     }
 
     /// A while loop the partitioner runs on shards: its state a tuple of arrays with a
@@ -1473,19 +1487,10 @@ impl<'a> Partitioner<'a> {
         self.partition_callee(body)?;
         self.partition_callee(condition)?;
         let w = self.emit_clone(instr, Shape::Tuple(shards.clone()), vec![state]);
-        let vs = shards
-            .into_iter()
-            .zip(tilings)
-            .enumerate()
-            .map(|(index, (shape, tiling))| {
-                let id = self.emit(shape, Op::GetTupleElement { index }, vec![w]);
-                PValue::Array { id, tiling }
-            })
-            .collect();
         self.actions
             .push("body and condition partitioned; the state stays split across iterations".into());
         Ok((
-            PValue::Tuple(vs),
+            self.tuple_elements(w, shards, tilings),
             "while: the body and condition partitioned, the state kept in its sharding",
         ))
     }
