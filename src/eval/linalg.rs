@@ -31,8 +31,8 @@ use num_complex::Complex;
 
 use super::{EvalError, EvalResult};
 use crate::ir::{
-    ArrayData, ArrayLiteral, ArrayShape, Literal, NativeType, TriangularSolveOptions,
-    TriangularTranspose,
+    ArrayData, ArrayLiteral, ArrayShape, Literal, NativeType, PrimitiveType, Shape,
+    TriangularSolveOptions, TriangularTranspose,
 };
 
 /// An element type the linear algebra routines compute in: a real or complex float.
@@ -367,9 +367,29 @@ impl Trsm {
 /// `triangular-solve(a, b), ...`: `a` is `[..., k, k]`, `b` and the result `[..., m, n]`
 /// with `k == m` (left side) or `k == n` (right side).
 pub fn triangular_solve(a: &Literal, b: &Literal, options: &TriangularSolveOptions) -> EvalResult {
+    let how = Trsm::from_options(options);
+    let ty = array(b, "triangular-solve b")?.element_type();
+    if matches!(ty, PrimitiveType::F16 | PrimitiveType::BF16) {
+        // XLA:CPU has no f16/bf16 solver; its expansion computes every step in f32 (bf16
+        // through float normalization, f16 as each f16 op is computed), so the
+        // interpreter solves in f32 and rounds the result once.
+        let wide = |x: &Literal| -> EvalResult<Literal> {
+            let mut shape = array(x, "triangular-solve operand")?.shape.clone();
+            shape.element_type = PrimitiveType::F32;
+            super::convert::convert(&Shape::Array(shape), x)
+        };
+        let (a32, b32) = (wide(a)?, wide(b)?);
+        let x: Literal = trsm(
+            array(&a32, "triangular-solve a")?,
+            array(&b32, "triangular-solve b")?,
+            how,
+        )?
+        .into();
+        return super::convert::convert(&b.shape(), &x);
+    }
     let a = array(a, "triangular-solve a")?;
     let b = array(b, "triangular-solve b")?;
-    Ok(trsm(a, b, Trsm::from_options(options))?.into())
+    Ok(trsm(a, b, how)?.into())
 }
 
 /// Solves every batch element of `a`, `b` (row-major, logical) as `how` says.

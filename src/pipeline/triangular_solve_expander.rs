@@ -16,7 +16,8 @@
 //! zero, so on small inputs the results are those of the interpreter's substitution.
 //!
 //! Simplified from XLA: no blocked algorithm (XLA inverts diagonal blocks and multiplies
-//! for small batches) and only real types (f32, f64; a complex solve is left alone). The
+//! for small batches) and only real types (f32, f64, and f16/bf16 solved in f32 between
+//! converts; a complex solve is left alone). The
 //! LAPACK custom calls (`lapack_strsm_ffi`, ...) are not touched.
 
 use super::op_expander::{
@@ -59,21 +60,40 @@ fn expand(module: &mut Module, c: ComputationId, id: InstrId) -> Result<bool, Pa
         .as_array()
         .ok_or_else(bad)?;
     let b = instr.shape.as_array().ok_or_else(bad)?;
-    if !matches!(b.element_type, PrimitiveType::F32 | PrimitiveType::F64) {
-        return Ok(false);
-    }
+    // XLA:CPU has no f16/bf16 solver: its expansion computes in f32 (bf16 by float
+    // normalization, f16 as every f16 op is computed), so these solve in f32 between
+    // converts.
+    let compute = match b.element_type {
+        PrimitiveType::F32 | PrimitiveType::F64 => b.element_type,
+        PrimitiveType::F16 | PrimitiveType::BF16 => PrimitiveType::F32,
+        _ => return Ok(false),
+    };
     let rank = b.rank();
-    if rank < 2 || a.rank() != rank || b.element_count() == 0 {
+    if rank < 2 || a.rank() != rank {
         return Err(bad());
     }
-    let text = expansion(b.element_type.name(), &a.dims, &b.dims, options);
+    if b.element_count() == 0 {
+        // Nothing to solve: the empty result needs no loop (XLA folds it away).
+        return Ok(false);
+    }
+    let text = expansion(
+        (compute.name(), b.element_type.name()),
+        &a.dims,
+        &b.dims,
+        options,
+    );
     let callee = import_computations(module, &text, c)?;
     replace_with_call(module, c, id, callee);
     Ok(true)
 }
 
-/// The whole expansion module for `a: ty[a_dims]`, `b: ty[b_dims]`.
-fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolveOptions) -> String {
+/// The whole expansion module for `a: io[a_dims]`, `b: io[b_dims]`, computed in `ty`.
+fn expansion(
+    (ty, io): (&str, &str),
+    a_dims: &[i64],
+    b_dims: &[i64],
+    options: &TriangularSolveOptions,
+) -> String {
     let rank = b_dims.len();
     let nb = rank - 2;
     let batch = &b_dims[..nb];
@@ -198,11 +218,19 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     let body = h.finish("body", &state, &format!("tuple({next}, {mt}, {rhs}, {x})"));
 
     // The entry: M = op(triangle(a)), the right-side transpose, the loop.
-    let a_shape = array(ty, a_dims);
-    let b_shape = array(ty, b_dims);
+    let a_shape = array(io, a_dims);
+    let b_shape = array(io, b_dims);
     let mut h = HloText::new();
     h.parameter("a", &a_shape, 0);
     h.parameter("b", &b_shape, 1);
+    let (a, b) = if io == ty {
+        ("a".to_string(), "b".to_string())
+    } else {
+        (
+            h.op(&array(ty, a_dims), "convert(a)"),
+            h.op(&array(ty, b_dims), "convert(b)"),
+        )
+    };
     let square = with(&[k, k]);
     let rows = h.op(
         &array("s32", &square),
@@ -218,7 +246,7 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
         &format!("compare({rows}, {cols_i}), direction={tri}"),
     );
     let zeros = h.splat(ty, "0", &square);
-    let mut mt = h.op(&mat, &format!("select({in_triangle}, a, {zeros})"));
+    let mut mt = h.op(&mat, &format!("select({in_triangle}, {a}, {zeros})"));
     if options.unit_diagonal {
         let diagonal = h.op(
             &array("pred", &square),
@@ -231,10 +259,10 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
         mt = h.op(&mat, &format!("transpose({mt}), dimensions={{{swap}}}"));
     }
     let rhs = if options.left_side {
-        "b".to_string()
+        b
     } else {
         mt = h.op(&mat, &format!("transpose({mt}), dimensions={{{swap}}}"));
-        h.op(&xs, &format!("transpose(b), dimensions={{{swap}}}"))
+        h.op(&xs, &format!("transpose({b}), dimensions={{{swap}}}"))
     };
     let i0 = h.splat("s32", "0", &[]);
     let x0 = h.splat(ty, "0", &with(&[k, cols]));
@@ -245,6 +273,12 @@ fn expansion(ty: &str, a_dims: &[i64], b_dims: &[i64], options: &TriangularSolve
     } else {
         let x = h.op(&xs, &format!("get-tuple-element({w}), index=3"));
         format!("transpose({x}), dimensions={{{swap}}}")
+    };
+    let root = if io == ty {
+        root
+    } else {
+        let x = h.op(&array(ty, b_dims), &root);
+        format!("convert({x})")
     };
     let entry = h.finish("triangular_solve", &b_shape, &root);
     format!("HloModule triangular_solve\n{cond}{body}ENTRY {entry}")

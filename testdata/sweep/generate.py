@@ -724,6 +724,19 @@ def linalg():
             ("polar", lambda a: (lambda u, p: mm(u, p))(*jax.scipy.linalg.polar(a + 4 * jnp.eye(4, dtype=a.dtype)))),
         ]:
             add("linalg", f"{name}_{d}", f, [a], tol)
+    # Half precision: XLA:CPU has no f16/bf16 solver; it expands the solve and computes in f32.
+    for d in ["float16", "bfloat16"]:
+        for shape in [(4, 4), (2, 3, 3), (0, 3, 3)]:
+            sname = "x".join(map(str, shape))
+            rng = rng_for(f"la{d}{sname}")
+            n = shape[-1]
+            a = rand(rng, shape, d, -1, 1)
+            well = (a.astype(np.float32) + (n + 1) * np.eye(n, dtype=np.float32)).astype(a.dtype)
+            b = rand(rng, shape[:-1] + (2,), d, -1, 1)
+            add("linalg", f"solve_triangular_{d}_{sname}",
+                lambda a, b: jax.scipy.linalg.solve_triangular(a, b, lower=True), [well, b])
+            add("linalg", f"solve_triangular_t_{d}_{sname}",
+                lambda a, b: jax.scipy.linalg.solve_triangular(a, b, trans="T", unit_diagonal=True), [well, b])
 
 
 def keep(family, name, hlo, mlir):

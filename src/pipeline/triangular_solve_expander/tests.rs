@@ -120,3 +120,34 @@ ENTRY main {
 }"#,
     );
 }
+
+#[test]
+fn half_precision_solves_in_f32_between_converts() {
+    // XLA:CPU has no f16/bf16 solver and computes its expansion in f32; the interpreter
+    // solves in f32 too and rounds once, so the two agree to the narrow type's rounding.
+    let narrow = Tolerance {
+        rtol: 1e-2,
+        atol: 1e-2,
+    };
+    for ty in ["f16", "bf16"] {
+        for attrs in [
+            "left_side=true, lower=true, transpose_a=NO_TRANSPOSE",
+            "unit_diagonal=true, transpose_a=TRANSPOSE",
+        ] {
+            let dims = if attrs.starts_with("left_side=true") {
+                "4,3"
+            } else {
+                "3,4"
+            };
+            let text = module("2,", 4, dims, attrs).replace("f32", ty);
+            let m = check_expansion(TriangularSolveExpander, &text, narrow);
+            let entry = m.entry_computation();
+            assert!(!entry.contains_opcode(Opcode::TriangularSolve), "{ty}: {m}");
+            let callee = m.to_string();
+            assert!(
+                callee.contains("f32[2,4,4]{2,1,0} convert("),
+                "{ty}: the solve is not computed in f32:\n{callee}"
+            );
+        }
+    }
+}
