@@ -11,7 +11,8 @@
 //!
 //! Literals produced here are row-major; a Fortran-order file is reordered on reading.
 //! Not handled: structured dtypes, strings, objects, and numpy's extension dtypes (such as
-//! `ml_dtypes.bfloat16`, which numpy stores as opaque `|V2`).
+//! `ml_dtypes.bfloat16`, which numpy stores as opaque `<V2`: the error says to save such
+//! arrays as float32, which binding converts to a bf16 parameter).
 
 use std::io::{Cursor, Read};
 
@@ -172,6 +173,16 @@ pub fn read_npy<R: Read>(mut reader: R, total: u64) -> Result<ArrayLiteral, Stri
     reader.read_exact(&mut head[start..]).map_err(short)?;
     let header = parse_header(&head)?;
     let Some(ty) = header.element_type() else {
+        // numpy writes an extension dtype it cannot name (ml_dtypes' bfloat16, jax's bf16
+        // arrays) as opaque bytes: the file does not say what they are.
+        if matches!(header.descr.as_str(), "<V2" | "|V2" | "V2") {
+            return Err(format!(
+                "unsupported dtype '{}' (numpy's opaque 2-byte type: how it saves \
+                 bfloat16 arrays); save them as float32 (a.astype(np.float32)), \
+                 which xlac converts to a bf16 parameter",
+                header.descr
+            ));
+        }
         return Err(format!("unsupported dtype '{}'", header.descr));
     };
     let dims: Vec<i64> = header
@@ -472,6 +483,12 @@ mod tests {
         let mut short = numpy_i32_2x3(false);
         short.truncate(70);
         assert!(read_npy_bytes(&short).is_err());
+        let bf16 = npy_file("<V2", false, "(2,)", &[0; 4]);
+        assert!(
+            read_npy_bytes(&bf16)
+                .unwrap_err()
+                .contains("save them as float32")
+        );
         let unicode = npy_file("<U1", false, "(2,)", &[0; 8]);
         assert!(
             read_npy_bytes(&unicode)
