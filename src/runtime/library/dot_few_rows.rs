@@ -39,17 +39,17 @@ pub struct FewRows {
     pub m: usize,
     /// Contraction length.
     pub k: usize,
-    /// Output, row stride.
+    /// Output (row-major: unit column stride).
     pub dst: *mut f32,
     /// Output row stride.
     pub dst_rs: isize,
-    /// Lhs.
+    /// Lhs (any strides).
     pub lhs: *const f32,
     /// Lhs row stride.
     pub lhs_rs: isize,
     /// Lhs column stride.
     pub lhs_cs: isize,
-    /// Rhs.
+    /// Rhs (row-major: unit column stride).
     pub rhs: *const f32,
     /// Rhs row stride.
     pub rhs_rs: isize,
