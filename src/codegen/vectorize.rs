@@ -85,14 +85,15 @@ fn instr_ok(
             is_t && a.dims == output.dims
                 && matches!(fused.instr(i.operands[0]).op, Op::Compare { .. })
         }
-        // A bitcast of a parameter (a dot result reshaped by the fusion) is read like the
-        // parameter: same bytes, so the element at an index of the bitcast's shape sits at
-        // that index's physical offset in the parameter's buffer.
+        // A bitcast of a parameter or of a kOutput fusion's dot (`[B·T,D]` seen as
+        // `[B,T,D]`) is read like that buffer: same bytes, so the element at an index of the
+        // bitcast's shape sits at that index's physical offset in the buffer.
         Op::Plain(Opcode::Bitcast) => {
-            let operand = fused.instr(i.operands[0]);
+            let operand_id = i.operands[0];
+            let operand = fused.instr(operand_id);
             is_t && a.dims == output.dims
                 && a.layout == output.layout
-                && matches!(operand.op, Op::Parameter { .. })
+                && (matches!(operand.op, Op::Parameter { .. }) || Some(operand_id) == library)
                 && operand.shape.as_array().map(|s| s.element_type) == Some(t)
         }
         Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
@@ -247,15 +248,18 @@ impl<'m> Emitter<'m, '_, '_> {
                 self.load_vector(buffer.base, &buffer.shape, index, vty)
             }
             Op::Plain(Opcode::Bitcast) => {
-                // `instr_ok` accepted only a bitcast of a parameter with the loop's shape.
-                let operand = frame.comp.instr(instr.operands[0]);
-                let (Op::Parameter { number }, Params::Buffers(buffers)) =
-                    (&operand.op, &frame.params)
-                else {
-                    return Err(error(instr, "vector bitcast of a non-parameter"));
+                // `instr_ok` accepted only a bitcast, with the loop's shape, of a parameter
+                // or of the library result.
+                let operand_id = instr.operands[0];
+                let operand = frame.comp.instr(operand_id);
+                let base = match (&operand.op, &frame.params, &frame.library_result) {
+                    (_, _, Some((library, buffer))) if *library == operand_id => buffer.base,
+                    (Op::Parameter { number }, Params::Buffers(buffers), _) => {
+                        buffers[*number].base
+                    }
+                    _ => return Err(error(instr, "vector bitcast of a computed value")),
                 };
                 // A bitcast keeps the element type: the buffer read in the bitcast's shape.
-                let base = buffers[*number].base;
                 self.load_vector(base, array_shape(instr)?, index, vty)
             }
             Op::Parameter { .. } | Op::Constant { .. } => {

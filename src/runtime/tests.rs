@@ -266,6 +266,48 @@ fn output_fusion_epilogues_run_on_each_threads_output_tiles() {
 }
 
 #[test]
+fn output_fusion_epilogue_through_a_bitcast_runs_as_vectors() {
+    // GPT-2's layers: the dot computes `[B·T,D]` and the epilogue (bias, tanh GELU,
+    // residual) reads it as `[B,T,D]` through a bitcast. The epilogue reads the GEMM's
+    // tiles as f32x4 vectors through the bitcast; against the interpreter on two threads,
+    // with column tiles (2 x 256 rows by 1030 columns: a row tail that is not a whole vector).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for (b, t, k, n) in [(2, 256, 64, 1030), (3, 5, 7, 9)] {
+        let m = b * t;
+        let hlo = format!(
+            "HloModule m
+
+fused {{
+  p0 = f32[{m},{k}]{{1,0}} parameter(0)
+  p1 = f32[{k},{n}]{{1,0}} parameter(1)
+  p2 = f32[{n}]{{0}} parameter(2)
+  p3 = f32[{b},{t},{n}]{{2,1,0}} parameter(3)
+  d = f32[{m},{n}]{{1,0}} dot(p0, p1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  r = f32[{b},{t},{n}]{{2,1,0}} bitcast(d)
+  bb = f32[{b},{t},{n}]{{2,1,0}} broadcast(p2), dimensions={{2}}
+  s = f32[{b},{t},{n}]{{2,1,0}} add(r, bb)
+  g = f32[{b},{t},{n}]{{2,1,0}} tanh(s)
+  ROOT o = f32[{b},{t},{n}]{{2,1,0}} add(g, p3)
+}}
+
+ENTRY main {{
+  a0 = f32[{m},{k}]{{1,0}} parameter(0)
+  a1 = f32[{k},{n}]{{1,0}} parameter(1)
+  a2 = f32[{n}]{{0}} parameter(2)
+  a3 = f32[{b},{t},{n}]{{2,1,0}} parameter(3)
+  ROOT f = f32[{b},{t},{n}]{{2,1,0}} fusion(a0, a1, a2, a3), kind=kOutput, calls=fused
+}}
+"
+        );
+        let text = pool.install(|| check(&hlo));
+        assert!(text.contains("epilogue tiles, f32x4 vectors"), "{text}");
+    }
+}
+
+#[test]
 fn dot_with_two_contracting_dims_that_do_not_collapse() {
     // Contracting dims {2,0} of lhs are not adjacent in memory: the operand is packed.
     check(
