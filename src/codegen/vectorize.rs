@@ -96,6 +96,15 @@ fn instr_ok(
                 && (matches!(operand.op, Op::Parameter { .. }) || Some(operand_id) == library)
                 && operand.shape.as_array().map(|s| s.element_type) == Some(t)
         }
+        // A slice with unit stride along the vector keeps reads contiguous: its operand is
+        // computed at the shifted index (`tree_type` checks it against its own shape).
+        Op::Slice { slice } => {
+            let operand = fused.instr(i.operands[0]).shape.as_array()?;
+            is_t && a.dims == output.dims
+                && a.layout == output.layout
+                && operand.layout == a.layout
+                && slice[minor].stride == 1
+        }
         Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
         _ => false,
     };
@@ -110,10 +119,10 @@ pub fn vector_tree_type(fused: &Computation, root: InstrId, shape: &ArrayShape) 
 }
 
 /// [`vector_tree_type`], with `library` read from its buffer (see [`vector_type`]).
-fn tree_type(
-    fused: &Computation,
+fn tree_type<'a>(
+    fused: &'a Computation,
     root: InstrId,
-    shape: &ArrayShape,
+    shape: &'a ArrayShape,
     library: Option<InstrId>,
 ) -> Option<Type> {
     let (t, ty) = match shape.element_type {
@@ -122,21 +131,28 @@ fn tree_type(
         _ => return None,
     };
     let minor = *shape.layout.minor_to_major.first()?;
-    let mut stack = vec![root];
+    // Each instruction with the shape its loop index runs over: the root's, or below a
+    // slice the slice operand's (same layout, so the same minor dimension).
+    let mut stack = vec![(root, shape)];
     let mut seen = std::collections::HashSet::new();
-    while let Some(id) = stack.pop() {
+    while let Some((id, space)) = stack.pop() {
         if !seen.insert(id) {
             continue;
         }
-        if !instr_ok(fused, id, shape, t, minor, library)? {
+        if !instr_ok(fused, id, space, t, minor, library)? {
             return None;
         }
         let i = fused.instr(id);
+        if let Op::Slice { .. } = i.op {
+            let operand = i.operands[0];
+            stack.push((operand, fused.instr(operand).shape.as_array()?));
+            continue;
+        }
         // A broadcast's operand that does not vary along the vector is computed as a scalar;
         // a bitcast reads its parameter's buffer directly, and so does the library result.
         if Some(id) != library && !matches!(i.op, Op::Broadcast { .. } | Op::Plain(Opcode::Bitcast))
         {
-            stack.extend(i.operands.iter().copied());
+            stack.extend(i.operands.iter().map(|&o| (o, space)));
         }
     }
     Some(ty)
@@ -295,6 +311,12 @@ impl<'m> Emitter<'m, '_, '_> {
             }
             Op::ReduceWindow { window, to_apply } => {
                 self.vector_reduce_window(frame, instr, window, *to_apply, index, vty)?
+            }
+            Op::Slice { slice } => {
+                // The operand at the shifted index; its values there are not the ones the
+                // memo holds for this index, so the operand's tree gets a memo of its own.
+                let at = self.slice_operand_index(slice, index);
+                self.emit_vector(frame, instr.operands[0], &at, vty, &mut HashMap::new())?
             }
             Op::Compare { direction, .. } => {
                 let a = self.emit_vector(frame, instr.operands[0], index, vty, memo)?;

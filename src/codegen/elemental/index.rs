@@ -90,6 +90,17 @@ impl<'m> Emitter<'m, '_, '_> {
         slice: &[SliceDimension],
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
+        let operand_index = self.slice_operand_index(slice, index);
+        self.emit(frame, instr.operands[0], &operand_index)
+    }
+
+    /// The operand index a slice's element `index` reads: `start + index * stride` in each
+    /// dimension, the same `Value` where that is the identity (so row caches still match).
+    pub(crate) fn slice_operand_index(
+        &mut self,
+        slice: &[SliceDimension],
+        index: &[Value],
+    ) -> Vec<Value> {
         let mut operand_index = Vec::with_capacity(index.len());
         for (s, &i) in slice.iter().zip(index) {
             let scaled = if s.stride == 1 {
@@ -103,7 +114,7 @@ impl<'m> Emitter<'m, '_, '_> {
                 self.b.ins().iadd_imm_s(scaled, s.start)
             });
         }
-        self.emit(frame, instr.operands[0], &operand_index)
+        operand_index
     }
 
     /// A dynamic start index operand (a scalar of any integer type) as `i64`, clamped to

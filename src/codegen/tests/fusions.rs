@@ -1,7 +1,7 @@
 //! Whole fusions as the fusion pass makes them: chains with shared operands, reductions as
 //! producers (softmax), multi-output loops, array constants, and kOutput dot epilogues.
 
-use super::harness::{check_hlo, check_hlo_reduction};
+use super::harness::{check_hlo, check_hlo_close, check_hlo_reduction};
 use crate::codegen::KernelArtifacts;
 
 /// The dump texts of the first kernel compiled from HLO `text`.
@@ -230,6 +230,55 @@ fn elementwise_chains_are_vectorized_with_a_scalar_tail() {
         }
         let clif = kernel_artifacts(&text, true).clif_no_opt;
         assert!(clif.contains(&format!("load.{lanes}")), "{clif}");
+    }
+}
+
+#[test]
+fn slices_along_the_vector_are_read_as_vectors() {
+    // An LSTM's gates: slices of `z + b` at column offsets (one of them strided and shifted
+    // along the rows too), each through sigmoid or tanh, read as vectors at the shifted
+    // index; f64 as well, with an odd row length for the scalar tail. Compared within a
+    // relative tolerance: the cell update's sum cancels, which magnifies the one-ulp
+    // differences of the kernels' and the interpreter's sigmoid past an ulp bound (a
+    // slice read at a wrong offset is off by far more).
+    for (t, lanes, n) in [("f32", "f32x4", 37), ("f64", "f64x2", 9)] {
+        let (w, rows) = (4 * n, 9);
+        let text = format!(
+            "HloModule m
+
+fused {{
+  p0 = {t}[{rows},{w}]{{1,0}} parameter(0)
+  p1 = {t}[{w}]{{0}} parameter(1)
+  p2 = {t}[4,{n}]{{1,0}} parameter(2)
+  b = {t}[{rows},{w}]{{1,0}} broadcast(p1), dimensions={{1}}
+  z = {t}[{rows},{w}]{{1,0}} add(p0, b)
+  i = {t}[4,{n}]{{1,0}} slice(z), slice={{[0:4], [0:{n}]}}
+  f = {t}[4,{n}]{{1,0}} slice(z), slice={{[1:9:2], [{n}:{f_end}]}}
+  g = {t}[4,{n}]{{1,0}} slice(z), slice={{[5:9], [{g_start}:{g_end}]}}
+  si = {t}[4,{n}]{{1,0}} logistic(i)
+  sf = {t}[4,{n}]{{1,0}} logistic(f)
+  tg = {t}[4,{n}]{{1,0}} tanh(g)
+  c = {t}[4,{n}]{{1,0}} multiply(sf, p2)
+  u = {t}[4,{n}]{{1,0}} multiply(si, tg)
+  ROOT r = {t}[4,{n}]{{1,0}} add(c, u)
+}}
+
+ENTRY main {{
+  a0 = {t}[{rows},{w}]{{1,0}} parameter(0)
+  a1 = {t}[{w}]{{0}} parameter(1)
+  a2 = {t}[4,{n}]{{1,0}} parameter(2)
+  ROOT f = {t}[4,{n}]{{1,0}} fusion(a0, a1, a2), kind=kLoop, calls=fused
+}}
+",
+            f_end = 2 * n,
+            g_start = 3 * n - 1,
+            g_end = 4 * n - 1,
+        );
+        for seed in 0..3 {
+            check_hlo_close(&text, 4500 + seed);
+        }
+        let clif = kernel_artifacts(&text, true).clif_no_opt;
+        assert!(clif.contains(&format!("load.{lanes}")), "{t}:\n{clif}");
     }
 }
 
