@@ -16,8 +16,13 @@ use crate::runtime::profile::{Profiling, ThunkTimes};
 /// Timed iterations when `--iters` is not given.
 pub const DEFAULT_ITERS: u64 = 30;
 
-/// Untimed runs before timing.
+/// Untimed runs before timing: at least this many, and for at least [`WARMUP_TIME`].
 const WARMUP_RUNS: u64 = 3;
+
+/// How long the untimed runs last at least: on the 2-core VM a GEMM's two halves often ran
+/// in series for the first 100-150 ms of runs (then every run was parallel), so a count of
+/// warm-up runs timed a short model's start-up, not its steady state.
+const WARMUP_TIME: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// The numbers `xlac bench` reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,8 +86,11 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         exe.run(&arguments.literals)
             .map_err(|e| Failure::error(format!("{file}: {e}")))
     };
-    for _ in 0..WARMUP_RUNS {
+    let warm = Instant::now();
+    let mut runs = 0;
+    while runs < WARMUP_RUNS || warm.elapsed() < WARMUP_TIME {
         run(exe)?;
+        runs += 1;
     }
     let mut times = Vec::with_capacity(iters as usize);
     // With a dump, the timed runs are also timed per thunk for report.html (one

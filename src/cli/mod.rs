@@ -426,7 +426,7 @@ pub struct BenchArgs {
     /// Inputs, as for `xlac run`.
     #[arg(long = "input", value_name = "FILE")]
     pub inputs: Vec<PathBuf>,
-    /// Timed iterations (default 30, after 3 untimed warm-up runs).
+    /// Timed iterations (default 30, after untimed warm-up runs: at least 3, for at least 0.3 s).
     #[arg(long, value_name = "N")]
     pub iters: Option<u64>,
     /// Print one JSON line.
