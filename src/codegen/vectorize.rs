@@ -59,7 +59,7 @@ fn instr_ok(
             is_t && (a.rank() == 0 || (a.dims == output.dims && a.layout == output.layout))
         }
         Op::Constant { .. } => is_t && a.rank() == 0,
-        Op::Broadcast { dimensions } => {
+        Op::Broadcast { dimensions } if a.element_type != PrimitiveType::Pred => {
             // `emit_vector` reads the vector dimension from the broadcast's own layout.
             is_t && a.dims == output.dims
                 && a.layout.minor_to_major.first() == Some(&minor)
@@ -68,22 +68,37 @@ fn instr_ok(
         Op::Compare {
             comparison_type, ..
         } => {
-            // A pred vector (a lane mask) only feeds `select`.
-            let float = matches!(comparison_type, None | Some(ComparisonType::Float));
-            float
-                && a.dims == output.dims
+            // A pred vector (a lane mask) only feeds `select`, directly or broadcast.
+            let float = matches!(comparison_type, None | Some(ComparisonType::Float))
                 && i.operands
                     .iter()
-                    .all(|&o| fused.instr(o).shape.as_array().map(|s| s.element_type) == Some(t))
-                && fused.iter().all(|(_, u)| {
-                    !u.operands.contains(&id)
-                        || (u.op.opcode() == Opcode::Select
-                            && u.operands[1..].iter().all(|&o| o != id))
-                })
+                    .all(|&o| fused.instr(o).shape.as_array().map(|s| s.element_type) == Some(t));
+            // s32 indices (iotas, scalars) in an f32 loop: i32 lanes, as many as f32's.
+            let index_compare = t == PrimitiveType::F32
+                && matches!(comparison_type, None | Some(ComparisonType::Signed))
+                && i.operands.iter().all(|&o| index_lanes(fused, o, output));
+            (float || index_compare) && a.dims == output.dims && feeds_selects(fused, id)
+        }
+        // A mask broadcast along the vector from the mask of its operand's space.
+        Op::Broadcast { dimensions } if a.element_type == PrimitiveType::Pred => {
+            let operand = fused.instr(i.operands[0]);
+            a.dims == output.dims
+                && a.layout == output.layout
+                && matches!(operand.op, Op::Compare { .. })
+                && operand
+                    .shape
+                    .as_array()
+                    .and_then(|s| s.layout.minor_to_major.first().copied())
+                    .is_some_and(|k| dimensions.get(k) == Some(&minor))
+                && feeds_selects(fused, id)
         }
         Op::Plain(Opcode::Select) => {
+            let mask = fused.instr(i.operands[0]);
             is_t && a.dims == output.dims
-                && matches!(fused.instr(i.operands[0]).op, Op::Compare { .. })
+                && (matches!(mask.op, Op::Compare { .. })
+                    || (matches!(mask.op, Op::Broadcast { .. })
+                        && mask.shape.as_array().map(|s| s.element_type)
+                            == Some(PrimitiveType::Pred)))
         }
         // A bitcast of a parameter or of a kOutput fusion's dot (`[B·T,D]` seen as
         // `[B,T,D]`) is read like that buffer: same bytes, so the element at an index of the
@@ -105,10 +120,46 @@ fn instr_ok(
                 && operand.layout == a.layout
                 && slice[minor].stride == 1
         }
+        // A transpose that keeps the vector's dimension minor in its operand (attention's
+        // head transposes, `[B,T,H,D] -> [B,H,T,D]`): the operand at the permuted index.
+        Op::Transpose { dimensions } => {
+            let operand = fused.instr(i.operands[0]).shape.as_array()?;
+            is_t && a.dims == output.dims
+                && a.layout == output.layout
+                && operand.layout.minor_to_major.first() == dimensions.get(minor)
+        }
         Op::Plain(op) => is_t && vector_op(*op) && (a.rank() == 0 || a.dims == output.dims),
         _ => false,
     };
     Some(ok)
+}
+
+/// Whether `id` is only the mask operand of selects, or of pred broadcasts that are.
+fn feeds_selects(fused: &Computation, id: InstrId) -> bool {
+    fused.iter().all(|(_, u)| {
+        !u.operands.contains(&id)
+            || (u.op.opcode() == Opcode::Select && u.operands[1..].iter().all(|&o| o != id))
+            || (matches!(u.op, Op::Broadcast { .. })
+                && u.shape.as_array().map(|s| s.element_type) == Some(PrimitiveType::Pred))
+    })
+}
+
+/// Whether `id` is an s32 index the vector loop computes as i32 lanes: an iota over the
+/// iteration space, or a scalar (a constant or parameter, maybe broadcast).
+fn index_lanes(fused: &Computation, id: InstrId, space: &ArrayShape) -> bool {
+    let i = fused.instr(id);
+    let Some(a) = i.shape.as_array() else {
+        return false;
+    };
+    if a.element_type != PrimitiveType::S32 {
+        return false;
+    }
+    match &i.op {
+        Op::Iota { .. } => a.dims == space.dims && a.layout == space.layout,
+        Op::Constant { .. } | Op::Parameter { .. } => a.rank() == 0,
+        Op::Broadcast { .. } => fused.instr(i.operands[0]).shape.rank() == 0,
+        _ => false,
+    }
 }
 
 /// The vector type for computing `root` of `fused` (and everything it reads) as vectors
@@ -130,12 +181,12 @@ fn tree_type<'a>(
         PrimitiveType::F64 => (PrimitiveType::F64, types::F64X2),
         _ => return None,
     };
-    let minor = *shape.layout.minor_to_major.first()?;
-    // Each instruction with the shape its loop index runs over: the root's, or below a
-    // slice the slice operand's (same layout, so the same minor dimension).
-    let mut stack = vec![(root, shape)];
+    // Each instruction with the shape its loop index runs over and that shape's dimension
+    // the vector runs along: the root's, below a slice the slice operand's (same layout,
+    // so the same dimension), below a mask's broadcast the broadcast operand's.
+    let mut stack = vec![(root, shape, *shape.layout.minor_to_major.first()?)];
     let mut seen = std::collections::HashSet::new();
-    while let Some((id, space)) = stack.pop() {
+    while let Some((id, space, minor)) = stack.pop() {
         if !seen.insert(id) {
             continue;
         }
@@ -143,16 +194,40 @@ fn tree_type<'a>(
             return None;
         }
         let i = fused.instr(id);
-        if let Op::Slice { .. } = i.op {
-            let operand = i.operands[0];
-            stack.push((operand, fused.instr(operand).shape.as_array()?));
-            continue;
+        match &i.op {
+            Op::Slice { .. } => {
+                let operand = i.operands[0];
+                stack.push((operand, fused.instr(operand).shape.as_array()?, minor));
+                continue;
+            }
+            Op::Transpose { dimensions } => {
+                let operand = i.operands[0];
+                stack.push((
+                    operand,
+                    fused.instr(operand).shape.as_array()?,
+                    dimensions[minor],
+                ));
+                continue;
+            }
+            Op::Broadcast { .. } if i.shape.element_type() == Some(PrimitiveType::Pred) => {
+                let operand = fused.instr(i.operands[0]).shape.as_array()?;
+                let k = *operand.layout.minor_to_major.first()?;
+                stack.push((i.operands[0], operand, k));
+                continue;
+            }
+            // Its index operands are iotas or scalars (`index_lanes`), computed in place.
+            Op::Compare { .. }
+                if fused.instr(i.operands[0]).shape.element_type() == Some(PrimitiveType::S32) =>
+            {
+                continue;
+            }
+            _ => {}
         }
         // A broadcast's operand that does not vary along the vector is computed as a scalar;
         // a bitcast reads its parameter's buffer directly, and so does the library result.
         if Some(id) != library && !matches!(i.op, Op::Broadcast { .. } | Op::Plain(Opcode::Bitcast))
         {
-            stack.extend(i.operands.iter().map(|&o| (o, space)));
+            stack.extend(i.operands.iter().map(|&o| (o, space, minor)));
         }
     }
     Some(ty)
@@ -282,6 +357,14 @@ impl<'m> Emitter<'m, '_, '_> {
                 let s = self.emit1(frame, id, &[])?;
                 self.b.ins().splat(vty, s)
             }
+            Op::Broadcast { dimensions }
+                if instr.shape.element_type() == Some(PrimitiveType::Pred) =>
+            {
+                // A mask varying along the vector (`instr_ok`): its operand's mask at the
+                // operand's index, with a memo of its own (another index space).
+                let at: Vec<Value> = dimensions.iter().map(|&d| index[d]).collect();
+                self.emit_vector(frame, instr.operands[0], &at, vty, &mut HashMap::new())?
+            }
             Op::Broadcast { .. } if scalar_operand(0) => {
                 let s = self.emit1(frame, instr.operands[0], &[])?;
                 self.b.ins().splat(vty, s)
@@ -312,11 +395,36 @@ impl<'m> Emitter<'m, '_, '_> {
             Op::ReduceWindow { window, to_apply } => {
                 self.vector_reduce_window(frame, instr, window, *to_apply, index, vty)?
             }
+            Op::Transpose { dimensions } => {
+                // Output dimension `d` is operand dimension `dimensions[d]`; another index
+                // space, so the operand's tree gets a memo of its own.
+                let mut at = index.to_vec();
+                for (d, &od) in dimensions.iter().enumerate() {
+                    at[od] = index[d];
+                }
+                self.emit_vector(frame, instr.operands[0], &at, vty, &mut HashMap::new())?
+            }
             Op::Slice { slice } => {
                 // The operand at the shifted index; its values there are not the ones the
                 // memo holds for this index, so the operand's tree gets a memo of its own.
                 let at = self.slice_operand_index(slice, index);
                 self.emit_vector(frame, instr.operands[0], &at, vty, &mut HashMap::new())?
+            }
+            Op::Compare { direction, .. }
+                if frame.comp.instr(instr.operands[0]).shape.element_type()
+                    == Some(PrimitiveType::S32) =>
+            {
+                // s32 indices as i32 lanes (`index_lanes`), compared into an i32 lane
+                // mask, seen as the loop's f32 lanes for `select`'s `bitselect`.
+                let a = self.index_lanes(frame, instr.operands[0], index)?;
+                let b = self.index_lanes(frame, instr.operands[1], index)?;
+                let m = self
+                    .b
+                    .ins()
+                    .icmp(super::elemental::lanes::signed_cc(*direction), a, b);
+                let flags = cranelift_codegen::ir::MemFlagsData::new()
+                    .with_endianness(cranelift_codegen::ir::Endianness::Little);
+                self.b.ins().bitcast(vty, flags, m)
             }
             Op::Compare { direction, .. } => {
                 let a = self.emit_vector(frame, instr.operands[0], index, vty, memo)?;
@@ -334,6 +442,34 @@ impl<'m> Emitter<'m, '_, '_> {
             _ => return Err(error(instr, "not vectorized")),
         };
         Ok(v)
+    }
+
+    /// The i32x4 lanes of s32 index `id` (accepted by `index_lanes`) at `index`: an iota
+    /// along the vector counts up from the index, any other is the same in every lane.
+    fn index_lanes(
+        &mut self,
+        frame: &Frame<'m>,
+        id: InstrId,
+        index: &[Value],
+    ) -> Result<Value, CodegenError> {
+        let instr = frame.comp.instr(id);
+        if let Op::Iota { dimension } = instr.op {
+            let i = *index
+                .get(dimension)
+                .ok_or_else(|| error(instr, "iota dimension out of range"))?;
+            let i = self.b.ins().ireduce(types::I32, i);
+            let lanes = self.b.ins().splat(types::I32X4, i);
+            let minor = array_shape(instr)?.layout.minor_to_major.first().copied();
+            if minor != Some(dimension) {
+                return Ok(lanes);
+            }
+            let steps: Vec<u8> = (0u32..4).flat_map(|k| k.to_le_bytes()).collect();
+            let steps = self.b.func.dfg.constants.insert(steps.into());
+            let steps = self.b.ins().vconst(types::I32X4, steps);
+            return Ok(self.b.ins().iadd(lanes, steps));
+        }
+        let s = self.emit1(frame, id, &[])?;
+        Ok(self.b.ins().splat(types::I32X4, s))
     }
 
     /// The address of element number `offset` of `shape` in the buffer at `base` (through

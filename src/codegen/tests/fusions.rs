@@ -1,7 +1,7 @@
 //! Whole fusions as the fusion pass makes them: chains with shared operands, reductions as
 //! producers (softmax), multi-output loops, array constants, and kOutput dot epilogues.
 
-use super::harness::{check_hlo, check_hlo_close, check_hlo_reduction};
+use super::harness::{check_hlo, check_hlo_close, check_hlo_reduction, check_hlo_reduction_with};
 use crate::codegen::KernelArtifacts;
 
 /// The dump texts of the first kernel compiled from HLO `text`.
@@ -594,4 +594,103 @@ ENTRY e {
         !plain.contains(" fma ") && plain.contains(" fmul "),
         "{plain}"
     );
+}
+
+#[test]
+fn causal_softmax_masks_are_computed_as_vector_lanes() {
+    // Attention's causal softmax as jax writes it: `tril` of two iotas broadcast over the
+    // heads selects the scores (masked ones get the lowest float), then max, exp, sum.
+    // The masks are i32 lane compares: the column iota counts along the vector (an odd
+    // row of 37 columns for the scalar tail), the row iota is splat; a second mask compares
+    // the column with a scalar length parameter. Against the interpreter, and the CLIF
+    // must compare i32x4 lanes.
+    for (direction, scalar) in [("GE", false), ("LT", true)] {
+        let (length, masked) = if scalar {
+            (
+                "  p1 = s32[] parameter(1)\n  lb = s32[5,37]{1,0} broadcast(p1), dimensions={}\n",
+                "lb",
+            )
+        } else {
+            ("", "i")
+        };
+        let text = format!(
+            "{ROW_REDUCERS}
+fused {{
+  x = f32[2,5,37]{{2,1,0}} parameter(0)
+{length}  i = s32[5,37]{{1,0}} iota(), iota_dimension=0
+  j = s32[5,37]{{1,0}} iota(), iota_dimension=1
+  keep = pred[5,37]{{1,0}} compare({masked}, j), direction={direction}
+  kb = pred[2,5,37]{{2,1,0}} broadcast(keep), dimensions={{1,2}}
+  low = f32[] constant(-3.40282347e+38)
+  lowb = f32[2,5,37]{{2,1,0}} broadcast(low), dimensions={{}}
+  s = f32[2,5,37]{{2,1,0}} select(kb, x, lowb)
+  ninf = f32[] constant(-inf)
+  mx = f32[2,5]{{1,0}} reduce(s, ninf), dimensions={{2}}, to_apply=max_f32
+  mxb = f32[2,5,37]{{2,1,0}} broadcast(mx), dimensions={{0,1}}
+  d = f32[2,5,37]{{2,1,0}} subtract(s, mxb)
+  e = f32[2,5,37]{{2,1,0}} exponential(d)
+  zero = f32[] constant(0)
+  sum = f32[2,5]{{1,0}} reduce(e, zero), dimensions={{2}}, to_apply=add_f32
+  sb = f32[2,5,37]{{2,1,0}} broadcast(sum), dimensions={{0,1}}
+  ROOT r = f32[2,5,37]{{2,1,0}} divide(e, sb)
+}}
+
+ENTRY main {{
+  a0 = f32[2,5,37]{{2,1,0}} parameter(0)
+{entry}  ROOT f = f32[2,5,37]{{2,1,0}} fusion({args}), kind=kLoop, calls=fused
+}}
+",
+            entry = if scalar {
+                "  a1 = s32[] parameter(1)\n"
+            } else {
+                ""
+            },
+            args = if scalar { "a0, a1" } else { "a0" },
+        );
+        let length = crate::ir::Literal::Array(crate::ir::ArrayLiteral::scalar(17i32));
+        let given = [None, Some(length)];
+        for seed in 0..3 {
+            check_hlo_reduction_with(&text, 4600 + seed, &given[..1 + usize::from(scalar)]);
+        }
+        let clif = kernel_artifacts(&text, true).clif_no_opt;
+        assert!(
+            clif.contains("icmp") && clif.contains("i32x4"),
+            "{direction}:\n{clif}"
+        );
+        assert!(clif.contains("load.f32x4"), "{direction}:\n{clif}");
+    }
+}
+
+#[test]
+fn transposes_that_keep_the_minor_dimension_are_read_as_vectors() {
+    // Attention's head transposes: `[T,H·D]` seen as `[T,H,D]` (a bitcast of the
+    // parameter) to `[H,T,D]`, plus a second operand read in the output's order; D of 9 for
+    // the scalar tail. A transpose that moves the minor dimension stays off the vector loop.
+    let text = "HloModule m
+
+fused {
+  p0 = f32[5,27]{1,0} parameter(0)
+  p1 = f32[3,5,9]{2,1,0} parameter(1)
+  b = f32[5,3,9]{2,1,0} bitcast(p0)
+  t = f32[3,5,9]{2,1,0} transpose(b), dimensions={1,0,2}
+  ROOT r = f32[3,5,9]{2,1,0} add(t, p1)
+}
+
+ENTRY main {
+  a0 = f32[5,27]{1,0} parameter(0)
+  a1 = f32[3,5,9]{2,1,0} parameter(1)
+  ROOT f = f32[3,5,9]{2,1,0} fusion(a0, a1), kind=kLoop, calls=fused
+}
+";
+    for seed in 0..3 {
+        check_hlo(text, 4700 + seed);
+    }
+    let clif = kernel_artifacts(text, true).clif_no_opt;
+    assert!(clif.contains("load.f32x4"), "{clif}");
+    let moved = text
+        .replace("dimensions={1,0,2}", "dimensions={1,2,0}")
+        .replace("f32[3,5,9]", "f32[3,9,5]");
+    for seed in 0..2 {
+        check_hlo(&moved, 4710 + seed);
+    }
 }

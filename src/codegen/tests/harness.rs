@@ -129,7 +129,12 @@ pub fn check_hlo_with(text: &str, seed: u64, given: &[Option<Literal>]) {
 /// `use_fast_add`) while kernels accumulate in the element type as XLA:CPU does, so the
 /// results differ by accumulated rounding (`rtol` 1e-4, or 3e-2 for bf16/f16).
 pub fn check_hlo_reduction(text: &str, seed: u64) {
-    check(text, seed, &[], false, Some(1e-4));
+    check_hlo_reduction_with(text, seed, &[]);
+}
+
+/// As [`check_hlo_reduction`], with some parameters given explicitly (`None`: random).
+pub fn check_hlo_reduction_with(text: &str, seed: u64, given: &[Option<Literal>]) {
+    check(text, seed, given, false, Some(1e-4));
 }
 
 /// For chains of transcendental ops whose result cancels: no special values, relative

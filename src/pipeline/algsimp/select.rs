@@ -1,5 +1,6 @@
-//! Selects whose choice is known: `select(p, x, x) => x` and a constant predicate
-//! (scalar or broadcast) choosing one branch.
+//! Selects whose choice is known: `select(p, x, x) => x`, a constant predicate (scalar
+//! or broadcast) choosing one branch, and `select(p, true, false) => p` (jax's `tril`
+//! masks: `select_n` of pred constants).
 //!
 //! XLA: `HandleSelect` in `algebraic_simplifier.cc`.
 
@@ -12,6 +13,15 @@ pub fn simplify_select(comp: &Computation, id: InstrId) -> Option<Rewrite> {
     select_same(comp, id)
         .or_else(|| select_true(comp, id))
         .or_else(|| select_false(comp, id))
+        .or_else(|| select_predicate(comp, id))
+}
+
+/// select(p, true, false) => p (a pred select: `replace_with` checks that the shapes,
+/// element type included, are the same)
+fn select_predicate(comp: &Computation, select: InstrId) -> Option<Rewrite> {
+    let ops = operands(comp, select);
+    (is_all(comp, ops[1], 1) && is_all(comp, ops[2], 0))
+        .then(|| Rewrite::replace_with(comp, select, ops[0], "select(p, true, false) => p"))?
 }
 
 /// select(p, x, x) => x

@@ -70,3 +70,62 @@ ENTRY main {
 }",
     );
 }
+
+#[test]
+fn pred_select_of_true_and_false_is_its_predicate() {
+    // jax's `tril` mask: `select_n(ge, false, true)` printed as select(ge, true, false).
+    fires(
+        "
+HloModule m
+ENTRY main {
+  i = s32[4,4]{1,0} iota(), iota_dimension=0
+  j = s32[4,4]{1,0} iota(), iota_dimension=1
+  ge = pred[4,4]{1,0} compare(i, j), direction=GE
+  t = pred[] constant(true)
+  bt = pred[4,4]{1,0} broadcast(t), dimensions={}
+  f = pred[] constant(false)
+  bf = pred[4,4]{1,0} broadcast(f), dimensions={}
+  s = pred[4,4]{1,0} select(ge, bt, bf)
+  ROOT n = pred[4,4]{1,0} not(s)
+}",
+        "
+HloModule m
+ENTRY main {
+  i = s32[4,4]{1,0} iota(), iota_dimension=0
+  j = s32[4,4]{1,0} iota(), iota_dimension=1
+  ge = pred[4,4]{1,0} compare(i, j), direction=GE
+  t = pred[] constant(true)
+  bt = pred[4,4]{1,0} broadcast(t), dimensions={}
+  f = pred[] constant(false)
+  bf = pred[4,4]{1,0} broadcast(f), dimensions={}
+  s = pred[4,4]{1,0} select(ge, bt, bf)
+  ROOT n = pred[4,4]{1,0} not(ge)
+}",
+    );
+    // The other way round, or on numbers (1 and 0 of s32), it stays.
+    stays(
+        "
+HloModule m
+ENTRY main {
+  p = pred[4]{0} parameter(0)
+  t = pred[] constant(true)
+  bt = pred[4]{0} broadcast(t), dimensions={}
+  f = pred[] constant(false)
+  bf = pred[4]{0} broadcast(f), dimensions={}
+  s = pred[4]{0} select(p, bf, bt)
+  ROOT n = pred[4]{0} not(s)
+}",
+    );
+    stays(
+        "
+HloModule m
+ENTRY main {
+  p = pred[4]{0} parameter(0)
+  one = s32[] constant(1)
+  b1 = s32[4]{0} broadcast(one), dimensions={}
+  zero = s32[] constant(0)
+  b0 = s32[4]{0} broadcast(zero), dimensions={}
+  ROOT s = s32[4]{0} select(p, b1, b0)
+}",
+    );
+}
