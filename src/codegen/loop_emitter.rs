@@ -32,18 +32,15 @@ pub const MAX_CHUNK: i64 = 2048;
 /// Vectors per iteration of a kernel's vector loop over its work unit.
 pub const VECTOR_UNROLL: i64 = 4;
 
-/// What the vector inner loop computes: the fusion root as `vty` vectors, stored to `out`.
+/// What the vector inner loop computes: each result of the fusion (the root, or the
+/// operands of a multi-output fusion's tuple) as `vty` vectors, stored to its output.
 pub struct VectorPlan<'a, 'm> {
     /// The fused computation's frame.
     pub frame: &'a Frame<'m>,
-    /// Its root.
-    pub root: InstrId,
+    /// The results, each with its output buffer and that output's shape and layout.
+    pub results: Vec<(InstrId, Value, &'a ArrayShape)>,
     /// `f32x4` or `f64x2`.
     pub vty: Type,
-    /// The output buffer.
-    pub out: Value,
-    /// The output's shape and layout.
-    pub shape: &'a ArrayShape,
 }
 
 /// How a kernel's output index space maps onto work units.
@@ -300,10 +297,13 @@ impl<'m> Emitter<'m, '_, '_> {
                         } else {
                             this.b.ins().iadd_imm_s(i, k * lanes)
                         };
+                        // One memo for all results: what they share is computed once.
                         let mut memo = std::collections::HashMap::new();
-                        let v =
-                            this.emit_vector(plan.frame, plan.root, &index, plan.vty, &mut memo)?;
-                        this.store_vector(plan.out, plan.shape, &index, v);
+                        for &(root, out, shape) in &plan.results {
+                            let v =
+                                this.emit_vector(plan.frame, root, &index, plan.vty, &mut memo)?;
+                            this.store_vector(out, shape, &index, v);
+                        }
                     }
                     Ok(())
                 };

@@ -252,7 +252,9 @@ struct Loops<'a> {
     module: &'a Module,
     fused: &'a Computation,
     output: &'a ArrayShape,
-    /// One output (multi-output fusions get neither vectors nor column reductions).
+    /// Every output (a multi-output fusion's tuple operands, in order).
+    outputs: &'a [ArrayShape],
+    /// One output (multi-output fusions get no column reductions nor vector transposes).
     single: bool,
     /// The kOutput epilogue's library result.
     library: Option<InstrId>,
@@ -289,6 +291,7 @@ fn plan_loops(
         module,
         fused,
         output: &outputs[0],
+        outputs,
         single: outputs.len() == 1,
         library,
         options,
@@ -371,11 +374,25 @@ impl Loops<'_> {
             self.guard(WHAT, false, "scalar code asked for");
             return None;
         }
-        if !self.single {
-            self.guard(WHAT, false, "more than one output");
-            return None;
-        }
         let (module, fused, output, library) = (self.module, self.fused, self.output, self.library);
+        if !self.single {
+            // Each result as vectors, stored side by side: the outputs must share the
+            // iteration space's layout (the vector runs along its minor dimension).
+            let vector = super::vectorize::multi_output_vector_type(fused, self.outputs);
+            match vector {
+                Some(t) => self.guard(
+                    WHAT,
+                    true,
+                    format!("{t} lanes for each of the {} outputs", self.outputs.len()),
+                ),
+                None => self.guard(
+                    WHAT,
+                    false,
+                    "more than one output, and not every one has a vector form in the same layout",
+                ),
+            }
+            return vector;
+        }
         let vector = super::vectorize::vector_type(fused, output, library).or_else(|| {
             library
                 .is_none()

@@ -261,13 +261,19 @@ impl<'m> Emitter<'m, '_, '_> {
         let rank = space.shape.rank();
         let mut memo = HashMap::new();
         let map: DimMap = (0..rank).collect();
+        // One result: the tiled strategy plans single-output fusions only.
+        let &(root, out, shape) = plan.results.first().ok_or_else(|| CodegenError {
+            kind: crate::ir::ErrorKind::Internal,
+            instruction: plan.frame.comp.root_instr().name.clone(),
+            message: "a vector block with no result".into(),
+        })?;
         let vectors =
-            self.emit_block_instr(space, plan.frame, plan.root, &map, at, plan.vty, &mut memo)?;
-        let offset = self.physical_offset(plan.shape, at);
-        let size = plan.shape.element_type.byte_size() as i64;
+            self.emit_block_instr(space, plan.frame, root, &map, at, plan.vty, &mut memo)?;
+        let offset = self.physical_offset(shape, at);
+        let size = shape.element_type.byte_size() as i64;
         let bytes = self.b.ins().imul_imm_s(offset, size);
-        let addr = self.b.ins().iadd(plan.out, bytes);
-        let row = plan.shape.physical_strides()[space.tiled] as i64 * size;
+        let addr = self.b.ins().iadd(out, bytes);
+        let row = shape.physical_strides()[space.tiled] as i64 * size;
         for (k, v) in vectors.into_iter().enumerate() {
             let a = self.b.ins().iadd_imm_s(addr, k as i64 * row);
             self.b.ins().store(data_flags(), v, a, 0);

@@ -31,11 +31,35 @@ pub fn vector_type(
 ) -> Option<Type> {
     let ty = tree_type(fused, fused.root, output, library)?;
     let minor = *output.layout.minor_to_major.first()?;
-    if output.dims[minor] < i64::from(ty.lane_count()) {
+    (output.dims[minor] >= i64::from(ty.lane_count())).then_some(ty)
+}
+
+/// The vector type of a multi-output loop fusion: every operand of its root tuple a vector
+/// tree over its output, all outputs in the layout of the first (the iteration space's).
+pub fn multi_output_vector_type(fused: &Computation, outputs: &[ArrayShape]) -> Option<Type> {
+    let root = fused.root_instr();
+    if root.opcode() != Opcode::Tuple || root.operands.len() != outputs.len() {
         return None;
     }
-    // Everything the root reads, except what only broadcasts read (computed as scalars).
-    Some(ty)
+    let mut ty = None;
+    for (&r, output) in root.operands.iter().zip(outputs) {
+        if output.layout != outputs[0].layout {
+            return None;
+        }
+        let t = vector_type_of(fused, r, output)?;
+        if ty.is_some_and(|u| u != t) {
+            return None;
+        }
+        ty = Some(t);
+    }
+    ty
+}
+
+/// [`vector_type`] for result `root` of `fused` (a tuple operand) into `output`.
+fn vector_type_of(fused: &Computation, root: InstrId, output: &ArrayShape) -> Option<Type> {
+    let ty = tree_type(fused, root, output, None)?;
+    let minor = *output.layout.minor_to_major.first()?;
+    (output.dims[minor] >= i64::from(ty.lane_count())).then_some(ty)
 }
 
 /// Whether instruction `id` of `fused` can be computed as vectors of `t` lanes running

@@ -32,20 +32,23 @@ pub(super) fn emit<'m>(
     let cached = &plan.cached;
     let vty = plan.vector;
     let lanes = vty.map_or(1, |t| i64::from(t.lane_count()));
-    let vector = vty.map(|vty| VectorPlan {
-        frame,
-        root: fused.root,
-        vty,
-        out: entry.outputs[0],
-        shape: &entry.output_shapes[0],
-    });
-    // Before each row: the broadcasts the row's loop reads but does not change.
-    let minor: BTreeSet<usize> = space.minor.into_iter().collect();
     let starts: Vec<_> = if root.opcode() == Opcode::Tuple {
         root.operands.clone()
     } else {
         vec![fused.root]
     };
+    let vector = vty.map(|vty| VectorPlan {
+        frame,
+        results: starts
+            .iter()
+            .zip(&entry.outputs)
+            .zip(entry.output_shapes)
+            .map(|((&r, &out), shape)| (r, out, shape))
+            .collect(),
+        vty,
+    });
+    // Before each row: the broadcasts the row's loop reads but does not change.
+    let minor: BTreeSet<usize> = space.minor.into_iter().collect();
     // Rows that call block routines prefetch their successor meanwhile.
     let calls_routines = cached.iter().any(|c| c.routine.is_some());
     let mut streams: Vec<(Value, ArrayShape)> = Vec::new();

@@ -29,10 +29,12 @@ pub(super) fn emit<'m>(
         Some(vty) => {
             let plan = VectorPlan {
                 frame: &entry.frame,
-                root: entry.frame.comp.root,
+                results: vec![(
+                    entry.frame.comp.root,
+                    entry.outputs[0],
+                    &entry.output_shapes[0],
+                )],
                 vty,
-                out: entry.outputs[0],
-                shape: &entry.output_shapes[0],
             };
             emitter.vector_tiled_loops(tiles, &plan, entry.begin, entry.end, &mut store_root)
         }

@@ -694,3 +694,63 @@ ENTRY main {
         check_hlo(&moved, 4710 + seed);
     }
 }
+
+#[test]
+fn multi_output_loop_fusions_store_every_result_as_vectors() {
+    // Adam's moments in one fusion: m' = 0.9 m + 0.1 g and v' = 0.999 v + 0.001 g², the
+    // gradient read through a bitcast of its column-major buffer (a dot's output layout);
+    // 1030 columns for the scalar tail. Both results against the interpreter, and the CLIF
+    // loads vectors. Outputs in different layouts stay scalar (the guard's message says so).
+    let text = "HloModule m
+
+fused {
+  m = f32[3,1030]{1,0} parameter(0)
+  gt = f32[1030,3]{0,1} parameter(1)
+  v = f32[3,1030]{1,0} parameter(2)
+  g = f32[3,1030]{1,0} bitcast(gt)
+  b1 = f32[] constant(0.9)
+  b1b = f32[3,1030]{1,0} broadcast(b1), dimensions={}
+  c1 = f32[] constant(0.1)
+  c1b = f32[3,1030]{1,0} broadcast(c1), dimensions={}
+  m1 = f32[3,1030]{1,0} multiply(m, b1b)
+  m2 = f32[3,1030]{1,0} multiply(g, c1b)
+  mn = f32[3,1030]{1,0} add(m1, m2)
+  b2 = f32[] constant(0.999)
+  b2b = f32[3,1030]{1,0} broadcast(b2), dimensions={}
+  c2 = f32[] constant(0.001)
+  c2b = f32[3,1030]{1,0} broadcast(c2), dimensions={}
+  v1 = f32[3,1030]{1,0} multiply(v, b2b)
+  gg = f32[3,1030]{1,0} multiply(g, g)
+  v2 = f32[3,1030]{1,0} multiply(gg, c2b)
+  vn = f32[3,1030]{1,0} add(v1, v2)
+  ROOT r = (f32[3,1030]{1,0}, f32[3,1030]{1,0}) tuple(mn, vn)
+}
+
+ENTRY main {
+  a0 = f32[3,1030]{1,0} parameter(0)
+  a1 = f32[1030,3]{0,1} parameter(1)
+  a2 = f32[3,1030]{1,0} parameter(2)
+  ROOT f = (f32[3,1030]{1,0}, f32[3,1030]{1,0}) fusion(a0, a1, a2), kind=kLoop, calls=fused
+}
+";
+    for seed in 0..3 {
+        check_hlo(text, 4800 + seed);
+    }
+    let clif = kernel_artifacts(text, true).clif_no_opt;
+    assert!(clif.contains("load.f32x4"), "{clif}");
+    // The second output column-major: scalar, and still right.
+    let mixed = text.replace(
+        "(f32[3,1030]{1,0}, f32[3,1030]{1,0})",
+        "(f32[3,1030]{1,0}, f32[3,1030]{0,1})",
+    );
+    let mixed = mixed.replace(
+        "  vn = f32[3,1030]{1,0} add(v1, v2)",
+        "  vn = f32[3,1030]{0,1} add(v1, v2)",
+    );
+    check_hlo(&mixed, 4810);
+    assert!(
+        !kernel_artifacts(&mixed, true)
+            .clif_no_opt
+            .contains("load.f32x4")
+    );
+}
