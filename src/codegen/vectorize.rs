@@ -29,9 +29,7 @@ pub fn vector_type(
     output: &ArrayShape,
     library: Option<InstrId>,
 ) -> Option<Type> {
-    let ty = tree_type(fused, fused.root, output, library)?;
-    let minor = *output.layout.minor_to_major.first()?;
-    (output.dims[minor] >= i64::from(ty.lane_count())).then_some(ty)
+    vector_type_of(fused, fused.root, output, library)
 }
 
 /// The vector type of a multi-output loop fusion: every operand of its root tuple a vector
@@ -46,7 +44,7 @@ pub fn multi_output_vector_type(fused: &Computation, outputs: &[ArrayShape]) -> 
         if output.layout != outputs[0].layout {
             return None;
         }
-        let t = vector_type_of(fused, r, output)?;
+        let t = vector_type_of(fused, r, output, None)?;
         if ty.is_some_and(|u| u != t) {
             return None;
         }
@@ -55,9 +53,16 @@ pub fn multi_output_vector_type(fused: &Computation, outputs: &[ArrayShape]) -> 
     ty
 }
 
-/// [`vector_type`] for result `root` of `fused` (a tuple operand) into `output`.
-fn vector_type_of(fused: &Computation, root: InstrId, output: &ArrayShape) -> Option<Type> {
-    let ty = tree_type(fused, root, output, None)?;
+/// [`vector_type`] for result `root` of `fused` (the root, or a tuple operand) into
+/// `output`: a vector tree with at least one whole vector along the output's minor
+/// dimension.
+fn vector_type_of(
+    fused: &Computation,
+    root: InstrId,
+    output: &ArrayShape,
+    library: Option<InstrId>,
+) -> Option<Type> {
+    let ty = tree_type(fused, root, output, library)?;
     let minor = *output.layout.minor_to_major.first()?;
     (output.dims[minor] >= i64::from(ty.lane_count())).then_some(ty)
 }
@@ -442,13 +447,7 @@ impl<'m> Emitter<'m, '_, '_> {
                 // mask, seen as the loop's f32 lanes for `select`'s `bitselect`.
                 let a = self.index_lanes(frame, instr.operands[0], index)?;
                 let b = self.index_lanes(frame, instr.operands[1], index)?;
-                let m = self
-                    .b
-                    .ins()
-                    .icmp(super::elemental::lanes::signed_cc(*direction), a, b);
-                let flags = cranelift_codegen::ir::MemFlagsData::new()
-                    .with_endianness(cranelift_codegen::ir::Endianness::Little);
-                self.b.ins().bitcast(vty, flags, m)
+                self.index_compare(*direction, a, b, vty)
             }
             Op::Compare { direction, .. } => {
                 let a = self.emit_vector(frame, instr.operands[0], index, vty, memo)?;

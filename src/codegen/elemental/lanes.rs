@@ -12,7 +12,7 @@
 //! here too, for every compare the emitters write.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Type, Value, types};
 
 use super::{Emitter, error};
 use crate::codegen::CodegenError;
@@ -94,11 +94,29 @@ impl<'m> Emitter<'m, '_, '_> {
         let m = self.b.ins().fcmp(cc, a, b);
         let ty = self.b.func.dfg.value_type(a);
         if ty.is_vector() {
-            let flags = MemFlagsData::new().with_endianness(Endianness::Little);
-            self.b.ins().bitcast(ty, flags, m)
+            self.lane_mask_as(ty, m)
         } else {
             m
         }
+    }
+
+    /// `a <direction> b` on signed i32 lanes (indices in an f32 loop), as a lane mask of
+    /// the float vector type `ty` (as many lanes), ready for [`Emitter::lane_select`].
+    pub(crate) fn index_compare(
+        &mut self,
+        direction: ComparisonDirection,
+        a: Value,
+        b: Value,
+        ty: Type,
+    ) -> Value {
+        let m = self.b.ins().icmp(signed_cc(direction), a, b);
+        self.lane_mask_as(ty, m)
+    }
+
+    /// Lane mask `m` (all ones or zeros per lane) seen as vector type `ty`, same bits.
+    fn lane_mask_as(&mut self, ty: Type, m: Value) -> Value {
+        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
+        self.b.ins().bitcast(ty, flags, m)
     }
 
     /// `condition ? a : b` per lane: `select` on an `i8`, `bitselect` on a lane mask.
