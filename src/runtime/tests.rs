@@ -520,3 +520,19 @@ ENTRY main {
         .expect("must fail");
     assert!(e.message.contains("main/f: no kernel"), "{e}");
 }
+
+#[test]
+fn a_run_on_the_pool_returns_its_result_and_a_panic_ends_the_helpers_spinning() {
+    // The other pool threads look for work while the run is on (`keep_stealing`): the
+    // split work they steal still adds up, and a job that panics releases them (the
+    // scope waits for them, so a missed release would hang here).
+    use rayon::prelude::*;
+    let squares = |n: u64| execute::on_pool(|| (0..n).into_par_iter().map(|i| i * i).sum::<u64>());
+    assert_eq!(
+        squares(100_000),
+        (0..100_000u64).map(|i| i * i).sum::<u64>()
+    );
+    let failed = std::panic::catch_unwind(|| execute::on_pool(|| -> u64 { panic!("job fails") }));
+    assert!(failed.is_err());
+    assert_eq!(squares(1000), (0..1000u64).map(|i| i * i).sum::<u64>());
+}
