@@ -162,7 +162,7 @@ fn keep_stealing(done: &AtomicBool) {
             continue;
         }
         idle += 1;
-        if idle % 64 == 0 {
+        if idle.is_multiple_of(64) {
             if last.elapsed() > SPIN_IDLE {
                 return;
             }
