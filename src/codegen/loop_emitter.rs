@@ -41,6 +41,9 @@ pub struct VectorPlan<'a, 'm> {
     pub results: Vec<(InstrId, Value, &'a ArrayShape)>,
     /// `f32x4` or `f64x2`.
     pub vty: Type,
+    /// Added to the loop index where results are stored (an in-place dynamic-update-slice
+    /// stores its update at the clamped start); empty: stored at the loop index.
+    pub store_shift: Vec<Value>,
 }
 
 /// How a kernel's output index space maps onto work units.
@@ -299,10 +302,19 @@ impl<'m> Emitter<'m, '_, '_> {
                         };
                         // One memo for all results: what they share is computed once.
                         let mut memo = std::collections::HashMap::new();
+                        let at: Vec<Value> = if plan.store_shift.is_empty() {
+                            index.clone()
+                        } else {
+                            index
+                                .iter()
+                                .zip(&plan.store_shift)
+                                .map(|(&i, &s)| this.b.ins().iadd(i, s))
+                                .collect()
+                        };
                         for &(root, out, shape) in &plan.results {
                             let v =
                                 this.emit_vector(plan.frame, root, &index, plan.vty, &mut memo)?;
-                            this.store_vector(out, shape, &index, v);
+                            this.store_vector(out, shape, &at, v);
                         }
                     }
                     Ok(())

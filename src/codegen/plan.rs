@@ -72,6 +72,9 @@ pub enum Strategy {
     InPlaceDynamicUpdateSlice {
         /// The update's elements in the output's layout.
         update: IterationSpace,
+        /// The lane type when the update is computed as vectors along the minor dimension
+        /// (each stored at the shifted index, contiguous there too).
+        vector: Option<Type>,
     },
     /// A root reduce keeping its input's minor dimension: vectors of columns accumulated
     /// down the rows (`column_reduce.rs`).
@@ -199,8 +202,25 @@ pub fn plan_kernel(
             .ok_or_else(|| error(root, "update is not an array"))?
             .clone();
         update.layout = outputs[0].layout.clone();
+        let vector = if options.vector_loops {
+            super::vectorize::vector_type_at(fused, root.operands[1], &update)
+        } else {
+            None
+        };
+        guards.push(match vector {
+            Some(t) => Guard::new(
+                "vector update",
+                true,
+                format!("{t} lanes: the update has a vector form in the output's layout"),
+            ),
+            None => Guard::new(
+                "vector update",
+                false,
+                "scalar code asked for, or the update has no vector form in the output's layout",
+            ),
+        });
         let update = IterationSpace::new(&update);
-        Strategy::InPlaceDynamicUpdateSlice { update }
+        Strategy::InPlaceDynamicUpdateSlice { update, vector }
     } else {
         if outputs[1..].iter().any(|o| o.dims != outputs[0].dims) {
             return Err(error(
@@ -525,7 +545,7 @@ fn work(fused: &Computation, strategy: &Strategy) -> (u64, i64) {
             )
         }
         Strategy::Loop(LoopPlan { space, .. })
-        | Strategy::InPlaceDynamicUpdateSlice { update: space } => (
+        | Strategy::InPlaceDynamicUpdateSlice { update: space, .. } => (
             space.work_units,
             space.elements_per_unit().saturating_mul(reduce_work).max(1),
         ),
@@ -565,8 +585,12 @@ impl KernelPlan {
 impl fmt::Display for Strategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Strategy::InPlaceDynamicUpdateSlice { .. } => {
-                f.write_str("in-place dynamic-update-slice")
+            Strategy::InPlaceDynamicUpdateSlice { vector, .. } => {
+                f.write_str("in-place dynamic-update-slice")?;
+                match vector {
+                    Some(t) => write!(f, ", {t} vectors"),
+                    None => f.write_str(", scalar"),
+                }
             }
             Strategy::ColumnReduce(_) => f.write_str("column reduction"),
             Strategy::Tiled { transpose, .. } => match transpose {

@@ -32,6 +32,12 @@ pub fn vector_type(
     vector_type_of(fused, fused.root, output, library)
 }
 
+/// The vector type for computing instruction `id` of `fused` as vectors over `space` (a
+/// root dynamic-update-slice's update, over the update's elements in the output's layout).
+pub fn vector_type_at(fused: &Computation, id: InstrId, space: &ArrayShape) -> Option<Type> {
+    vector_type_of(fused, id, space, None)
+}
+
 /// The vector type of a multi-output loop fusion: every operand of its root tuple a vector
 /// tree over its output, all outputs in the layout of the first (the iteration space's).
 pub fn multi_output_vector_type(fused: &Computation, outputs: &[ArrayShape]) -> Option<Type> {
@@ -149,6 +155,12 @@ fn instr_ok(
                 && operand.layout == a.layout
                 && slice[minor].stride == 1
         }
+        // A dynamic-slice in the operand's layout reads contiguously from its clamped
+        // start (a scan's `xs[i]`); the start indices are scalars.
+        Op::DynamicSlice { .. } => {
+            let operand = fused.instr(i.operands[0]).shape.as_array()?;
+            is_t && a.dims == output.dims && a.layout == output.layout && operand.layout == a.layout
+        }
         // A transpose that keeps the vector's dimension minor in its operand (attention's
         // head transposes, `[B,T,H,D] -> [B,H,T,D]`): the operand at the permuted index.
         Op::Transpose { dimensions } => {
@@ -224,7 +236,7 @@ fn tree_type<'a>(
         }
         let i = fused.instr(id);
         match &i.op {
-            Op::Slice { .. } => {
+            Op::Slice { .. } | Op::DynamicSlice { .. } => {
                 let operand = i.operands[0];
                 stack.push((operand, fused.instr(operand).shape.as_array()?, minor));
                 continue;
@@ -437,6 +449,11 @@ impl<'m> Emitter<'m, '_, '_> {
                 // The operand at the shifted index; its values there are not the ones the
                 // memo holds for this index, so the operand's tree gets a memo of its own.
                 let at = self.slice_operand_index(slice, index);
+                self.emit_vector(frame, instr.operands[0], &at, vty, &mut HashMap::new())?
+            }
+            Op::DynamicSlice { sizes } => {
+                // As a slice, from the clamped start indices (scalars).
+                let at = self.dynamic_slice_operand_index(frame, instr, sizes, index)?;
                 self.emit_vector(frame, instr.operands[0], &at, vty, &mut HashMap::new())?
             }
             Op::Compare { direction, .. }

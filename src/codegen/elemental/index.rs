@@ -151,6 +151,19 @@ impl<'m> Emitter<'m, '_, '_> {
         sizes: &[i64],
         index: &[Value],
     ) -> Result<Vec<Value>, CodegenError> {
+        let operand_index = self.dynamic_slice_operand_index(frame, instr, sizes, index)?;
+        self.emit(frame, instr.operands[0], &operand_index)
+    }
+
+    /// The operand index a dynamic-slice's element `index` reads: the clamped start plus
+    /// `index` in each dimension.
+    pub(crate) fn dynamic_slice_operand_index(
+        &mut self,
+        frame: &Frame<'m>,
+        instr: &Instruction,
+        sizes: &[i64],
+        index: &[Value],
+    ) -> Result<Vec<Value>, CodegenError> {
         let operand_dims = array_shape(frame.comp.instr(instr.operands[0]))?
             .dims
             .clone();
@@ -163,7 +176,7 @@ impl<'m> Emitter<'m, '_, '_> {
             let start = self.clamped_start(frame, start_operand, operand_dims[d] - sizes[d])?;
             operand_index.push(self.b.ins().iadd(start, i));
         }
-        self.emit(frame, instr.operands[0], &operand_index)
+        Ok(operand_index)
     }
 
     /// `dynamic-update-slice` read as an element: the update where the (clamped) window

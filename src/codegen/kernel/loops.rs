@@ -46,6 +46,7 @@ pub(super) fn emit<'m>(
             .map(|((&r, &out), shape)| (r, out, shape))
             .collect(),
         vty,
+        store_shift: Vec::new(),
     });
     // Before each row: the broadcasts the row's loop reads but does not change.
     let minor: BTreeSet<usize> = space.minor.into_iter().collect();

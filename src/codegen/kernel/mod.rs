@@ -98,8 +98,8 @@ pub fn emit_kernel_with<'m>(
             entry.begin,
             entry.end,
         )?,
-        Strategy::InPlaceDynamicUpdateSlice { update } => {
-            in_place_dus::emit(&mut emitter, &entry, update)?
+        Strategy::InPlaceDynamicUpdateSlice { update, vector } => {
+            in_place_dus::emit(&mut emitter, &entry, update, *vector)?
         }
         Strategy::Tiled { tiles, transpose } => {
             tiled::emit(&mut emitter, &entry, tiles, *transpose)?

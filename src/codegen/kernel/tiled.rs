@@ -35,6 +35,7 @@ pub(super) fn emit<'m>(
                     &entry.output_shapes[0],
                 )],
                 vty,
+                store_shift: Vec::new(),
             };
             emitter.vector_tiled_loops(tiles, &plan, entry.begin, entry.end, &mut store_root)
         }

@@ -323,3 +323,75 @@ fn tiled_case(params: &[String], result: &str, body: &str) -> String {
         "HloModule m\n\nfused {{\n{fused}{extra}{extra2}  ROOT r = {result} {op}({a}, {b})\n}}\n\nENTRY main {{\n{entry}  ROOT f = {result} fusion(a0, a1), kind=kLoop, calls=fused\n}}\n"
     )
 }
+
+/// The CLIF (before optimization) of the kernel compiled from `text`.
+fn kernel_clif(text: &str) -> String {
+    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let options = crate::codegen::CodegenOptions {
+        keep_artifacts: true,
+        ..Default::default()
+    };
+    let mut set = crate::codegen::compile_kernels(&module, &options).unwrap();
+    set.kernels.swap_remove(0).artifacts.clif_no_opt
+}
+
+#[test]
+fn a_scans_dynamic_slices_and_in_place_updates_are_vectors() {
+    // `xs[i]` read and `ys[i] = f(...)` written by a scan body, with a dynamic start
+    // along the vector too (clamped: starts out of range on both sides), rows of 33 and
+    // 9 elements so the vector loops end in a scalar tail. A wrong start, shift or tail
+    // writes or reads the wrong elements; the interpreter is the reference.
+    for (t, lanes, n, w) in [("f32", "f32x4", 37, 33), ("f64", "f64x2", 12, 9)] {
+        let read = format!(
+            "HloModule m
+
+fused {{
+  p0 = {t}[7,3,{n}]{{2,1,0}} parameter(0)
+  p1 = s32[] parameter(1)
+  p2 = s32[] parameter(2)
+  z = s32[] constant(0)
+  ds = {t}[1,3,{w}]{{2,1,0}} dynamic-slice(p0, p1, z, p2), dynamic_slice_sizes={{1,3,{w}}}
+  ROOT r = {t}[1,3,{w}]{{2,1,0}} multiply(ds, ds)
+}}
+
+ENTRY main {{
+  a0 = {t}[7,3,{n}]{{2,1,0}} parameter(0)
+  a1 = s32[] parameter(1)
+  a2 = s32[] parameter(2)
+  ROOT f = {t}[1,3,{w}]{{2,1,0}} fusion(a0, a1, a2), kind=kLoop, calls=fused
+}}
+"
+        );
+        let write = format!(
+            "HloModule m
+
+fused {{
+  p0 = {t}[7,3,{n}]{{2,1,0}} parameter(0)
+  p1 = {t}[1,3,{w}]{{2,1,0}} parameter(1)
+  p2 = s32[] parameter(2)
+  p3 = s32[] parameter(3)
+  z = s32[] constant(0)
+  u = {t}[1,3,{w}]{{2,1,0}} negate(p1)
+  ROOT r = {t}[7,3,{n}]{{2,1,0}} dynamic-update-slice(p0, u, p2, z, p3)
+}}
+
+ENTRY main {{
+  a0 = {t}[7,3,{n}]{{2,1,0}} parameter(0)
+  a1 = {t}[1,3,{w}]{{2,1,0}} parameter(1)
+  a2 = s32[] parameter(2)
+  a3 = s32[] parameter(3)
+  ROOT f = {t}[7,3,{n}]{{2,1,0}} fusion(a0, a1, a2, a3), kind=kLoop, calls=fused
+}}
+"
+        );
+        for (k, (i, j)) in [(0, 0), (3, 2), (9, -1), (6, 100)].iter().enumerate() {
+            let seed = 2600 + k as u64;
+            check_hlo_with(&read, seed, &[None, scalar_s32(*i), scalar_s32(*j)]);
+            check_hlo_with(&write, seed, &[None, None, scalar_s32(*i), scalar_s32(*j)]);
+        }
+        for text in [&read, &write] {
+            let clif = kernel_clif(text);
+            assert!(clif.contains(&format!("load.{lanes}")), "{t}:\n{clif}");
+        }
+    }
+}

@@ -89,12 +89,33 @@ fn root_update_of_a_parameter_is_in_place() {
         "kLoop",
     );
     let plan = plan_of(&text, OPTIONS);
-    let Strategy::InPlaceDynamicUpdateSlice { update } = &plan.strategy else {
+    let Strategy::InPlaceDynamicUpdateSlice { update, vector } = &plan.strategy else {
         panic!("{}", plan.write_for_test());
     };
     assert_eq!(update.shape.dims, vec![4, 32]);
     assert_eq!(plan.work_units, 4, "one unit per row of the update");
-    assert_eq!(taken(&plan), vec!["in-place dynamic-update-slice"]);
+    assert_eq!(
+        taken(&plan),
+        vec!["in-place dynamic-update-slice", "vector update"]
+    );
+    assert!(vector.is_some(), "{}", plan.write_for_test());
+    // A column-major update of a row-major buffer is not contiguous along the vector.
+    let text = module(
+        "",
+        &["f32[16,32]{1,0}", "f32[4,32]{0,1}", "s32[]"],
+        "  z = s32[] constant(0)\n",
+        "f32[16,32]{1,0} dynamic-update-slice(p0, p1, p2, z)",
+        "kLoop",
+    );
+    let plan = plan_of(&text, OPTIONS);
+    assert!(
+        matches!(
+            &plan.strategy,
+            Strategy::InPlaceDynamicUpdateSlice { vector: None, .. }
+        ),
+        "{}",
+        plan.write_for_test()
+    );
 }
 
 #[test]
