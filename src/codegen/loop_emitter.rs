@@ -231,7 +231,7 @@ impl<'m> Emitter<'m, '_, '_> {
     /// [`Self::work_unit_loops`] with a vector body: with `lanes > 1`, the inner loop runs
     /// `vector_element` on `lanes` consecutive minor-dimension elements (its index names the
     /// first) and `element` on the scalar tail. `row_prologue`, if any, runs once per work
-    /// unit before its loops, with the unit's index (minor entry a placeholder).
+    /// unit before its loops, with the unit's index (minor entry: the unit's first).
     #[allow(clippy::too_many_arguments)]
     pub fn work_unit_loops_vectorized(
         &mut self,
@@ -278,6 +278,9 @@ impl<'m> Emitter<'m, '_, '_> {
                 }
             }
             if let Some(prologue) = row_prologue.as_mut() {
+                // The unit's first minor index: where its chunk of the row starts.
+                let mut index = index.clone();
+                index[minor] = lo;
                 prologue(this, &index)?;
             }
             let mut scalar_start = lo;

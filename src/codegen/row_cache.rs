@@ -164,14 +164,27 @@ struct CachedRow {
     base: Value,
     outer: Vec<Value>,
     minor: usize,
+    /// The first minor index the buffer holds (the unit's chunk start).
+    lo: Value,
     element_type: PrimitiveType,
 }
 
 /// The values the kernel of `fused` over `space` caches per row, in computation order;
 /// `block_math` says whether the native block routines may be called. Empty unless every
-/// work unit is a whole row.
+/// work unit is a whole row or one of equal chunks of it (then "row" below means the unit's
+/// chunk).
 pub fn plan(fused: &Computation, space: &IterationSpace, block_math: bool) -> Vec<CachedValue> {
-    if space.chunks_per_row != 1 || space.minor.is_none() {
+    let Some(minor) = space.minor else {
+        return Vec::new();
+    };
+    // Each unit caches its own chunk of the row; the chunks must be equal (a kOutput
+    // epilogue's 512-column units of a GEMM tile), so that one stack buffer fits them all.
+    if space.chunk <= 0 || space.shape.dims[minor] % space.chunk != 0 {
+        return Vec::new();
+    }
+    // A reduction's loop reads its row outside the unit's chunk.
+    let chunked = space.chunk < space.shape.dims[minor];
+    if chunked && fused.iter().any(|(_, i)| i.opcode() == Opcode::Reduce) {
         return Vec::new();
     }
     let analysis = RowCacheAnalysis::of(fused);
@@ -218,7 +231,9 @@ impl<'m> Emitter<'m, '_, '_> {
         let Some(minor) = space.minor else {
             return Ok(());
         };
-        let n = space.shape.dims[minor];
+        // The unit's chunk of the row: `n` elements from `index[minor]`.
+        let n = space.chunk;
+        let lo = index[minor];
         let varying: BTreeSet<usize> = [minor].into();
         for group in independent_groups(frame.comp, cached) {
             let mut rows = Vec::with_capacity(group.len());
@@ -247,9 +262,9 @@ impl<'m> Emitter<'m, '_, '_> {
                     })
                 })
             });
-            let at = |j: Value| -> Vec<Value> {
+            let at = |this: &mut Self, j: Value| -> Vec<Value> {
                 let mut at = index.to_vec();
-                at[minor] = j;
+                at[minor] = this.b.ins().iadd(lo, j);
                 at
             };
             // The vector loop's part of the row; the scalar loop does the rest.
@@ -271,7 +286,8 @@ impl<'m> Emitter<'m, '_, '_> {
                     let mut body = |this: &mut Self, j: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                         let mut values = Vec::with_capacity(count as usize * rows.len());
                         for k in 0..count {
-                            let idx = at(this.b.ins().iadd_imm_s(j, k * lanes));
+                            let j = this.b.ins().iadd_imm_s(j, k * lanes);
+                            let idx = at(this, j);
                             let mut memo = std::collections::HashMap::new();
                             for &(_, what, _, _) in &rows {
                                 values.push(this.emit_vector(frame, what, &idx, vty, &mut memo)?);
@@ -293,7 +309,7 @@ impl<'m> Emitter<'m, '_, '_> {
             }
             let mut tail = |this: &mut Self, k: Value, accs: Vec<Value>| -> R<Vec<Value>> {
                 let j = this.b.ins().iadd_imm_s(k, whole);
-                let idx = at(j);
+                let idx = at(this, j);
                 for &(_, what, base, t) in &rows {
                     let v = this.emit1(frame, what, &idx)?;
                     this.store_element(base, j, t, v);
@@ -325,6 +341,7 @@ impl<'m> Emitter<'m, '_, '_> {
                         base,
                         outer: index.to_vec(),
                         minor,
+                        lo,
                         element_type,
                     },
                 );
@@ -351,7 +368,7 @@ impl<'m> Emitter<'m, '_, '_> {
         }
         let mut streams = streams;
         streams.truncate(PREFETCH_STREAMS);
-        let n = space.shape.dims[minor];
+        let n = space.chunk.min(space.shape.dims[minor]);
         // One more line per stream: a row need not start on a line boundary.
         let lines: i64 = streams
             .iter()
@@ -419,10 +436,11 @@ impl<'m> Emitter<'m, '_, '_> {
     /// routines to prefetch (the last row's successor lies past the buffer; a prefetch
     /// never faults).
     fn queue_next_row(&mut self, pf: &RowPrefetch, space: &IterationSpace, index: &[Value]) {
-        let Some(minor) = space.minor else {
+        if space.minor.is_none() {
             return;
-        };
-        let n = space.shape.dims[minor];
+        }
+        // The next unit's chunk (the next row's, for whole rows).
+        let n = space.chunk;
         for (k, (base, shape)) in pf.streams.iter().enumerate() {
             let size = shape.element_type.byte_size() as i64;
             let row = self.physical_offset(shape, index);
@@ -454,7 +472,8 @@ impl<'m> Emitter<'m, '_, '_> {
         {
             return None;
         }
-        let (base, t, j) = (row.base, row.element_type, index[row.minor]);
+        let (base, t, lo) = (row.base, row.element_type, row.lo);
+        let j = self.b.ins().isub(index[row.minor], lo);
         let size = t.byte_size() as i64;
         let bytes = self.b.ins().imul_imm_s(j, size);
         let addr = self.b.ins().iadd(base, bytes);

@@ -754,3 +754,47 @@ ENTRY main {
             .contains("load.f32x4")
     );
 }
+
+#[test]
+fn rows_cut_into_chunks_cache_each_chunk() {
+    // A GELU-like tanh over rows of 4096 (work units of 1024-element chunks, as a GEMM
+    // epilogue's 512-column units): each unit fills the cache with its own chunk (the
+    // block routine's row on AVX-512 hosts) and reads it back at its own offset. A chunk
+    // filled or read at the row's start instead of the unit's gives other elements'
+    // values; against the interpreter.
+    let text = "HloModule m
+
+fused {
+  p0 = f32[3,4096]{1,0} parameter(0)
+  p1 = f32[4096]{0} parameter(1)
+  b = f32[3,4096]{1,0} broadcast(p1), dimensions={1}
+  x = f32[3,4096]{1,0} add(p0, b)
+  t = f32[3,4096]{1,0} tanh(x)
+  ROOT r = f32[3,4096]{1,0} multiply(t, x)
+}
+
+ENTRY main {
+  a0 = f32[3,4096]{1,0} parameter(0)
+  a1 = f32[4096]{0} parameter(1)
+  ROOT f = f32[3,4096]{1,0} fusion(a0, a1), kind=kLoop, calls=fused
+}
+";
+    for seed in 0..3 {
+        check_hlo_close(text, 4600 + seed);
+    }
+    let m = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let entry = m.computation(m.entry);
+    let options = crate::codegen::plan::PlanOptions {
+        vector_loops: true,
+        vector_registers: true,
+        block_math: true,
+    };
+    let plan = crate::codegen::plan::plan_kernel(&m, entry, entry.root_instr(), options).unwrap();
+    let l = plan.loop_plan().expect("a loop plan");
+    assert_eq!(
+        (l.space.chunks_per_row, l.cached.len()),
+        (4, 1),
+        "{}",
+        plan.summary()
+    );
+}
