@@ -141,10 +141,11 @@ fn instr_ok(
         Op::Plain(Opcode::Bitcast) => {
             let operand_id = i.operands[0];
             let operand = fused.instr(operand_id);
+            let read = matches!(operand.op, Op::Parameter { .. }) || Some(operand_id) == library;
             is_t && a.dims == output.dims
                 && a.layout == output.layout
-                && (matches!(operand.op, Op::Parameter { .. }) || Some(operand_id) == library)
                 && operand.shape.as_array().map(|s| s.element_type) == Some(t)
+                && (read || splits_rows_whole(a, operand.shape.as_array()?, t))
         }
         // A slice with unit stride along the vector keeps reads contiguous: its operand is
         // computed at the shifted index (`tree_type` checks it against its own shape).
@@ -173,6 +174,18 @@ fn instr_ok(
         _ => false,
     };
     Some(ok)
+}
+
+/// Whether a bitcast from `operand` to `a` keeps every vector of `t` lanes inside one row of
+/// the operand's minor dimension: both minor dimensions hold whole vectors (the vector loop
+/// starts rows on a multiple of the lanes, so a vector's physical offset is one too). A
+/// computed operand is then computed as vectors at the operand index of the first lane
+/// (`[T,768]` seen as `[T,12,64]`: attention's heads).
+fn splits_rows_whole(a: &ArrayShape, operand: &ArrayShape, t: PrimitiveType) -> bool {
+    let lanes = (16 / t.byte_size()) as i64;
+    let minor_size = |s: &ArrayShape| s.layout.minor_to_major.first().map(|&m| s.dims[m]);
+    matches!(minor_size(a), Some(n) if n % lanes == 0)
+        && matches!(minor_size(operand), Some(n) if n % lanes == 0)
 }
 
 /// Whether `id` is only the mask operand of selects, or of pred broadcasts that are.
@@ -264,10 +277,20 @@ fn tree_type<'a>(
             }
             _ => {}
         }
+        // A bitcast of a computed value: the operand as vectors over its own shape.
+        if i.op == Op::Plain(Opcode::Bitcast) {
+            let operand = i.operands[0];
+            let computed = !matches!(fused.instr(operand).op, Op::Parameter { .. })
+                && Some(operand) != library;
+            if computed {
+                let s = fused.instr(operand).shape.as_array()?;
+                stack.push((operand, s, *s.layout.minor_to_major.first()?));
+            }
+            continue;
+        }
         // A broadcast's operand that does not vary along the vector is computed as a scalar;
         // a bitcast reads its parameter's buffer directly, and so does the library result.
-        if Some(id) != library && !matches!(i.op, Op::Broadcast { .. } | Op::Plain(Opcode::Bitcast))
-        {
+        if Some(id) != library && !matches!(i.op, Op::Broadcast { .. }) {
             stack.extend(i.operands.iter().map(|&o| (o, space, minor)));
         }
     }
@@ -389,7 +412,12 @@ impl<'m> Emitter<'m, '_, '_> {
                     (Op::Parameter { number }, Params::Buffers(buffers), _) => {
                         buffers[*number].base
                     }
-                    _ => return Err(error(instr, "vector bitcast of a computed value")),
+                    _ => {
+                        // A computed operand (`splits_rows_whole`): its vector at the operand
+                        // index of the first lane, another index space with a memo of its own.
+                        let at = self.reshape_operand_index(frame, instr, index, true)?;
+                        return self.emit_vector(frame, operand_id, &at, vty, &mut HashMap::new());
+                    }
                 };
                 // A bitcast keeps the element type: the buffer read in the bitcast's shape.
                 self.load_vector(base, array_shape(instr)?, index, vty)

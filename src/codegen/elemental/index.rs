@@ -340,11 +340,24 @@ impl<'m> Emitter<'m, '_, '_> {
         index: &[Value],
         is_bitcast: bool,
     ) -> Result<Vec<Value>, CodegenError> {
+        let operand_index = self.reshape_operand_index(frame, instr, index, is_bitcast)?;
+        self.emit(frame, instr.operands[0], &operand_index)
+    }
+
+    /// The operand index a `reshape` (`is_bitcast`: a `bitcast`) reads for its element
+    /// `index`.
+    pub(crate) fn reshape_operand_index(
+        &mut self,
+        frame: &Frame<'m>,
+        instr: &Instruction,
+        index: &[Value],
+        is_bitcast: bool,
+    ) -> Result<Vec<Value>, CodegenError> {
         let out = array_shape(instr)?.clone();
         let operand = array_shape(frame.comp.instr(instr.operands[0]))?.clone();
         let same_layout = out.layout.minor_to_major == operand.layout.minor_to_major;
         if out.dims == operand.dims && (!is_bitcast || same_layout) {
-            return self.emit(frame, instr.operands[0], index);
+            return Ok(index.to_vec());
         }
         // Adding or removing size-1 dimensions keeps every other index (logical order).
         let non_unit =
@@ -370,7 +383,7 @@ impl<'m> Emitter<'m, '_, '_> {
             for (&a, &b) in out_nu.iter().zip(&op_nu) {
                 operand_index[b] = index[a];
             }
-            return self.emit(frame, instr.operands[0], &operand_index);
+            return Ok(operand_index);
         }
         let (out_strides, op_strides) = if is_bitcast {
             (out.physical_strides(), operand.physical_strides())
@@ -410,7 +423,7 @@ impl<'m> Emitter<'m, '_, '_> {
             };
             operand_index.push(v);
         }
-        self.emit(frame, instr.operands[0], &operand_index)
+        Ok(operand_index)
     }
 
     pub(super) fn gather(

@@ -798,3 +798,47 @@ ENTRY main {
         plan.summary()
     );
 }
+
+#[test]
+fn computed_values_seen_through_a_bitcast_are_vectors_when_rows_split_whole() {
+    // Attention's head split as GPT-2's layers fuse it: `qkv + b` sliced into q and v,
+    // each `[T,H*D]` seen as `[T,H,D]` through a bitcast of the computed slice, then heads
+    // moved major (`[H,T,D]`): two outputs, computed as vectors at the slice's index of
+    // each vector's first lane. With `D` = 6 a vector would straddle two heads' rows of the
+    // slice: scalar, and still right. Against the interpreter.
+    for (d, vector) in [(8, true), (6, false)] {
+        let (t, h) = (5, 3);
+        let w = h * d;
+        let text = format!(
+            "HloModule m
+
+fused {{
+  p0 = f32[{t},{qkv}]{{1,0}} parameter(0)
+  p1 = f32[{qkv}]{{0}} parameter(1)
+  b = f32[{t},{qkv}]{{1,0}} broadcast(p1), dimensions={{1}}
+  x = f32[{t},{qkv}]{{1,0}} add(p0, b)
+  q = f32[{t},{w}]{{1,0}} slice(x), slice={{[0:{t}], [0:{w}]}}
+  v = f32[{t},{w}]{{1,0}} slice(x), slice={{[0:{t}], [{v0}:{qkv}]}}
+  qh = f32[{t},{h},{d}]{{2,1,0}} bitcast(q)
+  vh = f32[{t},{h},{d}]{{2,1,0}} bitcast(v)
+  qt = f32[{h},{t},{d}]{{2,1,0}} transpose(qh), dimensions={{1,0,2}}
+  vt = f32[{h},{t},{d}]{{2,1,0}} transpose(vh), dimensions={{1,0,2}}
+  ROOT r = (f32[{h},{t},{d}]{{2,1,0}}, f32[{h},{t},{d}]{{2,1,0}}) tuple(qt, vt)
+}}
+
+ENTRY main {{
+  a0 = f32[{t},{qkv}]{{1,0}} parameter(0)
+  a1 = f32[{qkv}]{{0}} parameter(1)
+  ROOT f = (f32[{h},{t},{d}]{{2,1,0}}, f32[{h},{t},{d}]{{2,1,0}}) fusion(a0, a1), kind=kLoop, calls=fused
+}}
+",
+            qkv = 3 * w,
+            v0 = 2 * w,
+        );
+        for seed in 0..3 {
+            check_hlo(&text, 4700 + seed);
+        }
+        let clif = kernel_artifacts(&text, true).clif_no_opt;
+        assert_eq!(clif.contains("load.f32x4"), vector, "d = {d}:\n{clif}");
+    }
+}
