@@ -119,7 +119,7 @@ impl<'m> Emitter<'m, '_, '_> {
 
     /// A dynamic start index operand (a scalar of any integer type) as `i64`, clamped to
     /// `[0, max]`.
-    fn clamped_start(
+    pub(crate) fn clamped_start(
         &mut self,
         frame: &Frame<'m>,
         operand: InstrId,

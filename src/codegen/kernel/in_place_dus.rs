@@ -6,13 +6,12 @@
 //! dimension, contiguous in the output too (a scan writing `ys[i]`).
 //! XLA: `xla/codegen/emitters/in_place_dynamic_update_slice_emitter.cc`.
 
-use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
+use cranelift_codegen::ir::{InstBuilder, Type, Value};
 
 use super::Entry;
 use crate::codegen::CodegenError;
 use crate::codegen::elemental::{Emitter, error};
 use crate::codegen::loop_emitter::{IterationSpace, VectorPlan};
-use crate::ir::PrimitiveType;
 
 /// For each update element `u`, stores it at `clamp(start) + u` in the output.
 pub(super) fn emit<'m>(
@@ -31,19 +30,7 @@ pub(super) fn emit<'m>(
             .operands
             .get(2 + d)
             .ok_or_else(|| error(root, "missing start index"))?;
-        let t = frame
-            .comp
-            .instr(start_id)
-            .shape
-            .element_type()
-            .unwrap_or(PrimitiveType::S32);
-        let s = emitter.emit1(frame, start_id, &[])?;
-        let s = if t.is_signed_integral() {
-            emitter.sign_extend_to(s, types::I64)
-        } else {
-            emitter.zero_extend_to(s, types::I64)
-        };
-        starts.push(emitter.clamp_i64(s, 0, (output.dims[d] - size).max(0)));
+        starts.push(emitter.clamped_start(frame, start_id, output.dims[d] - size)?);
     }
     let plan = vector.map(|vty| VectorPlan {
         frame,
