@@ -126,8 +126,9 @@ pub fn on_pool<R>(f: impl FnOnce() -> R) -> R {
     .into_inner()
 }
 
-/// The machine's cores, as the standard library counts them (affinity and cgroup quotas).
-fn cores() -> usize {
+/// The machine's cores, as the standard library counts them (affinity and cgroup quotas),
+/// whatever the size of the kernels' pool.
+pub(crate) fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

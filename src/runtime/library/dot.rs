@@ -426,12 +426,7 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
 /// depend on it (a 128x64x1000 dot differed in half its elements between one thread and
 /// two). With fewer threads than blocks, rayon runs the blocks' tiles in turn.
 fn split_blocks() -> usize {
-    static BLOCKS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *BLOCKS.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    })
+    crate::runtime::execute::cores()
 }
 
 /// Whether a GEMM computes into a column-major temporary (then copied into the row-major
