@@ -12,6 +12,7 @@ use gemm::Parallelism;
 use crate::ir::{ArrayShape, DotDimensionNumbers, Layout, PrimitiveType};
 
 use super::dot_few_rows::{self, FewRows};
+use super::transpose_copy::transpose_into_parallel;
 use crate::runtime::RuntimeError;
 use crate::runtime::buffers::copy_array;
 use crate::runtime::elements::{Compute, load, store};
@@ -455,71 +456,6 @@ fn flip_destination<T>(
     let as_is = gathered(r.second.abs() == 1, n * k);
     let flipped = gathered(l.first.abs() == 1, m * k) + m * n;
     flipped < as_is
-}
-
-/// [`transpose_into`] cut into column blocks run on the kernels' pool: a flipped GEMM's
-/// copy is memory-bound and as large as the output (GPT-2's tied logits: 128 x 50257), so
-/// one thread alone left the other core idle for it. A pure copy: no bit depends on the
-/// cut.
-///
-/// # Safety
-/// As [`transpose_into`]; the column blocks write disjoint parts of `dst`.
-unsafe fn transpose_into_parallel<T: Copy>(
-    src: *const T,
-    (m, n): (usize, usize),
-    dst: *mut T,
-    (rs, cs): (isize, isize),
-) {
-    use rayon::prelude::*;
-    const MIN_BLOCK_ELEMENTS: usize = 1 << 16;
-    let blocks = (m * n / MIN_BLOCK_ELEMENTS).clamp(1, 4 * split_blocks());
-    if blocks == 1 {
-        // SAFETY: the caller's guarantees.
-        return unsafe { transpose_into(src, (m, n), dst, (rs, cs)) };
-    }
-    let columns = n.div_ceil(blocks).div_ceil(32) * 32;
-    let ptrs = SendPtrs(dst, src, std::ptr::null());
-    (0..n.div_ceil(columns)).into_par_iter().for_each(|c| {
-        let (dst, src, _) = ptrs.get();
-        let j0 = c * columns;
-        let width = columns.min(n - j0);
-        // SAFETY: columns `j0..j0 + width` of the source (column-major, `m` per column)
-        // and of the destination; blocks are disjoint.
-        unsafe {
-            transpose_into(
-                src.add(j0 * m),
-                (m, width),
-                dst.offset(j0 as isize * cs),
-                (rs, cs),
-            )
-        };
-    });
-}
-
-/// Copies a column-major `m x n` block into `dst` with row and column strides `(rs, cs)`,
-/// in square tiles so both sides stay in cache.
-///
-/// # Safety
-/// `src` must hold `m * n` elements; `dst` must be valid at every `i * rs + j * cs`.
-unsafe fn transpose_into<T: Copy>(
-    src: *const T,
-    (m, n): (usize, usize),
-    dst: *mut T,
-    (rs, cs): (isize, isize),
-) {
-    const TILE: usize = 32;
-    for j0 in (0..n).step_by(TILE) {
-        for i0 in (0..m).step_by(TILE) {
-            for i in i0..(i0 + TILE).min(m) {
-                for j in j0..(j0 + TILE).min(n) {
-                    // SAFETY: `i < m` and `j < n`, as the caller guarantees.
-                    unsafe {
-                        *dst.offset(i as isize * rs + j as isize * cs) = *src.add(i + j * m);
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// The block length when `len` rows (or columns) split over `threads` threads into blocks

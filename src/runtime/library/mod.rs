@@ -28,6 +28,7 @@ pub mod scatter;
 pub mod select_and_scatter;
 pub mod sort;
 pub mod top_k;
+pub mod transpose_copy;
 
 use std::fmt::Write as _;
 
