@@ -1032,9 +1032,11 @@ fn dots_read_transposed_operands_through_strides() {
         let m2m: Vec<String> = (0..rank).rev().map(|d| d.to_string()).collect();
         format!("{{{}}}", m2m.join(","))
     };
-    // (M, N, K, B): a small GEMM, and one big enough to thread whose transposed rhs
-    // costs more to gather than the column-major destination costs to copy.
-    for &(m, n, k, b) in &[(5, 7, 9, 2), (48, 300, 200, 2)] {
+    // (M, N, K, B): a small GEMM, one big enough to thread whose transposed rhs costs
+    // more to gather than the column-major destination costs to copy (the lhs is then
+    // transposed into column-major first), and one whose many rows keep the destination
+    // (a transposed rhs is then transposed into row-major first; ragged 8 x 8 blocks).
+    for &(m, n, k, b) in &[(5, 7, 9, 2), (48, 300, 200, 2), (300, 52, 203, 2)] {
         let sizes = |dims: &str| {
             dims.replace('M', &m.to_string())
                 .replace('N', &n.to_string())
