@@ -75,6 +75,9 @@ pub enum FusionRule {
         /// The shared operand.
         shared: String,
     },
+    /// A loop that reads another loop's outputs at its own index merged into it: one loop
+    /// computes both and writes both, and the outputs are not read back from memory.
+    ProducerConsumerMultiOutput,
     /// A library (`kCustom`) fusion put back as plain instructions: xlac has no library
     /// for it, so its ops are fused by xlac's own rules.
     CustomFusionInlined,
@@ -247,6 +250,10 @@ impl fmt::Display for FusionRule {
             SiblingMultiOutput { shared } => write!(
                 f,
                 "both loops read {shared}; one loop with two outputs reads it once"
+            ),
+            ProducerConsumerMultiOutput => write!(
+                f,
+                "the consumer reads the producer's outputs at its own index; one loop computes both and writes both outputs, which are then not read back from memory"
             ),
             FusionHasNoKernel { opcode } => write!(
                 f,

@@ -566,10 +566,13 @@ pub fn fused_outputs(fused: &Computation) -> Vec<InstrId> {
     }
 }
 
-/// Merges fusion `a` into fusion `b` (siblings in `comp_id`; `b` must not depend on `a`
-/// nor `a` on `b`). The merged fusion keeps `b`'s name, calls `b`'s computation grown by
-/// `a`'s instructions, and returns a tuple: `b`'s outputs, then `a`'s. Users of both read
-/// their values through `get-tuple-element`s. Returns the merged fusion.
+/// Merges fusion `a` into fusion `b` (in `comp_id`; `b` must not depend on `a`, and `a`
+/// may read `b`'s outputs only directly, as `b` or `get-tuple-element`s of it: siblings,
+/// or a consumer merged into its producer). The merged fusion keeps `b`'s name, calls
+/// `b`'s computation grown by `a`'s instructions, and returns a tuple: `b`'s outputs,
+/// then `a`'s. Where `a` read an output of `b`, its instructions read the value `b`'s
+/// computation computes. Users of both read their values through `get-tuple-element`s.
+/// Returns the merged fusion.
 pub fn merge_sibling_fusions(
     module: &mut Module,
     comp_id: ComputationId,
@@ -593,6 +596,15 @@ pub fn merge_sibling_fusions(
             comp.instr(a).name
         )));
     }
+    // Which output of `b` each operand of `a` is, if it is one.
+    let output_of_b: Vec<Option<usize>> = a_operands
+        .iter()
+        .map(|&o| match comp.instr(o).op {
+            _ if o == b && !b_was_tuple => Some(0),
+            Op::GetTupleElement { index } if comp.instr(o).operands[0] == b => Some(index),
+            _ => None,
+        })
+        .collect();
     let a_body = module.computations[ca].clone();
     // `a`'s computation dies here, so its instructions' names are free for the clones.
     for (_, instr) in a_body.iter() {
@@ -600,9 +612,14 @@ pub fn merge_sibling_fusions(
     }
     let fused = &mut module.computations[cb];
     let mut params = fused.parameters();
+    let b_outputs = fused_outputs(fused);
     let mut map: HashMap<InstrId, InstrId> = HashMap::new();
     for (id, instr) in a_body.iter() {
         if let Op::Parameter { number } = instr.op {
+            if let Some(index) = output_of_b[number] {
+                map.insert(id, b_outputs[index]);
+                continue;
+            }
             let outer = a_operands[number];
             let p = match operands.iter().position(|&o| o == outer) {
                 Some(i) => params[i],

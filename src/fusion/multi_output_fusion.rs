@@ -77,9 +77,117 @@ impl Pass for MultiOutputFusion {
                 );
                 changed = true;
             }
+            while let Some((producer, consumer)) = find_producer_consumer(module, comp_id) {
+                let comp = &module.computations[comp_id];
+                let (p_name, c_name) = (
+                    comp.instr(producer).name.clone(),
+                    comp.instr(consumer).name.clone(),
+                );
+                let merged =
+                    merge_sibling_fusions(module, comp_id, consumer, producer, &mut namer)?;
+                let comp = &module.computations[comp_id];
+                log_decision(
+                    &self.log,
+                    FusionDecision {
+                        pass: "multi_output_fusion",
+                        computation: comp.name.clone(),
+                        producer: p_name,
+                        consumer: c_name,
+                        fused: true,
+                        rule: FusionRule::ProducerConsumerMultiOutput,
+                        result: Some(comp.instr(merged).name.clone()),
+                    },
+                );
+                changed = true;
+            }
         }
         Ok(changed)
     }
+}
+
+/// The first loop fusion (the consumer) that reads another loop fusion's outputs (the
+/// producer's) and may be merged into it: the Adam update that reads the new moments
+/// another loop wrote (instruction fusion keeps them apart: the moments are outputs, and
+/// computing them twice would read their inputs twice). Both iterate over the same index
+/// space with no reductions, the consumer reads those outputs only through elementwise
+/// ops at its own index, and none of its other operands depends on the producer. The
+/// outputs it read stay outputs of the merged loop, so every value is rounded as before
+/// (a product that is an output has two uses and is never contracted into an add).
+/// XLA: the producer-consumer part of `xla/service/gpu/multi_output_fusion.cc`.
+fn find_producer_consumer(module: &Module, comp_id: ComputationId) -> Option<(InstrId, InstrId)> {
+    let comp = &module.computations[comp_id];
+    let loop_fusion = |id: InstrId| {
+        matches!(
+            comp.instr(id).op,
+            Op::Fusion {
+                kind: FusionKind::Loop,
+                ..
+            }
+        ) && reductions(module, comp, id) == 0
+            && !has_control_edges(comp, id)
+    };
+    let producer_of = |o: InstrId| match comp.instr(o).op {
+        Op::GetTupleElement { .. } => Some(comp.instr(o).operands[0]),
+        Op::Fusion { .. } => Some(o),
+        _ => None,
+    };
+    for &consumer in &comp.order {
+        let c = comp.instr(consumer);
+        let Op::Fusion { calls, .. } = c.op else {
+            continue;
+        };
+        if !loop_fusion(consumer) || c.shape.as_array().is_none_or(|a| a.element_count() <= 1) {
+            continue;
+        }
+        let space = index_space(module, comp, consumer);
+        for producer in distinct(
+            &c.operands
+                .iter()
+                .filter_map(|&o| producer_of(o))
+                .collect::<Vec<_>>(),
+        ) {
+            if !loop_fusion(producer) || index_space(module, comp, producer) != space {
+                continue;
+            }
+            let reads = |o: InstrId| producer_of(o) == Some(producer);
+            let independent = c
+                .operands
+                .iter()
+                .all(|&o| reads(o) || (o != producer && !reaches(comp, o, producer)));
+            let body = module.computation(calls);
+            let elementwise = body
+                .parameters()
+                .iter()
+                .enumerate()
+                .all(|(i, &p)| !reads(c.operands[i]) || read_elementwise(body, p));
+            if independent && elementwise {
+                return Some((producer, consumer));
+            }
+        }
+    }
+    None
+}
+
+/// True if every use of `param` in `body`, and of the values computed from it, is an
+/// elementwise op over the same dims: the value is read at the loop's own index.
+fn read_elementwise(body: &Computation, param: InstrId) -> bool {
+    let users = body.users();
+    let dims = body.instr(param).shape.dims().to_vec();
+    let mut stack = vec![param];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for &u in &users[v] {
+            let instr = body.instr(u);
+            if !instr.opcode().is_elementwise() || instr.shape.dims() != dims.as_slice() {
+                return false;
+            }
+            stack.push(u);
+        }
+    }
+    true
 }
 
 impl MultiOutputFusion {

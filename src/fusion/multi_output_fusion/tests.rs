@@ -82,3 +82,121 @@ ENTRY main {
         FusionRule::SiblingsIterateDifferently { .. }
     ));
 }
+
+/// Adam's shape: one loop writes the new moments, the next reads them at its own index
+/// to update the parameter. The update joins the moments' loop as a third output, reading
+/// the moments as that loop computes them; they stay outputs (their users read them
+/// through the merged fusion).
+#[test]
+fn a_loop_reading_another_loops_outputs_at_its_index_joins_it() {
+    let (pass, log) = mof();
+    check_pass(
+        pass,
+        "HloModule m
+moments {
+  g = f32[8]{0} parameter(0)
+  m = f32[8]{0} parameter(1)
+  m2 = f32[8]{0} add(m, g)
+  g2 = f32[8]{0} multiply(g, g)
+  ROOT t = (f32[8]{0}, f32[8]{0}) tuple(m2, g2)
+}
+update {
+  p = f32[8]{0} parameter(0)
+  a = f32[8]{0} parameter(1)
+  b = f32[8]{0} parameter(2)
+  d = f32[8]{0} divide(a, b)
+  ROOT s = f32[8]{0} subtract(p, d)
+}
+ENTRY main {
+  g = f32[8]{0} parameter(0)
+  m = f32[8]{0} parameter(1)
+  p = f32[8]{0} parameter(2)
+  f = (f32[8]{0}, f32[8]{0}) fusion(g, m), kind=kLoop, calls=moments
+  m2 = f32[8]{0} get-tuple-element(f), index=0
+  g2 = f32[8]{0} get-tuple-element(f), index=1
+  u = f32[8]{0} fusion(p, m2, g2), kind=kLoop, calls=update
+  ROOT t = (f32[8]{0}, f32[8]{0}) tuple(m2, u)
+}",
+        "HloModule m
+moments {
+  param_0 = f32[8]{0} parameter(0)
+  param_1 = f32[8]{0} parameter(1)
+  param_2 = f32[8]{0} parameter(2)
+  m2 = f32[8]{0} add(param_1, param_0)
+  g2 = f32[8]{0} multiply(param_0, param_0)
+  d = f32[8]{0} divide(m2, g2)
+  s = f32[8]{0} subtract(param_2, d)
+  ROOT t = (f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(m2, g2, s)
+}
+ENTRY main {
+  g = f32[8]{0} parameter(0)
+  m = f32[8]{0} parameter(1)
+  p = f32[8]{0} parameter(2)
+  f = (f32[8]{0}, f32[8]{0}, f32[8]{0}) fusion(g, m, p), kind=kLoop, calls=moments
+  get-tuple-element = f32[8]{0} get-tuple-element(f), index=2
+  m2 = f32[8]{0} get-tuple-element(f), index=0
+  g2 = f32[8]{0} get-tuple-element(f), index=1
+  ROOT t = (f32[8]{0}, f32[8]{0}) tuple(m2, get-tuple-element)
+}",
+    );
+    let log = log.borrow();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].rule, FusionRule::ProducerConsumerMultiOutput);
+    assert_eq!(
+        (log[0].producer.as_str(), log[0].consumer.as_str()),
+        ("f", "u")
+    );
+}
+
+/// Left apart: a consumer that reads the producer's output at another index (through a
+/// reverse), and one whose other operand is computed from the producer's output (the
+/// merged loop would read its own result).
+#[test]
+fn a_loop_reading_another_loops_outputs_elsewhere_or_through_a_third_is_left_apart() {
+    let producer = "moments {
+  g = f32[8]{0} parameter(0)
+  ROOT m = f32[8]{0} multiply(g, g)
+}
+";
+    for (body, entry) in [
+        (
+            "update {
+  p = f32[8]{0} parameter(0)
+  a = f32[8]{0} parameter(1)
+  r = f32[8]{0} reverse(a), dimensions={0}
+  ROOT s = f32[8]{0} subtract(p, r)
+}",
+            "  p = f32[8]{0} parameter(1)
+  ROOT u = f32[8]{0} fusion(p, f), kind=kLoop, calls=update",
+        ),
+        (
+            "update {
+  p = f32[8]{0} parameter(0)
+  a = f32[8]{0} parameter(1)
+  ROOT s = f32[8]{0} subtract(p, a)
+}",
+            "  n = f32[8]{0} sort(f), dimensions={0}, to_apply=lt
+  ROOT u = f32[8]{0} fusion(n, f), kind=kLoop, calls=update",
+        ),
+    ] {
+        let (pass, log) = mof();
+        check_unchanged(
+            pass,
+            &format!(
+                "HloModule m
+lt {{
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT c = pred[] compare(x, y), direction=LT
+}}
+{producer}{body}
+ENTRY main {{
+  g = f32[8]{{0}} parameter(0)
+  f = f32[8]{{0}} fusion(g), kind=kLoop, calls=moments
+{entry}
+}}"
+            ),
+        );
+        assert!(log.borrow().iter().all(|d| !d.fused));
+    }
+}
