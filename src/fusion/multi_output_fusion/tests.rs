@@ -200,3 +200,42 @@ ENTRY main {{
         assert!(log.borrow().iter().all(|d| !d.fused));
     }
 }
+
+/// Inside a while body the same pair stays apart: merged, both loop-carried values would
+/// be outputs of one fusion, which copy insertion copies every iteration.
+#[test]
+fn loops_in_a_while_body_are_not_merged_producer_into_consumer() {
+    let (pass, log) = mof();
+    check_unchanged(
+        pass,
+        "HloModule m
+moments {
+  g = f32[8]{0} parameter(0)
+  ROOT m = f32[8]{0} multiply(g, g)
+}
+update {
+  p = f32[8]{0} parameter(0)
+  a = f32[8]{0} parameter(1)
+  ROOT s = f32[8]{0} subtract(p, a)
+}
+body {
+  state = (f32[8]{0}, f32[8]{0}) parameter(0)
+  g = f32[8]{0} get-tuple-element(state), index=0
+  p = f32[8]{0} get-tuple-element(state), index=1
+  f = f32[8]{0} fusion(g), kind=kLoop, calls=moments
+  u = f32[8]{0} fusion(p, f), kind=kLoop, calls=update
+  ROOT next = (f32[8]{0}, f32[8]{0}) tuple(f, u)
+}
+cond {
+  state = (f32[8]{0}, f32[8]{0}) parameter(0)
+  ROOT no = pred[] constant(false)
+}
+ENTRY main {
+  g = f32[8]{0} parameter(0)
+  p = f32[8]{0} parameter(1)
+  init = (f32[8]{0}, f32[8]{0}) tuple(g, p)
+  ROOT w = (f32[8]{0}, f32[8]{0}) while(init), condition=cond, body=body
+}",
+    );
+    assert!(log.borrow().iter().all(|d| !d.fused));
+}
