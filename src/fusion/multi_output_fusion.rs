@@ -62,20 +62,15 @@ impl Pass for MultiOutputFusion {
                 } else {
                     (a, b)
                 };
-                let merged = merge_sibling_fusions(module, comp_id, from, into, &mut namer)?;
-                let comp = &module.computations[comp_id];
-                log_decision(
-                    &self.log,
-                    FusionDecision {
-                        pass: "multi_output_fusion",
-                        computation: comp.name.clone(),
-                        producer: a_name,
-                        consumer: b_name,
-                        fused: true,
-                        rule: FusionRule::SiblingMultiOutput { shared },
-                        result: Some(comp.instr(merged).name.clone()),
-                    },
-                );
+                let rule = FusionRule::SiblingMultiOutput { shared };
+                self.merge(
+                    module,
+                    comp_id,
+                    (from, into),
+                    (a_name, b_name),
+                    rule,
+                    &mut namer,
+                )?;
                 changed = true;
             }
             if loops.contains(&comp_id) {
@@ -87,21 +82,9 @@ impl Pass for MultiOutputFusion {
                     comp.instr(producer).name.clone(),
                     comp.instr(consumer).name.clone(),
                 );
-                let merged =
-                    merge_sibling_fusions(module, comp_id, consumer, producer, &mut namer)?;
-                let comp = &module.computations[comp_id];
-                log_decision(
-                    &self.log,
-                    FusionDecision {
-                        pass: "multi_output_fusion",
-                        computation: comp.name.clone(),
-                        producer: p_name,
-                        consumer: c_name,
-                        fused: true,
-                        rule: FusionRule::ProducerConsumerMultiOutput,
-                        result: Some(comp.instr(merged).name.clone()),
-                    },
-                );
+                let rule = FusionRule::ProducerConsumerMultiOutput;
+                let pair = (consumer, producer);
+                self.merge(module, comp_id, pair, (p_name, c_name), rule, &mut namer)?;
                 changed = true;
             }
         }
@@ -213,6 +196,34 @@ fn read_elementwise(body: &Computation, param: InstrId) -> bool {
 }
 
 impl MultiOutputFusion {
+    /// Merges fusion `from` into fusion `into` and logs it as `names` (the decision's
+    /// producer and consumer) fused by `rule`.
+    fn merge(
+        &self,
+        module: &mut Module,
+        comp_id: ComputationId,
+        (from, into): (InstrId, InstrId),
+        (producer, consumer): (String, String),
+        rule: FusionRule,
+        namer: &mut Namer,
+    ) -> Result<(), PassError> {
+        let merged = merge_sibling_fusions(module, comp_id, from, into, namer)?;
+        let comp = &module.computations[comp_id];
+        log_decision(
+            &self.log,
+            FusionDecision {
+                pass: "multi_output_fusion",
+                computation: comp.name.clone(),
+                producer,
+                consumer,
+                fused: true,
+                rule,
+                result: Some(comp.instr(merged).name.clone()),
+            },
+        );
+        Ok(())
+    }
+
     /// The first pair of siblings that may be merged, with the name of the input they
     /// share; logs the refused pairs it passes over (once each).
     fn find_pair(
