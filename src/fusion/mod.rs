@@ -30,7 +30,7 @@ use crate::pipeline::Pipeline;
 use crate::pipeline::dce::Dce;
 
 /// The fusion stage, run after layout assignment: library (`kCustom`) fusions put back as
-/// plain instructions, producer–consumer fusion, sibling multi-output fusion, then every
+/// plain instructions, producer–consumer fusion, multi-output fusion, then every
 /// leftover op that becomes a kernel is wrapped into a one-op `wrapped_<op>` fusion.
 /// Decisions go to `log`.
 ///

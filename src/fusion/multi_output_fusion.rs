@@ -1,11 +1,13 @@
-//! `multi_output_fusion`: sibling multi-output fusion. Two kernels that read the same
-//! large input, neither reading the other's result, whose loops run over the same index
-//! space, become one fusion with a tuple root, so the shared input is read once and one
-//! kernel launches instead of two. Candidates are `kLoop`/`kInput` fusions and standalone
-//! ops that would become kernels (wrapped on the spot). XLA:CPU has this only behind
-//! `xla_cpu_use_multi_output_fusion`; xlac runs it by default.
+//! `multi_output_fusion`: sibling, then producer-consumer multi-output fusion. Two kernels
+//! that read the same large input, neither reading the other's result, whose loops run
+//! over the same index space, become one fusion with a tuple root, so the shared input is
+//! read once and one kernel launches instead of two. Candidates are `kLoop`/`kInput`
+//! fusions and standalone ops that would become kernels (wrapped on the spot). XLA:CPU has
+//! this only behind `xla_cpu_use_multi_output_fusion`; xlac runs it by default. Then,
+//! outside while bodies, a loop fusion that reads another loop fusion's outputs at its own
+//! index joins it as one more output (see `find_producer_consumer`).
 //! XLA: `xla/service/multi_output_fusion.cc`, `xla/service/gpu/multi_output_fusion.cc`
-//! (sibling part).
+//! (its sibling and producer-consumer parts).
 //!
 //! # The contract with codegen
 //!

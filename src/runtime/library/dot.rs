@@ -398,12 +398,7 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
     }
     if flip {
         for b in 0..batches {
-            let mut rest = b;
-            let mut o = 0isize;
-            for d in (0..nb).rev() {
-                o += (rest % batch_dims[d]) as isize * strides[out_batch[d]] as isize;
-                rest /= batch_dims[d];
-            }
+            let o = batch_offset(b, &batch_dims, |d| strides[out_batch[d]] as isize);
             // SAFETY: the temporary holds `batches` column-major `m x n` blocks; the
             // output's batch `b` starts at `o` with the strides of its groups.
             unsafe {
@@ -435,12 +430,12 @@ unsafe fn dot<T: Compute + gemm_type::Gemm>(
 
 /// `v` (a `rows x cols` matrix per batch) copied into column-major order (`to_columns`)
 /// from dense row-major, or into row-major from dense column-major, when its elements are
-/// 4 bytes; any other view is returned as it is. The `gemm` crate packs its lhs into panels of 64 rows by gathering one element
-/// of each row per step of the contraction: from a row-major operand that is 64 cache
-/// lines a step, and with rows of 4 KiB (1024 floats) all of them fall in one L1 set
-/// (`g @ W.T` at 128x1024x1024: 1.68 ms against 1.41 untransposed; 1024^3: 13.2 against
-/// 10.2). Transposed here in 8 x 8 register blocks instead, the crate's packing is a
-/// contiguous copy.
+/// 4 bytes; any other view is returned as it is. The `gemm` crate packs its lhs into
+/// panels of 64 rows by gathering one element of each row per step of the contraction:
+/// from a row-major operand that is 64 cache lines a step, and with rows of 4 KiB (1024
+/// floats) all of them fall in one L1 set (`g @ W.T` at 128x1024x1024: 1.68 ms against
+/// 1.41 untransposed; 1024^3: 13.2 against 10.2). Transposed here in 8 x 8 register
+/// blocks instead, the crate's packing is a contiguous copy.
 ///
 /// # Safety
 /// `v` must hold `rows x cols` elements per batch at its strides.
@@ -459,12 +454,7 @@ unsafe fn transposed_view<T: Copy + Default>(
     let batches: usize = batch_dims.iter().product();
     let mut data: Vec<T> = Vec::with_capacity(batches * block);
     for b in 0..batches {
-        let mut rest = b;
-        let mut offset = 0isize;
-        for (d, &size) in batch_dims.iter().enumerate().rev() {
-            offset += (rest % size) as isize * v.batch_strides[d];
-            rest /= size;
-        }
+        let offset = batch_offset(b, batch_dims, |d| v.batch_strides[d]);
         // SAFETY: batch `b` of `v` holds `rows x cols` dense elements; `data` has room for
         // `batches` blocks and block `b` is written whole (every element) here.
         unsafe {
@@ -492,6 +482,18 @@ unsafe fn transposed_view<T: Copy + Default>(
         second: if row_major { rows as isize } else { 1 },
         _owned: Some(data),
     }
+}
+
+/// The element offset of batch `b` (numbered row-major over `batch_dims`), with `stride(d)`
+/// the stride of batch dimension `d`.
+fn batch_offset(b: usize, batch_dims: &[usize], stride: impl Fn(usize) -> isize) -> isize {
+    let mut rest = b;
+    let mut offset = 0isize;
+    for (d, &size) in batch_dims.iter().enumerate().rev() {
+        offset += (rest % size) as isize * stride(d);
+        rest /= size;
+    }
+    offset
 }
 
 /// How many blocks a threaded GEMM is cut into: the machine's cores, whatever the size of

@@ -8,20 +8,7 @@
 //! bits.
 //! XLA: the 8 x 8 AVX kernels of `xla/pjrt/transpose_kernels.h` (its `TransposePlan`).
 
-/// The destination and source pointers, shared by the column blocks of a parallel copy.
-#[derive(Clone, Copy)]
-struct Pointers<T>(*mut T, *const T);
-// SAFETY: the blocks write disjoint columns of the destination and only read the source.
-unsafe impl<T> Send for Pointers<T> {}
-// SAFETY: as above.
-unsafe impl<T> Sync for Pointers<T> {}
-
-impl<T> Pointers<T> {
-    /// The pointers (a method, so closures capture the whole Send wrapper).
-    fn get(&self) -> (*mut T, *const T) {
-        (self.0, self.1)
-    }
-}
+use super::SendPtr;
 
 /// [`transpose_into`] cut into column blocks run on the kernels' pool: the copy is
 /// memory-bound and as large as the output, so one thread alone left the other core idle
@@ -43,9 +30,11 @@ pub(crate) unsafe fn transpose_into_parallel<T: Copy>(
         return unsafe { transpose_into(src, (m, n), dst, (rs, cs)) };
     }
     let columns = n.div_ceil(blocks).div_ceil(32) * 32;
-    let ptrs = Pointers(dst, src);
+    let (dst, src) = (SendPtr(dst as *mut u8), SendPtr(src as *mut u8));
     (0..n.div_ceil(columns)).into_par_iter().for_each(|c| {
-        let (dst, src) = ptrs.get();
+        // Whole `SendPtr`s, so the closure captures them and not their raw pointers.
+        let (dst, src): (SendPtr, SendPtr) = (dst, src);
+        let (dst, src) = (dst.0 as *mut T, src.0 as *const T);
         let j0 = c * columns;
         let width = columns.min(n - j0);
         // SAFETY: columns `j0..j0 + width` of the source (column-major, `m` per column)
