@@ -11,13 +11,20 @@
 //! - float → narrower float: nearest even; `f64` → `f16`/`bf16` goes through `f32` (Eigen's
 //!   double rounding, kept for bit-exactness);
 //! - to `pred`: `x != 0` (NaN is true); from `pred`: 0 or 1;
-//! - complex → real: the real part; real → complex: imaginary part 0.
+//! - complex → real: the real part; real → complex: imaginary part 0;
+//! - to a narrow float (f8, `f4e2m1fn`): as XLA:CPU's emitter rounds ([`narrow_float::round`]),
+//!   integers first to `f16` (`f32` for `f8e8m0fnu`), as it converts them; the result is
+//!   held widened (`f16`/`f32`), as the evaluator holds these types;
+//! - to a sub-byte integer: from an integer, the low bits (wrapped by the caller); from a
+//!   float, saturated to the narrow type's range (XLA:CPU clamps to `minIntN`/`maxIntN`).
 
 use half::{bf16, f16};
 use num_complex::Complex;
 
 use super::index::expect_array;
+use super::narrow_float;
 use super::scalar::{to_bf16, to_f16};
+use super::subbyte::{is_sub_byte_int, wide_type};
 use super::{EvalError, EvalResult};
 use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, PrimitiveType, Shape};
 
@@ -33,7 +40,7 @@ pub fn convert(shape: &Shape, x: &Literal) -> EvalResult {
         narrow(widen(&x.data)?, to)?
     };
     Ok(Literal::Array(ArrayLiteral {
-        shape: ArrayShape::new(to, &x.shape.dims),
+        shape: ArrayShape::new(wide_type(to), &x.shape.dims),
         data,
     }))
 }
@@ -86,6 +93,41 @@ fn narrow(wide: Wide, to: PrimitiveType) -> EvalResult<ArrayData> {
         ($v:expr, $f:expr) => {
             $v.iter().map(|&x| $f(x)).collect()
         };
+    }
+    if narrow_float::is_narrow_float(to) {
+        let codes: Vec<u8> = match wide {
+            // XLA:CPU converts integers to f16 (f32 for f8e8m0fnu) first.
+            Wide::Int(v) if to == P::F8E8M0FNU => {
+                each!(v, |x| narrow_float::round(to, f64::from(x as f32)))
+            }
+            Wide::Int(v) => each!(v, |x| narrow_float::round(
+                to,
+                f16::from_f32(x as f32).to_f64()
+            )),
+            Wide::Float(v) => each!(v, |x| narrow_float::round(to, x)),
+            Wide::Complex(_) => return Err(not_executable(to)),
+        };
+        return Ok(narrow_float::from_codes(&codes, to));
+    }
+    if is_sub_byte_int(to) {
+        let bits = to.bit_width() as u32;
+        let (lo, hi) = if to.is_signed_integral() {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (1i64 << bits) - 1)
+        };
+        // The low bits of an integer (the caller wraps them to the width); a float
+        // saturated to the narrow range, NaN to 0.
+        let values: Vec<i64> = match wide {
+            Wide::Int(v) => each!(v, |x| x as i64),
+            Wide::Float(v) => each!(v, |x: f64| (x as i64).clamp(lo, hi)),
+            Wide::Complex(_) => return Err(not_executable(to)),
+        };
+        return Ok(if to.is_signed_integral() {
+            ArrayData::S8(each!(values, |x| x as i8))
+        } else {
+            ArrayData::U8(each!(values, |x| x as u8))
+        });
     }
     // One table for integer and float sources: `as` keeps an integer's low bits (two's-
     // complement wrap) and saturates a float, NaN to 0, which are XLA's rules.

@@ -28,6 +28,7 @@ pub mod index;
 pub mod lapack;
 pub mod limits;
 mod linalg;
+pub mod narrow_float;
 mod reduce;
 mod rng;
 pub mod scalar;
@@ -315,9 +316,17 @@ impl<'m> Evaluator<'m> {
     ) -> EvalResult {
         let comp = &self.module.computations[id];
         let instr = &comp.instrs[instr];
-        let operands: Vec<Literal> = operands.iter().map(to_row_major).collect();
+        // Values come and go in their stored form; narrow ones are widened in between.
+        let operands: Vec<Literal> = operands
+            .iter()
+            .zip(&instr.operands)
+            .map(|(v, &o)| {
+                subbyte::normalize(to_row_major(v), &comp.instrs[o].shape, Opcode::Copy)
+            })
+            .collect();
         let refs: Vec<&Literal> = operands.iter().collect();
-        self.eval_in_call(comp, instr, &refs, &[])
+        let value = self.eval_in_call(comp, instr, &refs, &[])?;
+        Ok(subbyte::narrow(value, &instr.shape))
     }
 
     /// A contracted `add`/`subtract` from the values of its multiply's operands and of its
@@ -364,13 +373,16 @@ impl<'m> Evaluator<'m> {
         operands: &[&Literal],
         args: &[&Literal],
     ) -> EvalResult {
-        let value = if instr.opcode() == Opcode::CustomCall
-            && instr
-                .operands
-                .iter()
-                .any(|&o| subbyte::shape_has_sub_byte(&comp.instrs[o].shape))
+        let narrow_operands = instr
+            .operands
+            .iter()
+            .any(|&o| subbyte::shape_has_narrow(&comp.instrs[o].shape));
+        let narrow_result = subbyte::shape_has_narrow(&instr.shape);
+        let value = if matches!(instr.opcode(), Opcode::CustomCall | Opcode::BitcastConvert)
+            && (narrow_operands || narrow_result)
         {
-            // Custom-call handlers see sub-byte values in their stored (`Raw`) form.
+            // Custom-call handlers and bit reinterpretation see narrow values in their
+            // stored (`Raw`) form.
             let narrowed: Vec<Literal> = instr
                 .operands
                 .iter()
@@ -382,11 +394,14 @@ impl<'m> Evaluator<'m> {
                 .eval_instruction(comp, instr, &operands, args)
                 .map_err(|e| located(e, comp, instr))?;
             subbyte::normalize(value, &instr.shape, instr.opcode())
-        } else if subbyte::shape_has_sub_byte(&instr.shape) {
-            // Sub-byte integers run on s8/u8 (see `subbyte`): a copy of the
-            // instruction with a widened shape, then a wrap to the declared width.
+        } else if narrow_result {
+            // Narrow types run widened (see `subbyte`): a copy of the instruction with a
+            // widened shape, then a wrap or rounding to the declared type. A `convert`
+            // keeps its declared result type: it rounds once, from the exact source.
             let mut wide = instr.clone();
-            wide.shape = subbyte::widen_shape(&instr.shape);
+            if instr.opcode() != Opcode::Convert {
+                wide.shape = subbyte::widen_shape(&instr.shape);
+            }
             let types: Vec<_> = instr
                 .operands
                 .iter()

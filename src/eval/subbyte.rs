@@ -1,6 +1,9 @@
-//! Sub-byte integers (`s1`/`s2`/`s4`, `u1`/`u2`/`u4`): the interpreter computes them on
-//! `s8`/`u8`. What it is not: a packed storage format (xlac stores one element per byte, as
-//! XLA:CPU does for arrays it does not pack).
+//! The narrow types: sub-byte integers (`s1`/`s2`/`s4`, `u1`/`u2`/`u4`), which the
+//! interpreter computes on `s8`/`u8`, and the narrow float formats (f8, `f4e2m1fn`), computed
+//! on `f16`/`f32` (see [`super::narrow_float`]; the same widen-compute-narrow scheme as
+//! below, with a rounding to the format where the integers wrap). What it is not: a packed
+//! storage format (xlac stores one element per byte, as XLA:CPU does for arrays it does not
+//! pack).
 //!
 //! A literal of such a type is stored as [`ArrayData::Raw`], one byte per element holding the
 //! low `width` bits. Inside the evaluator the values live **widened**: an `s4` array is an `s8`
@@ -18,6 +21,7 @@
 
 use std::borrow::Cow;
 
+use super::narrow_float;
 use crate::ir::{ArrayData, ArrayLiteral, Literal, Opcode, PrimitiveType, Shape};
 
 /// True for the integer types narrower than a byte.
@@ -25,25 +29,31 @@ pub fn is_sub_byte_int(ty: PrimitiveType) -> bool {
     ty.is_integral() && ty.bit_width() < 8
 }
 
-/// True if any array leaf of `shape` has a sub-byte integer element type.
-pub fn shape_has_sub_byte(shape: &Shape) -> bool {
+/// True for the types the evaluator computes widened: sub-byte integers and narrow floats.
+pub fn is_narrow(ty: PrimitiveType) -> bool {
+    is_sub_byte_int(ty) || narrow_float::is_narrow_float(ty)
+}
+
+/// True if any array leaf of `shape` has a narrow element type ([`is_narrow`]).
+pub fn shape_has_narrow(shape: &Shape) -> bool {
     match shape {
-        Shape::Array(a) => is_sub_byte_int(a.element_type),
-        Shape::Tuple(t) => t.iter().any(shape_has_sub_byte),
+        Shape::Array(a) => is_narrow(a.element_type),
+        Shape::Tuple(t) => t.iter().any(shape_has_narrow),
         Shape::Token | Shape::Opaque => false,
     }
 }
 
-/// The byte-wide type the interpreter computes `ty` on (`s4` -> `s8`, `u2` -> `u8`).
-fn wide_type(ty: PrimitiveType) -> PrimitiveType {
+/// The type the interpreter computes `ty` on (`s4` -> `s8`, `u2` -> `u8`, `f8e4m3fn` ->
+/// `f16`).
+pub fn wide_type(ty: PrimitiveType) -> PrimitiveType {
     match (is_sub_byte_int(ty), ty.is_signed_integral()) {
-        (false, _) => ty,
+        (false, _) => narrow_float::wide_type(ty),
         (true, true) => PrimitiveType::S8,
         (true, false) => PrimitiveType::U8,
     }
 }
 
-/// `shape` with every sub-byte integer leaf replaced by its byte-wide type.
+/// `shape` with every narrow leaf replaced by its wide type.
 pub fn widen_shape(shape: &Shape) -> Shape {
     match shape {
         Shape::Array(a) => {
@@ -108,6 +118,15 @@ pub fn normalize(value: Literal, declared: &Shape, opcode: Opcode) -> Literal {
             a.shape.element_type = wide_type(ty);
             Literal::Array(a)
         }
+        (Literal::Array(mut a), Shape::Array(s)) if narrow_float::is_narrow_float(s.element_type) => {
+            let ty = s.element_type;
+            a.data = match std::mem::replace(&mut a.data, ArrayData::Raw(Vec::new())) {
+                ArrayData::Raw(codes) => narrow_float::from_codes(&codes, ty),
+                wide => narrow_float::round_wide(wide, ty),
+            };
+            a.shape.element_type = wide_type(ty);
+            Literal::Array(a)
+        }
         (value, _) => value,
     }
 }
@@ -146,8 +165,8 @@ pub fn prepare_operands<'a>(
         .collect()
 }
 
-/// The value in its stored form: every leaf whose declared type is sub-byte becomes `Raw`
-/// (one byte per element, the low `width` bits).
+/// The value in its stored form: every leaf whose declared type is narrow becomes `Raw`
+/// (one byte per element: a sub-byte integer's low `width` bits, a narrow float's code).
 pub fn narrow(value: Literal, declared: &Shape) -> Literal {
     match (value, declared) {
         (Literal::Tuple(t), Shape::Tuple(s)) if t.len() == s.len() => {
@@ -168,6 +187,19 @@ pub fn narrow(value: Literal, declared: &Shape) -> Literal {
                 },
                 data: ArrayData::Raw(bytes),
             })
+        }
+        (Literal::Array(a), Shape::Array(s)) if narrow_float::is_narrow_float(s.element_type) => {
+            let ty = s.element_type;
+            match narrow_float::to_codes(&a.data, ty) {
+                Some(codes) => Literal::Array(ArrayLiteral {
+                    shape: crate::ir::ArrayShape {
+                        element_type: ty,
+                        ..a.shape
+                    },
+                    data: ArrayData::Raw(codes),
+                }),
+                None => Literal::Array(a),
+            }
         }
         (value, _) => value,
     }

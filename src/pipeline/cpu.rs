@@ -51,9 +51,10 @@ fn post_layout_assignment() -> Pipeline {
 }
 
 /// Ops with no kernel of their own become plain HLO; JAX's nested `call`s are inlined;
-/// bf16 arithmetic, and bf16 sums across devices, move to f32 (XLA:CPU computes them there).
+/// bf16 arithmetic, and bf16 sums across devices, move to f32 (XLA:CPU computes them there);
+/// f8/f4 arithmetic moves to f16 (f32 for `f8e8m0fnu`) and sub-byte integers to `s8`/`u8`.
 fn expansion() -> Pipeline {
-    Pipeline::new("expansion")
+    let pipeline = Pipeline::new("expansion")
         .pass(DotDecomposer)
         .pass(DynamicPadder)
         .pass(RngBitGeneratorExpander::cpu())
@@ -64,7 +65,10 @@ fn expansion() -> Pipeline {
         .pass(CallInliner::new())
         .pass(DotDecomposer)
         .pass(AllReducePromotion::bf16())
-        .pass(FloatNormalization::bf16())
+        .pass(FloatNormalization::bf16());
+    FloatNormalization::narrow_types()
+        .into_iter()
+        .fold(pipeline, |p, pass| p.pass(pass))
 }
 
 /// The algebraic clean-up, run until nothing changes (XLA's "simplification" HloPassFix).

@@ -64,16 +64,59 @@ impl FloatNormalization {
     pub fn bf16() -> FloatNormalization {
         FloatNormalization::new(PrimitiveType::BF16, PrimitiveType::F32)
     }
+
+    /// The narrow types computed in wider ones, in `cpu_compiler.cc`'s order: each f8
+    /// format and `f4e2m1fn` in f16, `f8e8m0fnu` in f32, `s4`/`u4` in `s8`/`u8`. XLA:CPU
+    /// keeps `s2`/`u2`/`s1`/`u1` ops native (LLVM's `i2`); xlac's kernels have no such
+    /// types, so they are widened too, with the same results: the convert back wraps, as
+    /// the native op does.
+    pub fn narrow_types() -> Vec<FloatNormalization> {
+        use PrimitiveType::*;
+        [
+            (F8E5M2, F16),
+            (F8E4M3, F16),
+            (F8E4M3FN, F16),
+            (F8E4M3B11FNUZ, F16),
+            (F8E5M2FNUZ, F16),
+            (F8E4M3FNUZ, F16),
+            (F8E3M4, F16),
+            (S4, S8),
+            (U4, U8),
+            (F4E2M1FN, F16),
+            (F8E8M0FNU, F32),
+            (S2, S8),
+            (U2, U8),
+            (S1, S8),
+            (U1, U8),
+        ]
+        .into_iter()
+        .map(|(low, high)| FloatNormalization::new(low, high))
+        .collect()
+    }
 }
 
 impl Pass for FloatNormalization {
     fn name(&self) -> &'static str {
         // XLA names the pass after the low-precision type (`float-normalization-bf16`).
+        use PrimitiveType::*;
         match self.low {
-            PrimitiveType::BF16 => "float-normalization-bf16",
-            PrimitiveType::F16 => "float-normalization-f16",
-            PrimitiveType::F8E5M2 => "float-normalization-f8e5m2",
-            PrimitiveType::F8E4M3FN => "float-normalization-f8e4m3fn",
+            BF16 => "float-normalization-bf16",
+            F16 => "float-normalization-f16",
+            F8E5M2 => "float-normalization-f8e5m2",
+            F8E4M3 => "float-normalization-f8e4m3",
+            F8E4M3FN => "float-normalization-f8e4m3fn",
+            F8E4M3B11FNUZ => "float-normalization-f8e4m3b11fnuz",
+            F8E5M2FNUZ => "float-normalization-f8e5m2fnuz",
+            F8E4M3FNUZ => "float-normalization-f8e4m3fnuz",
+            F8E3M4 => "float-normalization-f8e3m4",
+            F8E8M0FNU => "float-normalization-f8e8m0fnu",
+            F4E2M1FN => "float-normalization-f4e2m1fn",
+            S4 => "float-normalization-s4",
+            U4 => "float-normalization-u4",
+            S2 => "float-normalization-s2",
+            U2 => "float-normalization-u2",
+            S1 => "float-normalization-s1",
+            U1 => "float-normalization-u1",
             _ => "float-normalization",
         }
     }

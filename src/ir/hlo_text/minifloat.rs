@@ -71,6 +71,57 @@ impl MiniFloat {
         }
     }
 
+    /// Bits of mantissa (stored, without the implicit one).
+    pub fn mantissa_bits(self) -> u32 {
+        self.mantissa_bits
+    }
+
+    /// The exponent of the smallest normal value (`1 - bias`).
+    pub fn min_normal_exponent(self) -> i32 {
+        1 - self.bias
+    }
+
+    /// The largest finite value.
+    pub fn max_finite(self) -> f64 {
+        let (e, m) = (self.exponent_bits as i32, self.mantissa_bits as i32);
+        let top = (1 << e) - 1;
+        // The top exponent field and the mantissa of the largest value: IEEE formats keep
+        // the top field for inf/NaN, `fn` keeps its all-ones mantissa for NaN.
+        let (field, ulps_below_two) = match self.specials {
+            Specials::Ieee => (top - 1, 1),
+            Specials::FiniteNan => (top, 2),
+            Specials::Fnuz | Specials::FiniteOnly => (top, 1),
+            Specials::E8M0 => return 2f64.powi(top - 1 - self.bias),
+        };
+        (2.0 - f64::from(ulps_below_two) * 2f64.powi(-m)) * 2f64.powi(field - self.bias)
+    }
+
+    /// The code of +inf, for the formats that have one.
+    pub fn infinity_code(self) -> Option<u8> {
+        (self.specials == Specials::Ieee)
+            .then(|| (((1u32 << self.exponent_bits) - 1) << self.mantissa_bits) as u8)
+    }
+
+    /// True if `-0` has its own code (not in the fnuz formats, nor in `f8e8m0fnu`).
+    pub fn has_negative_zero(self) -> bool {
+        !matches!(self.specials, Specials::Fnuz | Specials::E8M0)
+    }
+
+    /// The NaN a conversion produces, with the sign where the format keeps one (ml_dtypes:
+    /// a quiet NaN, all exponent bits and the top mantissa bit; all ones in the `fn`
+    /// formats; `1000...0` in fnuz; 0xff in `f8e8m0fnu`). 0 for formats without NaN.
+    pub fn nan_code(self, negative: bool) -> u8 {
+        let sign = if negative { self.sign_mask() } else { 0 };
+        let (e, m) = (self.exponent_bits, self.mantissa_bits);
+        match self.specials {
+            Specials::Ieee => ((((1u32 << e) - 1) << m) | (1 << (m - 1))) as u8 | sign,
+            Specials::FiniteNan => ((1u32 << (e + m)) - 1) as u8 | sign,
+            Specials::Fnuz => self.sign_mask(),
+            Specials::E8M0 => 0xff,
+            Specials::FiniteOnly => 0,
+        }
+    }
+
     fn code_count(self) -> u32 {
         1 << self.bit_width()
     }
@@ -203,6 +254,31 @@ mod tests {
         assert_eq!(f.encode(-2.0), Some(0xc0));
         assert_eq!(f.encode(1e6), None);
         assert_eq!(f.to_string(0x38), "1");
+    }
+
+    #[test]
+    fn max_finite_is_the_largest_decoded_value() {
+        use PrimitiveType::*;
+        for ty in [
+            F8E5M2,
+            F8E4M3,
+            F8E4M3FN,
+            F8E4M3B11FNUZ,
+            F8E3M4,
+            F8E5M2FNUZ,
+            F8E4M3FNUZ,
+            F8E8M0FNU,
+            F6E3M2FN,
+            F6E2M3FN,
+            F4E2M1FN,
+        ] {
+            let f = MiniFloat::of(ty).unwrap();
+            let max = (0..f.code_count())
+                .map(|c| f.decode(c as u8))
+                .filter(|d| d.is_finite())
+                .fold(0.0, f64::max);
+            assert_eq!(f.max_finite(), max, "{ty}");
+        }
     }
 
     #[test]

@@ -1,0 +1,130 @@
+//! The narrow element types (the f8 formats, `f4e2m1fn`, `s4`/`u4`/`s2`/`u2`) against
+//! XLA:CPU, bit for bit: every case of `testdata/narrow_types/` (written by
+//! `scripts/golden_narrow_types.py` from jax 0.10.2 on CPU) runs on the reference
+//! interpreter and on the compiled backend, and every output leaf must equal XLA:CPU's
+//! bits (narrow results cross as their u8 codes; a NaN in an f32/f16 output must be a NaN
+//! there too, its payload is not compared).
+
+use std::path::{Path, PathBuf};
+
+use xlac::compiler::{CompileOptions, compile};
+use xlac::eval::{EvalOptions, evaluate};
+use xlac::io::arguments::{bind_arguments, entry_parameters};
+use xlac::io::npz::read_npz;
+use xlac::ir::hlo_text::parse_module;
+use xlac::ir::{ArrayData, ArrayLiteral, Literal, Module};
+
+fn cases() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/narrow_types");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("model.hlo").exists())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Each element's bits, NaNs of every payload as one value.
+fn bits(a: &ArrayLiteral) -> Vec<u64> {
+    const NAN: u64 = u64::MAX;
+    match &a.data {
+        ArrayData::Pred(v) => v.iter().map(|&x| u64::from(x)).collect(),
+        ArrayData::U8(v) | ArrayData::Raw(v) => v.iter().map(|&x| u64::from(x)).collect(),
+        ArrayData::S8(v) => v.iter().map(|&x| x as u8 as u64).collect(),
+        ArrayData::S32(v) => v.iter().map(|&x| x as u32 as u64).collect(),
+        ArrayData::F16(v) => v
+            .iter()
+            .map(|x| if x.is_nan() { NAN } else { u64::from(x.to_bits()) })
+            .collect(),
+        ArrayData::F32(v) => v
+            .iter()
+            .map(|x| if x.is_nan() { NAN } else { u64::from(x.to_bits()) })
+            .collect(),
+        other => panic!("no bit comparison for {other:?}"),
+    }
+}
+
+/// The problems of one result against `expected.npz`, one line each.
+fn compare(dir: &Path, result: &Literal) -> Vec<String> {
+    let expected = read_npz(&dir.join("expected.npz")).unwrap();
+    let leaves = result.leaves();
+    if leaves.len() != expected.len() {
+        return vec![format!("{} leaves, expected {}", leaves.len(), expected.len())];
+    }
+    let mut problems = Vec::new();
+    for (i, (got, want)) in leaves.iter().zip(&expected).enumerate() {
+        let got = got.to_row_major();
+        let (g, w) = (bits(&got), bits(&want.literal));
+        if got.shape.dims != want.literal.shape.dims || g.len() != w.len() {
+            problems.push(format!("leaf {i}: shape {:?}, expected {:?}", got.shape.dims, want.literal.shape.dims));
+            continue;
+        }
+        let wrong: Vec<usize> = (0..g.len()).filter(|&k| g[k] != w[k]).collect();
+        if let Some(&k) = wrong.first() {
+            problems.push(format!(
+                "leaf {i}: {} of {} elements differ, first at {k}: {:#x}, expected {:#x}",
+                wrong.len(),
+                g.len(),
+                g[k],
+                w[k]
+            ));
+        }
+    }
+    problems
+}
+
+fn load(dir: &Path) -> (Module, Vec<Literal>) {
+    let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
+    let module = parse_module(&text, "model.hlo").unwrap().module;
+    let inputs = read_npz(&dir.join("inputs.npz")).unwrap();
+    let args = bind_arguments(&entry_parameters(&module), inputs, 0).unwrap();
+    assert!(args.randomized.is_empty());
+    (module, args.literals)
+}
+
+fn run_all(backend: &str) {
+    let cases = cases();
+    assert!(cases.len() >= 70, "expected the 71 cases of testdata/narrow_types");
+    let mut problems = Vec::new();
+    let mut passed = 0;
+    for dir in &cases {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let (module, args) = load(dir);
+        let result = match backend {
+            "interpreter" => evaluate(&module, &args, &EvalOptions::default())
+                .map_err(|e| e.to_string()),
+            _ => compile(module, &CompileOptions::default())
+                .map_err(|e| e.to_string())
+                .and_then(|c| {
+                    let mut exe = c.executable;
+                    exe.execute(&args).map_err(|e| e.to_string())
+                }),
+        };
+        let p = match result {
+            Ok(r) => compare(dir, &r),
+            Err(e) => vec![e],
+        };
+        if p.is_empty() {
+            passed += 1;
+        }
+        problems.extend(p.into_iter().map(|p| format!("{name}: {p}")));
+    }
+    println!("{backend}: {passed} of {} cases bit-exact", cases.len());
+    assert!(
+        problems.is_empty(),
+        "{backend}: {passed} of {} cases bit-exact; problems:\n{}",
+        cases.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn interpreter_matches_xla_bit_for_bit() {
+    run_all("interpreter");
+}
+
+#[test]
+fn compiled_matches_xla_bit_for_bit() {
+    run_all("compiled");
+}
