@@ -30,6 +30,14 @@ use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, PrimitiveType, Sha
 
 /// `convert(x)` to the element type of `shape`.
 pub fn convert(shape: &Shape, x: &Literal) -> EvalResult {
+    let from = expect_array(x, "operand")?.element_type();
+    convert_from(shape, x, from)
+}
+
+/// [`convert`] of a value whose declared type is `from` (a narrow type the evaluator holds
+/// widened: the NaN a conversion to `f8e5m2` makes depends on it, see
+/// [`narrow_float::round_from`]).
+pub fn convert_from(shape: &Shape, x: &Literal, from: PrimitiveType) -> EvalResult {
     let x = expect_array(x, "operand")?;
     let to = shape
         .element_type()
@@ -37,7 +45,7 @@ pub fn convert(shape: &Shape, x: &Literal) -> EvalResult {
     let data = if to == x.element_type() {
         x.data.clone()
     } else {
-        narrow(widen(&x.data)?, to)?
+        narrow(widen(&x.data)?, to, from)?
     };
     Ok(Literal::Array(ArrayLiteral {
         shape: ArrayShape::new(wide_type(to), &x.shape.dims),
@@ -82,7 +90,7 @@ fn widen(data: &ArrayData) -> EvalResult<Wide> {
     })
 }
 
-fn narrow(wide: Wide, to: PrimitiveType) -> EvalResult<ArrayData> {
+fn narrow(wide: Wide, to: PrimitiveType, from: PrimitiveType) -> EvalResult<ArrayData> {
     use PrimitiveType as P;
     // Complex sources convert through their real part, as StableHLO defines it.
     let wide = match wide {
@@ -104,7 +112,7 @@ fn narrow(wide: Wide, to: PrimitiveType) -> EvalResult<ArrayData> {
                 to,
                 f16::from_f32(x as f32).to_f64()
             )),
-            Wide::Float(v) => each!(v, |x| narrow_float::round(to, x)),
+            Wide::Float(v) => each!(v, |x| narrow_float::round_from(to, x, from)),
             Wide::Complex(_) => return Err(not_executable(to)),
         };
         return Ok(narrow_float::from_codes(&codes, to));

@@ -409,9 +409,13 @@ impl<'m> Evaluator<'m> {
                 .collect();
             let prepared = subbyte::prepare_operands(instr.opcode(), operands, &types);
             let operands: Vec<&Literal> = prepared.iter().map(|c| c.as_ref()).collect();
-            let value = self
-                .eval_instruction(comp, &wide, &operands, args)
-                .map_err(|e| located(e, comp, instr))?;
+            let value = match (instr.opcode(), operands.first(), types.first()) {
+                (Opcode::Convert, Some(x), Some(Some(from))) => {
+                    convert::convert_from(&instr.shape, x, *from)
+                }
+                _ => self.eval_instruction(comp, &wide, &operands, args),
+            }
+            .map_err(|e| located(e, comp, instr))?;
             subbyte::normalize(value, &instr.shape, instr.opcode())
         } else if self.options.flush_denormals
             && denormals::flushes_with(
