@@ -35,11 +35,23 @@ fn bits(a: &ArrayLiteral) -> Vec<u64> {
         ArrayData::S32(v) => v.iter().map(|&x| x as u32 as u64).collect(),
         ArrayData::F16(v) => v
             .iter()
-            .map(|x| if x.is_nan() { NAN } else { u64::from(x.to_bits()) })
+            .map(|x| {
+                if x.is_nan() {
+                    NAN
+                } else {
+                    u64::from(x.to_bits())
+                }
+            })
             .collect(),
         ArrayData::F32(v) => v
             .iter()
-            .map(|x| if x.is_nan() { NAN } else { u64::from(x.to_bits()) })
+            .map(|x| {
+                if x.is_nan() {
+                    NAN
+                } else {
+                    u64::from(x.to_bits())
+                }
+            })
             .collect(),
         other => panic!("no bit comparison for {other:?}"),
     }
@@ -50,14 +62,21 @@ fn compare(dir: &Path, result: &Literal) -> Vec<String> {
     let expected = read_npz(&dir.join("expected.npz")).unwrap();
     let leaves = result.leaves();
     if leaves.len() != expected.len() {
-        return vec![format!("{} leaves, expected {}", leaves.len(), expected.len())];
+        return vec![format!(
+            "{} leaves, expected {}",
+            leaves.len(),
+            expected.len()
+        )];
     }
     let mut problems = Vec::new();
     for (i, (got, want)) in leaves.iter().zip(&expected).enumerate() {
         let got = got.to_row_major();
         let (g, w) = (bits(&got), bits(&want.literal));
         if got.shape.dims != want.literal.shape.dims || g.len() != w.len() {
-            problems.push(format!("leaf {i}: shape {:?}, expected {:?}", got.shape.dims, want.literal.shape.dims));
+            problems.push(format!(
+                "leaf {i}: shape {:?}, expected {:?}",
+                got.shape.dims, want.literal.shape.dims
+            ));
             continue;
         }
         let wrong: Vec<usize> = (0..g.len()).filter(|&k| g[k] != w[k]).collect();
@@ -85,15 +104,19 @@ fn load(dir: &Path) -> (Module, Vec<Literal>) {
 
 fn run_all(backend: &str) {
     let cases = cases();
-    assert!(cases.len() >= 70, "expected the 71 cases of testdata/narrow_types");
+    assert!(
+        cases.len() >= 70,
+        "expected the 71 cases of testdata/narrow_types"
+    );
     let mut problems = Vec::new();
     let mut passed = 0;
     for dir in &cases {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let (module, args) = load(dir);
         let result = match backend {
-            "interpreter" => evaluate(&module, &args, &EvalOptions::default())
-                .map_err(|e| e.to_string()),
+            "interpreter" => {
+                evaluate(&module, &args, &EvalOptions::default()).map_err(|e| e.to_string())
+            }
             _ => compile(module, &CompileOptions::default())
                 .map_err(|e| e.to_string())
                 .and_then(|c| {

@@ -320,9 +320,7 @@ impl<'m> Evaluator<'m> {
         let operands: Vec<Literal> = operands
             .iter()
             .zip(&instr.operands)
-            .map(|(v, &o)| {
-                subbyte::normalize(to_row_major(v), &comp.instrs[o].shape, Opcode::Copy)
-            })
+            .map(|(v, &o)| subbyte::normalize(to_row_major(v), &comp.instrs[o].shape, Opcode::Copy))
             .collect();
         let refs: Vec<&Literal> = operands.iter().collect();
         let value = self.eval_in_call(comp, instr, &refs, &[])?;

@@ -118,7 +118,9 @@ pub fn normalize(value: Literal, declared: &Shape, opcode: Opcode) -> Literal {
             a.shape.element_type = wide_type(ty);
             Literal::Array(a)
         }
-        (Literal::Array(mut a), Shape::Array(s)) if narrow_float::is_narrow_float(s.element_type) => {
+        (Literal::Array(mut a), Shape::Array(s))
+            if narrow_float::is_narrow_float(s.element_type) =>
+        {
             let ty = s.element_type;
             a.data = match std::mem::replace(&mut a.data, ArrayData::Raw(Vec::new())) {
                 ArrayData::Raw(codes) => narrow_float::from_codes(&codes, ty),
