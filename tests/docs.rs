@@ -21,7 +21,9 @@
 //! Words after `console run`: `exit=N` expects exit status N (default 0); `jax` runs only when
 //! `XLAC_DOCS_PYTHON` names a Python with jax 0.10.2 and the plugin (`python` is that
 //! interpreter inside the block); `mpi` runs only in a build with the `mpi` feature and
-//! `mpirun` on `PATH`. `XLAC_BLESS=1` rewrites the excerpts that no longer match (the first
+//! `mpirun` on `PATH`. `XLAC_DOCS_SKIP_PLAIN=1` runs only the `jax` and `mpi` blocks (CI runs
+//! the plain ones in its first `cargo test`). `XLAC_DOCS_ONLY=TEXT` runs the pages whose
+//! path contains TEXT. `XLAC_BLESS=1` rewrites the excerpts that no longer match (the first
 //! lines and the last of a long output).
 //!
 //! The test also holds the pages to their shape: the README at most 200 lines, and every
@@ -60,6 +62,8 @@ struct Step {
 #[derive(Debug)]
 struct Block {
     needs: Needs,
+    /// Also needs MPI (a `jax` block that starts an MPI job).
+    mpi: bool,
     exit: i32,
     steps: Vec<Step>,
 }
@@ -78,6 +82,7 @@ fn blocks(lines: &[&str]) -> Vec<Block> {
         let runnable = words.next() == Some("console") && words.next() == Some("run");
         let mut block = Block {
             needs: Needs::Nothing,
+            mpi: false,
             exit: 0,
             steps: Vec::new(),
         };
@@ -85,7 +90,11 @@ fn blocks(lines: &[&str]) -> Vec<Block> {
             for word in words {
                 match word {
                     "jax" => block.needs = Needs::Jax,
-                    "mpi" => block.needs = Needs::Mpi,
+                    "mpi" if block.needs == Needs::Jax => block.mpi = true,
+                    "mpi" => {
+                        block.needs = Needs::Mpi;
+                        block.mpi = true;
+                    }
                     _ => match word.strip_prefix("exit=").map(str::parse) {
                         Some(Ok(code)) => block.exit = code,
                         _ => panic!("line {i}: unknown word {word:?} after `console run`"),
@@ -239,6 +248,7 @@ fn runnable_blocks_in_docs_print_what_the_pages_say() {
     let python = std::env::var("XLAC_DOCS_PYTHON").ok();
     let mpi = mpi_available();
     let only = std::env::var("XLAC_DOCS_ONLY").ok();
+    let skip_plain = std::env::var_os("XLAC_DOCS_SKIP_PLAIN").is_some();
     let mut all = Vec::new();
     pages(&root().join("docs"), &mut all);
     let mut failures = Vec::new();
@@ -253,8 +263,8 @@ fn runnable_blocks_in_docs_print_what_the_pages_say() {
         let mut replacements: Vec<((usize, usize), Vec<String>)> = Vec::new();
         for block in blocks(&lines) {
             let runs = match block.needs {
-                Needs::Nothing => true,
-                Needs::Jax => python.is_some(),
+                Needs::Nothing => !skip_plain,
+                Needs::Jax => python.is_some() && (!block.mpi || mpi),
                 Needs::Mpi => mpi,
             };
             if !runs {
