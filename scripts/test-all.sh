@@ -50,3 +50,9 @@ if [ "$status" -eq 5 ]; then
   exit 1
 fi
 [ "$status" -eq 0 ] || exit "$status"
+
+# --- the labs' JAX and MPI commands (tests/docs.rs) --------------------------------------
+# The plain command blocks of docs/ ran in `cargo test --release` above; the blocks marked
+# `jax` (the venv's jax with the plugin) and `mpi` (the MPI build of xlac, mpirun) run here.
+XLAC_DOCS_PYTHON="$PWD/$venv/bin/python" XLAC_DOCS_SKIP_PLAIN=1 \
+  cargo test --release --features xlac/mpi --test docs
