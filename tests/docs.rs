@@ -267,7 +267,7 @@ fn runnable_blocks_in_docs_print_what_the_pages_say() {
                 Needs::Jax => python.is_some() && (!block.mpi || mpi),
                 Needs::Mpi => mpi,
             };
-            if !runs {
+            if !runs || block.steps.is_empty() {
                 skipped += block.steps.len();
                 continue;
             }
