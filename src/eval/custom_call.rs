@@ -48,6 +48,13 @@ pub fn custom_call(
         "interpreter.run_parallel" => Err(EvalError::new(
             "interpreter.run_parallel needs the device runtime's handler (runtime::collectives::run_parallel)",
         )),
+        // The program as one device runs it: sharding annotations are identities.
+        t if crate::ir::sharding::is_sharding_only_custom_call(t) => match operands {
+            [operand] if operand.shape().compatible(&instr.shape) => Ok((*operand).clone()),
+            _ => Err(EvalError::new(format!(
+                "custom call '{t}' changes its operand's shape: it needs the SPMD partitioner"
+            ))),
+        },
         t if super::host_callback::is_host_callback_target(t) => {
             Err(super::host_callback::no_host_error(t))
         }
@@ -60,7 +67,9 @@ pub fn custom_call(
 
 /// True if [`custom_call`] runs `target` (without a [`super::CustomCallHandler`]).
 pub fn interprets_target(target: &str) -> bool {
-    lapack::is_lapack_target(target) || matches!(target, "TopK" | "interpreter.run_parallel")
+    lapack::is_lapack_target(target)
+        || matches!(target, "TopK" | "interpreter.run_parallel")
+        || crate::ir::sharding::is_sharding_only_custom_call(target)
 }
 
 /// A LAPACK custom call on literals: the shared routines of [`super::lapack`], reading and

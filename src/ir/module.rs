@@ -260,6 +260,24 @@ pub struct Module {
 }
 
 impl Module {
+    /// True if computation `c`, or anything it calls, has a side-effecting instruction.
+    pub fn calls_side_effect(&self, c: ComputationId) -> bool {
+        self.computations[c]
+            .iter()
+            .any(|(_, i)| self.has_side_effect(&i.op))
+    }
+
+    /// True if `op` has a side effect or calls a computation that has one: a `while`
+    /// whose body prints must stay even when nothing reads its result (XLA's
+    /// `HloInstruction::HasSideEffect` through called computations).
+    pub fn has_side_effect(&self, op: &Op) -> bool {
+        op.has_side_effect()
+            || op
+                .called_computations()
+                .into_iter()
+                .any(|c| self.calls_side_effect(c))
+    }
+
     /// A module with one computation, which is its entry.
     pub fn new(name: impl Into<String>, entry: Computation) -> Module {
         let mut computations = PrimaryMap::new();

@@ -133,10 +133,19 @@ impl Computation {
     /// Live instructions the root does not reach through operands or control edges.
     /// Parameters and side-effecting instructions count as reached: they must stay.
     pub fn unreachable_instructions(&self) -> Vec<InstrId> {
+        self.unreachable_instructions_keeping(&HashSet::new())
+    }
+
+    /// [`Computation::unreachable_instructions`], with `keep` counted as reached too (the
+    /// calls whose callees have side effects, which only the module can tell).
+    pub fn unreachable_instructions_keeping(&self, keep: &HashSet<InstrId>) -> Vec<InstrId> {
         let mut live: HashSet<InstrId> = HashSet::new();
         let mut stack = vec![self.root];
         for (id, instr) in self.iter() {
-            if matches!(instr.op, super::Op::Parameter { .. }) || instr.op.has_side_effect() {
+            if matches!(instr.op, super::Op::Parameter { .. })
+                || instr.op.has_side_effect()
+                || keep.contains(&id)
+            {
                 stack.push(id);
             }
         }

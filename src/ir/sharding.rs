@@ -1232,3 +1232,21 @@ pub fn frontend_attribute(text: &str, key: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests;
+
+/// Custom calls that only carry sharding information (GSPMD's and Shardy's annotations and
+/// the partitioner's shard barriers): on one device each is its operand unchanged.
+pub fn is_sharding_only_custom_call(target: &str) -> bool {
+    matches!(
+        target,
+        "Sharding"
+            | "SPMDFullToShardShape"
+            | "SPMDShardToFullShape"
+            | "xla.sdy.FuncResultSharding"
+            | "xla.sdy.GlobalToLocalShape"
+            | "xla.sdy.LocalToGlobalShape"
+            | "xla.sdy.ShardingGroup"
+            | "xla.sdy.PropagationBarrier"
+            | "ShardBarrierFrom"
+            | "ShardBarrierTo"
+    )
+}

@@ -71,7 +71,7 @@ fn known_branch(module: &Module, c: ComputationId, id: InstrId) -> Option<usize>
     if count == 0
         || branch_computations
             .iter()
-            .any(|&b| calls_side_effect(module, b))
+            .any(|&b| module.calls_side_effect(b))
     {
         return None;
     }
@@ -94,17 +94,6 @@ fn known_branch(module: &Module, c: ComputationId, id: InstrId) -> Option<usize>
         count - 1
     } else {
         index as usize
-    })
-}
-
-/// True if computation `c` or anything it calls has a side-effecting instruction.
-fn calls_side_effect(module: &Module, c: ComputationId) -> bool {
-    module.computations[c].iter().any(|(_, i)| {
-        i.op.has_side_effect()
-            || i.op
-                .called_computations()
-                .into_iter()
-                .any(|callee| calls_side_effect(module, callee))
     })
 }
 

@@ -116,17 +116,7 @@ fn is_candidate(module: &Module, instr: &Instruction) -> bool {
     (no_operands_ok || !instr.operands.is_empty())
         && instr.control_predecessors.is_empty()
         && !matches!(instr.op, Op::Parameter { .. })
-        && !has_side_effect(module, &instr.op)
-}
-
-/// True if the op, or any computation it calls (recursively), has a side effect.
-fn has_side_effect(module: &Module, op: &Op) -> bool {
-    op.has_side_effect()
-        || op.called_computations().into_iter().any(|c| {
-            module.computations[c]
-                .iter()
-                .any(|(_, i)| has_side_effect(module, &i.op))
-        })
+        && !module.has_side_effect(&instr.op)
 }
 
 /// The hash key of a candidate instruction.

@@ -18,8 +18,14 @@ impl Pass for Dce {
     fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
         let mut changed = false;
         for c in module.order.clone() {
+            // Calls whose callees have side effects stay, like the side effects themselves.
+            let keep: HashSet<_> = module.computations[c]
+                .iter()
+                .filter(|(_, i)| module.has_side_effect(&i.op))
+                .map(|(id, _)| id)
+                .collect();
             let comp = &mut module.computations[c];
-            let dead = comp.unreachable_instructions();
+            let dead = comp.unreachable_instructions_keeping(&keep);
             if !dead.is_empty() {
                 comp.remove_instructions(&dead);
                 changed = true;
@@ -60,6 +66,34 @@ ENTRY main {
   p0 = f32[4]{0} parameter(0)
   ROOT r = f32[4]{0} add(p0, p0)
 }",
+        );
+    }
+
+    #[test]
+    fn keeps_an_unused_loop_whose_body_has_a_side_effect() {
+        // As a loop of `jax.debug.print`s: nothing reads the loop, its body has an effect.
+        check_unchanged(
+            Dce,
+            r#"
+HloModule m
+cond {
+  c = s32[] parameter(0)
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(c, n), direction=LT
+}
+body {
+  b = s32[] parameter(0)
+  lo = f32[] constant(0)
+  hi = f32[] constant(1)
+  draw = f32[] rng(lo, hi), distribution=rng_uniform
+  one = s32[] constant(1)
+  ROOT next = s32[] add(b, one)
+}
+ENTRY main {
+  zero = s32[] constant(0)
+  loop = s32[] while(zero), condition=cond, body=body
+  ROOT t = () tuple()
+}"#,
         );
     }
 

@@ -49,8 +49,8 @@ impl Pass for WhileLoopSimplifier {
                     continue;
                 };
                 if !module.computations[c].order.contains(&id)
-                    || calls_side_effect(module, condition)
-                    || calls_side_effect(module, body)
+                    || module.calls_side_effect(condition)
+                    || module.calls_side_effect(body)
                 {
                     continue;
                 }
@@ -63,17 +63,6 @@ impl Pass for WhileLoopSimplifier {
         }
         Ok(changed)
     }
-}
-
-/// True if computation `c` or anything it calls has a side-effecting instruction.
-fn calls_side_effect(module: &Module, c: ComputationId) -> bool {
-    module.computations[c].iter().any(|(_, i)| {
-        i.op.has_side_effect()
-            || i.op
-                .called_computations()
-                .into_iter()
-                .any(|callee| calls_side_effect(module, callee))
-    })
 }
 
 /// Replaces a loop that runs 0 times by its initial state and one that runs once by its

@@ -9,25 +9,12 @@
 //! XLA: `xla/service/sharding_remover.cc` (in `cpu_compiler.cc`'s `sharding-removal`
 //! pipeline).
 
-use super::is_spmd_custom_call;
+use crate::ir::sharding::is_sharding_only_custom_call;
 use crate::ir::{Module, Op};
 use crate::pipeline::{Pass, PassError};
 
 /// Replaces the sharding-only custom calls by their operands (one device only).
 pub struct ShardingRemover;
-
-/// Sharding-only custom calls besides [`is_spmd_custom_call`]'s: Shardy's groups and
-/// barriers and the partitioner's shard barriers, all identities on one device.
-fn is_sharding_only(target: &str) -> bool {
-    is_spmd_custom_call(target)
-        || matches!(
-            target,
-            "xla.sdy.ShardingGroup"
-                | "xla.sdy.PropagationBarrier"
-                | "ShardBarrierFrom"
-                | "ShardBarrierTo"
-        )
-}
 
 impl Pass for ShardingRemover {
     fn name(&self) -> &'static str {
@@ -44,7 +31,7 @@ impl Pass for ShardingRemover {
                 let Op::CustomCall(cc) = &instr.op else {
                     continue;
                 };
-                if !is_sharding_only(&cc.target) {
+                if !is_sharding_only_custom_call(&cc.target) {
                     continue;
                 }
                 let [operand] = instr.operands[..] else {
