@@ -27,6 +27,7 @@ pub mod client;
 pub mod compile_options;
 pub mod error;
 pub mod executable;
+pub mod sharded;
 pub mod unimplemented;
 
 use std::ffi::c_void;
