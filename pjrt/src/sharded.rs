@@ -122,7 +122,7 @@ impl Sharded {
         client: &Client,
         name: &str,
         args: &[Vec<A>],
-    ) -> Result<Vec<Vec<xlac::ir::ArrayLiteral>>> {
+    ) -> Result<Vec<Vec<Literal>>> {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
         let run = client
