@@ -22,8 +22,8 @@ use crate::abi::*;
 use crate::buffer::{Buffer, Event, PJRT_BUFFER_TYPE_TOKEN, buffer_ref, buffer_type};
 use crate::client::{Client, MEMORY_KIND, Mode, client_ref};
 use crate::compile_options;
-use crate::sharded::Sharded;
 use crate::error::{Code, Error, Result, bytes, entry_points, guard, slice};
+use crate::sharded::Sharded;
 
 /// The largest program accepted, in bytes.
 pub const MAX_PROGRAM_BYTES: usize = 1 << 30;

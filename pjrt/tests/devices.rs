@@ -52,7 +52,7 @@ fn put_f32(p: &Plugin, client: *mut c_void, memory: *mut c_void, values: &[f32])
     let mut a: PJRT_Client_BufferFromHostBuffer_Args = args();
     a.client = client;
     a.data = bytes.as_ptr().cast();
-    a.type_ = PJRT_Buffer_Type_F32;
+    a.type_ = xlac_pjrt::buffer::buffer_type(xlac::ir::PrimitiveType::F32).unwrap();
     a.dims = dims.as_ptr();
     a.num_dims = 1;
     a.host_buffer_semantics = 2;
@@ -159,9 +159,21 @@ fn a_partitioned_program_runs_on_every_device() {
         .compile(client, SHARDED_SUM.as_bytes(), &compile_options(1, 4))
         .unwrap();
     let shards: Vec<*mut c_void> = (0..4)
-        .map(|d| put_f32(&p, client, memory_of(&p, list[d]), &global[2 * d..2 * d + 2]))
+        .map(|d| {
+            put_f32(
+                &p,
+                client,
+                memory_of(&p, list[d]),
+                &global[2 * d..2 * d + 2],
+            )
+        })
         .collect();
-    let outputs = p.execute_on_devices(loaded, &[&shards[0..1], &shards[1..2], &shards[2..3], &shards[3..4]]).unwrap();
+    let outputs = p
+        .execute_on_devices(
+            loaded,
+            &[&shards[0..1], &shards[1..2], &shards[2..3], &shards[3..4]],
+        )
+        .unwrap();
     assert_eq!(outputs.len(), 4);
     for (d, out) in outputs.iter().enumerate() {
         assert_eq!(out.len(), 1);
@@ -170,7 +182,10 @@ fn a_partitioned_program_runs_on_every_device() {
     }
     // An argument on another device than its execution's is refused, naming both.
     let e = p
-        .execute_on_devices(loaded, &[&shards[1..2], &shards[0..1], &shards[2..3], &shards[3..4]])
+        .execute_on_devices(
+            loaded,
+            &[&shards[1..2], &shards[0..1], &shards[2..3], &shards[3..4]],
+        )
         .unwrap_err();
     assert!(e.message.contains("is on device 1"), "{}", e.message);
     p.destroy_loaded(loaded);

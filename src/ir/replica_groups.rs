@@ -218,4 +218,3 @@ fn parse_iota_groups(v: &str) -> Option<Vec<Vec<i64>>> {
     }
     Some(ids.chunks(*size as usize).map(<[i64]>::to_vec).collect())
 }
-

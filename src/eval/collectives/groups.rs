@@ -17,8 +17,8 @@
 
 use super::ProcessId;
 use crate::eval::{EvalError, EvalResult};
-use crate::ir::replica_groups::{parse_list, parse_nested};
 pub use crate::ir::replica_groups::parse_groups;
+use crate::ir::replica_groups::{parse_list, parse_nested};
 use crate::ir::{Instruction, Opcode};
 
 /// How `replica_groups` is read (StableHLO spec names).
