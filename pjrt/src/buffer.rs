@@ -277,6 +277,8 @@ pub fn row_major_strides(dims: &[i64], element: usize) -> Vec<i64> {
 /// `PJRT_Buffer`.
 pub struct Buffer {
     client: *const Client,
+    /// The device (and memory) the buffer is on.
+    device: usize,
     /// Dimensions, kept for `Buffer_Dimensions` (the pointer must stay valid).
     dims: Vec<i64>,
     /// Row-major `minor_to_major`, kept for `Buffer_GetMemoryLayout`.
@@ -294,8 +296,8 @@ unsafe impl Send for Buffer {}
 unsafe impl Sync for Buffer {}
 
 impl Buffer {
-    /// A buffer over an array literal (made row-major if it is not).
-    pub fn new(client: &Client, literal: ArrayLiteral) -> Buffer {
+    /// A buffer on device `device` over an array literal (made row-major if it is not).
+    pub fn new(client: &Client, device: usize, literal: ArrayLiteral) -> Buffer {
         let literal = if literal.shape.rank() > 1 && !literal.shape.layout.is_row_major() {
             literal.to_row_major()
         } else {
@@ -303,6 +305,7 @@ impl Buffer {
         };
         Buffer {
             client,
+            device,
             dims: literal.shape.dims.clone(),
             minor_to_major: (0..literal.shape.rank() as i64).rev().collect(),
             element_type: literal.shape.element_type,
@@ -311,11 +314,17 @@ impl Buffer {
         }
     }
 
-    /// A token buffer (`PJRT_Buffer_Type_TOKEN`, no data): what a program with ordered
+    /// The device the buffer is on.
+    pub fn device(&self) -> usize {
+        self.device
+    }
+
+    /// A token buffer (`PJRT_Buffer_Type_TOKEN`, no data) on device `device`: what a program with ordered
     /// effects returns, and takes back in its next call.
-    pub fn token(client: &Client) -> Buffer {
+    pub fn token(client: &Client, device: usize) -> Buffer {
         Buffer {
             client,
+            device,
             dims: Vec::new(),
             minor_to_major: Vec::new(),
             element_type: PrimitiveType::Pred,
@@ -568,14 +577,16 @@ entry_points! {
     fn client_buffer_from_host_buffer(a: PJRT_Client_BufferFromHostBuffer_Args) {
         // SAFETY: a live client.
         let client = unsafe { client_ref(a.client)? };
-        check_device(client, a.device)?;
-        check_memory(client, a.memory)?;
+        // The memory names the device when given (JAX passes the memory, not the device).
+        let device = check_memory(client, a.memory)?
+            .or(check_device(client, a.device)?)
+            .unwrap_or(0);
         // Any device layout is accepted: xlac stores row-major and converts in executables.
         // SAFETY: the args' pointers per the header.
         let literal = unsafe { host_literal(a)? };
         // The data was copied: the host buffer is free as soon as the call returns.
         a.done_with_host_buffer = Event::ready();
-        a.buffer = Buffer::new(client, literal).into_raw();
+        a.buffer = Buffer::new(client, device, literal).into_raw();
         Ok(())
     }
 }
@@ -716,14 +727,14 @@ entry_points! {
     fn buffer_device(a: PJRT_Buffer_Device_Args) {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
-        a.device = unsafe { &*b.client }.device_ptr();
+        a.device = unsafe { &*b.client }.device_ptr(b.device);
         Ok(())
     }
 
     fn buffer_memory(a: PJRT_Buffer_Memory_Args) {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
-        a.memory = unsafe { &*b.client }.memory_ptr();
+        a.memory = unsafe { &*b.client }.memory_ptr(b.device);
         Ok(())
     }
 
@@ -872,9 +883,9 @@ entry_points! {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
         let client = unsafe { &*b.client };
-        check_memory(client, a.dst_memory)?;
+        let device = check_memory(client, a.dst_memory)?.unwrap_or(b.device);
         let lit = b.literal()?;
-        a.dst_buffer = Buffer::new(client, Buffer::array(&lit)?.clone()).into_raw();
+        a.dst_buffer = Buffer::new(client, device, Buffer::array(&lit)?.clone()).into_raw();
         Ok(())
     }
 
@@ -882,9 +893,9 @@ entry_points! {
         // SAFETY: a live buffer whose client outlives it.
         let b = unsafe { buffer_ref(a.buffer)? };
         let client = unsafe { &*b.client };
-        check_device(client, a.dst_device)?;
+        let device = check_device(client, a.dst_device)?.unwrap_or(b.device);
         let lit = b.literal()?;
-        a.dst_buffer = Buffer::new(client, Buffer::array(&lit)?.clone()).into_raw();
+        a.dst_buffer = Buffer::new(client, device, Buffer::array(&lit)?.clone()).into_raw();
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
-//! The client, its one device, the device's one memory, and the plugin attributes.
+//! The client, its devices (`devices=N`, ids 0..N-1), each device's one memory, and the
+//! plugin attributes.
 //!
-//! xlac runs one CPU device per client (multi-device executables come with the SPMD work).
 //! Everything a getter returns (names, pointer arrays) lives inside the boxed [`Client`],
 //! so it has the client's lifetime as the header requires.
 
@@ -33,6 +33,8 @@ pub struct ClientOptions {
     pub threads: Option<usize>,
     /// `log_calls=1|PATH`: the call log (see [`crate::call_log`]).
     pub log_calls: Option<String>,
+    /// `devices=N`: simulated devices, ids 0..N-1 (default 1), sharing the pool.
+    pub devices: usize,
 }
 
 impl Default for ClientOptions {
@@ -42,6 +44,7 @@ impl Default for ClientOptions {
             mode: Mode::Compiled,
             threads: None,
             log_calls: None,
+            devices: 1,
         }
     }
 }
@@ -163,9 +166,20 @@ impl ClientOptions {
                     o.threads = Some(n);
                 }
                 "log_calls" => o.log_calls = Some(text),
+                "devices" => {
+                    o.devices = text
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=MAX_DEVICES).contains(n))
+                        .ok_or_else(|| {
+                            Error::invalid(format!(
+                                "create option devices={text}: expected a number from 1 to {MAX_DEVICES}"
+                            ))
+                        })?;
+                }
                 _ => {
                     return Err(Error::invalid(format!(
-                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls)"
+                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices)"
                     )));
                 }
             }
@@ -174,22 +188,33 @@ impl ClientOptions {
     }
 }
 
+/// Most devices one client simulates (the library's limit for a device grid).
+pub const MAX_DEVICES: usize = xlac::ifrt::MAX_DEVICES;
+
 /// `PJRT_Memory`: starts with the 0.105 vtable pointer, NULL (no user data support).
 #[repr(C)]
 pub struct Memory {
     vtable: *const PJRT_Memory_FunctionTable,
     client: *const Client,
+    /// The memory's id, equal to its device's.
+    id: usize,
+    to_string: String,
+    /// The one device that addresses it, as a one-entry list.
+    devices: [*mut c_void; 1],
 }
 
 /// `PJRT_DeviceDescription`.
 pub struct DeviceDescription {
-    client: *const Client,
+    id: usize,
+    to_string: String,
+    debug_string: String,
 }
 
-/// `PJRT_Device`: the one CPU device of a client.
+/// `PJRT_Device`: one simulated CPU device of a client.
 pub struct Device {
     description: DeviceDescription,
-    client: *const Client,
+    /// Its memory, as a one-entry list.
+    memories: [*mut c_void; 1],
 }
 
 /// `PJRT_Client`.
@@ -200,10 +225,10 @@ pub struct Client {
     pub pool: Option<rayon::ThreadPool>,
     /// Compiles so far: numbers the dump folders.
     pub compiles: AtomicUsize,
-    device: Device,
-    memory: Memory,
-    device_list: [*mut c_void; 1],
-    memory_list: [*mut c_void; 1],
+    devices: Vec<Box<Device>>,
+    memories: Vec<Box<Memory>>,
+    device_list: Vec<*mut c_void>,
+    memory_list: Vec<*mut c_void>,
 }
 
 // SAFETY: the raw pointers point into the client itself, which is never moved after
@@ -221,11 +246,8 @@ unsafe impl Sync for Client {}
 pub const PLATFORM_NAME: &str = "cpu";
 const PLATFORM_VERSION: &str = concat!("xlac ", env!("CARGO_PKG_VERSION"));
 const DEVICE_KIND: &str = "cpu";
-const DEVICE_TO_STRING: &str = "XlacDevice(id=0)";
-const DEVICE_DEBUG_STRING: &str = "xlac:0";
 /// The memory kind JAX expects of a device's default memory.
 pub const MEMORY_KIND: &str = "device";
-const MEMORY_TO_STRING: &str = "XlacMemory(id=0, kind=device)";
 
 impl Client {
     fn create(options: ClientOptions) -> Result<Box<Client>> {
@@ -239,45 +261,69 @@ impl Client {
             ),
             None => None,
         };
+        let n = options.devices;
         let mut client = Box::new(Client {
             options,
             pool,
             compiles: AtomicUsize::new(0),
-            device: Device {
-                description: DeviceDescription {
-                    client: std::ptr::null(),
-                },
-                client: std::ptr::null(),
-            },
-            memory: Memory {
-                vtable: std::ptr::null(),
-                client: std::ptr::null(),
-            },
-            device_list: [std::ptr::null_mut()],
-            memory_list: [std::ptr::null_mut()],
+            devices: Vec::with_capacity(n),
+            memories: Vec::with_capacity(n),
+            device_list: Vec::with_capacity(n),
+            memory_list: Vec::with_capacity(n),
         });
         let me: *const Client = &*client;
-        client.device.client = me;
-        client.device.description.client = me;
-        client.memory.client = me;
-        client.device_list = [(&mut client.device as *mut Device).cast()];
-        client.memory_list = [(&mut client.memory as *mut Memory).cast()];
+        for id in 0..n {
+            let mut device = Box::new(Device {
+                description: DeviceDescription {
+                    id,
+                    to_string: format!("XlacDevice(id={id})"),
+                    debug_string: format!("xlac:{id}"),
+                },
+                memories: [std::ptr::null_mut()],
+            });
+            let mut memory = Box::new(Memory {
+                vtable: std::ptr::null(),
+                client: me,
+                id,
+                to_string: format!("XlacMemory(id={id}, kind={MEMORY_KIND})"),
+                devices: [std::ptr::null_mut()],
+            });
+            // The boxes keep their addresses when moved into the vectors.
+            let device_ptr: *mut c_void = (&mut *device as *mut Device).cast();
+            let memory_ptr: *mut c_void = (&mut *memory as *mut Memory).cast();
+            device.memories = [memory_ptr];
+            memory.devices = [device_ptr];
+            client.devices.push(device);
+            client.memories.push(memory);
+            client.device_list.push(device_ptr);
+            client.memory_list.push(memory_ptr);
+        }
         Ok(client)
     }
 
-    /// The device handle.
-    pub fn device_ptr(&self) -> *mut c_void {
-        self.device_list[0]
+    /// The number of devices.
+    pub fn device_count(&self) -> usize {
+        self.device_list.len()
     }
 
-    /// The one-device list, for getters that return device arrays.
-    pub fn device_list_ptr(&self) -> *const *mut c_void {
-        self.device_list.as_ptr()
+    /// Device `d`'s handle (`d` < [`Client::device_count`]).
+    pub fn device_ptr(&self, d: usize) -> *mut c_void {
+        self.device_list[d]
     }
 
-    /// The memory handle.
-    pub fn memory_ptr(&self) -> *mut c_void {
-        self.memory_list[0]
+    /// The handles of devices `ids`, for getters that return device arrays.
+    pub fn device_handles(&self, ids: &[usize]) -> Vec<*mut c_void> {
+        ids.iter().map(|&d| self.device_list[d]).collect()
+    }
+
+    /// Device `d`'s memory handle.
+    pub fn memory_ptr(&self, d: usize) -> *mut c_void {
+        self.memory_list[d]
+    }
+
+    /// The index of device handle `p`, if it is one of this client's.
+    pub fn device_index(&self, p: *mut c_void) -> Option<usize> {
+        self.device_list.iter().position(|&d| d == p)
     }
 
     /// The next compile's number, for `module_NNNN` dump folders.
@@ -303,26 +349,28 @@ pub unsafe fn client_ref<'a>(p: *mut c_void) -> Result<&'a Client> {
     unsafe { p.cast::<Client>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Client is NULL"))
 }
 
-/// Checks that a device handle is this client's device (or NULL for "the default").
-pub fn check_device(client: &Client, device: *mut c_void) -> Result<()> {
-    if device.is_null() || device == client.device_ptr() {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            "the PJRT_Device does not belong to this xlac client",
-        ))
+/// The index of a device handle of this client; `None` for NULL ("the default").
+pub fn check_device(client: &Client, device: *mut c_void) -> Result<Option<usize>> {
+    if device.is_null() {
+        return Ok(None);
     }
+    client
+        .device_index(device)
+        .map(Some)
+        .ok_or_else(|| Error::invalid("the PJRT_Device does not belong to this xlac client"))
 }
 
-/// Checks that a memory handle is this client's memory (or NULL).
-pub fn check_memory(client: &Client, memory: *mut c_void) -> Result<()> {
-    if memory.is_null() || memory == client.memory_ptr() {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            "the PJRT_Memory does not belong to this xlac client",
-        ))
+/// The device index of a memory handle of this client; `None` for NULL.
+pub fn check_memory(client: &Client, memory: *mut c_void) -> Result<Option<usize>> {
+    if memory.is_null() {
+        return Ok(None);
     }
+    client
+        .memory_list
+        .iter()
+        .position(|&m| m == memory)
+        .map(Some)
+        .ok_or_else(|| Error::invalid("the PJRT_Memory does not belong to this xlac client"))
 }
 
 unsafe fn device_ref<'a>(p: *mut c_void) -> Result<&'a Device> {
@@ -342,6 +390,11 @@ unsafe fn description_ref<'a>(p: *mut c_void) -> Result<&'a DeviceDescription> {
 }
 
 fn str_out(s: &'static str) -> (*const c_char, usize) {
+    (s.as_ptr().cast(), s.len())
+}
+
+/// A string owned by a device or memory, which lives as long as the client.
+fn owned_str_out(s: &str) -> (*const c_char, usize) {
     (s.as_ptr().cast(), s.len())
 }
 
@@ -451,7 +504,7 @@ entry_points! {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         a.devices = c.device_list.as_ptr();
-        a.num_devices = 1;
+        a.num_devices = c.device_count();
         Ok(())
     }
 
@@ -459,27 +512,34 @@ entry_points! {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         a.addressable_devices = c.device_list.as_ptr();
-        a.num_addressable_devices = 1;
+        a.num_addressable_devices = c.device_count();
         Ok(())
     }
 
     fn client_lookup_device(a: PJRT_Client_LookupDevice_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
-        if a.id != 0 {
+        let Some(d) = usize::try_from(a.id).ok().filter(|&d| d < c.device_count()) else {
             return Err(Error::new(
                 crate::error::Code::NotFound,
-                format!("no xlac device with id {}; the client has device 0", a.id),
+                format!(
+                    "no xlac device with id {}; the client has devices 0..{}",
+                    a.id,
+                    c.device_count()
+                ),
             ));
-        }
-        a.device = c.device_ptr();
+        };
+        a.device = c.device_ptr(d);
         Ok(())
     }
 
     fn client_lookup_addressable_device(a: PJRT_Client_LookupAddressableDevice_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
-        if a.local_hardware_id != 0 {
+        let Some(d) = usize::try_from(a.local_hardware_id)
+            .ok()
+            .filter(|&d| d < c.device_count())
+        else {
             return Err(Error::new(
                 crate::error::Code::NotFound,
                 format!(
@@ -487,8 +547,8 @@ entry_points! {
                     a.local_hardware_id
                 ),
             ));
-        }
-        a.addressable_device = c.device_ptr();
+        };
+        a.addressable_device = c.device_ptr(d);
         Ok(())
     }
 
@@ -496,24 +556,36 @@ entry_points! {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
         a.addressable_memories = c.memory_list.as_ptr();
-        a.num_addressable_memories = 1;
+        a.num_addressable_memories = c.device_count();
         Ok(())
     }
 
     fn client_default_device_assignment(a: PJRT_Client_DefaultDeviceAssignment_Args) {
-        if a.num_replicas != 1 || a.num_partitions != 1 {
-            return Err(Error::unimplemented(format!(
-                "xlac's PJRT client has one device; {} replicas x {} partitions were asked for",
-                a.num_replicas, a.num_partitions
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        let count = usize::try_from(a.num_replicas)
+            .ok()
+            .zip(usize::try_from(a.num_partitions).ok())
+            .and_then(|(r, p)| r.checked_mul(p))
+            .filter(|&n| n >= 1 && n <= c.device_count());
+        let Some(count) = count else {
+            return Err(Error::invalid(format!(
+                "{} replicas x {} partitions: the xlac client has {} devices (create option devices=N)",
+                a.num_replicas,
+                a.num_partitions,
+                c.device_count()
+            )));
+        };
+        if a.default_assignment_size < count || a.default_assignment.is_null() {
+            return Err(Error::invalid(format!(
+                "default_assignment has no room for {count} devices"
             )));
         }
-        if a.default_assignment_size < 1 || a.default_assignment.is_null() {
-            return Err(Error::invalid(
-                "default_assignment has no room for one device",
-            ));
+        // SAFETY: room for `count` entries, checked above.
+        let out = unsafe { std::slice::from_raw_parts_mut(a.default_assignment, count) };
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = i as c_int;
         }
-        // SAFETY: room for at least one entry, checked above.
-        unsafe { *a.default_assignment = 0 };
         Ok(())
     }
 }
@@ -523,8 +595,8 @@ entry_points! {
 entry_points! {
     fn device_description_id(a: PJRT_DeviceDescription_Id_Args) {
         // SAFETY: a handle from this plugin.
-        unsafe { description_ref(a.device_description)? };
-        a.id = 0;
+        let d = unsafe { description_ref(a.device_description)? };
+        a.id = d.id as c_int;
         Ok(())
     }
 
@@ -545,12 +617,16 @@ entry_points! {
     }
 
     fn device_description_debug_string(a: PJRT_DeviceDescription_DebugString_Args) {
-        (a.debug_string, a.debug_string_size) = str_out(DEVICE_DEBUG_STRING);
+        // SAFETY: a handle from this plugin.
+        let d = unsafe { description_ref(a.device_description)? };
+        (a.debug_string, a.debug_string_size) = owned_str_out(&d.debug_string);
         Ok(())
     }
 
     fn device_description_to_string(a: PJRT_DeviceDescription_ToString_Args) {
-        (a.to_string, a.to_string_size) = str_out(DEVICE_TO_STRING);
+        // SAFETY: a handle from this plugin.
+        let d = unsafe { description_ref(a.device_description)? };
+        (a.to_string, a.to_string_size) = owned_str_out(&d.to_string);
         Ok(())
     }
 }
@@ -573,23 +649,24 @@ entry_points! {
     }
 
     fn device_local_hardware_id(a: PJRT_Device_LocalHardwareId_Args) {
-        a.local_hardware_id = 0;
+        // SAFETY: a handle from this plugin.
+        let d = unsafe { device_ref(a.device)? };
+        a.local_hardware_id = d.description.id as c_int;
         Ok(())
     }
 
     fn device_addressable_memories(a: PJRT_Device_AddressableMemories_Args) {
-        // SAFETY: a handle from this plugin; its client outlives it.
+        // SAFETY: a handle from this plugin.
         let d = unsafe { device_ref(a.device)? };
-        let c = unsafe { &*d.client };
-        a.memories = c.memory_list.as_ptr();
+        a.memories = d.memories.as_ptr();
         a.num_memories = 1;
         Ok(())
     }
 
     fn device_default_memory(a: PJRT_Device_DefaultMemory_Args) {
-        // SAFETY: a handle from this plugin; its client outlives it.
+        // SAFETY: a handle from this plugin.
         let d = unsafe { device_ref(a.device)? };
-        a.memory = unsafe { &*d.client }.memory_ptr();
+        a.memory = d.memories[0];
         Ok(())
     }
 }
@@ -598,7 +675,9 @@ entry_points! {
 
 entry_points! {
     fn memory_id(a: PJRT_Memory_Id_Args) {
-        a.id = 0;
+        // SAFETY: a handle from this plugin.
+        let m = unsafe { memory_ref(a.memory)? };
+        a.id = m.id as c_int;
         Ok(())
     }
 
@@ -613,20 +692,23 @@ entry_points! {
     }
 
     fn memory_debug_string(a: PJRT_Memory_DebugString_Args) {
-        (a.debug_string, a.debug_string_size) = str_out(MEMORY_TO_STRING);
+        // SAFETY: a handle from this plugin.
+        let m = unsafe { memory_ref(a.memory)? };
+        (a.debug_string, a.debug_string_size) = owned_str_out(&m.to_string);
         Ok(())
     }
 
     fn memory_to_string(a: PJRT_Memory_ToString_Args) {
-        (a.to_string, a.to_string_size) = str_out(MEMORY_TO_STRING);
+        // SAFETY: a handle from this plugin.
+        let m = unsafe { memory_ref(a.memory)? };
+        (a.to_string, a.to_string_size) = owned_str_out(&m.to_string);
         Ok(())
     }
 
     fn memory_addressable_by_devices(a: PJRT_Memory_AddressableByDevices_Args) {
-        // SAFETY: a handle from this plugin; its client outlives it.
+        // SAFETY: a handle from this plugin.
         let m = unsafe { memory_ref(a.memory)? };
-        let c = unsafe { &*m.client };
-        a.devices = c.device_list.as_ptr();
+        a.devices = m.devices.as_ptr();
         a.num_devices = 1;
         Ok(())
     }
@@ -662,9 +744,30 @@ mod tests {
             (s("threads", "0"), "threads:0"),
             (s("threads", "x"), "threads:x"),
             (s("dumpto", "d"), "dumpto"),
+            (s("devices", "0"), "devices=0"),
+            (s("devices", "100000"), "devices=100000"),
         ] {
             let e = ClientOptions::parse(&[bad]).unwrap_err();
             assert!(e.message.contains(word), "{}", e.message);
         }
+    }
+
+    #[test]
+    fn devices_have_their_own_ids_and_memories() {
+        let c = Client::create(ClientOptions::parse(&[s("devices", "4")]).unwrap()).unwrap();
+        assert_eq!(c.device_count(), 4);
+        for d in 0..4 {
+            let device = unsafe { device_ref(c.device_ptr(d)) }.unwrap();
+            assert_eq!(device.description.id, d);
+            assert_eq!(device.description.to_string, format!("XlacDevice(id={d})"));
+            assert_eq!(device.memories[0], c.memory_ptr(d));
+            let memory = unsafe { memory_ref(c.memory_ptr(d)) }.unwrap();
+            assert_eq!((memory.id, memory.devices[0]), (d, c.device_ptr(d)));
+            assert_eq!(check_device(&c, c.device_ptr(d)).unwrap(), Some(d));
+            assert_eq!(check_memory(&c, c.memory_ptr(d)).unwrap(), Some(d));
+        }
+        let other = Client::create(ClientOptions::default()).unwrap();
+        assert!(check_device(&c, other.device_ptr(0)).is_err());
+        assert_eq!(check_device(&c, std::ptr::null_mut()).unwrap(), None);
     }
 }

@@ -1,7 +1,8 @@
 //! What xlac reads of the serialized `CompileOptionsProto` the framework sends with each
 //! compile: the replica and partition counts and the device assignment
 //! (`executable_build_options` = field 3; in it `num_replicas` = 4, `num_partitions` = 5,
-//! `device_assignment` = 9, a `DeviceAssignmentProto` of `replica_count` = 1,
+//! `use_spmd_partitioning` = 6, `allow_spmd_sharding_propagation_to_output` = 12 and
+//! `_to_parameters` = 18 (repeated bools), `device_assignment` = 9, a `DeviceAssignmentProto` of `replica_count` = 1,
 //! `computation_count` = 2 and `computation_devices` = 3, each holding
 //! `replica_device_ids` = 1). Everything else (debug options, layouts, ...) is skipped.
 //!
@@ -27,6 +28,36 @@ pub struct CompileOptions {
     pub num_partitions: i64,
     /// The device assignment: `devices[computation][replica]`, if one was given.
     pub device_assignment: Option<Vec<Vec<i64>>>,
+    /// `use_spmd_partitioning`.
+    pub use_spmd_partitioning: bool,
+    /// `allow_spmd_sharding_propagation_to_parameters`: per parameter (or one for all),
+    /// true where the caller left the sharding to the compiler.
+    pub propagate_to_parameters: Vec<bool>,
+    /// `allow_spmd_sharding_propagation_to_output`: the same for the outputs.
+    pub propagate_to_output: Vec<bool>,
+}
+
+impl CompileOptions {
+    /// The devices in execution order (`replica * partitions + partition`): the assignment's,
+    /// or 0..N-1 without one. An error if the assignment's size is not the grid's.
+    pub fn devices(&self) -> Result<Vec<i64>> {
+        let (r, p) = (self.num_replicas, self.num_partitions);
+        let bad = |m: String| Error::invalid(format!("error: {m}"));
+        if r < 1 || p < 1 || r.saturating_mul(p) > MAX_ASSIGNED_DEVICES as i64 {
+            return Err(bad(format!("{r} replicas x {p} partitions")));
+        }
+        let Some(a) = &self.device_assignment else {
+            return Ok((0..r * p).collect());
+        };
+        if a.len() as i64 != p || a.iter().any(|c| c.len() as i64 != r) {
+            return Err(bad(format!(
+                "the device assignment {a:?} is not {p} computations of {r} replicas"
+            )));
+        }
+        Ok((0..r as usize)
+            .flat_map(|replica| a.iter().map(move |c| c[replica]))
+            .collect())
+    }
 }
 
 impl Default for CompileOptions {
@@ -35,6 +66,9 @@ impl Default for CompileOptions {
             num_replicas: 1,
             num_partitions: 1,
             device_assignment: None,
+            use_spmd_partitioning: false,
+            propagate_to_parameters: Vec::new(),
+            propagate_to_output: Vec::new(),
         }
     }
 }
@@ -162,6 +196,9 @@ fn read_build_options(bytes: &[u8], options: &mut CompileOptions) -> Result<()> 
         match field {
             4 => options.num_replicas = int(&value, &f, "num_replicas")?,
             5 => options.num_partitions = int(&value, &f, "num_partitions")?,
+            6 => options.use_spmd_partitioning = int(&value, &f, "use_spmd_partitioning")? != 0,
+            12 => bools(&value, &mut options.propagate_to_output)?,
+            18 => bools(&value, &mut options.propagate_to_parameters)?,
             9 => {
                 let Value::Bytes(da) = value else {
                     return Err(f.error("device_assignment is not a message"));
@@ -172,6 +209,54 @@ fn read_build_options(bytes: &[u8], options: &mut CompileOptions) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// Appends a repeated bool field's values (one varint, or packed).
+fn bools(value: &Value<'_>, out: &mut Vec<bool>) -> Result<()> {
+    match value {
+        Value::Varint(v) => out.push(*v != 0),
+        Value::Bytes(packed) => {
+            let mut p = Fields::new(packed, "repeated bool");
+            while p.pos < packed.len() {
+                out.push(p.varint()? != 0);
+                if out.len() > MAX_ASSIGNED_DEVICES {
+                    return Err(p.error("too many values"));
+                }
+            }
+        }
+        _ => return Err(Error::invalid("a repeated bool is not a varint")),
+    }
+    Ok(())
+}
+
+/// The serialized `DeviceAssignmentProto` of `devices` (in execution order, replica-major)
+/// for `replicas x partitions`.
+pub fn device_assignment_bytes(replicas: usize, partitions: usize, devices: &[i64]) -> Vec<u8> {
+    fn varint(mut v: u64, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    let mut out = Vec::new();
+    out.push(0x08);
+    varint(replicas as u64, &mut out);
+    out.push(0x10);
+    varint(partitions as u64, &mut out);
+    for p in 0..partitions {
+        let mut packed = Vec::new();
+        for r in 0..replicas {
+            varint(devices[r * partitions + p] as u64, &mut packed);
+        }
+        let mut computation = vec![0x0a];
+        varint(packed.len() as u64, &mut computation);
+        computation.extend(packed);
+        out.push(0x1a);
+        varint(computation.len() as u64, &mut out);
+        out.extend(computation);
+    }
+    out
 }
 
 fn read_device_assignment(bytes: &[u8]) -> Result<Vec<Vec<i64>>> {
@@ -263,6 +348,22 @@ mod tests {
         field_int(5, u64::MAX, &mut top);
         field_int(9, 1, &mut top);
         top
+    }
+
+    #[test]
+    fn device_assignment_bytes_round_trip() {
+        assert_eq!(
+            device_assignment_bytes(1, 1, &[0]),
+            SINGLE_DEVICE_ASSIGNMENT.to_vec()
+        );
+        let bytes = device_assignment_bytes(2, 3, &[5, 4, 3, 2, 1, 0]);
+        let o = CompileOptions {
+            num_replicas: 2,
+            num_partitions: 3,
+            device_assignment: Some(read_device_assignment(&bytes).unwrap()),
+            ..CompileOptions::default()
+        };
+        assert_eq!(o.devices().unwrap(), vec![5, 4, 3, 2, 1, 0]);
     }
 
     #[test]

@@ -21,8 +21,9 @@ use xlac::runtime::Argument;
 use crate::abi::*;
 use crate::buffer::{Buffer, Event, PJRT_BUFFER_TYPE_TOKEN, buffer_ref, buffer_type};
 use crate::client::{Client, MEMORY_KIND, Mode, client_ref};
-use crate::compile_options::{self, SINGLE_DEVICE_ASSIGNMENT};
+use crate::compile_options;
 use crate::error::{Code, Error, Result, bytes, entry_points, guard, slice};
+use crate::sharded::Sharded;
 
 /// The largest program accepted, in bytes.
 pub const MAX_PROGRAM_BYTES: usize = 1 << 30;
@@ -143,6 +144,8 @@ fn read_bytecode(code: &[u8]) -> Result<Program> {
 enum Runner {
     Compiled(Box<Mutex<SendExecutable>>),
     Interpreter(Box<Module>),
+    /// One program per device of a grid, run together (either backend).
+    Devices(Box<Sharded>),
 }
 
 /// `xlac::runtime::Executable` behind a mutex.
@@ -156,7 +159,14 @@ unsafe impl Send for SendExecutable {}
 pub struct ExecutableState {
     name: String,
     runner: Runner,
-    /// The entry parameters' shapes.
+    /// The client devices the program runs on, in execution order (`replica * partitions +
+    /// partition`).
+    devices: Vec<usize>,
+    replicas: usize,
+    partitions: usize,
+    /// The serialized `DeviceAssignmentProto` of `devices`.
+    assignment: Vec<u8>,
+    /// The entry parameters' shapes (per device).
     parameters: Vec<Shape>,
     /// Per parameter: the program donates it (`input_output_alias` or `buffer_donor`),
     /// so Execute consumes its buffer.
@@ -194,6 +204,8 @@ struct MemoryStats {
 pub struct LoadedExecutable {
     state: Arc<ExecutableState>,
     client: *const Client,
+    /// The devices it runs on, in execution order.
+    device_handles: Vec<*mut c_void>,
     deleted: AtomicBool,
 }
 
@@ -266,24 +278,39 @@ pub fn compile(
     options: &[u8],
 ) -> Result<ExecutableState> {
     let options = compile_options::parse(options)?;
-    if options.num_replicas != 1 || options.num_partitions != 1 {
-        return Err(Error::unimplemented(format!(
-            "error: xlac's PJRT plugin runs one device; the program asks for {} replicas x {} partitions",
-            options.num_replicas, options.num_partitions
-        )));
+    let devices = options.devices()?;
+    let count = client.device_count();
+    let mut seen = vec![false; count];
+    for &d in &devices {
+        match usize::try_from(d).ok().filter(|&d| d < count) {
+            Some(d) if !seen[d] => seen[d] = true,
+            Some(_) => {
+                return Err(Error::invalid(format!(
+                    "error: the device assignment {devices:?} lists device {d} twice"
+                )));
+            }
+            None => {
+                return Err(Error::invalid(format!(
+                    "error: the program runs on {} devices ({} replicas x {} partitions, devices {devices:?}); the xlac client has {count} (ids 0..{}; the create option devices=N sets how many)",
+                    devices.len(),
+                    options.num_replicas,
+                    options.num_partitions,
+                    count - 1
+                )));
+            }
+        }
     }
-    if let Some(assignment) = &options.device_assignment
-        && assignment.iter().flatten().any(|&d| d != 0)
-    {
-        return Err(Error::invalid(format!(
-            "error: device assignment {assignment:?} names devices xlac does not have (it has device 0)"
-        )));
-    }
+    let (replicas, partitions) = (
+        options.num_replicas as usize,
+        options.num_partitions as usize,
+    );
+    let assignment = compile_options::device_assignment_bytes(replicas, partitions, &devices);
+    let devices: Vec<usize> = devices.iter().map(|&d| d as usize).collect();
     let program = read_program(code, format)?;
     let module = program.module;
     let name = module.name.clone();
     let entry = module.entry_computation();
-    let parameters: Vec<Shape> = entry
+    let mut parameters: Vec<Shape> = entry
         .parameters()
         .iter()
         .map(|&p| entry.instrs[p].shape.clone())
@@ -320,6 +347,28 @@ pub fn compile(
     };
     let (runner, optimized_text, optimized_program, cost, memory, code_bytes) =
         match client.options.mode {
+            _ if devices.len() > 1 => {
+                let sharded =
+                    crate::sharded::compile(client, module, replicas, partitions, xlac_options)?;
+                parameters = sharded.parameters.clone();
+                outputs = sharded.outputs.clone();
+                let text = sharded.module.to_string();
+                let program = sharded_program(&sharded, &parameters);
+                let cost = cost_values(&sharded.module);
+                let memory = MemoryStats {
+                    argument: shapes_bytes(&parameters),
+                    output: array_bytes(&outputs),
+                    ..MemoryStats::default()
+                };
+                (
+                    Runner::Devices(Box::new(sharded)),
+                    text,
+                    program,
+                    cost,
+                    memory,
+                    0,
+                )
+            }
             Mode::Interpreter => {
                 // As `xlac run --backend interpreter`: the interpreter runs the optimized module
                 // (bf16/f16 arithmetic is normalized to f32 there, as XLA:CPU computes it).
@@ -400,6 +449,10 @@ pub fn compile(
     Ok(ExecutableState {
         name,
         runner,
+        devices,
+        replicas,
+        partitions,
+        assignment,
         parameters,
         donated,
         outputs,
@@ -450,6 +503,36 @@ fn optimized_program(
     })
 }
 
+/// As [`optimized_program`], for a program over several devices: device 0's module with the
+/// partitioner's parameter and result shardings, which JAX reads to place its arrays.
+fn sharded_program(
+    sharded: &Sharded,
+    parameters: &[Shape],
+) -> std::result::Result<Vec<u8>, String> {
+    use xlac::ir::sharding::HloSharding;
+    let module = &sharded.module;
+    let boundary = xlac::ir::ProgramShape {
+        parameters: parameters.iter().map(row_major).collect(),
+        result: row_major(module.result_shape()),
+    };
+    let output = match sharded.result_shardings.as_slice() {
+        [one] if !matches!(module.result_shape(), Shape::Tuple(_)) => one.clone(),
+        all => HloSharding::Tuple(all.to_vec()),
+    };
+    xlac::ir::hlo_proto::serialize_partitioned(
+        module,
+        &boundary,
+        &sharded.parameter_shardings,
+        &output,
+    )
+    .map_err(|e| {
+        format!(
+            "error: {}: the optimized program cannot be written as an HloModuleProto: {e}",
+            module.name
+        )
+    })
+}
+
 /// The format name of [`optimized_program`]'s bytes, as the PJRT client expects it.
 const OPTIMIZED_PROGRAM_FORMAT: &str = "hlo_with_config";
 
@@ -472,6 +555,12 @@ pub enum Input {
     Kept(Arc<Literal>),
     /// A donated buffer's data, owned by the run: an aliased output may be computed in it.
     Donated(Literal),
+}
+
+impl std::borrow::Borrow<Literal> for Input {
+    fn borrow(&self) -> &Literal {
+        self.literal()
+    }
 }
 
 impl Input {
@@ -509,6 +598,31 @@ impl ExecutableState {
             }
         }
         Ok(())
+    }
+
+    /// Runs every device on its arguments (`args[d]`, in execution order) and returns each
+    /// device's flattened result leaves.
+    pub fn execute_all(
+        &self,
+        client: &Client,
+        mut args: Vec<Vec<Input>>,
+        host: Option<Arc<dyn xlac::eval::CustomCallHandler>>,
+    ) -> Result<Vec<Vec<Literal>>> {
+        match &self.runner {
+            Runner::Devices(sharded) => {
+                for row in &args {
+                    let refs: Vec<&Literal> = row.iter().map(Input::literal).collect();
+                    self.check_arguments(&refs)?;
+                }
+                sharded.execute(client, &self.name, &args)
+            }
+            _ if args.len() == 1 => Ok(vec![self.execute(client, args.remove(0), host)?]),
+            _ => Err(Error::invalid(format!(
+                "error: {}: {} argument lists for a one-device program",
+                self.name,
+                args.len()
+            ))),
+        }
     }
 
     /// Runs on `args` and returns the flattened result leaves, row-major. A donated
@@ -568,6 +682,13 @@ impl ExecutableState {
                 evaluate_with_handler(module, &owned, &EvalOptions::default(), host)
                     .map_err(|e| xlac::runtime::RuntimeError::new(e.to_string()))
             }
+            Runner::Devices(_) => {
+                return Err(Error::invalid(format!(
+                    "error: {}: one argument list for a program over {} devices",
+                    self.name,
+                    self.devices.len()
+                )));
+            }
         }
         .map_err(|e| Error::invalid(format!("error: {}: {e}", self.name)))?;
         let mut out = Vec::with_capacity(self.outputs.len());
@@ -599,7 +720,8 @@ fn shapes_match(given: &Shape, param: &Shape) -> bool {
     }
 }
 
-fn flatten(value: Literal, out: &mut Vec<Literal>) {
+/// The leaves of `value` (arrays and tokens), depth-first.
+pub(crate) fn flatten(value: Literal, out: &mut Vec<Literal>) {
     match value {
         Literal::Tuple(elements) => elements.into_iter().for_each(|e| flatten(e, out)),
         leaf => out.push(leaf),
@@ -641,9 +763,11 @@ entry_points! {
         let options =
             unsafe { bytes(a.compile_options, a.compile_options_size, "compile options")? };
         let state = compile(client, code, &String::from_utf8_lossy(format), options)?;
+        let device_handles = client.device_handles(&state.devices);
         a.executable = Box::into_raw(Box::new(LoadedExecutable {
             state: Arc::new(state),
             client,
+            device_handles,
             deleted: AtomicBool::new(false),
         }))
         .cast();
@@ -673,9 +797,8 @@ entry_points! {
     fn loaded_executable_addressable_devices(a: PJRT_LoadedExecutable_AddressableDevices_Args) {
         // SAFETY: a live loaded executable whose client outlives it.
         let l = unsafe { loaded_of(a.executable)? };
-        let client = unsafe { &*l.client };
-        a.addressable_devices = client.device_list_ptr();
-        a.num_addressable_devices = 1;
+        a.addressable_devices = l.device_handles.as_ptr();
+        a.num_addressable_devices = l.device_handles.len();
         Ok(())
     }
 
@@ -711,8 +834,10 @@ pub unsafe extern "C" fn loaded_executable_get_device_assignment(
 ) -> *mut c_void {
     // The client aborts the process if this fails (minor >= 79): it only fails on NULL args.
     guard("LoadedExecutable_GetDeviceAssignment", args, |a| {
-        a.serialized_bytes = SINGLE_DEVICE_ASSIGNMENT.as_ptr().cast();
-        a.serialized_bytes_size = SINGLE_DEVICE_ASSIGNMENT.len();
+        // SAFETY: a live loaded executable.
+        let l = unsafe { loaded_of(a.executable)? };
+        a.serialized_bytes = l.state.assignment.as_ptr().cast();
+        a.serialized_bytes_size = l.state.assignment.len();
         a.serialized_device_assignment = std::ptr::null_mut();
         a.serialized_device_assignment_deleter = Some(no_delete);
         Ok(())
@@ -893,37 +1018,70 @@ entry_points! {
                 "the executable has been deleted",
             ));
         }
-        if a.num_devices != 1 {
+        let devices = &l.state.devices;
+        if a.num_devices != devices.len() {
             return Err(Error::invalid(format!(
-                "error: execute on {} devices; xlac's executables run on one",
-                a.num_devices
+                "error: {}: execute on {} devices; the program runs on {} ({:?})",
+                l.state.name,
+                a.num_devices,
+                devices.len(),
+                devices
             )));
         }
-        crate::client::check_device(client, a.execute_device)?;
+        if let Some(d) = crate::client::check_device(client, a.execute_device)?
+            && (devices.len() != 1 || devices[0] != d)
+        {
+            return Err(Error::invalid(format!(
+                "error: {}: execute on device {d}; the program runs on devices {devices:?}",
+                l.state.name
+            )));
+        }
         // SAFETY: the framework's options.
         let non_donatable = unsafe { execute_options_ok(a.options)? };
-        // SAFETY: `argument_lists[0]` holds `num_args` buffers.
-        let lists = unsafe { slice(a.argument_lists, 1, "argument_lists")? };
-        let handles = unsafe { slice(lists[0], a.num_args, "argument_lists[0]")? };
-        let host = unsafe { host_callbacks(a.options)? };
-        let inputs = take_arguments(&l.state, handles, &non_donatable)?;
-        let outputs = l.state.execute(client, inputs, host)?;
-        // SAFETY: `output_lists[0]` has room for `NumOutputs` buffers.
-        let out_lists = unsafe { slice(a.output_lists, 1, "output_lists")? };
-        if out_lists[0].is_null() && !outputs.is_empty() {
-            return Err(Error::invalid("output_lists[0] is NULL"));
+        // SAFETY: `argument_lists[d]` holds `num_args` buffers for each device.
+        let lists = unsafe { slice(a.argument_lists, devices.len(), "argument_lists")? };
+        let mut rows = Vec::with_capacity(devices.len());
+        for (row, (&list, &device)) in lists.iter().zip(devices).enumerate() {
+            let handles = unsafe { slice(list, a.num_args, "argument_lists[d]")? };
+            for (i, &h) in handles.iter().enumerate() {
+                // SAFETY: live buffers from this plugin.
+                let b = unsafe { buffer_ref(h)? };
+                if b.device() != device {
+                    return Err(Error::invalid(format!(
+                        "error: {}: argument {i} for device {device} (execution {row}) is on device {}: put it on device {device} first",
+                        l.state.name,
+                        b.device()
+                    )));
+                }
+            }
+            rows.push(handles);
         }
-        for (i, leaf) in outputs.into_iter().enumerate() {
-            let buffer = match leaf {
-                Literal::Array(a) => Buffer::new(client, a),
-                _ => Buffer::token(client),
-            };
-            // SAFETY: index within the pre-sized list.
-            unsafe { *out_lists[0].add(i) = buffer.into_raw() };
+        let host = unsafe { host_callbacks(a.options)? };
+        let mut inputs = Vec::with_capacity(rows.len());
+        for handles in rows {
+            inputs.push(take_arguments(&l.state, handles, &non_donatable)?);
+        }
+        let outputs = l.state.execute_all(client, inputs, host)?;
+        // SAFETY: `output_lists[d]` has room for `NumOutputs` buffers per device.
+        let out_lists = unsafe { slice(a.output_lists, devices.len(), "output_lists")? };
+        for ((&list, leaves), &device) in out_lists.iter().zip(outputs).zip(devices) {
+            if list.is_null() && !leaves.is_empty() {
+                return Err(Error::invalid("output_lists[d] is NULL"));
+            }
+            for (i, leaf) in leaves.into_iter().enumerate() {
+                let buffer = match leaf {
+                    Literal::Array(a) => Buffer::new(client, device, a),
+                    _ => Buffer::token(client, device),
+                };
+                // SAFETY: index within the pre-sized list.
+                unsafe { *list.add(i) = buffer.into_raw() };
+            }
         }
         if !a.device_complete_events.is_null() {
-            // SAFETY: room for one event per device.
-            unsafe { *a.device_complete_events = Event::ready() };
+            for d in 0..devices.len() {
+                // SAFETY: room for one event per device.
+                unsafe { *a.device_complete_events.add(d) = Event::ready() };
+            }
         }
         Ok(())
     }
@@ -949,12 +1107,14 @@ entry_points! {
     }
 
     fn executable_num_replicas(a: PJRT_Executable_NumReplicas_Args) {
-        a.num_replicas = 1;
+        // SAFETY: a live executable.
+        a.num_replicas = unsafe { state_of(a.executable)? }.replicas;
         Ok(())
     }
 
     fn executable_num_partitions(a: PJRT_Executable_NumPartitions_Args) {
-        a.num_partitions = 1;
+        // SAFETY: a live executable.
+        a.num_partitions = unsafe { state_of(a.executable)? }.partitions;
         Ok(())
     }
 

@@ -54,6 +54,7 @@ pub mod hlo_proto;
 pub mod hlo_text;
 pub mod kernel_ops;
 pub mod provenance;
+pub mod replica_groups;
 pub mod shape_inference;
 pub mod size;
 /// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.

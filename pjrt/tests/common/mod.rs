@@ -268,6 +268,35 @@ impl Plugin {
         Ok(outputs)
     }
 
+    /// `Execute` on every device of the program, one argument list per device; returns
+    /// each device's output buffers.
+    pub fn execute_on_devices(
+        &self,
+        loaded: *mut c_void,
+        inputs: &[&[*mut c_void]],
+    ) -> Result<Vec<Vec<*mut c_void>>, Failure> {
+        let n = self.num_outputs(loaded);
+        let mut outputs = vec![vec![std::ptr::null_mut::<c_void>(); n]; inputs.len()];
+        let input_lists: Vec<*const *mut c_void> = inputs.iter().map(|l| l.as_ptr()).collect();
+        let output_lists: Vec<*mut *mut c_void> =
+            outputs.iter_mut().map(|l| l.as_mut_ptr()).collect();
+        let mut events = vec![std::ptr::null_mut::<c_void>(); inputs.len()];
+        let mut options: PJRT_ExecuteOptions = args();
+        let mut a: PJRT_LoadedExecutable_Execute_Args = args();
+        a.executable = loaded;
+        a.options = &mut options;
+        a.argument_lists = input_lists.as_ptr();
+        a.num_devices = inputs.len();
+        a.num_args = inputs.first().map_or(0, |l| l.len());
+        a.output_lists = output_lists.as_ptr();
+        a.device_complete_events = events.as_mut_ptr();
+        self.call("LoadedExecutable_Execute", &mut a)?;
+        for event in events.into_iter().filter(|e| !e.is_null()) {
+            self.destroy_event(event);
+        }
+        Ok(outputs)
+    }
+
     /// `Buffer_IsDeleted`.
     pub fn is_deleted(&self, b: *mut c_void) -> bool {
         let mut a: PJRT_Buffer_IsDeleted_Args = args();

@@ -363,6 +363,17 @@ proto_messages! {
         3 stride: int64,
     }
 
+    /// `xla.ReplicaGroup`.
+    message ReplicaGroup {
+        1 replica_ids: repeated int64,
+    }
+
+    /// `xla.SourceTarget` (collective-permute).
+    message SourceTarget {
+        1 source: int64,
+        2 target: int64,
+    }
+
     /// `xla.HloInstructionProto`: the per-opcode fields `HloInstruction::CreateFromProto` reads.
     message HloInstructionProto {
         1 name: string,
@@ -388,6 +399,8 @@ proto_messages! {
         23 distribution: int32,
         24 epsilon: float,
         25 feature_index: int64,
+        /// `channel_id` (collectives across partitions)
+        26 channel_id: int64,
         28 custom_call_target: string,
         30 dot_dimension_numbers: optional DotDimensionNumbers,
         /// `fft_type` (FFT 0, IFFT 1, RFFT 2, IRFFT 3)
@@ -403,8 +416,11 @@ proto_messages! {
         40 sharding: optional OpSharding,
         43 backend_config: bytes,
         48 scatter_dimension_numbers: optional ScatterDimensionNumbers,
+        /// `replica_groups` (the list form XLA still reads)
+        49 replica_groups: repeated ReplicaGroup,
         50 feature_group_count: int64,
         51 precision_config: optional PrecisionConfig,
+        52 source_target_pairs: repeated SourceTarget,
         /// `constrain_layout` (custom calls with operand layouts)
         56 constrain_layout: bool,
         57 operand_shapes_with_layout: repeated ShapeProto,
@@ -420,6 +436,7 @@ proto_messages! {
         69 unique_indices: bool,
         /// `rng_algorithm` (RNG_DEFAULT 0, RNG_THREE_FRY 1, RNG_PHILOX 2)
         70 rng_algorithm: int32,
+        71 use_global_device_ids: bool,
         /// `comparison_type` (`FLOAT`, `TOTALORDER`, ...)
         72 comparison_type: string,
         74 output_operand_aliasing: repeated OutputOperandAliasing,
@@ -506,6 +523,10 @@ proto_messages! {
         6 entry_computation_id: int64,
         7 schedule: optional HloScheduleProto,
         8 input_output_alias: optional HloInputOutputAliasProto,
+        /// A partitioned program's result sharding (what jax reads as output shardings).
+        12 spmd_output_sharding: optional OpSharding,
+        /// A partitioned program's parameter shardings.
+        14 spmd_parameters_shardings: repeated OpSharding,
         17 stack_frame_index: optional StackFrameIndexProto,
     }
 

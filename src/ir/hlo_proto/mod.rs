@@ -93,6 +93,23 @@ pub fn serialize_with_config(
     Ok(module_with_config(module, entry_computation_layout)?.encode_to_vec())
 }
 
+/// As [`serialize_with_config`], for a partitioned (per-device) module: the entry's
+/// parameter shardings and the result's sharding go into `spmd_parameters_shardings` and
+/// `spmd_output_sharding`, where a PJRT client reads them.
+pub fn serialize_partitioned(
+    module: &Module,
+    entry_computation_layout: &ProgramShape,
+    parameters: &[HloSharding],
+    output: &HloSharding,
+) -> Result<Vec<u8>> {
+    let mut proto = module_with_config(module, Some(entry_computation_layout))?;
+    if let Some(hlo) = proto.hlo_module.as_mut() {
+        hlo.spmd_parameters_shardings = parameters.iter().map(op_sharding).collect();
+        hlo.spmd_output_sharding = Some(op_sharding(output));
+    }
+    Ok(proto.encode_to_vec())
+}
+
 /// The proto id of computation number `index` in print order.
 fn computation_id(index: usize) -> i64 {
     index as i64
@@ -178,6 +195,8 @@ pub fn module_proto(module: &Module) -> Result<HloModuleProto> {
             .is_scheduled
             .then_some(HloScheduleProto { sequences }),
         input_output_alias,
+        spmd_output_sharding: None,
+        spmd_parameters_shardings: Vec::new(),
         stack_frame_index: module.stack_frames.as_ref().map(stack_frames).transpose()?,
     })
 }
@@ -550,7 +569,8 @@ const SHARDING_MANUAL: i32 = 4;
 const SHARDING_UNKNOWN: i32 = 5;
 const SHARDING_UNREDUCED: i32 = 6;
 
-fn sharding(s: &HloSharding) -> OpSharding {
+/// `s` as an `xla.OpSharding`.
+pub fn op_sharding(s: &HloSharding) -> OpSharding {
     let of_type = |t| OpSharding {
         r#type: t,
         ..OpSharding::default()
@@ -585,7 +605,7 @@ fn sharding(s: &HloSharding) -> OpSharding {
         },
         HloSharding::Tuple(elements) => OpSharding {
             r#type: SHARDING_TUPLE,
-            tuple_shardings: elements.iter().map(sharding).collect(),
+            tuple_shardings: elements.iter().map(op_sharding).collect(),
             ..OpSharding::default()
         },
     }
@@ -594,6 +614,57 @@ fn sharding(s: &HloSharding) -> OpSharding {
 /// Instruction attributes xlac keeps as text that carry no meaning XLA's reader needs
 /// (annotations for humans and profilers); they are left out of the proto.
 const DROPPED_RAW_ATTRIBUTES: [&str; 3] = ["frontend_attributes", "statistics_viz", "origin"];
+
+/// The raw attributes of collectives that have proto fields.
+const COLLECTIVE_RAW_ATTRIBUTES: [&str; 5] = [
+    "channel_id",
+    "replica_groups",
+    "use_global_device_ids",
+    "dimensions",
+    "source_target_pairs",
+];
+
+/// A collective's raw attributes into their proto fields.
+fn collective_attributes(instr: &Instruction, p: &mut HloInstructionProto) -> Result<()> {
+    use super::replica_groups::{parse_groups, parse_list, parse_nested};
+    for raw in &instr.raw_attributes {
+        let v = raw.value.trim();
+        let bad = || unsupported(instr, format!("attribute {}={}", raw.name, raw.value));
+        match raw.name.as_str() {
+            "channel_id" => p.channel_id = v.parse().map_err(|_| bad())?,
+            "use_global_device_ids" => p.use_global_device_ids = v == "true",
+            "replica_groups" => {
+                p.replica_groups = parse_groups(v)
+                    .ok_or_else(bad)?
+                    .into_iter()
+                    .map(|replica_ids| ReplicaGroup { replica_ids })
+                    .collect()
+            }
+            "dimensions" => {
+                p.dimensions = v
+                    .strip_prefix('{')
+                    .and_then(|v| v.strip_suffix('}'))
+                    .and_then(parse_list)
+                    .ok_or_else(bad)?
+            }
+            "source_target_pairs" => {
+                p.source_target_pairs = parse_nested(v)
+                    .ok_or_else(bad)?
+                    .into_iter()
+                    .map(|pair| match pair.as_slice() {
+                        [source, target] => Ok(SourceTarget {
+                            source: *source,
+                            target: *target,
+                        }),
+                        _ => Err(bad()),
+                    })
+                    .collect::<Result<_>>()?
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
 
 fn called_ids(
     instr: &Instruction,
@@ -618,11 +689,11 @@ fn instruction(
     instr: &Instruction,
     comp_ids: &HashMap<ComputationId, i64>,
 ) -> Result<HloInstructionProto> {
-    if let Some(raw) = instr
-        .raw_attributes
-        .iter()
-        .find(|r| !DROPPED_RAW_ATTRIBUTES.contains(&r.name.as_str()))
-    {
+    let collective = instr.opcode().category() == crate::ir::OpCategory::Collective;
+    if let Some(raw) = instr.raw_attributes.iter().find(|r| {
+        !DROPPED_RAW_ATTRIBUTES.contains(&r.name.as_str())
+            && !(collective && COLLECTIVE_RAW_ATTRIBUTES.contains(&r.name.as_str()))
+    }) {
         return Err(unsupported(
             instr,
             format!("attribute {}={}", raw.name, raw.value),
@@ -640,7 +711,7 @@ fn instruction(
             .as_ref()
             .map(|m| metadata(instr, m))
             .transpose()?,
-        sharding: instr.sharding.as_ref().map(sharding),
+        sharding: instr.sharding.as_ref().map(op_sharding),
         backend_config: match &instr.backend_config {
             Some(BackendConfig::Json(text)) | Some(BackendConfig::Quoted(text)) => {
                 text.clone().into_bytes()
@@ -650,6 +721,9 @@ fn instruction(
         called_computation_ids: called_ids(instr, &instr.op.called_computations(), comp_ids)?,
         ..HloInstructionProto::default()
     };
+    if collective {
+        collective_attributes(instr, &mut p)?;
+    }
     // While: XLA keeps the body first, then the condition.
     if let Op::While { condition, body } = instr.op {
         p.called_computation_ids = called_ids(instr, &[body, condition], comp_ids)?;
@@ -873,10 +947,13 @@ fn instruction(
             // Without their (textual) attributes, only a few unmodeled opcodes mean what
             // they meant; the rest would read back as a different instruction.
             use super::Opcode::*;
-            if !matches!(
-                opcode,
-                AfterAll | AddDependency | OptimizationBarrier | ReplicaId | PartitionId
-            ) {
+            // Collectives keep theirs in proto fields (`collective_attributes`).
+            if !collective
+                && !matches!(
+                    opcode,
+                    AfterAll | AddDependency | OptimizationBarrier | ReplicaId | PartitionId
+                )
+            {
                 return Err(unsupported(instr, "an opcode xlac keeps as text".into()));
             }
         }
