@@ -104,8 +104,12 @@ struct Outcome {
     stderr: String,
 }
 
+/// Runs xlac under coreutils' `timeout`, so a flag that is ignored where it should stop a
+/// run (an endless loop's limits) fails the test instead of hanging it.
 fn xlac(args: &[String], dir: &Path) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_xlac"))
+    let out = Command::new("timeout")
+        .arg("120")
+        .arg(env!("CARGO_BIN_EXE_xlac"))
         .args(args)
         .env("XLAC_AUTOTUNE_CACHE", dir.join("autotune.json"))
         .output()

@@ -699,7 +699,7 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
     let help = match args.get(1).map(String::as_str) {
         Some(
             sub @ ("run" | "compile" | "bench" | "check" | "explain" | "convert"
-            | "check-collectives" | "diff-dump"),
+            | "check-collectives" | "diff-dump" | "serve"),
         ) => {
             format!("xlac {sub} --help")
         }
