@@ -27,6 +27,7 @@ pub mod client;
 pub mod compile_options;
 pub mod error;
 pub mod executable;
+pub mod host_callback;
 pub mod unimplemented;
 
 use std::ffi::c_void;
@@ -48,7 +49,8 @@ fn api() -> &'static PJRT_Api {
         }
         PJRT_Api {
             struct_size: std::mem::size_of::<PJRT_Api>(),
-            extension_start: std::ptr::null_mut(),
+            // The FFI extension: how the framework hands a run its host callbacks.
+            extension_start: host_callback::ffi_extension(),
             pjrt_api_version: PJRT_Api_Version {
                 struct_size: std::mem::size_of::<PJRT_Api_Version>(),
                 extension_start: std::ptr::null_mut(),
@@ -152,6 +154,8 @@ fn implemented() -> Vec<(&'static str, *const c_void)> {
         "Buffer_IncreaseExternalReferenceCount" => buffer_increase_external_reference_count,
         "Buffer_DecreaseExternalReferenceCount" => buffer_decrease_external_reference_count,
         "Buffer_OpaqueDeviceMemoryDataPointer" => buffer_opaque_device_memory_data_pointer,
+        "ExecuteContext_Create" => host_callback::execute_context_create,
+        "ExecuteContext_Destroy" => host_callback::execute_context_destroy,
     }
 }
 
