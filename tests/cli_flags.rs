@@ -148,8 +148,16 @@ const RUN_FLAGS: &[Row] = &[
     row("seed", &["--seed", "3"], &[H, H, H, H]),
     row("quiet", &["--quiet"], &[H, H, H, H]),
     row("threads", &["--threads", "2"], &[H, H, H, H]),
-    row("compare_to", &["--compare-to", "interpreter"], &[H, H, H, H]),
-    row("disable_passes", &["--disable-passes", "fusion"], &[H, H, H, H]),
+    row(
+        "compare_to",
+        &["--compare-to", "interpreter"],
+        &[H, H, H, H],
+    ),
+    row(
+        "disable_passes",
+        &["--disable-passes", "fusion"],
+        &[H, H, H, H],
+    ),
     row(
         "dump_pass_re",
         &["--dump-to", "{d}/dump", "--dump-pass-re", "algsimp"],
@@ -159,9 +167,17 @@ const RUN_FLAGS: &[Row] = &[
     row("autotune", &["--autotune"], &[H, R, H, R]),
     row("inline_math", &["--inline-math"], &[H, R, H, R]),
     row("guard_buffers", &["--guard-buffers"], &[H, R, H, R]),
-    row("max_array_bytes", &["--max-array-bytes", "1000000"], &[H, H, H, H]),
+    row(
+        "max_array_bytes",
+        &["--max-array-bytes", "1000000"],
+        &[H, H, H, H],
+    ),
     row("timeout", &["--timeout", "100"], &[H, H, H, H]),
-    row("max_while_iterations", &["--max-while-iterations", "10"], &[H, H, H, H]),
+    row(
+        "max_while_iterations",
+        &["--max-while-iterations", "10"],
+        &[H, H, H, H],
+    ),
     row("bisect", &["--bisect"], &[H, H, R, R]),
     row(
         "rtol",
@@ -183,7 +199,11 @@ const RUN_FLAGS: &[Row] = &[
         &["--dump-to", "{d}/dump", "--profile-runs", "1"],
         &[H, R, R, R],
     ),
-    row("expected", &["--expected", "{d}/expected.npz"], &[H, H, H, H]),
+    row(
+        "expected",
+        &["--expected", "{d}/expected.npz"],
+        &[H, H, H, H],
+    ),
     row("replicas", &["--replicas", "1"], &[H, H, H, H]),
     Row {
         id: "device_assignment",
@@ -191,11 +211,27 @@ const RUN_FLAGS: &[Row] = &[
         multi_args: Some(&["--device-assignment", "1,0"]),
         expect: &[H, H, H, H],
     },
-    row("output_shards", &["--output-shards", "{d}/out_shards"], &[H, H, H, H]),
-    row("input_shards", &["--input-shards", "{d}/shards"], &[H, H, H, H]),
-    row("result_sharding", &["--result-sharding", "{replicated}"], &[R, R, R, R]),
+    row(
+        "output_shards",
+        &["--output-shards", "{d}/out_shards"],
+        &[H, H, H, H],
+    ),
+    row(
+        "input_shards",
+        &["--input-shards", "{d}/shards"],
+        &[H, H, H, H],
+    ),
+    row(
+        "result_sharding",
+        &["--result-sharding", "{replicated}"],
+        &[R, R, R, R],
+    ),
     row("collectives", &["--collectives", "threaded"], &[R, R, H, H]),
-    row("collectives_deadline", &["--collectives-deadline", "5"], &[R, R, H, H]),
+    row(
+        "collectives_deadline",
+        &["--collectives-deadline", "5"],
+        &[R, R, H, H],
+    ),
 ];
 
 /// Flags of `run` that choose the mode, tested on their own.
@@ -225,10 +261,22 @@ const COMPILE_FLAGS: &[Row] = &[
     },
     row("output_shards", &["--output-shards", "{d}/s"], &[R, R]),
     row("input_shards", &["--input-shards", "{d}/shards"], &[R, R]),
-    row("result_sharding", &["--result-sharding", "{replicated}"], &[R, R]),
-    row("max_array_bytes", &["--max-array-bytes", "1000000"], &[H, H]),
+    row(
+        "result_sharding",
+        &["--result-sharding", "{replicated}"],
+        &[R, R],
+    ),
+    row(
+        "max_array_bytes",
+        &["--max-array-bytes", "1000000"],
+        &[H, H],
+    ),
     row("timeout", &["--timeout", "100"], &[R, R]),
-    row("max_while_iterations", &["--max-while-iterations", "10"], &[R, R]),
+    row(
+        "max_while_iterations",
+        &["--max-while-iterations", "10"],
+        &[R, R],
+    ),
 ];
 
 const COMPILE_MODE_FLAGS: &[&str] = &["model", "dump_to", "partitions"];
@@ -251,7 +299,11 @@ const BENCH_FLAGS: &[Row] = &[
     row("inline_math", &["--inline-math"], &[H]),
     row("max_array_bytes", &["--max-array-bytes", "1000000"], &[H]),
     row("timeout", &["--timeout", "100"], &[H]),
-    row("max_while_iterations", &["--max-while-iterations", "10"], &[H]),
+    row(
+        "max_while_iterations",
+        &["--max-while-iterations", "10"],
+        &[H],
+    ),
 ];
 
 const BENCH_MODE_FLAGS: &[&str] = &["model"];
@@ -288,7 +340,10 @@ fn every_flag_is_classified() {
             "xlac {sub}: flags nobody classified (add a row: honoured or refused, per mode): {missing:?}"
         );
         let stale: Vec<_> = classified.difference(&flags).collect();
-        assert!(stale.is_empty(), "xlac {sub}: rows for flags clap does not have: {stale:?}");
+        assert!(
+            stale.is_empty(),
+            "xlac {sub}: rows for flags clap does not have: {stale:?}"
+        );
     }
 }
 
@@ -303,16 +358,29 @@ fn walk(
 ) -> Vec<String> {
     let mut wrong = Vec::new();
     for r in rows {
-        assert_eq!(r.expect.len(), modes.len(), "{}: one expectation per mode", r.id);
+        assert_eq!(
+            r.expect.len(),
+            modes.len(),
+            "{}: one expectation per mode",
+            r.id
+        );
         for ((mode, mode_args), &expect) in modes.iter().zip(r.expect) {
             let multi = mode_args.contains(&"--partitions");
-            let flag_args = if multi { r.multi_args.unwrap_or(r.args) } else { r.args };
+            let flag_args = if multi {
+                r.multi_args.unwrap_or(r.args)
+            } else {
+                r.args
+            };
             let mut args = vec![sub.to_string(), files.args(&[model])[0].clone()];
             args.extend(files.args(base));
             args.extend(mode_args.iter().map(|s| s.to_string()));
             args.extend(files.args(flag_args));
             let out = xlac(&args, &files.dir);
-            let errors: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("error:")).collect();
+            let errors: Vec<&str> = out
+                .stderr
+                .lines()
+                .filter(|l| l.starts_with("error:"))
+                .collect();
             let ok = match expect {
                 Expect::Honoured => out.code == Some(0),
                 Expect::Refused => {
@@ -344,14 +412,7 @@ fn walk(
 #[test]
 fn every_run_flag_is_honoured_or_refused_in_every_mode() {
     let files = Files::new("run");
-    let wrong = walk(
-        &files,
-        "run",
-        "{d}/model.hlo",
-        &[],
-        &RUN_MODES,
-        RUN_FLAGS,
-    );
+    let wrong = walk(&files, "run", "{d}/model.hlo", &[], &RUN_MODES, RUN_FLAGS);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
@@ -434,7 +495,11 @@ fn while_loop_limits_hold_in_every_mode() {
             args.extend(mode_args.iter().map(|s| s.to_string()));
             let out = xlac(&args, &files.dir);
             assert_eq!(out.code, Some(1), "{mode} {limit:?}: {}", out.stderr);
-            assert!(out.stderr.contains(says), "{mode} {limit:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains(says),
+                "{mode} {limit:?}: {}",
+                out.stderr
+            );
         }
     }
 }
@@ -465,7 +530,10 @@ fn a_huge_device_count_in_the_module_is_one_error_line() {
     let path = files.dir.join("huge.hlo");
     std::fs::write(
         &path,
-        MODEL.replace("HloModule flags", "HloModule flags, num_partitions=1000000000"),
+        MODEL.replace(
+            "HloModule flags",
+            "HloModule flags, num_partitions=1000000000",
+        ),
     )
     .unwrap();
     for backend in ["compiled", "interpreter"] {

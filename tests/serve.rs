@@ -555,13 +555,18 @@ fn a_huge_device_count_is_refused_before_anything_is_sized_by_it() {
             &mut s,
             &Request::Compile {
                 executable: e,
-                program: format!("HloModule m, {header}\n\nENTRY e {{\n  p = f32[4]{{0}} parameter(0)\n  ROOT n = f32[4]{{0}} negate(p)\n}}\n"),
+                program: format!(
+                    "HloModule m, {header}\n\nENTRY e {{\n  p = f32[4]{{0}} parameter(0)\n  ROOT n = f32[4]{{0}} negate(p)\n}}\n"
+                ),
             },
         );
         match reply(&mut s) {
             Response::Error { kind, message } => {
                 assert_eq!(kind, ErrorKind::Failed);
-                assert!(message.contains("a program runs on 1 to 512 devices"), "{message}");
+                assert!(
+                    message.contains("a program runs on 1 to 512 devices"),
+                    "{message}"
+                );
             }
             other => panic!("{header}: {other:?}"),
         }
@@ -608,7 +613,8 @@ fn a_hello_sent_a_byte_at_a_time_is_cut_off_at_the_handshake_deadline() {
     let mut s = raw(addr);
     // The worker waits at most 100 ms between bytes here, far below the deadline: only a
     // deadline for the whole hello ends it.
-    s.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
     // A header announcing the longest hello, then its body a byte at a time: 400 bytes
     // never finish it.
     let trickle = HELLO_LIMIT.to_le_bytes().into_iter().chain([0u8; 400]);
@@ -625,15 +631,19 @@ fn a_hello_sent_a_byte_at_a_time_is_cut_off_at_the_handshake_deadline() {
                 break;
             }
             Ok(_) => panic!("the worker answered a hello that never finished"),
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock
-                || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
             Err(_) => {
                 cut_off = true;
                 break;
             }
         }
     }
-    assert!(cut_off, "a trickled hello held its connection past 400 bytes");
+    assert!(
+        cut_off,
+        "a trickled hello held its connection past 400 bytes"
+    );
     still_serves(addr);
     assert!(
         log.lines()
@@ -701,7 +711,11 @@ fn failed_hellos_past_the_rate_get_no_answer_and_the_right_token_still_gets_in()
     }
     let mut s = raw(addr);
     send(&mut s, &hello(wrong));
-    assert_eq!(reply_or_close(&mut s), None, "a third failed hello was answered");
+    assert_eq!(
+        reply_or_close(&mut s),
+        None,
+        "a third failed hello was answered"
+    );
     still_serves(addr);
     let refused = log
         .lines()
@@ -882,9 +896,17 @@ fn xlac_serve_refuses_absurd_limits_and_warns_about_exposure() {
     assert!(line.contains("listening on 0.0.0.0:"), "{line}");
     child.kill().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     child.wait().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
-    assert!(err.contains("warning: ") && err.contains("readable by other users"), "{err}");
+    assert!(
+        err.contains("warning: ") && err.contains("readable by other users"),
+        "{err}"
+    );
     assert!(err.contains("warning: --listen 0.0.0.0:0"), "{err}");
 }

@@ -104,7 +104,8 @@ pub fn read_frame(r: &mut impl Read, limit: u64) -> Result<Vec<u8>, FrameError> 
     while (body.len() as u64) < len {
         let chunk = (len - body.len() as u64).min(READ_CHUNK as u64) as usize;
         let at = body.len();
-        body.try_reserve(chunk).map_err(|_| FrameError::OutOfMemory { len })?;
+        body.try_reserve(chunk)
+            .map_err(|_| FrameError::OutOfMemory { len })?;
         body.resize(at + chunk, 0);
         let got = read_full(r, &mut body[at..]).map_err(FrameError::Io)?;
         if got < chunk {

@@ -29,8 +29,8 @@ use super::frame::{FrameError, HELLO_LIMIT, read_frame, write_frame};
 use super::protocol::{ErrorKind, PROTOCOL_VERSION, Request, Response, ShardType};
 use super::token::Token;
 use crate::compiler::LoadedDevices;
-use crate::ifrt::ProgramPlan;
 use crate::eval::limits::{Cancel, RunLimits};
+use crate::ifrt::ProgramPlan;
 use crate::ir::{ArrayLiteral, Literal, Shape};
 use crate::runtime::collectives::{CollectiveMode, Collectives, InProcess};
 
@@ -468,12 +468,10 @@ impl std::io::Read for DeadlineReader<'_> {
         }
         self.stream.set_read_timeout(Some(left))?;
         std::io::Read::read(&mut &*self.stream, buf).map_err(|e| match e.kind() {
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-                std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    "the handshake's deadline passed",
-                )
-            }
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the handshake's deadline passed",
+            ),
             _ => e,
         })
     }
@@ -594,7 +592,11 @@ fn run_session(
             Ok(request) => {
                 let what = describe(&request);
                 let bye = request == Request::Bye;
-                (session.handle(request, transport, options, stream), what, bye)
+                (
+                    session.handle(request, transport, options, stream),
+                    what,
+                    bye,
+                )
             }
             Err(e) => (
                 refuse(ErrorKind::BadMessage, format!("request {n}: {e}")).into(),
