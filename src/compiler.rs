@@ -629,7 +629,13 @@ pub fn load_on_devices(
     options: &DeviceRunOptions,
 ) -> Result<LoadedDevices, DeviceRunError> {
     use crate::runtime::collectives::CollectiveError;
-    let count = grid.count();
+    // The one place every multi-device entry (run, serve, the IFRT client) passes through
+    // before anything is allocated per device.
+    let count = crate::runtime::collectives::checked_device_count(
+        u64::from(grid.replicas),
+        u64::from(grid.partitions),
+    )
+    .map_err(|e| DeviceRunError::Collectives(CollectiveError::BadOp(e.to_string())))?;
     if modules.is_empty() || (modules.len() != 1 && modules.len() != count) {
         return Err(DeviceRunError::Collectives(CollectiveError::BadOp(
             format!(
