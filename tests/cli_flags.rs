@@ -547,3 +547,29 @@ fn a_huge_device_count_in_the_module_is_one_error_line() {
         assert!(out.stderr.contains("1 to 512 devices"), "{}", out.stderr);
     }
 }
+
+#[test]
+fn an_allocation_over_the_address_space_limit_is_refused_by_name() {
+    let files = Files::new("ulimit");
+    let path = files.dir.join("big.hlo");
+    std::fs::write(
+        &path,
+        "HloModule big\n\nENTRY main {\n  x = f32[800000000]{0} parameter(0)\n  ROOT n = f32[800000000]{0} negate(x)\n}\n",
+    )
+    .unwrap();
+    // 3.2 GB of parameter under a 2 GB address-space limit: refused before allocating,
+    // naming the limit, not the machine's memory.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 2000000 && exec {} run {} --quiet",
+            env!("CARGO_BIN_EXE_xlac"),
+            path.display()
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("address-space limit (ulimit -v)"), "{stderr}");
+}
