@@ -84,10 +84,13 @@ def jax39741(rng):
 
 
 def xla47316(rng):
-    def f(x, y):
+    def f(x, y, shift):
         big = jnp.exp(x * 40.0)                    # overflows to inf for x > ~2.2
         ratio = big / (big + 1.0)                  # inf / inf = NaN where it overflowed
-        cancel = (x + 1e7) - 1e7                   # catastrophic cancellation
+        # Catastrophic cancellation. The shift is an argument: with a constant, XLA's
+        # algebraic simplifier folds (x + c) - c to x, which IEEE arithmetic (and XLA's
+        # own interpreter) does not.
+        cancel = (x + shift) - shift
         masked = jnp.where(jnp.isnan(ratio), -jnp.inf, ratio)
         m = jnp.max(masked, axis=1)
         s = jnp.sum(jnp.log(jnp.abs(y)) * cancel, axis=1)
@@ -97,7 +100,7 @@ def xla47316(rng):
     y = rng.standard_normal((64, 33)).astype(np.float32)
     y[0, :4] = [0.0, -0.0, np.inf, -np.inf]
     y[1, :2] = [np.nan, -1.0]
-    return f, [x, y]
+    return f, [x, y, np.full((64, 33), 1e7, np.float32)]
 
 
 PROGRAMS = {
