@@ -122,6 +122,7 @@ fn xlac(args: &[String], dir: &Path) -> Outcome {
 
 /// One row: clap's id of the flag, its arguments on one device and on several (`None`:
 /// the same), and what each mode does with it.
+#[derive(Clone, Copy)]
 struct Row {
     id: &'static str,
     args: &'static [&'static str],
@@ -445,7 +446,7 @@ fn every_bench_flag_is_honoured_or_refused() {
         &BENCH_FLAGS
             .iter()
             .filter(|r| r.id != "iters")
-            .map(|r| Row { ..*r })
+            .copied()
             .collect::<Vec<_>>(),
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
