@@ -910,3 +910,20 @@ fn xlac_serve_refuses_absurd_limits_and_warns_about_exposure() {
     );
     assert!(err.contains("warning: --listen 0.0.0.0:0"), "{err}");
 }
+
+#[test]
+fn a_frame_header_costs_nothing_until_its_body_arrives() {
+    use xlac::distributed::frame::FrameError;
+    // A header announcing 2^62 bytes within a huge limit, and no body: an allocation of
+    // the announced size aborted the process; the body now grows as it arrives.
+    let header = (1u64 << 62).to_le_bytes();
+    assert!(matches!(
+        read_frame(&mut &header[..], u64::MAX),
+        Err(FrameError::Truncated { got: 8, .. })
+    ));
+    // A body of several read chunks arrives whole.
+    let long: Vec<u8> = (0..3_000_003u32).map(|i| (i % 251) as u8).collect();
+    let mut buf = Vec::new();
+    write_frame(&mut buf, &long).unwrap();
+    assert_eq!(read_frame(&mut &buf[..], u64::MAX).unwrap(), long);
+}
