@@ -202,7 +202,7 @@ const RUN_FLAGS: &[Row] = &[
     ),
     row(
         "expected",
-        &["--expected", "{d}/expected.npz"],
+        &["--input", "{d}/in.npz", "--expected", "{d}/expected.npz"],
         &[H, H, H, H],
     ),
     row("replicas", &["--replicas", "1"], &[H, H, H, H]),
@@ -572,5 +572,8 @@ fn an_allocation_over_the_address_space_limit_is_refused_by_name() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("address-space limit (ulimit -v)"), "{stderr}");
+    assert!(
+        stderr.contains("address-space limit (ulimit -v)"),
+        "{stderr}"
+    );
 }
