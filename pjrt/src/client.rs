@@ -386,7 +386,7 @@ fn named_list(name: &'static str, v: &'static [i64]) -> PJRT_NamedValue {
 }
 
 /// `xla_version` (XLA's CPU plugin reports 2), `stablehlo_current_version` = 1.17.0 (pins
-/// the VHLO version JAX serializes to, ../shared/notes/pjrt.md §2.3) and
+/// the VHLO version JAX serializes to) and
 /// `stablehlo_minimum_version` = 1.0.0 (from there on JAX writes bytecode v6, the version
 /// xlac's reader reads).
 pub unsafe extern "C" fn plugin_attributes(args: *mut PJRT_Plugin_Attributes_Args) -> *mut c_void {

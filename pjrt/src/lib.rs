@@ -2,7 +2,7 @@
 //! xlac. The shared library exports one symbol, [`GetPjrtApi`], which returns the table of
 //! 138 function slots the framework calls through.
 //!
-//! What fills the slots (../shared/notes/pjrt.md §4 has the measured facts):
+//! What fills the slots:
 //! - real functions for everything a JAX session calls: the client and its one CPU device
 //!   and memory ([`client`]), buffers and events ([`buffer`]), compile and execute
 //!   ([`executable`], with the compile options read by [`compile_options`]);
@@ -194,7 +194,7 @@ unsafe extern "C" fn error_get_code(args: *mut PJRT_Error_GetCode_Args) -> *mut 
 }
 
 /// Must succeed: the client calls it while converting every plugin error, and a failure
-/// there recurses until the stack overflows (measured, ../shared/notes/pjrt.md §4.3).
+/// there recurses until the stack overflows (measured with jaxlib 0.10.2).
 unsafe extern "C" fn error_for_each_payload(
     args: *mut PJRT_Error_ForEachPayload_Args,
 ) -> *mut c_void {

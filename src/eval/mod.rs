@@ -620,8 +620,8 @@ impl<'m> Evaluator<'m> {
 }
 
 /// True if the interpreter runs `opcode` (for at least the element types it is defined on).
-/// One arm per opcode, so a new opcode must be placed here; the README's coverage table
-/// is built from this (`tests/readme.rs`).
+/// One arm per opcode, so a new opcode must be placed here; the op coverage table
+/// (`docs/op-coverage.md`) is built from this (`tests/doc_tables.rs`).
 pub fn interprets(opcode: Opcode) -> bool {
     use Opcode::*;
     match opcode {
