@@ -629,7 +629,13 @@ pub fn load_on_devices(
     options: &DeviceRunOptions,
 ) -> Result<LoadedDevices, DeviceRunError> {
     use crate::runtime::collectives::CollectiveError;
-    let count = grid.count();
+    // The one place every multi-device entry (run, serve, the IFRT client) passes through
+    // before anything is allocated per device.
+    let count = crate::runtime::collectives::checked_device_count(
+        u64::from(grid.replicas),
+        u64::from(grid.partitions),
+    )
+    .map_err(|e| DeviceRunError::Collectives(CollectiveError::BadOp(e.to_string())))?;
     if modules.is_empty() || (modules.len() != 1 && modules.len() != count) {
         return Err(DeviceRunError::Collectives(CollectiveError::BadOp(
             format!(
@@ -666,15 +672,36 @@ pub fn load_on_devices(
             executables = compiled;
         }
     }
-    Ok(LoadedDevices {
+    let mut loaded = LoadedDevices {
         modules: modules.to_vec(),
         grid: grid.clone(),
         options: options.clone(),
         executables,
-    })
+    };
+    // The run limits in `options.eval` hold on both backends.
+    loaded.set_limits(options.eval.limits.clone());
+    Ok(loaded)
 }
 
 impl LoadedDevices {
+    /// Puts `limits` (timeout, while-iteration cap, cancellation) in force for every later
+    /// run, on either backend. A timeout counts from the start of each run.
+    pub fn set_limits(&mut self, limits: crate::eval::limits::RunLimits) {
+        for e in &mut self.executables {
+            e.limits = limits.clone();
+        }
+        self.options.eval.limits = limits;
+    }
+
+    /// Starts the timeout's clock of every device's program now.
+    fn start_clock(&mut self) {
+        let now = Some(std::time::Instant::now());
+        for e in &mut self.executables {
+            e.limits.start = now;
+        }
+        self.options.eval.limits.start = now;
+    }
+
     /// The grid the programs run on.
     pub fn grid(&self) -> &crate::runtime::collectives::DeviceGrid {
         &self.grid
@@ -703,6 +730,7 @@ impl LoadedDevices {
         let collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives> =
             std::sync::Arc::new(InProcess::new(self.grid.clone(), mode));
         let all: Vec<usize> = (0..count).collect();
+        self.start_clock();
         let programs = self.programs(&all);
         let mut programs = programs;
         let outcome =
@@ -720,6 +748,7 @@ impl LoadedDevices {
         args: &[A],
         collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
     ) -> Result<(crate::ir::Literal, crate::runtime::collectives::Trace), DeviceRunError> {
+        self.start_clock();
         let mut programs = self.programs(&[device]);
         let Some(program) = programs.first_mut() else {
             return Err(DeviceRunError::Collectives(

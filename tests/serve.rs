@@ -28,17 +28,23 @@ fn token() -> Token {
     Token::new(SECRET.to_vec()).unwrap()
 }
 
-/// A lone worker on a port of its own, serving until the test process ends.
-fn start_worker(max_message_bytes: u64) -> (SocketAddr, WorkerLog) {
-    let options = ServeOptions {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        token: token(),
+/// The options of a test's worker: its own port, a short busy grace.
+fn options(max_message_bytes: u64) -> ServeOptions {
+    ServeOptions {
         max_message_bytes,
-        once: false,
-        handshake_timeout: Duration::from_secs(10),
         busy_grace: Duration::from_millis(500),
         collectives_deadline: Duration::from_secs(10),
-    };
+        ..ServeOptions::new("127.0.0.1:0".parse().unwrap(), token())
+    }
+}
+
+/// A lone worker on a port of its own, serving until the test process ends.
+fn start_worker(max_message_bytes: u64) -> (SocketAddr, WorkerLog) {
+    start_worker_with(options(max_message_bytes))
+}
+
+/// [`start_worker`] with these options.
+fn start_worker_with(options: ServeOptions) -> (SocketAddr, WorkerLog) {
     let worker = Worker::bind(options, Transport::Alone).unwrap();
     let addr = worker.local_addr().unwrap();
     let log = WorkerLog::memory();
@@ -510,4 +516,415 @@ fn the_python_clients_messages_decode_here_and_encode_back_byte_for_byte() {
             "make-array"
         ]
     );
+}
+
+/// A worker's reply to `s`'s next frame, or `None` when the worker closed the connection
+/// without one.
+fn reply_or_close(s: &mut TcpStream) -> Option<Response> {
+    use xlac::distributed::frame::FrameError;
+    match read_frame(s, 1 << 30) {
+        Ok(f) => Some(Response::decode(&f).unwrap()),
+        Err(FrameError::Closed) => None,
+        Err(FrameError::Io(e)) if e.kind() == std::io::ErrorKind::ConnectionReset => None,
+        Err(e) => panic!("neither a reply nor a close: {e}"),
+    }
+}
+
+/// A controller gets in within `tries` attempts (each waits the busy grace, or sees a
+/// worker still freeing itself).
+fn serves_within(addr: SocketAddr, tries: usize) {
+    for _ in 0..tries {
+        if let Ok(c) = Controller::connect(&[addr], &token()) {
+            c.close().unwrap();
+            return;
+        }
+    }
+    panic!("no controller got in after {tries} attempts");
+}
+
+#[test]
+fn a_huge_device_count_is_refused_before_anything_is_sized_by_it() {
+    let (addr, _log) = start_worker(1 << 30);
+    let mut s = session(addr);
+    for (e, header) in [
+        (1, "num_partitions=1000000000"),
+        (2, "replica_count=1000000000"),
+        (3, "num_partitions=9223372036854775807"),
+    ] {
+        send(
+            &mut s,
+            &Request::Compile {
+                executable: e,
+                program: format!(
+                    "HloModule m, {header}\n\nENTRY e {{\n  p = f32[4]{{0}} parameter(0)\n  ROOT n = f32[4]{{0}} negate(p)\n}}\n"
+                ),
+            },
+        );
+        match reply(&mut s) {
+            Response::Error { kind, message } => {
+                assert_eq!(kind, ErrorKind::Failed);
+                assert!(
+                    message.contains("a program runs on 1 to 512 devices"),
+                    "{message}"
+                );
+            }
+            other => panic!("{header}: {other:?}"),
+        }
+    }
+    send(&mut s, &Request::Bye);
+    assert_eq!(reply(&mut s), Response::Done);
+}
+
+#[test]
+fn idle_connections_do_not_hold_up_the_controller() {
+    // A handshake deadline far longer than the controller waits: only handshakes that run
+    // side by side let it in.
+    let (addr, log) = start_worker_with(ServeOptions {
+        handshake_timeout: Duration::from_secs(120),
+        ..options(1 << 30)
+    });
+    let idle: Vec<TcpStream> = (0..5).map(|_| raw(addr)).collect();
+    let mut s = raw(addr);
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    send(&mut s, &hello(SECRET));
+    assert_eq!(
+        reply(&mut s),
+        Response::Welcome {
+            worker: 0,
+            workers: 1
+        }
+    );
+    send(&mut s, &Request::Bye);
+    assert_eq!(reply(&mut s), Response::Done);
+    // The idle ones are still waiting, unrefused (they are refused once they hang up).
+    assert!(
+        !log.lines().iter().any(|l| l.contains("refused")),
+        "{:#?}",
+        log.lines()
+    );
+    drop(idle);
+}
+
+#[test]
+fn a_hello_sent_a_byte_at_a_time_is_cut_off_at_the_handshake_deadline() {
+    let (addr, log) = start_worker_with(ServeOptions {
+        handshake_timeout: Duration::from_secs(1),
+        ..options(1 << 30)
+    });
+    let mut s = raw(addr);
+    // The worker waits at most 100 ms between bytes here, far below the deadline: only a
+    // deadline for the whole hello ends it.
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    // A header announcing the longest hello, then its body a byte at a time: 400 bytes
+    // never finish it.
+    let trickle = HELLO_LIMIT.to_le_bytes().into_iter().chain([0u8; 400]);
+    let mut cut_off = false;
+    for byte in trickle {
+        if s.write_all(&[byte]).is_err() {
+            cut_off = true;
+            break;
+        }
+        let mut probe = [0u8; 1];
+        match s.read(&mut probe) {
+            Ok(0) => {
+                cut_off = true;
+                break;
+            }
+            Ok(_) => panic!("the worker answered a hello that never finished"),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => {
+                cut_off = true;
+                break;
+            }
+        }
+    }
+    assert!(
+        cut_off,
+        "a trickled hello held its connection past 400 bytes"
+    );
+    still_serves(addr);
+    assert!(
+        log.lines()
+            .iter()
+            .any(|l| l.contains("refused") && l.contains("deadline")),
+        "{:#?}",
+        log.lines()
+    );
+}
+
+#[test]
+fn connections_past_the_pending_cap_are_closed_unread_and_the_worker_recovers() {
+    let (addr, log) = start_worker_with(ServeOptions {
+        handshake_timeout: Duration::from_secs(120),
+        max_pending_handshakes: 4,
+        ..options(1 << 30)
+    });
+    let idle: Vec<TcpStream> = (0..4).map(|_| raw(addr)).collect();
+    // The gate counts a connection once it has its thread: the fifth is closed at once
+    // only when the first four are counted, so try a bounded number of times.
+    let mut closed = false;
+    for _ in 0..50 {
+        let mut extra = raw(addr);
+        // The worker may have closed it already: a failed write is that close.
+        let _ = write_frame(&mut extra, &hello(SECRET).encode());
+        match reply_or_close(&mut extra) {
+            None => {
+                closed = true;
+                break;
+            }
+            Some(Response::Welcome { .. }) => {
+                send(&mut extra, &Request::Bye);
+                let _ = reply_or_close(&mut extra);
+            }
+            Some(other) => panic!("{other:?}"),
+        }
+    }
+    assert!(closed, "a connection past the cap of 4 was served");
+    assert!(
+        log.lines()
+            .iter()
+            .any(|l| l.contains("4 connections are already in their handshake")),
+        "{:#?}",
+        log.lines()
+    );
+    drop(idle);
+    serves_within(addr, 50);
+}
+
+#[test]
+fn failed_hellos_past_the_rate_get_no_answer_and_the_right_token_still_gets_in() {
+    let (addr, log) = start_worker_with(ServeOptions {
+        handshake_timeout: Duration::from_secs(1),
+        failed_hellos_per_minute: 2,
+        ..options(1 << 30)
+    });
+    let wrong = b"a guess of the secret, 32 bytes.";
+    for _ in 0..2 {
+        let mut s = raw(addr);
+        send(&mut s, &hello(wrong));
+        assert_eq!(
+            reply_or_close(&mut s).as_ref().and_then(error_kind),
+            Some(ErrorKind::Unauthenticated)
+        );
+    }
+    let mut s = raw(addr);
+    send(&mut s, &hello(wrong));
+    assert_eq!(
+        reply_or_close(&mut s),
+        None,
+        "a third failed hello was answered"
+    );
+    still_serves(addr);
+    let refused = log
+        .lines()
+        .iter()
+        .filter(|l| l.contains(": refused "))
+        .count();
+    assert_eq!(refused, 2, "{:#?}", log.lines());
+}
+
+/// `p` counts up while `p == p`: a loop that never ends by itself.
+const ENDLESS: &str = "HloModule spin
+
+cond {
+  p = s32[] parameter(0)
+  ROOT same = pred[] compare(p, p), direction=EQ
+}
+
+body {
+  p = s32[] parameter(0)
+  one = s32[] constant(1)
+  ROOT next = s32[] add(p, one)
+}
+
+ENTRY e {
+  x = s32[] parameter(0)
+  ROOT w = s32[] while(x), condition=cond, body=body
+}
+";
+
+/// Compiles [`ENDLESS`] as e1 with its argument a2, on an authenticated connection.
+fn endless_session(addr: SocketAddr) -> TcpStream {
+    let mut s = session(addr);
+    send(
+        &mut s,
+        &Request::Compile {
+            executable: 1,
+            program: ENDLESS.into(),
+        },
+    );
+    assert!(matches!(reply(&mut s), Response::Compiled { .. }));
+    send(
+        &mut s,
+        &Request::MakeArray {
+            array: 2,
+            data: ArrayLiteral::scalar(0i32),
+        },
+    );
+    assert_eq!(reply(&mut s), Response::Done);
+    send(
+        &mut s,
+        &Request::Execute {
+            executable: 1,
+            arguments: vec![2],
+            results: vec![3],
+        },
+    );
+    s
+}
+
+#[test]
+fn an_endless_loop_stops_at_the_timeout_or_the_iteration_cap() {
+    for (options, says) in [
+        (
+            ServeOptions {
+                execute_timeout: Some(Duration::from_millis(200)),
+                ..options(1 << 30)
+            },
+            "timed out after 0.2 s in while loop",
+        ),
+        (
+            ServeOptions {
+                max_while_iterations: Some(1000),
+                ..options(1 << 30)
+            },
+            "reached --max-while-iterations 1000",
+        ),
+    ] {
+        let (addr, _log) = start_worker_with(options);
+        let mut s = endless_session(addr);
+        match reply(&mut s) {
+            Response::Error { kind, message } => {
+                assert_eq!(kind, ErrorKind::Failed);
+                assert!(message.contains(says), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The session goes on.
+        send(&mut s, &Request::Bye);
+        assert_eq!(reply(&mut s), Response::Done);
+    }
+}
+
+#[test]
+fn an_endless_loop_stops_when_its_controller_hangs_up() {
+    let (addr, log) = start_worker(1 << 30);
+    let s = endless_session(addr);
+    drop(s);
+    // Without cancellation the worker would spin for ever and answer `busy` to everyone.
+    serves_within(addr, 60);
+    let lines = log.lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("execute e1") && l.contains("cancelled in while loop")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn log_lines_escape_what_a_peer_sent() {
+    let (addr, log) = start_worker(1 << 30);
+    let mut s = session(addr);
+    send(
+        &mut s,
+        &Request::Compile {
+            executable: 1,
+            program: "HloModule m\u{1b}[2J\n\u{7}ENTRY \u{1b}]0;owned\u{7} {".into(),
+        },
+    );
+    assert_eq!(error_kind(&reply(&mut s)), Some(ErrorKind::Failed));
+    send(&mut s, &Request::Bye);
+    assert_eq!(reply(&mut s), Response::Done);
+    for line in log.lines() {
+        assert!(
+            !line.chars().any(char::is_control),
+            "a control character reached the log: {line:?}"
+        );
+    }
+    let direct = WorkerLog::memory();
+    direct.line("a\u{1b}[31mred\nsecond line".into());
+    assert_eq!(direct.lines(), ["a\\u{1b}[31mred\\nsecond line"]);
+}
+
+#[test]
+fn results_and_fetches_are_not_copied_before_they_are_sent() {
+    // A fetch's reply is encoded from the array where it lies; a row-major array becomes
+    // row-major without a copy.
+    let a = ArrayLiteral::from_vec(&[2, 3], vec![1f32, 2., 3., 4., 5., 6.]);
+    let at = xlac::runtime::buffers::literal_bytes(&a).as_ptr();
+    let same = a.clone().into_row_major().unwrap();
+    let b = a.into_row_major().unwrap();
+    assert_eq!(xlac::runtime::buffers::literal_bytes(&b).as_ptr(), at);
+    assert_eq!(
+        Response::encode_array(&b).unwrap(),
+        Response::Array(same).encode()
+    );
+}
+
+#[test]
+fn xlac_serve_refuses_absurd_limits_and_warns_about_exposure() {
+    let out = xlac()
+        .args(["serve", "--max-message-bytes", "18446744073709551615"])
+        .env("XLAC_SERVE_TOKEN", std::str::from_utf8(SECRET).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    // A token file others can read, and a listener other machines can reach.
+    let dir = std::env::temp_dir().join(format!("xlac-serve-warn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("token");
+    std::fs::write(&file, SECRET).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut child = xlac()
+        .args(["serve", "--once", "--listen", "0.0.0.0:0", "--token-file"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("listening on 0.0.0.0:"), "{line}");
+    child.kill().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        err.contains("warning: ") && err.contains("readable by other users"),
+        "{err}"
+    );
+    assert!(err.contains("warning: --listen 0.0.0.0:0"), "{err}");
+}
+
+#[test]
+fn a_frame_header_costs_nothing_until_its_body_arrives() {
+    use xlac::distributed::frame::FrameError;
+    // A header announcing 2^62 bytes within a huge limit, and no body: an allocation of
+    // the announced size aborted the process; the body now grows as it arrives.
+    let header = (1u64 << 62).to_le_bytes();
+    assert!(matches!(
+        read_frame(&mut &header[..], u64::MAX),
+        Err(FrameError::Truncated { got: 8, .. })
+    ));
+    // A body of several read chunks arrives whole.
+    let long: Vec<u8> = (0..3_000_003u32).map(|i| (i % 251) as u8).collect();
+    let mut buf = Vec::new();
+    write_frame(&mut buf, &long).unwrap();
+    assert_eq!(read_frame(&mut &buf[..], u64::MAX).unwrap(), long);
 }

@@ -19,6 +19,7 @@ use crate::compiler::{CompileOptions, Optimized, optimize};
 pub fn compile(args: &CompileArgs) -> Result<(), Failure> {
     // Check the names before loading anything: a typo is a usage error, not a compile.
     crate::codegen::cross_isa::parse_isas(&args.isa).map_err(Failure::usage)?;
+    super::refusals::check_compile(args)?;
     let loaded = model::load(&args.model, false)?;
     let mut options = compile_options(&args.passes, Some(args.dump_to.clone()), false)?;
     options.isas = args.isa.clone();

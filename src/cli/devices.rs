@@ -23,8 +23,7 @@ use crate::spmd::run::{
 };
 use crate::spmd::{SpmdOptions, devices_in_shardings, is_partitioned, needs_partitioning};
 
-/// The most devices one run simulates (each is a thread).
-pub const MAX_DEVICES: usize = 512;
+use crate::runtime::collectives::checked_device_count;
 
 /// Multi-device flags of `run`, `compile` and `bench`.
 #[derive(Args, Debug, Clone, Default)]
@@ -112,12 +111,8 @@ pub fn grid(module: &Module, flags: &DeviceFlags, file: &str) -> Result<Option<G
             "--partitions and --replicas must be at least 1",
         ));
     }
-    if partitions.saturating_mul(replicas) > MAX_DEVICES {
-        return Err(Failure::error(format!(
-            "{file}: {replicas} replicas x {partitions} partitions is more than {MAX_DEVICES} devices"
-        )));
-    }
-    let devices = partitions * replicas;
+    let devices = checked_device_count(replicas as u64, partitions as u64)
+        .map_err(|e| Failure::error(format!("{file}: {e}")))?;
     if !flags.device_assignment.is_empty() {
         let a = &flags.device_assignment;
         let mut seen = std::collections::HashSet::new();
@@ -248,6 +243,8 @@ pub struct GridRun<'a> {
     /// Under `--distributed`: every rank writes its own result shards here and rank 0
     /// gathers nothing (`--output-shards` without `--output`).
     pub own_output_shards: Option<PathBuf>,
+    /// `--timeout` and `--max-while-iterations`, on every device.
+    pub limits: crate::eval::limits::RunLimits,
 }
 
 /// Where a multi-device run's arguments come from.
@@ -374,6 +371,7 @@ pub fn run_on_grid(
         compile: options,
         eval: EvalOptions {
             seed: how.seed,
+            limits: how.limits,
             ..EvalOptions::default()
         },
     };
@@ -434,6 +432,11 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
     let quiet = args.quiet
         || (args.distributed.is_some()
             && super::distributed::launcher_rank().is_some_and(|r| r != 0));
+    if args.compare_to.is_some() && is_partitioned(&original) {
+        return Err(Failure::usage(format!(
+            "--compare-to: {file} is already partitioned (a per-device program), so there is no one-device program to compare with; give --expected FILE.npz"
+        )));
+    }
     if args.devices.input_shards.is_some() && args.compare_to.is_some() {
         return Err(Failure::usage(
             "--compare-to runs the global program on the global inputs: give --input, not --input-shards",
@@ -463,6 +466,7 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
                 (Some(_), None) => args.devices.output_shards.clone(),
                 _ => None,
             },
+            limits: args.limits.run_limits(),
         },
     )?;
     let Some(run) = run else {
@@ -489,6 +493,9 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
         }
     }
     super::run::print_and_save(&result, args)?;
+    if let Some(expected) = &args.expected {
+        super::run::compare_with_file(&result, expected, args, &file)?;
+    }
     if args.compare_to.is_some() && has_manual_regions(&original) {
         if !args.quiet {
             eprintln!("note: a shard_map program has no one-device reference to compare with");
@@ -507,6 +514,7 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             &globals,
             &EvalOptions {
                 seed: args.seed.unwrap_or(0),
+                limits: args.limits.run_limits(),
                 ..EvalOptions::default()
             },
         )

@@ -28,6 +28,7 @@ mod diff_dump;
 mod distributed;
 mod explain;
 mod model;
+mod refusals;
 mod run;
 pub mod serve;
 
@@ -377,8 +378,8 @@ pub struct PassFlags {
     #[arg(long, value_name = "PASS,...", value_delimiter = ',')]
     pub disable_passes: Vec<String>,
     /// Only write per-pass dump files for passes whose name matches this regex, like XLA's
-    /// --xla_dump_hlo_pass_re.
-    #[arg(long, value_name = "REGEX")]
+    /// --xla_dump_hlo_pass_re (needs --dump-to).
+    #[arg(long, value_name = "REGEX", requires = "dump_to")]
     pub dump_pass_re: Option<String>,
     /// Force an entry parameter's layout, minor-to-major as HLO prints it
     /// (`--layout param0={0,1}` is column-major); repeatable.
@@ -673,6 +674,7 @@ fn dispatch(cli: &Cli) -> Result<(), Failure> {
         Command::Run(args) => args.limits.apply(),
         Command::Compile(args) => args.limits.apply(),
         Command::Bench(args) => args.limits.apply(),
+        Command::Serve(args) => args.limits.apply(),
         _ => LimitFlags::default().apply(),
     }
     match &cli.command {
@@ -697,7 +699,7 @@ fn report_clap_error(e: &clap::Error, args: &[String]) -> i32 {
     let help = match args.get(1).map(String::as_str) {
         Some(
             sub @ ("run" | "compile" | "bench" | "check" | "explain" | "convert"
-            | "check-collectives" | "diff-dump"),
+            | "check-collectives" | "diff-dump" | "serve"),
         ) => {
             format!("xlac {sub} --help")
         }

@@ -33,7 +33,15 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         || (args.distributed.is_some()
             && super::distributed::launcher_rank().is_some_and(|r| r != 0));
     let loaded = model::load(&args.model, quiet)?;
-    if let Some(grid) = super::devices::grid(&loaded.module, &args.devices, &loaded.file)? {
+    let grid = super::devices::grid(&loaded.module, &args.devices, &loaded.file)?;
+    super::refusals::check_run(
+        args,
+        super::refusals::RunMode {
+            backend: args.backend,
+            multi_device: grid.is_some(),
+        },
+    )?;
+    if let Some(grid) = grid {
         return super::devices::run(loaded, args, grid);
     }
     if args.distributed.is_some() {
@@ -156,7 +164,7 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
 /// `--expected FILE.npz`: compares the result's leaves with the file's arrays, in order,
 /// with the `--compare-to` rules; prints the per-leaf report (unless `--quiet`) and fails
 /// on a mismatch.
-fn compare_with_file(
+pub(super) fn compare_with_file(
     result: &Literal,
     expected: &std::path::Path,
     args: &RunArgs,

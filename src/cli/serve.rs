@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::Failure;
-use crate::distributed::frame::DEFAULT_MESSAGE_LIMIT;
+use crate::distributed::frame::{DEFAULT_MESSAGE_LIMIT, HELLO_LIMIT, MAX_MESSAGE_LIMIT};
 use crate::distributed::{ServeOptions, Token, Transport, Worker, WorkerLog};
 
 /// `xlac serve`.
@@ -25,8 +25,13 @@ pub struct ServeArgs {
     /// XLAC_SERVE_TOKEN environment variable).
     #[arg(long, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
-    /// The most bytes one message may have.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MESSAGE_LIMIT)]
+    /// The most bytes one message may have (4096 to 2^36).
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MESSAGE_LIMIT,
+        value_parser = clap::value_parser!(u64).range(HELLO_LIMIT..=MAX_MESSAGE_LIMIT)
+    )]
     pub max_message_bytes: u64,
     /// Serve one controller, then exit (every worker of an mpirun job, so the job ends
     /// with the controller's session).
@@ -38,12 +43,30 @@ pub struct ServeArgs {
     /// Print nothing after the `listening` line (no connection or request lines).
     #[arg(long)]
     pub quiet: bool,
+    /// Limits of every execute (`--timeout`, `--max-while-iterations`, as `xlac run`'s) and
+    /// of every array (`--max-array-bytes`).
+    #[command(flatten)]
+    pub limits: super::LimitFlags,
 }
 
 /// Runs `xlac serve`.
 pub fn serve(args: &ServeArgs) -> Result<(), Failure> {
     let token =
         Token::configured(args.token_file.as_deref()).map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some(file) = &args.token_file
+        && crate::distributed::token::readable_by_others(file)
+    {
+        eprintln!(
+            "warning: {} is readable by other users of this machine; anyone who reads it can run programs on this worker (chmod 600 it)",
+            file.display()
+        );
+    }
+    if !args.listen.ip().is_loopback() {
+        eprintln!(
+            "warning: --listen {}: other machines can reach this worker; its protocol is not encrypted, so the token and the data cross the network in the clear",
+            args.listen
+        );
+    }
     let deadline = args.collectives_deadline;
     if !(deadline.is_finite() && deadline > 0.0 && deadline <= 86_400.0) {
         return Err(Failure::usage(format!(
@@ -62,13 +85,12 @@ pub fn serve(args: &ServeArgs) -> Result<(), Failure> {
         listen.set_port(port);
     }
     let options = ServeOptions {
-        listen,
-        token,
         max_message_bytes: args.max_message_bytes,
         once: args.once,
-        handshake_timeout: Duration::from_secs(10),
-        busy_grace: Duration::from_secs(2),
         collectives_deadline: Duration::from_secs_f64(deadline),
+        execute_timeout: args.limits.timeout.map(Duration::from_secs_f64),
+        max_while_iterations: args.limits.max_while_iterations,
+        ..ServeOptions::new(listen, token)
     };
     let (me, workers) = (transport.worker(), transport.workers());
     let worker = Worker::bind(options, transport).map_err(|e| {

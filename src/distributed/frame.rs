@@ -13,6 +13,10 @@ pub const HELLO_LIMIT: u64 = 4096;
 /// The default limit on one message after the handshake (`xlac serve --max-message-bytes`).
 pub const DEFAULT_MESSAGE_LIMIT: u64 = 1 << 30;
 
+/// The largest limit `--max-message-bytes` accepts (64 GiB): a message is held whole in
+/// memory, and larger arrays than this are not sent as one message.
+pub const MAX_MESSAGE_LIMIT: u64 = 1 << 36;
+
 /// Why a frame could not be read.
 #[derive(Debug)]
 pub enum FrameError {
@@ -32,6 +36,11 @@ pub enum FrameError {
         /// The limit.
         limit: u64,
     },
+    /// The process could not allocate the frame's body.
+    OutOfMemory {
+        /// Its announced length.
+        len: u64,
+    },
     /// The connection failed.
     Io(io::Error),
 }
@@ -48,6 +57,9 @@ impl fmt::Display for FrameError {
                 f,
                 "a message of {len} bytes is over the limit of {limit} bytes"
             ),
+            FrameError::OutOfMemory { len } => {
+                write!(f, "no memory for a message of {len} bytes")
+            }
             FrameError::Io(e) => write!(f, "{}", crate::io::io_error_text(e)),
         }
     }
@@ -86,17 +98,28 @@ pub fn read_frame(r: &mut impl Read, limit: u64) -> Result<Vec<u8>, FrameError> 
     if len > limit {
         return Err(FrameError::TooLarge { len, limit });
     }
-    // `len <= limit`, and the limit is what the caller agreed to hold.
-    let mut body = vec![0u8; len as usize];
-    let got = read_full(r, &mut body).map_err(FrameError::Io)?;
-    if (got as u64) < len {
-        return Err(FrameError::Truncated {
-            got: 8 + got as u64,
-            expected: 8 + len,
-        });
+    // The body grows as its bytes arrive, a chunk at a time and fallibly: a header alone
+    // costs nothing, and a body the process cannot hold is an error, not an abort.
+    let mut body: Vec<u8> = Vec::new();
+    while (body.len() as u64) < len {
+        let chunk = (len - body.len() as u64).min(READ_CHUNK as u64) as usize;
+        let at = body.len();
+        body.try_reserve(chunk)
+            .map_err(|_| FrameError::OutOfMemory { len })?;
+        body.resize(at + chunk, 0);
+        let got = read_full(r, &mut body[at..]).map_err(FrameError::Io)?;
+        if got < chunk {
+            return Err(FrameError::Truncated {
+                got: 8 + (at + got) as u64,
+                expected: 8 + len,
+            });
+        }
     }
     Ok(body)
 }
+
+/// How many bytes of a body are read (and allocated) at a time.
+const READ_CHUNK: usize = 1 << 20;
 
 /// Writes one frame.
 pub fn write_frame(w: &mut impl Write, body: &[u8]) -> io::Result<()> {
@@ -130,6 +153,18 @@ mod tests {
                 "cut at {cut}"
             );
         }
+        // A header within a huge limit, with no body behind it, costs one chunk: the body
+        // is allocated as it arrives (an allocation of the announced 2^62 bytes aborted).
+        let header = (1u64 << 62).to_le_bytes();
+        assert!(matches!(
+            read_frame(&mut &header[..], u64::MAX),
+            Err(FrameError::Truncated { got: 8, .. })
+        ));
+        // A body longer than one chunk arrives whole.
+        let long = vec![7u8; READ_CHUNK * 2 + 3];
+        let mut buf = Vec::new();
+        write_frame(&mut buf, &long).unwrap();
+        assert_eq!(read_frame(&mut &buf[..], u64::MAX).unwrap(), long);
         // A header announcing 2^63 bytes is refused before anything is allocated.
         let huge = (1u64 << 63).to_le_bytes();
         assert!(matches!(

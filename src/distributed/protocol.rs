@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use crate::ir::{ArrayLiteral, ArrayShape, PrimitiveType};
+use crate::ir::{ArrayLiteral, ArrayShape, PrimitiveType, Shape};
 
 /// The protocol's version; a controller and a worker of different versions refuse each
 /// other at the handshake.
@@ -242,7 +242,13 @@ impl Writer {
         }
     }
     fn array(&mut self, a: &ArrayLiteral) {
-        let a = a.to_row_major();
+        // Copied only when it is not row-major already: a reply of a large array must not
+        // double the memory it takes.
+        let a = if a.is_row_major() {
+            std::borrow::Cow::Borrowed(a)
+        } else {
+            std::borrow::Cow::Owned(a.to_row_major())
+        };
         self.str(&a.shape.element_type.to_string());
         self.dims(&a.shape.dims);
         self.bytes(crate::runtime::buffers::literal_bytes(&a));
@@ -392,6 +398,20 @@ impl Response {
             }
         }
         w.0
+    }
+
+    /// The bytes of `Response::Array(a)`, encoded from `a` where it lies (no copy of the
+    /// array first), or an error when the process cannot hold them.
+    pub fn encode_array(a: &ArrayLiteral) -> Result<Vec<u8>, crate::ir::size::AllocError> {
+        let data = crate::runtime::buffers::literal_bytes(a).len();
+        let header = 64 + 8 * a.shape.dims.len();
+        let mut w = Writer(crate::ir::size::try_vec_with_capacity(
+            data.saturating_add(header),
+            || format!("the reply of {}", Shape::Array(a.shape.clone())),
+        )?);
+        w.u8(5);
+        w.array(a);
+        Ok(w.0)
     }
 
     /// Reads one response; every field is checked before it is used.

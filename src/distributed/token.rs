@@ -102,6 +102,13 @@ impl Token {
     }
 }
 
+/// True when `file`'s mode lets users other than its owner read it (group or world read
+/// permission): the token must stay secret.
+pub fn readable_by_others(file: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(file).is_ok_and(|m| m.permissions().mode() & 0o044 != 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

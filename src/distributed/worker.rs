@@ -20,6 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -28,8 +29,9 @@ use super::frame::{FrameError, HELLO_LIMIT, read_frame, write_frame};
 use super::protocol::{ErrorKind, PROTOCOL_VERSION, Request, Response, ShardType};
 use super::token::Token;
 use crate::compiler::LoadedDevices;
+use crate::eval::limits::{Cancel, RunLimits};
 use crate::ifrt::ProgramPlan;
-use crate::ir::{Literal, Shape};
+use crate::ir::{ArrayLiteral, Literal, Shape};
 use crate::runtime::collectives::{CollectiveMode, Collectives, InProcess};
 
 /// How a worker serves.
@@ -50,7 +52,44 @@ pub struct ServeOptions {
     pub busy_grace: Duration,
     /// How long a collective may wait for the other workers.
     pub collectives_deadline: Duration,
+    /// The most connections that may be in their handshake at once; more are closed
+    /// unread.
+    pub max_pending_handshakes: usize,
+    /// Failed hellos answered per minute; past that, a failed hello gets no answer and its
+    /// connection is held until its handshake deadline (a guesser's rate is then bounded by
+    /// the pending cap), and the log counts them instead of naming each.
+    pub failed_hellos_per_minute: u32,
+    /// Stop an execute whose while loop still runs this long after it started.
+    pub execute_timeout: Option<Duration>,
+    /// Stop an execute when one while loop reaches this many iterations.
+    pub max_while_iterations: Option<u64>,
 }
+
+impl ServeOptions {
+    /// Options with `xlac serve`'s defaults, listening on `listen` for `token`.
+    pub fn new(listen: SocketAddr, token: Token) -> ServeOptions {
+        ServeOptions {
+            listen,
+            token,
+            max_message_bytes: super::frame::DEFAULT_MESSAGE_LIMIT,
+            once: false,
+            handshake_timeout: Duration::from_secs(10),
+            busy_grace: Duration::from_secs(2),
+            collectives_deadline: Duration::from_secs(30),
+            max_pending_handshakes: DEFAULT_PENDING_HANDSHAKES,
+            failed_hellos_per_minute: DEFAULT_FAILED_HELLOS_PER_MINUTE,
+            execute_timeout: None,
+            max_while_iterations: None,
+        }
+    }
+}
+
+/// How many connections may be in their handshake at once by default: far more than the
+/// controllers of one job, few enough that their threads cost little.
+pub const DEFAULT_PENDING_HANDSHAKES: usize = 64;
+
+/// Failed hellos answered per minute by default.
+pub const DEFAULT_FAILED_HELLOS_PER_MINUTE: u32 = 60;
 
 /// How this worker reaches the job's other workers.
 pub enum Transport {
@@ -112,8 +151,11 @@ impl WorkerLog {
         WorkerLog::default()
     }
 
-    /// Adds one line.
+    /// Adds one line. Control characters are escaped (`\n`, `\u{1b}`): a line may quote
+    /// what a peer sent (a program's parse error), and must stay one line that cannot
+    /// drive the terminal.
     pub fn line(&self, line: String) {
+        let line = escape_controls(line);
         if self.print {
             // One write per line: under mpirun the ranks' lines would interleave otherwise.
             use std::io::Write;
@@ -130,6 +172,22 @@ impl WorkerLog {
             k.lock().unwrap_or_else(|e| e.into_inner()).clone()
         })
     }
+}
+
+/// `line` with its control characters written as Rust escapes.
+fn escape_controls(line: String) -> String {
+    if !line.chars().any(char::is_control) {
+        return line;
+    }
+    line.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// A bound worker, ready to [`serve`](Worker::serve).
@@ -265,28 +323,61 @@ impl Worker {
         let workers = transport.workers();
         let busy = Arc::new(Busy::default());
         let (to_session, sessions) = mpsc::channel::<(TcpStream, SocketAddr)>();
-        // The gate: handshakes happen here, one connection at a time, so a controller is
-        // authenticated before the session thread reads anything of it.
+        // The gate: every connection gets its own handshake thread with a deadline, so an
+        // idle or slow peer holds nobody else up; a controller is authenticated before the
+        // session thread reads anything of it.
         let gate = {
             let busy = busy.clone();
             let options = options.clone();
             let log = log.clone();
+            let pending = Arc::new(AtomicUsize::new(0));
+            let failures = Arc::new(FailedHellos::new(options.failed_hellos_per_minute));
             std::thread::Builder::new()
                 .name("xlac-serve-gate".into())
                 .spawn(move || {
                     for stream in listener.incoming() {
-                        let Ok(mut stream) = stream else { continue };
+                        let Ok(stream) = stream else { continue };
                         let Ok(peer) = stream.peer_addr() else {
                             continue;
                         };
-                        match handshake(&mut stream, &options, &busy, me, workers) {
-                            Ok(()) => {
-                                if to_session.send((stream, peer)).is_err() {
-                                    return;
-                                }
-                            }
-                            Err(why) => log.line(format!("worker {me}: refused {peer}: {why}")),
+                        if pending.load(Ordering::SeqCst) >= options.max_pending_handshakes {
+                            // Closed unread: the cap is what bounds a crowd of idle peers.
+                            log.line(format!(
+                                "worker {me}: refused {peer}: {} connections are already in their handshake",
+                                options.max_pending_handshakes
+                            ));
+                            continue;
                         }
+                        pending.fetch_add(1, Ordering::SeqCst);
+                        let held = Pending(pending.clone());
+                        let (busy, options, log, to_session, failures) = (
+                            busy.clone(),
+                            options.clone(),
+                            log.clone(),
+                            to_session.clone(),
+                            failures.clone(),
+                        );
+                        let _ = std::thread::Builder::new()
+                            .name("xlac-serve-hello".into())
+                            .spawn(move || {
+                                let _held = held;
+                                let mut stream = stream;
+                                match handshake(&mut stream, &options, &busy, &failures, me, workers)
+                                {
+                                    Ok(()) => {
+                                        // A closed channel: the worker served its one controller.
+                                        let _ = to_session.send((stream, peer));
+                                    }
+                                    Err(HandshakeRefusal::Logged(why)) => {
+                                        log.line(format!("worker {me}: refused {peer}: {why}"))
+                                    }
+                                    Err(HandshakeRefusal::Summary(n)) => log.line(format!(
+                                        "worker {me}: {n} more failed hellos in the last minute were not answered (over {} a minute)",
+                                        options.failed_hellos_per_minute
+                                    )),
+                                    Err(HandshakeRefusal::Quiet) => {}
+                                }
+                            });
                     }
                 })?
         };
@@ -307,59 +398,160 @@ impl Worker {
     }
 }
 
-/// Reads the hello; on success the worker is busy with this controller.
+/// One connection in its handshake; dropping it frees its place under the pending cap.
+struct Pending(Arc<AtomicUsize>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Failed hellos of the current minute.
+struct FailedHellos {
+    per_minute: u32,
+    /// When the minute started, failures in it, and how many of them went unanswered.
+    window: Mutex<(Instant, u32, u64)>,
+}
+
+impl FailedHellos {
+    fn new(per_minute: u32) -> FailedHellos {
+        FailedHellos {
+            per_minute,
+            window: Mutex::new((Instant::now(), 0, 0)),
+        }
+    }
+
+    /// Counts one failure: whether it may be answered, and the unanswered count of the
+    /// minute that just ended, if one did and had any.
+    fn record(&self) -> (bool, Option<u64>) {
+        let mut w = self.window.lock().unwrap_or_else(|e| e.into_inner());
+        let mut ended = None;
+        if w.0.elapsed() >= Duration::from_secs(60) {
+            ended = (w.2 > 0).then_some(w.2);
+            *w = (Instant::now(), 0, 0);
+        }
+        w.1 = w.1.saturating_add(1);
+        let answered = w.1 <= self.per_minute;
+        if !answered {
+            w.2 += 1;
+        }
+        (answered, ended)
+    }
+}
+
+/// Why a handshake failed, as the log should show it.
+enum HandshakeRefusal {
+    /// One line naming the reason.
+    Logged(String),
+    /// Unanswered over the rate; the count of the minute that ended.
+    Summary(u64),
+    /// Unanswered over the rate, nothing to log.
+    Quiet,
+}
+
+/// A connection read against one deadline for the whole handshake: each read may wait only
+/// for what is left, so a peer sending a byte at a time cannot stretch it.
+struct DeadlineReader<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl std::io::Read for DeadlineReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the handshake's deadline passed",
+            ));
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        std::io::Read::read(&mut &*self.stream, buf).map_err(|e| match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the handshake's deadline passed",
+            ),
+            _ => e,
+        })
+    }
+}
+
+/// Reads the hello within `options.handshake_timeout` in all; on success the worker is
+/// busy with this controller.
 fn handshake(
     stream: &mut TcpStream,
     options: &ServeOptions,
     busy: &Busy,
+    failures: &FailedHellos,
     me: usize,
     workers: usize,
-) -> Result<(), String> {
-    let _ = stream.set_read_timeout(Some(options.handshake_timeout));
+) -> Result<(), HandshakeRefusal> {
+    let until = Instant::now() + options.handshake_timeout;
+    let _ = stream.set_write_timeout(Some(options.handshake_timeout));
     let _ = stream.set_nodelay(true);
-    fn reply(stream: &mut TcpStream, r: Response) {
-        let _ = write_frame(stream, &r.encode());
-    }
+    let fail = |stream: &mut TcpStream, why: String, answer: bool| {
+        let (answered, ended) = failures.record();
+        if answered {
+            if answer {
+                let _ = write_frame(
+                    stream,
+                    &refuse(ErrorKind::Unauthenticated, why.clone()).encode(),
+                );
+            }
+            return HandshakeRefusal::Logged(why);
+        }
+        // Over the rate: no answer, and the connection is held until its deadline.
+        let mut sink = [0u8; 256];
+        let mut r = DeadlineReader {
+            stream: &*stream,
+            until,
+        };
+        while matches!(std::io::Read::read(&mut r, &mut sink), Ok(n) if n > 0) {}
+        ended.map_or(HandshakeRefusal::Quiet, HandshakeRefusal::Summary)
+    };
     // The hello is read before anything else, with a small limit.
-    let frame = match read_frame(&mut *stream, HELLO_LIMIT) {
+    let read = read_frame(
+        &mut DeadlineReader {
+            stream: &*stream,
+            until,
+        },
+        HELLO_LIMIT,
+    );
+    let frame = match read {
         Ok(f) => f,
         Err(e) => {
-            let why = format!("no hello: {e}");
-            if let FrameError::TooLarge { .. } = e {
-                reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
-            }
-            return Err(why);
+            let answer = matches!(e, FrameError::TooLarge { .. });
+            return Err(fail(stream, format!("no hello: {e}"), answer));
         }
     };
     let (version, token) = match Request::decode(&frame) {
         Ok(Request::Hello { version, token }) => (version, token),
         Ok(other) => {
             let why = format!("a {} before the hello", other.name());
-            reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
-            return Err(why);
+            return Err(fail(stream, why, true));
         }
         Err(e) => {
             let why = format!("a hello that does not decode ({e})");
-            reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
-            return Err(why);
+            return Err(fail(stream, why, true));
         }
     };
     if !options.token.matches(&token) {
-        let why = "a wrong token".to_string();
-        reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
-        return Err(why);
+        return Err(fail(stream, "a wrong token".into(), true));
     }
+    let reply = |stream: &mut TcpStream, r: Response| {
+        let _ = write_frame(stream, &r.encode());
+    };
     if version != PROTOCOL_VERSION {
         let why = format!("protocol version {version}; this worker speaks {PROTOCOL_VERSION}");
         reply(stream, refuse(ErrorKind::Unauthenticated, why.clone()));
-        return Err(why);
+        return Err(HandshakeRefusal::Logged(why));
     }
     if !busy.take(options.busy_grace) {
         let why = "another controller is connected".to_string();
         reply(stream, refuse(ErrorKind::Busy, why.clone()));
-        return Err(why);
+        return Err(HandshakeRefusal::Logged(why));
     }
-    let _ = stream.set_read_timeout(None);
     reply(
         stream,
         Response::Welcome {
@@ -367,6 +559,8 @@ fn handshake(
             workers: workers as u32,
         },
     );
+    let _ = stream.set_read_timeout(None);
+    let _ = stream.set_write_timeout(None);
     Ok(())
 }
 
@@ -383,7 +577,7 @@ fn run_session(
         let frame = match read_frame(stream, options.max_message_bytes) {
             Ok(f) => f,
             Err(FrameError::Closed) => return "disconnected".into(),
-            Err(e @ FrameError::TooLarge { .. }) => {
+            Err(e @ (FrameError::TooLarge { .. } | FrameError::OutOfMemory { .. })) => {
                 // The rest of the frame cannot be skipped safely: refuse and hang up.
                 let _ = write_frame(
                     stream,
@@ -398,23 +592,28 @@ fn run_session(
             Ok(request) => {
                 let what = describe(&request);
                 let bye = request == Request::Bye;
-                (session.handle(request, transport, options), what, bye)
+                (
+                    session.handle(request, transport, options, stream),
+                    what,
+                    bye,
+                )
             }
             Err(e) => (
-                refuse(ErrorKind::BadMessage, format!("request {n}: {e}")),
+                refuse(ErrorKind::BadMessage, format!("request {n}: {e}")).into(),
                 format!("{} bytes that do not decode", frame.len()),
                 false,
             ),
         };
+        drop(frame);
         let outcome = match &response {
-            Response::Error { kind, message } => format!("{kind}: {message}"),
+            Reply::Message(Response::Error { kind, message }) => format!("{kind}: {message}"),
             _ => "ok".into(),
         };
         log.line(format!(
             "worker {me}: request {n}: {what}: {outcome} ({:.1} ms)",
             started.elapsed().as_secs_f64() * 1e3
         ));
-        if let Err(e) = write_frame(stream, &response.encode()) {
+        if let Err(e) = write_frame(stream, &response.into_bytes()) {
             return format!(
                 "disconnected before the reply: {}",
                 crate::io::io_error_text(&e)
@@ -461,8 +660,66 @@ fn ids_text(ids: &[u64]) -> String {
         .join(", ")
 }
 
+/// A reply: a message, or an array's reply already encoded where the array lies.
+enum Reply {
+    Message(Response),
+    Encoded(Vec<u8>),
+}
+
+impl Reply {
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Reply::Message(r) => r.encode(),
+            Reply::Encoded(b) => b,
+        }
+    }
+}
+
+impl From<Response> for Reply {
+    fn from(r: Response) -> Reply {
+        Reply::Message(r)
+    }
+}
+
 impl Session {
     fn handle(
+        &mut self,
+        request: Request,
+        transport: &Transport,
+        options: &ServeOptions,
+        connection: &TcpStream,
+    ) -> Reply {
+        if let Request::Fetch { array } = request {
+            return match self.array(array, transport.worker()) {
+                Ok(Literal::Array(a)) => match Response::encode_array(a) {
+                    Ok(bytes) => Reply::Encoded(bytes),
+                    Err(e) => refuse(ErrorKind::Failed, format!("fetch a{array}: {e}")).into(),
+                },
+                Ok(_) => refuse(ErrorKind::Failed, format!("a{array} is not an array")).into(),
+                Err(r) => Response::from(r).into(),
+            };
+        }
+        if let Request::Execute {
+            executable,
+            arguments,
+            results,
+        } = request
+        {
+            return self
+                .execute(
+                    executable,
+                    &arguments,
+                    &results,
+                    transport.worker(),
+                    options,
+                    connection,
+                )
+                .into();
+        }
+        self.handle_other(request, transport, options).into()
+    }
+
+    fn handle_other(
         &mut self,
         request: Request,
         transport: &Transport,
@@ -500,16 +757,9 @@ impl Session {
                 self.arrays.insert(array, Literal::Array(data));
                 Response::Done
             }
-            Request::Execute {
-                executable,
-                arguments,
-                results,
-            } => self.execute(executable, &arguments, &results, transport.worker()),
-            Request::Fetch { array } => match self.array(array, transport.worker()) {
-                Ok(Literal::Array(a)) => Response::Array(a.clone()),
-                Ok(_) => refuse(ErrorKind::Failed, format!("a{array} is not an array")),
-                Err(r) => r.into(),
-            },
+            Request::Execute { .. } | Request::Fetch { .. } => {
+                unreachable!("answered by Session::handle")
+            }
             Request::Delete { array } => match self.arrays.remove(&array) {
                 Some(_) => {
                     self.deleted.insert(array);
@@ -564,6 +814,8 @@ impl Session {
         arguments: &[u64],
         results: &[u64],
         me: usize,
+        options: &ServeOptions,
+        connection: &TcpStream,
     ) -> Response {
         let Some(program) = self.executables.get(&executable) else {
             return refuse(ErrorKind::NotFound, format!("no executable e{executable}"));
@@ -639,24 +891,86 @@ impl Session {
                 CollectiveMode::Deterministic,
             )),
         };
-        let outcome = program
-            .loaded
-            .execute_device(program.device, &args, collectives);
+        let cancel = Cancel::new();
+        program.loaded.set_limits(RunLimits {
+            timeout: options.execute_timeout,
+            start: None,
+            max_while_iterations: options.max_while_iterations,
+            cancel: Some(cancel.clone()),
+        });
+        let outcome = while_connected(connection, &cancel, || {
+            program
+                .loaded
+                .execute_device(program.device, &args, collectives)
+        });
         let result = match outcome {
             Ok((result, _trace)) => result,
             Err(e) => return refuse(ErrorKind::Failed, format!("{}: {e}", program.name)),
         };
-        let leaves: Vec<Literal> = result
-            .leaves()
-            .into_iter()
-            .map(|a| Literal::Array(a.to_row_major()))
-            .collect();
+        // The result's own buffers become the arrays: no second copy of a result.
+        let mut leaves = Vec::new();
+        into_leaves(result, &mut leaves);
+        let mut stored = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
+            match leaf.into_row_major() {
+                Ok(a) => stored.push(Literal::Array(a)),
+                Err(e) => return refuse(ErrorKind::Failed, format!("{}: {e}", program.name)),
+            }
+        }
         let types = program.results.clone();
-        for (&id, leaf) in results.iter().zip(leaves) {
+        for (&id, leaf) in results.iter().zip(stored) {
             arrays.insert(id, leaf);
         }
         Response::Executed { results: types }
     }
+}
+
+/// The array leaves of `literal`, depth-first, moved out of it.
+fn into_leaves(literal: Literal, out: &mut Vec<ArrayLiteral>) {
+    match literal {
+        Literal::Array(a) => out.push(a),
+        Literal::Tuple(items) => items.into_iter().for_each(|l| into_leaves(l, out)),
+        Literal::Token => {}
+    }
+}
+
+/// How often the watcher of [`while_connected`] looks at the connection.
+const HANGUP_POLL: Duration = Duration::from_millis(100);
+
+/// Runs `work` while a watcher raises `cancel` if the controller hangs up (its
+/// connection reaches end of file or fails), so a run it no longer waits for stops at its
+/// next while iteration and the worker is free for the next controller. A controller that
+/// sends its next request early is alive: the watcher then stops looking.
+fn while_connected<T>(connection: &TcpStream, cancel: &Cancel, work: impl FnOnce() -> T) -> T {
+    let Ok(watched) = connection.try_clone() else {
+        return work();
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let _ = watched.set_read_timeout(Some(HANGUP_POLL));
+            let mut probe = [0u8; 1];
+            while !done.load(Ordering::SeqCst) {
+                match watched.peek(&mut probe) {
+                    Ok(0) => return cancel.raise(),
+                    Ok(_) => return,
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock
+                                | std::io::ErrorKind::TimedOut
+                                | std::io::ErrorKind::Interrupted
+                        ) => {}
+                    Err(_) => return cancel.raise(),
+                }
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::SeqCst);
+        out
+    });
+    let _ = connection.set_read_timeout(None);
+    out
 }
 
 /// Parses, plans and compiles `program` for this worker's device.

@@ -12,7 +12,7 @@ use crate::ir::{ArrayLiteral, Literal, Module};
 use crate::runtime::device_memory::{BufferId, DeviceMemory};
 
 /// The most devices one client simulates (each runs on a thread during an execute).
-pub const MAX_DEVICES: usize = 512;
+pub const MAX_DEVICES: usize = crate::runtime::collectives::MAX_DEVICES;
 
 /// A device's id: its index in [`Client::devices`].
 pub type DeviceId = usize;

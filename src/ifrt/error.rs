@@ -12,6 +12,9 @@ pub enum IfrtError {
         /// Devices asked for.
         requested: usize,
     },
+    /// A program for more devices than xlac runs (its `num_partitions=` or
+    /// `replica_count=`).
+    Grid(crate::runtime::collectives::DeviceCountError),
     /// A device id the client does not have.
     NoSuchDevice {
         /// The id.
@@ -84,6 +87,7 @@ impl fmt::Display for IfrtError {
                 "a client needs 1 to {} devices, not {requested}",
                 super::MAX_DEVICES
             ),
+            IfrtError::Grid(e) => write!(f, "{e}"),
             IfrtError::NoSuchDevice { device, devices } => {
                 write!(
                     f,

@@ -110,6 +110,10 @@ impl ProgramPlan {
                 .or_else(|| devices_in_shardings(module))
                 .unwrap_or(1),
         };
+        // A module's counts are the sender's word: checked before anything is sized by them.
+        let replicas = module.config.replica_count.filter(|&r| r > 0).unwrap_or(1);
+        crate::runtime::collectives::checked_device_count(replicas as u64, partitions as u64)
+            .map_err(IfrtError::Grid)?;
         if let Some(m) = declared
             && m != partitions
         {

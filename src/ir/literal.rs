@@ -292,6 +292,30 @@ impl ArrayLiteral {
     pub fn to_row_major(&self) -> ArrayLiteral {
         self.with_layout(&Layout::row_major(self.shape.rank()))
     }
+
+    /// True when its data is already in row-major (logical) order.
+    pub fn is_row_major(&self) -> bool {
+        self.shape.rank() <= 1 || self.shape.layout == Layout::row_major(self.shape.rank())
+    }
+
+    /// This value stored row-major: relabelled in place when its data is already in that
+    /// order, else copied once, after checking the copy (and its index table) fits in
+    /// memory. Unlike [`ArrayLiteral::to_row_major`] it never holds two copies of a
+    /// row-major array.
+    pub fn into_row_major(mut self) -> Result<ArrayLiteral, crate::ir::size::AllocError> {
+        if self.is_row_major() {
+            self.shape.layout = Layout::row_major(self.shape.rank());
+            return Ok(self);
+        }
+        let elements = self.shape.element_count() as u64;
+        let bytes = crate::ir::size::byte_size(self.shape.element_type, &self.shape.dims)
+            .and_then(|b| b.checked_add(elements.checked_mul(8)?))
+            .unwrap_or(u64::MAX);
+        crate::ir::size::check_allocation(bytes, || {
+            format!("a row-major copy of {}", Shape::Array(self.shape.clone()))
+        })?;
+        Ok(self.to_row_major())
+    }
 }
 
 /// Calls `f` with every multi-index of `shape`, in the physical order of its layout.

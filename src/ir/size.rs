@@ -162,8 +162,8 @@ pub struct AllocError {
 pub enum AllocRefusal {
     /// Over [`max_array_bytes`].
     OverLimit(u64),
-    /// Over the machine's memory (RAM plus swap).
-    OverMemory(u64),
+    /// Over what the process may have (see [`process_memory`]).
+    OverMemory(u64, MemoryBound),
     /// The allocator returned nothing.
     Refused,
 }
@@ -179,8 +179,8 @@ impl fmt::Display for AllocError {
             AllocRefusal::OverLimit(limit) => {
                 write!(f, ": over --max-array-bytes {limit}")
             }
-            AllocRefusal::OverMemory(memory) => {
-                write!(f, ": the machine has {memory} bytes of memory and swap")
+            AllocRefusal::OverMemory(memory, bound) => {
+                write!(f, ": {bound} {memory} bytes")
             }
             AllocRefusal::Refused => f.write_str(": out of memory"),
         }
@@ -210,15 +210,91 @@ pub fn machine_memory() -> Option<u64> {
     })
 }
 
+/// The address-space limit of this process (`ulimit -v`, RLIMIT_AS), if it has one. Read
+/// at every call: a test or an embedding host may lower it at run time.
+pub fn address_space_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit through a valid pointer.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// The memory limit of this process's cgroup (v2 `memory.max`, or v1
+/// `memory.limit_in_bytes`), if it has one; read once.
+pub fn cgroup_memory_limit() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+        for line in own.lines() {
+            // `0::/path` (v2) or `N:memory:/path` (v1).
+            let mut parts = line.splitn(3, ':');
+            let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+            let file = if controllers.is_empty() {
+                format!("/sys/fs/cgroup{path}/memory.max")
+            } else if controllers.split(',').any(|c| c == "memory") {
+                format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+            } else {
+                continue;
+            };
+            // "max" (v2) or a huge number (v1) means no limit.
+            if let Some(n) = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .filter(|&n| n < 1 << 60)
+            {
+                return Some(n);
+            }
+        }
+        None
+    })
+}
+
+/// The most memory this process may have: the least of [`machine_memory`],
+/// [`address_space_limit`] and [`cgroup_memory_limit`], with what set it.
+pub fn process_memory() -> Option<(u64, MemoryBound)> {
+    [
+        machine_memory().map(|m| (m, MemoryBound::Machine)),
+        address_space_limit().map(|m| (m, MemoryBound::AddressSpace)),
+        cgroup_memory_limit().map(|m| (m, MemoryBound::Cgroup)),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|&(m, _)| m)
+}
+
+/// What bounds a process's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryBound {
+    /// The machine's RAM plus swap.
+    Machine,
+    /// The process's address-space limit (RLIMIT_AS).
+    AddressSpace,
+    /// Its cgroup's memory limit.
+    Cgroup,
+}
+
+impl fmt::Display for MemoryBound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MemoryBound::Machine => "the machine has",
+            MemoryBound::AddressSpace => "the process's address-space limit (ulimit -v) is",
+            MemoryBound::Cgroup => "the process's cgroup memory limit is",
+        })
+    }
+}
+
 /// Decides whether `bytes` for `what` may be allocated: under [`max_array_bytes`] and
-/// under [`machine_memory`]. `what` is only built on failure.
+/// under [`process_memory`]. `what` is only built on failure.
 pub fn check_allocation(bytes: u64, what: impl FnOnce() -> String) -> Result<(), AllocError> {
     let limit = max_array_bytes();
     let reason = if bytes > limit {
         AllocRefusal::OverLimit(limit)
     } else {
-        match machine_memory() {
-            Some(memory) if bytes > memory => AllocRefusal::OverMemory(memory),
+        match process_memory() {
+            Some((memory, bound)) if bytes > memory => AllocRefusal::OverMemory(memory, bound),
             _ => return Ok(()),
         }
     };

@@ -5,8 +5,8 @@ hold the shards and run their device's program when told to. It speaks the proto
 xlac's `src/distributed/protocol.rs` (little-endian; every message a length-prefixed frame),
 one request per call::
 
-    from jax_plugins.xlac.controller import Controller
-    c = Controller(["127.0.0.1:7000"], token=open("token", "rb").read().strip())
+    from jax_plugins.xlac.controller import Controller, read_token
+    c = Controller(["127.0.0.1:7000"], token=read_token("token"))
     exe = c.compile(open("model.hlo").read())          # every worker compiles its device
     x = c.put([np.ones((4,), np.float32)])               # one shard per worker
     (y,) = c.execute(exe, [x])
@@ -33,6 +33,18 @@ DTYPES = {
 }
 NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 ERROR_KINDS = {1: "unauthenticated", 2: "busy", 3: "bad message", 4: "not found", 5: "failed"}
+
+
+def read_token(path):
+    """The token in `path` as `xlac serve --token-file` reads it: the file's bytes with one
+    trailing newline (``\n`` or ``\r\n``) dropped, nothing else."""
+    with open(path, "rb") as f:
+        token = f.read()
+    if token.endswith(b"\n"):
+        token = token[:-1]
+        if token.endswith(b"\r"):
+            token = token[:-1]
+    return token
 
 
 class WorkerError(RuntimeError):
@@ -66,7 +78,9 @@ def _ids(ids):
 
 
 def _array(a):
-    a = np.ascontiguousarray(a)
+    # np.asarray keeps a scalar's shape () (np.ascontiguousarray would make it [1]);
+    # tobytes() writes C order whatever the strides.
+    a = np.asarray(a)
     if a.dtype not in NAMES:
         raise TypeError(f"no xlac element type for {a.dtype}")
     dims = _u64(a.ndim) + b"".join(struct.pack("<q", d) for d in a.shape)
@@ -216,16 +230,35 @@ class Controller:
         return decode_response(exactly(n))
 
     def _round(self, requests):
-        """Sends every (worker, body) before reading any reply: the workers run at once."""
-        for w, body in requests:
-            self._send(self.workers[w], body)
-        replies = []
-        for w, _ in requests:
-            r = self._receive(self.workers[w], w)
+        """Sends every (worker, body) before reading any reply: the workers run at once.
+
+        Every worker's reply is read before an error is raised, so no reply is left for the
+        next call to mistake for its own. A connection that fails or times out closes every
+        connection: a late reply could otherwise be read as the answer to a later request
+        (the workers see the hang-up and stop what they were running)."""
+        self._count()
+        try:
+            for w, body in requests:
+                self._send(self.workers[w], body)
+            replies = [self._receive(self.workers[w], w) for w, _ in requests]
+        except (OSError, ValueError):
+            self._hang_up()
+            raise
+        for (w, _), r in zip(requests, replies):
             if r[0] == "error":
                 raise WorkerError(w, r[1], r[2])
-            replies.append(r)
         return replies
+
+    def _count(self):
+        if self.workers is None:
+            raise ConnectionError("this controller's connections are closed (after close() or a failed call)")
+        return len(self.workers)
+
+    def _hang_up(self):
+        for s in self.workers or []:
+            s.close()
+        self.workers = None
+        self.log.append("hang up")
 
     def _id(self):
         i = self.next_id
@@ -235,14 +268,14 @@ class Controller:
     def compile(self, program):
         """Compiles HLO text on every worker."""
         e = self._id()
-        replies = self._round([(w, compile_request(e, program)) for w in range(len(self.workers))])
-        self.log.append(f"compile e{e} on {len(self.workers)} workers")
+        replies = self._round([(w, compile_request(e, program)) for w in range(self._count())])
+        self.log.append(f"compile e{e} on {self._count()} workers")
         return Executable(e, [r[2] for r in replies], [r[3] for r in replies])
 
     def put(self, shards):
         """One numpy array per worker, in worker order, as one array's shards."""
-        if len(shards) != len(self.workers):
-            raise ValueError(f"{len(shards)} shards for {len(self.workers)} workers")
+        if len(shards) != self._count():
+            raise ValueError(f"{len(shards)} shards for {self._count()} workers")
         a = self._id()
         self._round([(w, make_array(a, x)) for w, x in enumerate(shards)])
         self.log.append(f"make-array a{a}: {len(shards)} shards")
@@ -252,22 +285,23 @@ class Controller:
         """Runs `exe` on `args`; returns one Array per result."""
         results = [self._id() for _ in exe.results[0]]
         body = execute(exe.id, [a.id for a in args], results)
-        self._round([(w, body) for w in range(len(self.workers))])
+        self._round([(w, body) for w in range(self._count())])
         self.log.append(f"execute e{exe.id} -> {len(results)} arrays")
         return [Array(r) for r in results]
 
     def fetch(self, a):
         """The shards of `a`, one numpy array per worker."""
-        replies = self._round([(w, fetch(a.id)) for w in range(len(self.workers))])
+        replies = self._round([(w, fetch(a.id)) for w in range(self._count())])
         self.log.append(f"fetch a{a.id}")
         return [r[1] for r in replies]
 
     def delete(self, a):
-        self._round([(w, delete(a.id)) for w in range(len(self.workers))])
+        self._round([(w, delete(a.id)) for w in range(self._count())])
         self.log.append(f"delete a{a.id}")
 
     def close(self):
-        self._round([(w, bye()) for w in range(len(self.workers))])
+        self._round([(w, bye()) for w in range(self._count())])
         for s in self.workers:
             s.close()
+        self.workers = None
         self.log.append("bye")

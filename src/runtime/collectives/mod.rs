@@ -59,6 +59,45 @@ pub use reduction::Reducer;
 pub use report::{DeviceState, Report};
 pub use trace::Trace;
 
+/// The most devices one program may run on: each is a thread (or an MPI rank) with its own
+/// buffers, and every count read from a module (`num_partitions=`, `replica_count=`) is
+/// checked against this before anything is sized by it.
+pub const MAX_DEVICES: usize = 512;
+
+/// A device count over [`MAX_DEVICES`] (or zero), as a module or a flag asked for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceCountError {
+    /// Replicas asked for.
+    pub replicas: u64,
+    /// Partitions asked for.
+    pub partitions: u64,
+}
+
+impl std::fmt::Display for DeviceCountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} replicas x {} partitions: a program runs on 1 to {MAX_DEVICES} devices",
+            self.replicas, self.partitions
+        )
+    }
+}
+
+impl std::error::Error for DeviceCountError {}
+
+/// `replicas * partitions`, when both are at least 1 and the product is at most
+/// [`MAX_DEVICES`]. Every entry point (`xlac run`, `xlac serve`, the IFRT client the
+/// plugin uses) calls it before it allocates per device.
+pub fn checked_device_count(replicas: u64, partitions: u64) -> Result<usize, DeviceCountError> {
+    match replicas.checked_mul(partitions) {
+        Some(n) if n >= 1 && n <= MAX_DEVICES as u64 => Ok(n as usize),
+        _ => Err(DeviceCountError {
+            replicas,
+            partitions,
+        }),
+    }
+}
+
 /// A device's index in its grid: `replica * partitions + partition` (XLA's flattened id).
 pub type DeviceId = usize;
 
