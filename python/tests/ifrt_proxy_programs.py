@@ -128,6 +128,8 @@ def sharded_step(proxies, cpu):
     got = jax.jit(step)(jax.device_put(params, rep),
                         jax.device_put(x, NamedSharding(mesh, P("x"))))
     want = jax.jit(step, device=cpu)(params, x)
+    # The step ran on every proxy device: its results live on all of them.
+    assert all(leaf.sharding.device_set == set(proxies) for leaf in jax.tree.leaves(got))
     for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-4, atol=1e-5)
 
