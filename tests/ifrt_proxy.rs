@@ -126,7 +126,12 @@ impl Call {
 }
 
 /// A whole call: `body` sent, then the reply.
-async fn call_raw(addr: SocketAddr, method: &str, metadata: &[(&str, Vec<u8>)], body: Vec<u8>) -> Reply {
+async fn call_raw(
+    addr: SocketAddr,
+    method: &str,
+    metadata: &[(&str, Vec<u8>)],
+    body: Vec<u8>,
+) -> Reply {
     let mut call = open(addr, method, metadata).await;
     call.send(body);
     call.finish().await
@@ -156,7 +161,10 @@ mod base64_header {
     pub fn encode(bytes: &[u8]) -> String {
         let mut out = String::new();
         for c in bytes.chunks(3) {
-            let n = c.iter().enumerate().fold(0u32, |a, (i, &b)| a | (b as u32) << (16 - 8 * i));
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |a, (i, &b)| a | (b as u32) << (16 - 8 * i));
             for i in 0..=c.len() {
                 out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
             }
@@ -266,7 +274,11 @@ fn version_negotiation_takes_the_newest_common_version_and_refuses_no_overlap() 
         for (lo, hi) in [(1, 15), (26, 30), (20, 18)] {
             let reply = call_raw(addr, "GetVersion", &[], frame(&version(lo, hi))).await;
             assert_eq!(reply.status, FAILED_PRECONDITION, "{reply:?}");
-            assert!(reply.message.contains("do not overlap"), "{}", reply.message);
+            assert!(
+                reply.message.contains("do not overlap"),
+                "{}",
+                reply.message
+            );
         }
         // A session opened at a version xlac does not speak is refused too.
         let reply = call_raw(addr, "IfrtSession", &session_metadata(12, None), init()).await;
@@ -318,7 +330,10 @@ fn requests_before_init_and_unknown_handles_fail_that_request_only() {
     let addr = start(quiet(1));
     runtime().block_on(async {
         let md = session_metadata(25, None);
-        let mut body = request(7, Request::CheckFuture(CheckFutureRequest { future_handle: 3 }));
+        let mut body = request(
+            7,
+            Request::CheckFuture(CheckFutureRequest { future_handle: 3 }),
+        );
         body.extend(init());
         body.extend(request(
             8,
@@ -442,10 +457,25 @@ fn a_whole_session_gives_jaxs_results() {
                 buffer_size: data.len() as i64,
             };
             let half = data.len() / 2;
-            let mut body = frame(&HostBufferChunk { data: data[..half].to_vec() }.encode_to_vec());
-            body.extend(frame(&HostBufferChunk { data: data[half..].to_vec() }.encode_to_vec()));
-            let reply =
-                call_raw(addr, "HostBufferStore", &[(STORE_METADATA, md.encode_to_vec())], body).await;
+            let mut body = frame(
+                &HostBufferChunk {
+                    data: data[..half].to_vec(),
+                }
+                .encode_to_vec(),
+            );
+            body.extend(frame(
+                &HostBufferChunk {
+                    data: data[half..].to_vec(),
+                }
+                .encode_to_vec(),
+            ));
+            let reply = call_raw(
+                addr,
+                "HostBufferStore",
+                &[(STORE_METADATA, md.encode_to_vec())],
+                body,
+            )
+            .await;
             assert_eq!(reply.status, OK, "{reply:?}");
         }
         // The executable's handle is the server's first (1 << 48) + 1: compile made it after
@@ -494,7 +524,10 @@ fn a_whole_session_gives_jaxs_results() {
         let r = responses(&reply);
         assert_eq!(r.len(), 1 + inputs.len() + 2 + expected.len());
         for x in &r {
-            assert!(x.response_metadata.as_ref().unwrap().status.is_none(), "{x:?}");
+            assert!(
+                x.response_metadata.as_ref().unwrap().status.is_none(),
+                "{x:?}"
+            );
         }
         let Some(Response::Compile(c)) = &r[1 + inputs.len()].response else {
             panic!("{r:?}")
@@ -517,7 +550,11 @@ fn a_second_controller_is_refused_while_one_is_connected() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         let reply = call_raw(addr, "IfrtSession", &session_metadata(25, None), init()).await;
         assert_eq!(reply.status, RESOURCE_EXHAUSTED, "{reply:?}");
-        assert!(reply.message.contains("another controller"), "{}", reply.message);
+        assert!(
+            reply.message.contains("another controller"),
+            "{}",
+            reply.message
+        );
         let reply = first.finish().await;
         assert_eq!(reply.status, OK, "{reply:?}");
         let Some(Response::Init(init)) = &responses(&reply)[0].response else {
@@ -537,9 +574,21 @@ fn a_second_controller_and_a_wrong_token_are_refused() {
     runtime().block_on(async {
         let reply = call_raw(addr, "IfrtSession", &session_metadata(25, None), init()).await;
         assert_eq!(reply.status, PERMISSION_DENIED, "{reply:?}");
-        let reply = call_raw(addr, "IfrtSession", &session_metadata(25, Some(b"wrong")), init()).await;
+        let reply = call_raw(
+            addr,
+            "IfrtSession",
+            &session_metadata(25, Some(b"wrong")),
+            init(),
+        )
+        .await;
         assert_eq!(reply.status, PERMISSION_DENIED, "{reply:?}");
-        let reply = call_raw(addr, "IfrtSession", &session_metadata(25, Some(secret)), init()).await;
+        let reply = call_raw(
+            addr,
+            "IfrtSession",
+            &session_metadata(25, Some(secret)),
+            init(),
+        )
+        .await;
         assert_eq!(reply.status, OK, "{reply:?}");
     });
 }
@@ -547,5 +596,91 @@ fn a_second_controller_and_a_wrong_token_are_refused() {
 #[test]
 fn a_listen_address_off_the_loopback_needs_a_token() {
     let o = ProxyOptions::new("0.0.0.0:0".parse().unwrap(), 1);
-    assert!(matches!(ProxyServer::bind(o), Err(ServeError::NotLoopback(_))));
+    assert!(matches!(
+        ProxyServer::bind(o),
+        Err(ServeError::NotLoopback(_))
+    ));
+}
+
+#[test]
+fn op_shardings_convert_both_ways_and_bad_ones_are_refused() {
+    use xlac::distributed::ifrt_proxy::convert::{hlo_sharding, literal_from_bytes, op_sharding};
+    // devices=[2,2]<=[4] as jax's NamedSharding(P("x", "y")) sends it (iota form).
+    let iota = OpSharding {
+        r#type: 3,
+        tile_assignment_dimensions: vec![2, 2],
+        iota_reshape_dims: vec![2, 2],
+        iota_transpose_perm: vec![1, 0],
+        ..OpSharding::default()
+    };
+    let h = hlo_sharding(&iota, 0).unwrap();
+    let back = op_sharding(&h);
+    assert_eq!(back.tile_assignment_dimensions, vec![2, 2]);
+    assert_eq!(back.tile_assignment_devices, vec![0, 2, 1, 3]);
+    assert_eq!(op_sharding(&hlo_sharding(&back, 0).unwrap()), back);
+    let bad = [
+        // Three devices for a 2x2 tiling.
+        OpSharding {
+            r#type: 3,
+            tile_assignment_dimensions: vec![2, 2],
+            tile_assignment_devices: vec![0, 1, 2],
+            ..OpSharding::default()
+        },
+        // A transpose that is no permutation.
+        OpSharding {
+            r#type: 3,
+            tile_assignment_dimensions: vec![4],
+            iota_reshape_dims: vec![2, 2],
+            iota_transpose_perm: vec![0, 0],
+            ..OpSharding::default()
+        },
+        // Negative and huge tile dimensions.
+        OpSharding {
+            r#type: 3,
+            tile_assignment_dimensions: vec![-1, 2],
+            ..OpSharding::default()
+        },
+        OpSharding {
+            r#type: 3,
+            tile_assignment_dimensions: vec![1 << 40, 1 << 40],
+            ..OpSharding::default()
+        },
+        // An unknown type.
+        OpSharding {
+            r#type: 42,
+            ..OpSharding::default()
+        },
+    ];
+    for b in &bad {
+        assert!(hlo_sharding(b, 0).is_err(), "{b:?}");
+    }
+    // Host bytes must be exactly the array's region.
+    assert!(literal_from_bytes(PrimitiveType::F32, &[2, 3], &[0; 20], None).is_err());
+    let dense = ByteStrides {
+        strides: vec![12, 4],
+    };
+    assert!(literal_from_bytes(PrimitiveType::F32, &[2, 3], &[0; 24], Some(&dense)).is_ok());
+    // A column-major [2,3] (numpy's x.T of a [3,2]): the same 24 bytes, read across.
+    let bytes: Vec<u8> = (0..6u8).flat_map(|v| (v as f32).to_le_bytes()).collect();
+    let transposed = ByteStrides {
+        strides: vec![4, 8],
+    };
+    let a = literal_from_bytes(PrimitiveType::F32, &[2, 3], &bytes, Some(&transposed)).unwrap();
+    assert_eq!(a.values::<f32>().unwrap(), &[0., 2., 4., 1., 3., 5.]);
+    // Every other row of a [4,2] (a strided slice): 24 bytes of region, 16 of them read.
+    let rows = ByteStrides {
+        strides: vec![16, 4],
+    };
+    let a = literal_from_bytes(PrimitiveType::F32, &[2, 2], &bytes, Some(&rows)).unwrap();
+    assert_eq!(a.values::<f32>().unwrap(), &[0., 1., 4., 5.]);
+    // Empty arrays take any strides; zero or negative strides are refused elsewhere.
+    let zero = ByteStrides {
+        strides: vec![0, 0],
+    };
+    assert!(literal_from_bytes(PrimitiveType::F16, &[0, 4], &[], Some(&zero)).is_ok());
+    assert!(literal_from_bytes(PrimitiveType::F16, &[2, 4], &[0; 16], Some(&zero)).is_err());
+    let negative = ByteStrides {
+        strides: vec![-8, 4],
+    };
+    assert!(literal_from_bytes(PrimitiveType::F32, &[2, 2], &[0; 16], Some(&negative)).is_err());
 }

@@ -70,7 +70,7 @@ pub fn serve_request(data: &[u8]) {
 /// for host buffers (one request cannot name an executable, so nothing runs for long).
 pub fn ifrt_proxy_request(data: &[u8]) {
     use crate::distributed::ifrt_proxy::host_buffers::HostBufferStore;
-    use crate::distributed::ifrt_proxy::proto::{InitRequest, IfrtRequest, Request};
+    use crate::distributed::ifrt_proxy::proto::{IfrtRequest, InitRequest, Request};
     use crate::distributed::ifrt_proxy::session::{Session, SessionConfig};
     use std::sync::Arc;
     let config = SessionConfig {

@@ -164,12 +164,16 @@ const DTYPES: [(i32, PrimitiveType); 15] = [
 
 /// The element type of a `DTypeProto`.
 pub fn dtype(d: Option<&DTypeProto>) -> Result<PrimitiveType, ProxyError> {
-    let kind = d.ok_or_else(|| ProxyError::invalid("a dtype is missing"))?.kind;
+    let kind = d
+        .ok_or_else(|| ProxyError::invalid("a dtype is missing"))?
+        .kind;
     DTYPES
         .iter()
         .find(|(k, _)| *k == kind)
         .map(|(_, t)| *t)
-        .ok_or_else(|| ProxyError::unimplemented(format!("dtype kind {kind} is not served by xlac")))
+        .ok_or_else(|| {
+            ProxyError::unimplemented(format!("dtype kind {kind} is not served by xlac"))
+        })
 }
 
 /// The `DTypeProto` of an element type.
@@ -191,7 +195,9 @@ pub fn dims(
     max_bytes: u64,
     dtype: PrimitiveType,
 ) -> Result<Vec<i64>, ProxyError> {
-    let dims = &s.ok_or_else(|| ProxyError::invalid("a shape is missing"))?.dims;
+    let dims = &s
+        .ok_or_else(|| ProxyError::invalid("a shape is missing"))?
+        .dims;
     if dims.len() > 64 || dims.iter().any(|&d| d < 0) {
         return Err(ProxyError::invalid(format!("shape {dims:?}")));
     }
@@ -217,7 +223,9 @@ pub fn device_ids(ids: &[i32], n: usize) -> Result<Vec<DeviceId>, ProxyError> {
 }
 
 fn device_list(d: Option<&DeviceListProto>, n: usize) -> Result<Vec<DeviceId>, ProxyError> {
-    let ids = &d.ok_or_else(|| ProxyError::invalid("a device list is missing"))?.device_ids;
+    let ids = &d
+        .ok_or_else(|| ProxyError::invalid("a device list is missing"))?
+        .device_ids;
     if ids.is_empty() {
         return Err(ProxyError::invalid("an empty device list"));
     }
@@ -399,8 +407,7 @@ pub fn hlo_sharding(op: &OpSharding, depth: usize) -> Result<HloSharding, ProxyE
                     .collect();
                 let mut sorted = perm.clone();
                 sorted.sort_unstable();
-                let perm_ok = perm.is_empty()
-                    || sorted.iter().copied().eq(0..reshape.len());
+                let perm_ok = perm.is_empty() || sorted.iter().copied().eq(0..reshape.len());
                 if product != Some(count) || !perm_ok {
                     return Err(ProxyError::invalid(format!(
                         "iota tile assignment {reshape:?} T{perm:?} for {dims:?}"
@@ -426,7 +433,9 @@ pub fn hlo_sharding(op: &OpSharding, depth: usize) -> Result<HloSharding, ProxyE
                 .collect::<Result<Vec<_>, _>>()?;
             let subgroups = usize::from(op.replicate_on_last_tile_dim) + last.len();
             if subgroups > tiles.dims().len() {
-                return Err(ProxyError::invalid("more subgroup dimensions than tile dimensions"));
+                return Err(ProxyError::invalid(
+                    "more subgroup dimensions than tile dimensions",
+                ));
             }
             HloSharding::tiled(tiles, op.replicate_on_last_tile_dim, last)
         }
@@ -476,45 +485,101 @@ pub fn op_sharding(s: &HloSharding) -> OpSharding {
     }
 }
 
-/// True when `strides` are absent or the dense row-major strides of `dims` (the only
-/// host layout xlac takes and gives).
-fn row_major_strides(
+/// Where each element of a row-major walk over `dims` sits in a host buffer laid out with
+/// `strides` (IFRT proxy's minimal memory region: every stride of a dimension longer than 1
+/// positive and a multiple of the element size, the region ending at the last element), and
+/// the region's size. `None` when the strides are the dense row-major ones.
+fn strided_offsets(
     strides: Option<&ByteStrides>,
     dtype: PrimitiveType,
     dims: &[i64],
-) -> Result<(), ProxyError> {
-    let Some(s) = strides else { return Ok(()) };
-    let mut want = vec![0i64; dims.len()];
-    let mut step = dtype.byte_size() as i64;
+) -> Result<Option<(Vec<usize>, usize)>, ProxyError> {
+    let Some(s) = strides else { return Ok(None) };
+    let size = dtype.byte_size() as i64;
+    let count: i64 = dims.iter().product();
+    if count == 0 {
+        return Ok(Some((Vec::new(), 0)));
+    }
+    if s.strides.len() != dims.len() {
+        return Err(ProxyError::invalid(format!(
+            "byte strides {:?} for {} dimensions",
+            s.strides,
+            dims.len()
+        )));
+    }
+    let mut dense = true;
+    let mut step = size;
+    let mut last = 0i64;
     for i in (0..dims.len()).rev() {
-        want[i] = step;
-        step = step.saturating_mul(dims[i]);
+        let (d, st) = (dims[i], s.strides[i]);
+        if d > 1 {
+            if st <= 0 || st % size != 0 {
+                return Err(ProxyError::unimplemented(format!(
+                    "byte strides {:?}: each must be positive and a multiple of {size}",
+                    s.strides
+                )));
+            }
+            dense &= st == step;
+            last = st
+                .checked_mul(d - 1)
+                .and_then(|o| o.checked_add(last))
+                .filter(|&o| o <= 1 << 40)
+                .ok_or_else(|| ProxyError::invalid(format!("byte strides {:?}", s.strides)))?;
+        }
+        step *= d;
     }
-    // A dimension of size 1 may have any stride.
-    let same = s.strides.len() == dims.len()
-        && s.strides
+    if dense {
+        return Ok(None);
+    }
+    let mut offsets = Vec::with_capacity(count as usize);
+    let mut index = vec![0i64; dims.len()];
+    for _ in 0..count {
+        let o: i64 = index
             .iter()
-            .zip(&want)
+            .zip(&s.strides)
             .zip(dims)
-            .all(|((&g, &w), &d)| g == w || d <= 1);
-    if same {
-        Ok(())
-    } else {
-        Err(ProxyError::unimplemented(format!(
-            "byte strides {:?}: xlac takes row-major host buffers ({want:?})",
-            s.strides
-        )))
+            .map(|((&k, &st), &d)| if d > 1 { k * st } else { 0 })
+            .sum();
+        offsets.push(o as usize);
+        for j in (0..dims.len()).rev() {
+            index[j] += 1;
+            if index[j] < dims[j] {
+                break;
+            }
+            index[j] = 0;
+        }
     }
+    Ok(Some((offsets, (last + size) as usize)))
 }
 
-/// An array literal from dense row-major host bytes.
+/// An array literal from host bytes: dense row-major, or the minimal region of `strides`.
 pub fn literal_from_bytes(
     dtype: PrimitiveType,
     dims: &[i64],
     bytes: &[u8],
     strides: Option<&ByteStrides>,
 ) -> Result<ArrayLiteral, ProxyError> {
-    row_major_strides(strides, dtype, dims)?;
+    let element = dtype.byte_size();
+    let gathered;
+    let bytes = match strided_offsets(strides, dtype, dims)? {
+        None => bytes,
+        Some((offsets, region)) => {
+            if bytes.len() != region {
+                return Err(ProxyError::invalid(format!(
+                    "a host buffer of {} bytes for {} with byte strides {:?} ({region} bytes)",
+                    bytes.len(),
+                    crate::ifrt::shape_text(dtype, dims),
+                    strides.map(|s| &s.strides)
+                )));
+            }
+            gathered = offsets
+                .iter()
+                .flat_map(|&o| &bytes[o..o + element])
+                .copied()
+                .collect::<Vec<u8>>();
+            &gathered
+        }
+    };
     let want = crate::ir::size::byte_size(dtype, dims);
     if want != Some(bytes.len() as u64) {
         return Err(ProxyError::invalid(format!(
@@ -534,15 +599,25 @@ pub fn literal_from_bytes(
     Ok(unsafe { crate::runtime::buffers::read_array(bytes.as_ptr(), &shape) })
 }
 
-/// A literal's dense row-major bytes.
+/// A literal's host bytes: dense row-major, or laid out with `strides` in their minimal
+/// region.
 pub fn literal_to_bytes(
     a: &ArrayLiteral,
     strides: Option<&ByteStrides>,
 ) -> Result<Vec<u8>, ProxyError> {
     let a = a.to_row_major();
-    let dims = a.shape.dims.clone();
-    row_major_strides(strides, a.element_type(), &dims)?;
-    Ok(crate::runtime::buffers::literal_bytes(&a).to_vec())
+    let dense = crate::runtime::buffers::literal_bytes(&a);
+    let element = a.element_type().byte_size();
+    match strided_offsets(strides, a.element_type(), &a.shape.dims)? {
+        None => Ok(dense.to_vec()),
+        Some((offsets, region)) => {
+            let mut out = vec![0u8; region];
+            for (k, &o) in offsets.iter().enumerate() {
+                out[o..o + element].copy_from_slice(&dense[k * element..(k + 1) * element]);
+            }
+            Ok(out)
+        }
+    }
 }
 
 /// The module of a serialized `xla::ifrt::XlaProgram` (a StableHLO portable artifact).
@@ -561,8 +636,7 @@ pub fn program(p: Option<&Serialized>) -> Result<Module, ProxyError> {
     }
     let ast = bytecode::read(&p.data)
         .map_err(|e| ProxyError::invalid(bytecode::located(file, e).to_string()))?;
-    let module =
-        bytecode::to_module(&ast, file).map_err(|e| ProxyError::invalid(e.to_string()))?;
+    let module = bytecode::to_module(&ast, file).map_err(|e| ProxyError::invalid(e.to_string()))?;
     if let Err(errors) = crate::ir::verifier::verify(&module) {
         let first = errors
             .first()
@@ -586,10 +660,7 @@ pub fn compile_devices(
         )));
     }
     let p: XlaCompileOptionsProto = decode(&o.data, "XlaCompileOptions")?;
-    let Some(build) = p
-        .compile_options
-        .and_then(|c| c.executable_build_options)
-    else {
+    let Some(build) = p.compile_options.and_then(|c| c.executable_build_options) else {
         return Ok(None);
     };
     if build.num_replicas > 1 {

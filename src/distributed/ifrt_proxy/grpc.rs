@@ -125,24 +125,24 @@ where
             .unwrap_or("")
             .to_string();
         match method.as_str() {
-            "GetVersion" => Box::pin(async move {
-                Ok(codec(limit).unary(GetVersion(state), req).await)
-            }),
-            "IfrtSession" => Box::pin(async move {
-                Ok(codec(limit).streaming(Session(state), req).await)
-            }),
-            "HostBufferStore" => Box::pin(async move {
-                Ok(codec(limit).client_streaming(Store(state), req).await)
-            }),
-            "HostBufferLookup" => Box::pin(async move {
-                Ok(codec(limit).server_streaming(Lookup(state), req).await)
-            }),
-            "HostBufferDelete" => Box::pin(async move {
-                Ok(codec(limit).unary(Delete(state), req).await)
-            }),
-            "HostBufferReadFromDisk" => Box::pin(async move {
-                Ok(codec(limit).unary(ReadFromDisk, req).await)
-            }),
+            "GetVersion" => {
+                Box::pin(async move { Ok(codec(limit).unary(GetVersion(state), req).await) })
+            }
+            "IfrtSession" => {
+                Box::pin(async move { Ok(codec(limit).streaming(Session(state), req).await) })
+            }
+            "HostBufferStore" => {
+                Box::pin(async move { Ok(codec(limit).client_streaming(Store(state), req).await) })
+            }
+            "HostBufferLookup" => {
+                Box::pin(async move { Ok(codec(limit).server_streaming(Lookup(state), req).await) })
+            }
+            "HostBufferDelete" => {
+                Box::pin(async move { Ok(codec(limit).unary(Delete(state), req).await) })
+            }
+            "HostBufferReadFromDisk" => {
+                Box::pin(async move { Ok(codec(limit).unary(ReadFromDisk, req).await) })
+            }
             _ => Box::pin(async move {
                 state.log(&format!("unknown method {}", req.uri().path()));
                 Ok(Status::unimplemented(format!("no method {}", req.uri().path())).into_http())

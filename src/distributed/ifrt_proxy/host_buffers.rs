@@ -48,7 +48,9 @@ impl HostBufferStore {
         let mut s = self.lock();
         let n = bytes.len() as u64;
         if s.buffers.contains_key(&(session, handle)) {
-            return Err(ProxyError::invalid(format!("host buffer {handle} exists already")));
+            return Err(ProxyError::invalid(format!(
+                "host buffer {handle} exists already"
+            )));
         }
         if s.bytes.saturating_add(n) > self.max_bytes {
             return Err(ProxyError::exhausted(format!(
@@ -116,7 +118,12 @@ impl HostBufferStore {
     }
 
     /// Takes the buffer under `handle` out of the store, waiting up to `wait` for it.
-    pub fn take(&self, session: u64, handle: u64, wait: Duration) -> Result<Arc<Vec<u8>>, ProxyError> {
+    pub fn take(
+        &self,
+        session: u64,
+        handle: u64,
+        wait: Duration,
+    ) -> Result<Arc<Vec<u8>>, ProxyError> {
         self.wait(session, handle, wait, true)
     }
 

@@ -268,14 +268,19 @@ impl ServerState {
                     }
                 }));
                 if result.is_err() {
-                    state.log(&format!("session {session_id}: a request panicked; session closed"));
-                    let _ = out.blocking_send(Err(Status::internal("xlac panicked; session closed")));
+                    state.log(&format!(
+                        "session {session_id}: a request panicked; session closed"
+                    ));
+                    let _ =
+                        out.blocking_send(Err(Status::internal("xlac panicked; session closed")));
                 }
                 state.end_session(session_id);
             });
         if let Err(e) = worker {
             self.end_session(session_id);
-            return Err(Status::internal(format!("cannot start a session thread: {e}")));
+            return Err(Status::internal(format!(
+                "cannot start a session thread: {e}"
+            )));
         }
         let state = self.clone();
         tokio::spawn(async move {
@@ -386,12 +391,11 @@ impl ServerState {
     ) -> Result<Vec<Result<HostBufferChunk, Status>>, Status> {
         self.open_session(r.session_id)?;
         let store = self.host_buffers.clone();
-        let bytes = tokio::task::spawn_blocking(move || {
-            store.lookup(r.session_id, r.handle, LOOKUP_WAIT)
-        })
-        .await
-        .map_err(|e| Status::internal(e.to_string()))?
-        .map_err(to_status)?;
+        let bytes =
+            tokio::task::spawn_blocking(move || store.lookup(r.session_id, r.handle, LOOKUP_WAIT))
+                .await
+                .map_err(|e| Status::internal(e.to_string()))?
+                .map_err(to_status)?;
         if bytes.is_empty() {
             return Ok(vec![Ok(HostBufferChunk { data: Vec::new() })]);
         }

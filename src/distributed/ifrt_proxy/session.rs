@@ -57,7 +57,10 @@ pub const PLATFORM_NAME: &str = "cpu";
 
 impl Session {
     /// A session over a new client of `config.devices` devices.
-    pub fn new(config: SessionConfig, host_buffers: Arc<HostBufferStore>) -> Result<Session, String> {
+    pub fn new(
+        config: SessionConfig,
+        host_buffers: Arc<HostBufferStore>,
+    ) -> Result<Session, String> {
         let client = ifrt::Client::new(config.devices).map_err(|e| e.to_string())?;
         Ok(Session {
             config,
@@ -87,7 +90,9 @@ impl Session {
             return Ok(self.handle());
         }
         if self.arrays.contains_key(&chosen) {
-            return Err(ProxyError::invalid(format!("array handle {chosen} is in use")));
+            return Err(ProxyError::invalid(format!(
+                "array handle {chosen} is in use"
+            )));
         }
         Ok(chosen)
     }
@@ -301,11 +306,12 @@ impl Session {
         let dtype = convert::dtype(r.dtype.as_ref())?;
         let dims = convert::dims(r.shape.as_ref(), self.config.max_array_bytes, dtype)?;
         let sharding = convert::sharding(r.sharding.as_ref(), self.config.devices)?;
-        let bytes = self
-            .host_buffers
-            .take(self.config.session_id, r.host_buffer_handle, self.config.host_buffer_wait)?;
-        let literal =
-            convert::literal_from_bytes(dtype, &dims, &bytes, r.byte_strides.as_ref())?;
+        let bytes = self.host_buffers.take(
+            self.config.session_id,
+            r.host_buffer_handle,
+            self.config.host_buffer_wait,
+        )?;
+        let literal = convert::literal_from_bytes(dtype, &dims, &bytes, r.byte_strides.as_ref())?;
         let array = self.client.make_array_from_host(&literal, sharding)?;
         let h = self.result_handle(r.array_handle.unwrap_or(0))?;
         self.arrays.insert(h, array);
@@ -342,11 +348,17 @@ impl Session {
                     "shard index lists and host buffers differ in number",
                 ));
             }
-            for (indices, hb) in spec.addressable_shard_indices.iter().zip(&spec.host_buffers) {
+            for (indices, hb) in spec
+                .addressable_shard_indices
+                .iter()
+                .zip(&spec.host_buffers)
+            {
                 let hdtype = convert::dtype(hb.dtype.as_ref())?;
                 let hdims = convert::dims(hb.shape.as_ref(), self.config.max_array_bytes, hdtype)?;
                 if hdtype != dtype {
-                    return Err(ProxyError::invalid("a host buffer's dtype is not the array's"));
+                    return Err(ProxyError::invalid(
+                        "a host buffer's dtype is not the array's",
+                    ));
                 }
                 let bytes = self.host_buffers.take(
                     self.config.session_id,
@@ -359,7 +371,9 @@ impl Session {
                     let slot = usize::try_from(k)
                         .ok()
                         .and_then(|k| per_device.get_mut(k))
-                        .ok_or_else(|| ProxyError::invalid(format!("shard index {k} out of range")))?;
+                        .ok_or_else(|| {
+                            ProxyError::invalid(format!("shard index {k} out of range"))
+                        })?;
                     let device = domains[k as usize].0;
                     *slot = Some(
                         self.client
@@ -370,7 +384,9 @@ impl Session {
             let shards: Vec<Array> = per_device
                 .into_iter()
                 .enumerate()
-                .map(|(k, a)| a.ok_or_else(|| ProxyError::invalid(format!("shard {k} has no host buffer"))))
+                .map(|(k, a)| {
+                    a.ok_or_else(|| ProxyError::invalid(format!("shard {k} has no host buffer")))
+                })
                 .collect::<Result<_, _>>()?;
             let array = self
                 .client
@@ -379,9 +395,11 @@ impl Session {
             self.arrays.insert(h, array);
             handles.push(h);
         }
-        Ok(Response::MakeArraysFromHostBufferShards(ArrayHandlesResponse {
-            array_handles: handles,
-        }))
+        Ok(Response::MakeArraysFromHostBufferShards(
+            ArrayHandlesResponse {
+                array_handles: handles,
+            },
+        ))
     }
 
     fn assemble(&mut self, r: AssembleRequest) -> Result<Response, ProxyError> {
@@ -394,11 +412,7 @@ impl Session {
         let first = shards
             .first()
             .ok_or_else(|| ProxyError::invalid("no single-device arrays to assemble"))?;
-        let dims = convert::dims(
-            r.shape.as_ref(),
-            self.config.max_array_bytes,
-            first.dtype(),
-        )?;
+        let dims = convert::dims(r.shape.as_ref(), self.config.max_array_bytes, first.dtype())?;
         let array = self
             .client
             .assemble_array_from_single_device_arrays(&dims, sharding, &shards)?;
@@ -437,7 +451,9 @@ impl Session {
 
     fn copy_arrays(&mut self, r: CopyArraysRequest) -> Result<Response, ProxyError> {
         if !r.result_handles.is_empty() && r.result_handles.len() != r.array_handles.len() {
-            return Err(ProxyError::invalid("result handles and arrays differ in number"));
+            return Err(ProxyError::invalid(
+                "result handles and arrays differ in number",
+            ));
         }
         let devices = convert::device_ids(&r.device_ids, self.config.devices)?;
         let mut handles = Vec::new();
@@ -458,7 +474,9 @@ impl Session {
         if r.array_specs.len() != r.array_handles.len()
             || (!r.result_handles.is_empty() && r.result_handles.len() != r.array_handles.len())
         {
-            return Err(ProxyError::invalid("arrays, specs and result handles differ in number"));
+            return Err(ProxyError::invalid(
+                "arrays, specs and result handles differ in number",
+            ));
         }
         let mut handles = Vec::new();
         for (i, (&h, spec)) in r.array_handles.iter().zip(&r.array_specs).enumerate() {
@@ -608,16 +626,18 @@ impl Session {
             )));
         }
         let (reps, parts) = (r.num_replicas as i64, r.num_partitions as i64);
-        Ok(Response::DefaultDeviceAssignment(DefaultDeviceAssignmentResponse {
-            device_assignment: Some(DeviceAssignmentProto {
-                replica_count: reps as i32,
-                computation_count: parts as i32,
-                computation_devices: (0..parts)
-                    .map(|p| ComputationDevice {
-                        replica_device_ids: (0..reps).map(|rep| rep * parts + p).collect(),
-                    })
-                    .collect(),
-            }),
-        }))
+        Ok(Response::DefaultDeviceAssignment(
+            DefaultDeviceAssignmentResponse {
+                device_assignment: Some(DeviceAssignmentProto {
+                    replica_count: reps as i32,
+                    computation_count: parts as i32,
+                    computation_devices: (0..parts)
+                        .map(|p| ComputationDevice {
+                            replica_device_ids: (0..reps).map(|rep| rep * parts + p).collect(),
+                        })
+                        .collect(),
+                }),
+            },
+        ))
     }
 }
