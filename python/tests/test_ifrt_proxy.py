@@ -1,4 +1,4 @@
-"""Stock jax on `xlac serve --protocol ifrt-proxy` (chapter 13's single controller): jaxlib's
+"""Stock jax on `xlac serve --protocol ifrt-proxy` (a single controller): jaxlib's
 own IFRT proxy client, registered as the `proxy` backend, runs jit programs (MLP, grad, scan,
 while, sort, integers, bf16, conv, ...) on an xlac server in another process, compared with
 jax's CPU backend in the same process; with 8 devices behind the server, a data-parallel

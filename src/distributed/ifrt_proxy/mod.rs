@@ -1,7 +1,7 @@
 //! `xlac serve --protocol ifrt-proxy`: the server side of XLA's IFRT proxy, so that stock
 //! jaxlib (`jax.extend.backend.ifrt_proxy.get_client("grpc://HOST:PORT", ...)`, a jax
 //! backend under `JAX_PLATFORMS=proxy`) drives xlac's devices from one Python program
-//! that never runs where they are (chapter 13's single controller).
+//! that never runs where they are (a single controller).
 //!
 //! - [`proto`]: the wire messages (XLA's field numbers, the fields xlac uses);
 //! - [`grpc`]: the `xla.ifrt.proxy.GrpcIfrtService` routing on tonic;
