@@ -14,9 +14,25 @@ use super::Failure;
 use crate::distributed::frame::{DEFAULT_MESSAGE_LIMIT, HELLO_LIMIT, MAX_MESSAGE_LIMIT};
 use crate::distributed::{ServeOptions, Token, Transport, Worker, WorkerLog};
 
+/// The protocol `xlac serve` speaks.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// xlac's own controller protocol (`crate::distributed`).
+    #[default]
+    Xlac,
+    /// XLA's IFRT proxy over gRPC, for jaxlib's stock client.
+    IfrtProxy,
+}
+
 /// `xlac serve`.
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
+    /// The protocol: xlac's own, or XLA's IFRT proxy (jaxlib's `ifrt_proxy` client).
+    #[arg(long, value_enum, default_value_t = Protocol::Xlac)]
+    pub protocol: Protocol,
+    /// With `--protocol ifrt-proxy`: how many devices the server offers.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub devices: usize,
     /// Where to listen. Port 0 lets the system choose; under mpirun rank r adds r to a
     /// nonzero port. Another host than 127.0.0.1 only when given here.
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:0")]
@@ -51,6 +67,14 @@ pub struct ServeArgs {
 
 /// Runs `xlac serve`.
 pub fn serve(args: &ServeArgs) -> Result<(), Failure> {
+    if args.protocol == Protocol::IfrtProxy {
+        return serve_ifrt_proxy(args);
+    }
+    if args.devices != 1 {
+        return Err(Failure::usage(
+            "--devices: only with --protocol ifrt-proxy (an xlac worker runs one device)",
+        ));
+    }
     let token =
         Token::configured(args.token_file.as_deref()).map_err(|e| Failure::usage(e.to_string()))?;
     if let Some(file) = &args.token_file
@@ -121,6 +145,47 @@ pub fn serve(args: &ServeArgs) -> Result<(), Failure> {
     worker
         .serve(log)
         .map_err(|e| Failure::error(format!("serve: {}", crate::io::io_error_text(&e))))
+}
+
+/// `xlac serve --protocol ifrt-proxy`: one process, `--devices` devices.
+fn serve_ifrt_proxy(args: &ServeArgs) -> Result<(), Failure> {
+    use crate::distributed::ifrt_proxy::{ProxyOptions, ProxyServer};
+    if !(1..=crate::ifrt::MAX_DEVICES).contains(&args.devices) {
+        return Err(Failure::usage(format!(
+            "--devices {}: give 1 to {}",
+            args.devices,
+            crate::ifrt::MAX_DEVICES
+        )));
+    }
+    // A token is optional on the loopback, required elsewhere (checked by `bind`).
+    let token = match Token::configured(args.token_file.as_deref()) {
+        Ok(t) => Some(t),
+        Err(crate::distributed::TokenError::Missing) => None,
+        Err(e) => return Err(Failure::usage(e.to_string())),
+    };
+    let mut options = ProxyOptions::new(args.listen, args.devices);
+    options.token = token;
+    options.max_message_bytes = usize::try_from(args.max_message_bytes).unwrap_or(usize::MAX);
+    options.once = args.once;
+    options.quiet = args.quiet;
+    let server = ProxyServer::bind(options).map_err(|e| Failure::usage(e.to_string()))?;
+    let addr = server
+        .local_addr()
+        .map_err(|e| Failure::error(e.to_string()))?;
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "xlac serve: ifrt-proxy server (pid {}, {} devices) listening on {addr}",
+            std::process::id(),
+            args.devices
+        );
+        let _ = out.flush();
+    }
+    server
+        .serve()
+        .map_err(|e| Failure::error(format!("serve: {e}")))
 }
 
 /// The MPI world when started by an MPI launcher, else a job of one.

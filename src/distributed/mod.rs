@@ -8,6 +8,8 @@
 //! - [`frame`]: length-prefixed frames with size limits;
 //! - [`token`]: the shared secret a controller presents first;
 //! - [`worker`]: `xlac serve`;
+//! - [`ifrt_proxy`]: `xlac serve --protocol ifrt-proxy`, the server of XLA's IFRT proxy
+//!   for stock jaxlib's client;
 //! - [`controller`]: the controller API (the Python client in
 //!   `python/jax_plugins/xlac/controller.py` speaks the same protocol).
 //!
@@ -16,6 +18,7 @@
 
 pub mod controller;
 pub mod frame;
+pub mod ifrt_proxy;
 pub mod protocol;
 pub mod token;
 pub mod worker;

@@ -97,6 +97,11 @@ pub const TARGETS: &[Target] = &[
     Target::binary("bytecode", targets::bytecode, &[".mlirbc"]),
     Target::text("compile", targets::compile_module, &[".hlo", ".mlir"]),
     Target::binary("serve_request", targets::serve_request, &[".req"]),
+    Target::binary(
+        "ifrt_proxy_request",
+        targets::ifrt_proxy_request,
+        &[".ifrtreq"],
+    ),
 ];
 
 /// Settings of one fuzz run.

@@ -65,6 +65,31 @@ pub fn serve_request(data: &[u8]) {
     }
 }
 
+/// One IFRT proxy request (`xlac serve --protocol ifrt-proxy`), as protobuf bytes: decoded
+/// and answered by a fresh session after its InitRequest, with small limits and no wait
+/// for host buffers (one request cannot name an executable, so nothing runs for long).
+pub fn ifrt_proxy_request(data: &[u8]) {
+    use crate::distributed::ifrt_proxy::host_buffers::HostBufferStore;
+    use crate::distributed::ifrt_proxy::proto::{IfrtRequest, InitRequest, Request};
+    use crate::distributed::ifrt_proxy::session::{Session, SessionConfig};
+    use std::sync::Arc;
+    let config = SessionConfig {
+        session_id: 1,
+        devices: 2,
+        max_array_bytes: 1 << 16,
+        host_buffer_wait: std::time::Duration::ZERO,
+    };
+    let Ok(mut session) = Session::new(config, Arc::new(HostBufferStore::new(1 << 20))) else {
+        return;
+    };
+    let _ = session.handle_bytes(data);
+    session.handle_request(IfrtRequest {
+        request_metadata: None,
+        request: Some(Request::Init(InitRequest {})),
+    });
+    let _ = session.handle_bytes(data);
+}
+
 /// `.npy` and `.npz` bytes, as `--input` reads them.
 pub fn npy_npz(data: &[u8]) {
     let _ = crate::io::npz::read_arrays_bytes("fuzz.npz", data);
