@@ -1,6 +1,0 @@
-module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<6x5xf64>, %arg1: tensor<5xi32>) -> (tensor<6x5xf64> {jax.result_info = "result[0]"}, tensor<5xi32> {jax.result_info = "result[1]"}, tensor<5xf64> {jax.result_info = "result[2]"}) {
-    %0:3 = stablehlo.custom_call @lapack_dgeqp3_ffi(%arg0, %arg1) {backend_config = "", mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "0"}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<0> : tensor<1xindex>], sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [k])->([l, m], [n], [o]) {i=6, j=5, k=5, l=6, m=5, n=5, o=5}, custom>} : (tensor<6x5xf64>, tensor<5xi32>) -> (tensor<6x5xf64>, tensor<5xi32>, tensor<5xf64>)
-    return %0#0, %0#1, %0#2 : tensor<6x5xf64>, tensor<5xi32>, tensor<5xf64>
-  }
-}
