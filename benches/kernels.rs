@@ -1,4 +1,4 @@
-//! Micro-benchmarks, one per kernel class (issue #7): elementwise, transcendental, row and
+//! Micro-benchmarks, one per kernel class: elementwise, transcendental, row and
 //! column reduction, transpose, dot, convolution. Each compiles a small HLO program once and
 //! times `Executable::execute` on fixed inputs. Run with `cargo bench --bench kernels`.
 //! Timings live here and in `scripts/bench_vs_xla.py`; tests never assert them.

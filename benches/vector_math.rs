@@ -1,5 +1,5 @@
 //! Micro-benchmarks of the native block math routines (`codegen::block_math`) beside the
-//! inline CLIF math they mirror (issue #7): `exp` and `tanh` over 1024 and 1M f32, as the
+//! inline CLIF math they mirror: `exp` and `tanh` over 1024 and 1M f32, as the
 //! block routine (in place, the host's fastest path) and as the kernel the codegen emits for
 //! a one-op loop fusion (`f32x4` + FMA), both single-threaded and with FTZ/DAZ set as kernels
 //! run. Run with `cargo bench --bench vector_math`; criterion prints elements per second.

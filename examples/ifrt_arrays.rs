@@ -1,4 +1,4 @@
-//! Chapter 11's picture: one global array over 8 devices, its shards, a reshard plan, and
+//! Arrays over devices, as a learner sees them: one global array over 8 devices, its shards, a reshard plan, and
 //! a training step whose parameters stay on the devices.
 //! `cargo run --release --example ifrt_arrays`
 

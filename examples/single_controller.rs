@@ -1,4 +1,4 @@
-//! Chapter 13 from the controller's side: drive the workers of an `xlac serve` job through
+//! The single controller from the controller's side: drive the workers of an `xlac serve` job through
 //! five steps of the data-parallel training step, then print the losses and the controller's
 //! log (one line per IFRT call).
 //!

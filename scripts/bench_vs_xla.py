@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""xlac beside XLA:CPU on the same machine, in one run (issue #7).
+"""xlac beside XLA:CPU on the same machine, in one run.
 
     python3 scripts/bench_vs_xla.py                          # all of testdata/bench/
     python3 scripts/bench_vs_xla.py matmul softmax --iters 50
@@ -354,7 +354,7 @@ def main(argv):
     if opts.rounds < 1:
         ap.error("--rounds must be at least 1")
     if opts.iters < 30:
-        print(f"note: --iters {opts.iters} is below the 30 runs issue #7 asks for", flush=True)
+        print(f"note: --iters {opts.iters} is below the 30 runs a comparison needs", flush=True)
 
     info = machine()
     print("# " + " ".join(["python3", "scripts/bench_vs_xla.py"] + argv), flush=True)

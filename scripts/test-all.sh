@@ -50,3 +50,26 @@ if [ "$status" -eq 5 ]; then
   exit 1
 fi
 [ "$status" -eq 0 ] || exit "$status"
+
+# --- JAX's own tests, a bounded leg (scripts/jax_tests.py) ---------------------------------
+# The files in scripts/jax_tests_ci.txt run on jax's CPU backend and on xlac; a test that
+# passes on CPU and fails on xlac fails the suite unless scripts/jax_tests_known_differences.txt
+# names it with its reason. JAX's tests live beside the repository (../shared/jax-tests, or
+# XLAC_JAX_TESTS); CI always has them.
+jax_tests="${XLAC_JAX_TESTS:-../shared/jax-tests}"
+if [ -d "$jax_tests" ]; then
+  "$venv/bin/pip" install --quiet absl-py scipy
+  "$venv/bin/python" scripts/jax_tests.py --tests "$jax_tests" --files-from scripts/jax_tests_ci.txt \
+    --check --python "$venv/bin/python" --out target/jax-tests
+elif [ "${CI:-}" = "true" ]; then
+  echo "error: JAX's tests not found at $jax_tests" >&2
+  exit 1
+else
+  echo "skipped: JAX's own tests (no $jax_tests; set XLAC_JAX_TESTS)"
+fi
+
+# --- the labs' JAX and MPI commands (tests/docs.rs) --------------------------------------
+# The plain command blocks of docs/ ran in `cargo test --release` above; the blocks marked
+# `jax` (the venv's jax with the plugin) and `mpi` (the MPI build of xlac, mpirun) run here.
+XLAC_DOCS_PYTHON="$PWD/$venv/bin/python" XLAC_DOCS_SKIP_PLAIN=1 \
+  cargo test --release --features xlac/mpi --test docs

@@ -312,9 +312,14 @@ fn compile_pipeline(
         forced_parameter_layouts: options.forced_parameter_layouts.clone(),
     };
     let mut pipeline = Pipeline::new("cpu-compiler");
-    if let Some(spmd) = options.spmd {
-        pipeline = pipeline.pipeline(crate::spmd::spmd_pipeline(spmd, spmd_log));
-    }
+    pipeline = match options.spmd {
+        Some(spmd) => pipeline.pipeline(crate::spmd::spmd_pipeline(spmd, spmd_log)),
+        // One device: sharding annotations jax writes anyway are identities (XLA:CPU's
+        // `sharding-removal` pipeline).
+        None => pipeline.pipeline(
+            Pipeline::new("sharding-removal").pass(crate::spmd::sharding_remover::ShardingRemover),
+        ),
+    };
     pipeline
         .pipeline(cpu_pipeline(layout))
         .pipeline(fusion_pipeline(log))
@@ -336,7 +341,21 @@ pub fn pass_and_pipeline_names() -> Vec<&'static str> {
         }),
         ..CompileOptions::default()
     };
-    compile_pipeline(&options, &DecisionLog::default(), &Rc::default()).step_names()
+    let mut names =
+        compile_pipeline(&options, &DecisionLog::default(), &Rc::default()).step_names();
+    // One device's steps: the sharding removal that replaces the SPMD pipeline.
+    for name in compile_pipeline(
+        &CompileOptions::default(),
+        &DecisionLog::default(),
+        &Rc::default(),
+    )
+    .step_names()
+    {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// Runs [`compile_pipeline`] on `module`, dumping and recording as `options` say.

@@ -1,6 +1,6 @@
 //! xlac: a small, real CPU backend for XLA programs.
 //!
-//! Data flow (see `../shared/design.md`): HLO text or StableHLO → [`ir::Module`] → pass
+//! Data flow (`docs/architecture.md`): HLO text or StableHLO → [`ir::Module`] → pass
 //! pipeline → layout, fusion, buffers → Cranelift codegen → runtime. The reference
 //! interpreter [`eval`] runs the same module and is the oracle for every later stage.
 

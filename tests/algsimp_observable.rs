@@ -1,9 +1,9 @@
 //! XLA:CPU's algebraic-simplifier rewrites that change results (`testdata/algsimp/`,
 //! written by `testdata/algsimp/generate.py` with jax 0.10.2 on CPU): for each rewrite, the
 //! compiled path on jit's HLO must give what the jitted program gave on XLA:CPU (`xla`),
-//! and the interpreter on the same HLO must give the output the README's table says it
+//! and the interpreter on the same HLO must give the output the op coverage page's table says it
 //! follows: `HloEvaluator` (the program as written: jax's op-by-op `eager` output) or
-//! `XLA:CPU`. Bit for bit (NaN matches NaN). The test also checks that the README's table
+//! `XLA:CPU`. Bit for bit (NaN matches NaN). The test also checks that the op coverage page's table
 //! has exactly one row per case, so the table is what the code does.
 //!
 //! Release mode: `cargo test --release --test algsimp_observable`.
@@ -111,17 +111,18 @@ fn same(got: &[Literal], want: &[NamedArray]) -> Result<(), String> {
     Ok(())
 }
 
-/// `rule -> (compiled, interpreter)` from the README's table.
-fn readme_table() -> BTreeMap<String, (String, String)> {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
-    let start = readme
+/// `rule -> (compiled, interpreter)` from the op coverage page's table.
+fn page_table() -> BTreeMap<String, (String, String)> {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/op-coverage.md"))
+            .expect("docs/op-coverage.md");
+    let start = page
         .find("<!-- algsimp-observable -->")
-        .expect("README has a <!-- algsimp-observable --> table");
-    let end = readme
+        .expect("docs/op-coverage.md has a <!-- algsimp-observable --> table");
+    let end = page
         .find("<!-- /algsimp-observable -->")
-        .expect("README closes the algsimp-observable table");
-    readme[start..end]
+        .expect("docs/op-coverage.md closes the algsimp-observable table");
+    page[start..end]
         .lines()
         .filter_map(|l| {
             // | rewrite | example | XLA:CPU | compiled | interpreter |
@@ -138,9 +139,9 @@ fn readme_table() -> BTreeMap<String, (String, String)> {
 }
 
 #[test]
-fn rewrites_that_change_results_match_the_readme_table() {
+fn rewrites_that_change_results_match_the_op_coverage_table() {
     let cases = load();
-    let table = readme_table();
+    let table = page_table();
     assert_eq!(
         table.keys().collect::<Vec<_>>(),
         {
@@ -148,7 +149,7 @@ fn rewrites_that_change_results_match_the_readme_table() {
             rules.sort();
             rules
         },
-        "the README's table must have one row per testdata/algsimp case"
+        "the op coverage page's table must have one row per testdata/algsimp case"
     );
     let mut problems = Vec::new();
     for case in &cases {

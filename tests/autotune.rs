@@ -1,4 +1,4 @@
-//! `--autotune` (issue #8): on the matmul and conv models it races every tunable thunk and
+//! `--autotune`: on the matmul and conv models it races every tunable thunk and
 //! writes `KERNEL.autotune.txt` (every candidate, its times, the winner); the winner is the
 //! default unless it beat the default's median by more than the noise margin; the thunk
 //! sequence uses the winner; a second compile without the flag takes the winners from the

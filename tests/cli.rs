@@ -289,7 +289,7 @@ fn seeded_random_inputs_are_deterministic() {
     assert_ne!(one.stdout, other.stdout);
 }
 
-/// The README's first command: a real JAX model with the inputs and outputs JAX gave.
+/// The README's first-run command: a real JAX model with the inputs and outputs JAX gave.
 #[test]
 fn mlp_matches_jax() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/mlp");

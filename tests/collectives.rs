@@ -271,7 +271,7 @@ fn the_trace_of_every_collective_has_one_lane_per_device() {
         std::fs::read_to_string(dir.join(format!("module_0000.{name}.collectives.txt"))).unwrap();
     let index = std::fs::read_to_string(dir.join("index.txt")).unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    // The README's screenshot is drawn from this trace (scripts/render_trace.py).
+    // The screenshot in docs/multi-device.md is drawn from this trace (scripts/render_trace.py).
     if let Some(out) = std::env::var_os("XLAC_COLLECTIVES_TRACE_OUT") {
         std::fs::write(out, &json).unwrap();
     }

@@ -1,4 +1,4 @@
-//! Issue 5's layout test: the same program compiled with a forced column-major parameter
+//! Layouts never change results: the same program compiled with a forced column-major parameter
 //! (`--layout param0={0,1}` on the command line, `forced_parameter_layouts` in the library,
 //! or an `entry_computation_layout` in the text) gives the same result and a different
 //! buffer plan and dump. The reference result is the interpreter on the module as written.

@@ -1,4 +1,4 @@
-//! `xlac run --distributed mpi` under `mpirun`: one device per rank, the chapter-12 model.
+//! `xlac run --distributed mpi` under `mpirun`: one device per rank, the multi-controller model.
 //! Every result must equal the in-process run of the same program bit for bit (the ranks
 //! fold reductions in group order, as one process does), and a misordered program must stop
 //! with a report, never hang. Needs the `mpi` feature and Open MPI's `mpirun`

@@ -1,4 +1,4 @@
-//! The single controller driving four `xlac serve` workers started by `mpirun` (chapter 13):
+//! The single controller driving four `xlac serve` workers started by `mpirun`:
 //! the controller holds the program and the arrays' metadata, each worker one device's
 //! shards; collectives go between the workers over MPI. Needs the `mpi` feature and Open
 //! MPI's `mpirun` (`scripts/test-all.sh` installs them).

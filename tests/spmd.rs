@@ -2,7 +2,7 @@
 //! 0.10.2 on 8 simulated CPU devices): xlac partitions each global program and runs it on
 //! its devices; the assembled outputs must equal XLA's and xlac's own one-device run; the
 //! per-partition entry signature must equal XLA's `after_spmd-partitioning` dump; and the
-//! collectives xlac makes are compared with XLA's (the table in README's chapter 07).
+//! collectives xlac makes are compared with XLA's (the table in docs/spmd.md).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -308,7 +308,7 @@ fn per_partition_signature_equals_xlas() {
 }
 
 /// The fixtures' collectives whose multiset differs from XLA's, with the reason (the
-/// README lists the same). Everything else must match exactly.
+/// table in docs/spmd.md lists the same). Everything else must match exactly.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     (
         "argmax_sharded",

@@ -3,8 +3,8 @@
 //! interpreter on the HLO text, and the compiled backend from the StableHLO text, and each
 //! output leaf is compared with XLA:CPU's (integers and booleans exactly, floats within the
 //! case's tolerance or `Tolerance::for_output`). Each path must pass at least 99.5% of the
-//! cases, and every case that fails must be listed with its reason in the README's table of
-//! remaining sweep failures (and every listed case must still fail there), so the README
+//! cases, and every case that fails must be listed with its reason in the op coverage page's table of
+//! remaining sweep failures (and every listed case must still fail there), so the page
 //! says exactly what does not work yet.
 //!
 //! Release mode: `cargo test --release --test sweep` (about a minute on two cores).
@@ -151,17 +151,18 @@ fn run(case: &Case, path: Path3) -> Result<(), String> {
     Ok(())
 }
 
-/// `(path, case)` pairs the README lists as failing, from its sweep-failures table.
+/// `(path, case)` pairs docs/op-coverage.md lists as failing, from its sweep-failures table.
 fn listed_failures() -> BTreeSet<(String, String)> {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
-    let start = readme
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/op-coverage.md"))
+            .expect("docs/op-coverage.md");
+    let start = page
         .find("<!-- sweep-failures -->")
-        .expect("README has a <!-- sweep-failures --> table");
-    let end = readme
+        .expect("docs/op-coverage.md has a <!-- sweep-failures --> table");
+    let end = page
         .find("<!-- /sweep-failures -->")
-        .expect("README closes the sweep-failures table");
-    readme[start..end]
+        .expect("docs/op-coverage.md closes the sweep-failures table");
+    page[start..end]
         .lines()
         .filter_map(|l| {
             let cells: Vec<&str> = l.split('|').map(str::trim).collect();
@@ -241,7 +242,7 @@ fn sweep_matches_xla_cpu_on_every_path() {
     for ((path, case), why) in &failures {
         if !listed.contains(&(path.name().to_string(), case.clone())) {
             problems.push(format!(
-                "{} {case} fails but the README does not list it: {why}",
+                "{} {case} fails but docs/op-coverage.md does not list it: {why}",
                 path.name()
             ));
         }
@@ -252,7 +253,7 @@ fn sweep_matches_xla_cpu_on_every_path() {
             .any(|p| p.name() == path && failures.contains_key(&(*p, case.clone())));
         if !still {
             problems.push(format!(
-                "the README lists {path} {case} as failing, but it passes (or is not a case)"
+                "docs/op-coverage.md lists {path} {case} as failing, but it passes (or is not a case)"
             ));
         }
     }

@@ -624,9 +624,8 @@ const fn const_str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// The slots the client tests for NULL to mean "not supported" (../shared/notes/pjrt.md
-/// §4.2): filling them with a failing function would make the client take paths that
-/// abort the process (e.g. `Device_GetAttributes` failing is fatal at minor ≥ 92).
+/// The slots the client tests for NULL to mean "not supported": filling them with a failing
+/// function would make the client take paths that abort the process (e.g. `Device_GetAttributes` failing is fatal at minor ≥ 92).
 pub const NULL_SLOTS: [&str; 8] = [
     "Device_GetAttributes",
     "Client_Load",

@@ -27,6 +27,9 @@ pub const MAX_BUFFER_BYTES: usize = 1 << 40;
 /// The most dimensions a buffer may have.
 pub const MAX_RANK: usize = 64;
 
+/// `PJRT_Buffer_Type_TOKEN`.
+pub const PJRT_BUFFER_TYPE_TOKEN: PJRT_Buffer_Type = 23;
+
 /// The element types xlac stores, by `PJRT_Buffer_Type`.
 pub fn element_type(t: PJRT_Buffer_Type) -> Result<PrimitiveType> {
     use PrimitiveType as P;
@@ -46,12 +49,26 @@ pub fn element_type(t: PJRT_Buffer_Type) -> Result<PrimitiveType> {
         13 => P::BF16,
         14 => P::C64,
         15 => P::C128,
-        16..=31 => {
-            return Err(Error::unimplemented(format!(
-                "xlac does not store buffers of PJRT element type {t} (f8/f6/f4, 1/2/4-bit \
-                 integers and tokens are not executable types)"
-            )));
+        16 => P::F8E5M2,
+        17 => P::F8E4M3FN,
+        18 => P::F8E4M3B11FNUZ,
+        19 => P::F8E5M2FNUZ,
+        20 => P::F8E4M3FNUZ,
+        21 => P::S4,
+        22 => P::U4,
+        PJRT_BUFFER_TYPE_TOKEN => {
+            return Err(Error::invalid(
+                "a token is not a buffer of data (PJRT_Buffer_Type_TOKEN)",
+            ));
         }
+        24 => P::S2,
+        25 => P::U2,
+        26 => P::F8E4M3,
+        27 => P::F8E3M4,
+        28 => P::F8E8M0FNU,
+        29 => P::F4E2M1FN,
+        30 => P::S1,
+        31 => P::U1,
         _ => return Err(Error::invalid(format!("unknown PJRT_Buffer_Type {t}"))),
     })
 }
@@ -75,6 +92,21 @@ pub fn buffer_type(t: PrimitiveType) -> Result<PJRT_Buffer_Type> {
         P::BF16 => 13,
         P::C64 => 14,
         P::C128 => 15,
+        P::F8E5M2 => 16,
+        P::F8E4M3FN => 17,
+        P::F8E4M3B11FNUZ => 18,
+        P::F8E5M2FNUZ => 19,
+        P::F8E4M3FNUZ => 20,
+        P::S4 => 21,
+        P::U4 => 22,
+        P::S2 => 24,
+        P::U2 => 25,
+        P::F8E4M3 => 26,
+        P::F8E3M4 => 27,
+        P::F8E8M0FNU => 28,
+        P::F4E2M1FN => 29,
+        P::S1 => 30,
+        P::U1 => 31,
         other => {
             return Err(Error::unimplemented(format!(
                 "xlac cannot hand out a buffer of type {}",
@@ -166,10 +198,19 @@ pub fn array_data_from_bytes(ty: PrimitiveType, bytes: &[u8]) -> Result<ArrayDat
         P::F64 => typed_from_bytes::<f64>(bytes),
         P::C64 => typed_from_bytes::<Complex<f32>>(bytes),
         P::C128 => typed_from_bytes::<Complex<f64>>(bytes),
-        other => Err(Error::unimplemented(format!(
-            "xlac does not store {} buffers",
-            other.name()
-        ))),
+        // The narrow formats: one byte per element holding the bit pattern, as jax's host
+        // arrays (ml_dtypes) hold them and xlac's literals store them.
+        _ => {
+            let mut v = Vec::new();
+            v.try_reserve_exact(bytes.len()).map_err(|_| {
+                Error::new(
+                    Code::ResourceExhausted,
+                    format!("cannot allocate {} bytes", bytes.len()),
+                )
+            })?;
+            v.extend_from_slice(bytes);
+            Ok(ArrayData::Raw(v))
+        }
     }
 }
 
@@ -270,6 +311,30 @@ impl Buffer {
         }
     }
 
+    /// A token buffer (`PJRT_Buffer_Type_TOKEN`, no data): what a program with ordered
+    /// effects returns, and takes back in its next call.
+    pub fn token(client: &Client) -> Buffer {
+        Buffer {
+            client,
+            dims: Vec::new(),
+            minor_to_major: Vec::new(),
+            element_type: PrimitiveType::Pred,
+            data: Mutex::new(Some(Arc::new(Literal::Token))),
+            external: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// True for a token buffer.
+    pub fn is_token(&self) -> bool {
+        matches!(
+            self.data
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_deref(),
+            Some(Literal::Token)
+        )
+    }
+
     /// Hands the buffer to C.
     pub fn into_raw(self) -> *mut c_void {
         Box::into_raw(Box::new(self)).cast()
@@ -335,6 +400,9 @@ impl Buffer {
     }
 
     fn byte_size(&self) -> usize {
+        if self.is_token() {
+            return 0;
+        }
         checked_size(&self.dims, self.element_type)
             .map(|(_, b)| b)
             .unwrap_or(0)
@@ -608,7 +676,11 @@ entry_points! {
     fn buffer_element_type(a: PJRT_Buffer_ElementType_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
-        a.type_ = buffer_type(b.element_type)?;
+        a.type_ = if b.is_token() {
+            PJRT_BUFFER_TYPE_TOKEN
+        } else {
+            buffer_type(b.element_type)?
+        };
         Ok(())
     }
 

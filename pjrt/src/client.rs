@@ -145,7 +145,7 @@ impl ClientOptions {
                         "interpreter" | "interpret" => Mode::Interpreter,
                         _ => {
                             return Err(Error::invalid(format!(
-                                "create option mode={text}: expected compiled or interpreter"
+                                "create option mode:{text}: expected compiled or interpreter"
                             )));
                         }
                     }
@@ -157,7 +157,7 @@ impl ClientOptions {
                         .filter(|&n| (1..=1024).contains(&n))
                         .ok_or_else(|| {
                             Error::invalid(format!(
-                                "create option threads={text}: expected a number from 1 to 1024"
+                                "create option threads:{text}: expected a number from 1 to 1024"
                             ))
                         })?;
                     o.threads = Some(n);
@@ -212,9 +212,15 @@ unsafe impl Send for Client {}
 unsafe impl Sync for Client {}
 
 /// Strings the getters hand out; `'static`, so their lifetime is the process's.
-pub const PLATFORM_NAME: &str = "xlac";
+///
+/// The platform is "cpu", as XLA:CPU's: jax lowers for the platform name a client reports
+/// (its CPU rules emit the LAPACK and host-callback custom calls xlac runs,
+/// `lax.platform_dependent(cpu=...)` takes the CPU branch) and IFRT hands host callbacks
+/// only to CPU and GPU platforms. jax still knows the backend as "xlac", the name it was
+/// registered under (`jax.devices("xlac")`); the version and the device's name say xlac.
+pub const PLATFORM_NAME: &str = "cpu";
 const PLATFORM_VERSION: &str = concat!("xlac ", env!("CARGO_PKG_VERSION"));
-const DEVICE_KIND: &str = "xlac";
+const DEVICE_KIND: &str = "cpu";
 const DEVICE_TO_STRING: &str = "XlacDevice(id=0)";
 const DEVICE_DEBUG_STRING: &str = "xlac:0";
 /// The memory kind JAX expects of a device's default memory.
@@ -380,7 +386,7 @@ fn named_list(name: &'static str, v: &'static [i64]) -> PJRT_NamedValue {
 }
 
 /// `xla_version` (XLA's CPU plugin reports 2), `stablehlo_current_version` = 1.17.0 (pins
-/// the VHLO version JAX serializes to, ../shared/notes/pjrt.md §2.3) and
+/// the VHLO version JAX serializes to) and
 /// `stablehlo_minimum_version` = 1.0.0 (from there on JAX writes bytecode v6, the version
 /// xlac's reader reads).
 pub unsafe extern "C" fn plugin_attributes(args: *mut PJRT_Plugin_Attributes_Args) -> *mut c_void {
@@ -652,9 +658,9 @@ mod tests {
     #[test]
     fn bad_options_are_errors_naming_them() {
         for (bad, word) in [
-            (s("mode", "fast"), "mode=fast"),
-            (s("threads", "0"), "threads=0"),
-            (s("threads", "x"), "threads=x"),
+            (s("mode", "fast"), "mode:fast"),
+            (s("threads", "0"), "threads:0"),
+            (s("threads", "x"), "threads:x"),
             (s("dumpto", "d"), "dumpto"),
         ] {
             let e = ClientOptions::parse(&[bad]).unwrap_err();

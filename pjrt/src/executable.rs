@@ -14,12 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use xlac::compiler::CompileOptions as XlacCompileOptions;
-use xlac::eval::{EvalOptions, evaluate};
+use xlac::eval::{EvalOptions, evaluate_with_handler};
 use xlac::ir::{ArrayShape, Literal, Module, Shape, verifier};
 use xlac::runtime::Argument;
 
 use crate::abi::*;
-use crate::buffer::{Buffer, Event, buffer_ref, buffer_type};
+use crate::buffer::{Buffer, Event, PJRT_BUFFER_TYPE_TOKEN, buffer_ref, buffer_type};
 use crate::client::{Client, MEMORY_KIND, Mode, client_ref};
 use crate::compile_options::{self, SINGLE_DEVICE_ASSIGNMENT};
 use crate::error::{Code, Error, Result, bytes, entry_points, guard, slice};
@@ -161,8 +161,8 @@ pub struct ExecutableState {
     /// Per parameter: the program donates it (`input_output_alias` or `buffer_donor`),
     /// so Execute consumes its buffer.
     donated: Vec<bool>,
-    /// The flattened result leaves.
-    outputs: Vec<ArrayShape>,
+    /// The flattened result leaves; `None` is a token (ordered effects return one).
+    outputs: Vec<Option<ArrayShape>>,
     output_types: Vec<PJRT_Buffer_Type>,
     output_dims: Vec<i64>,
     output_dim_sizes: Vec<usize>,
@@ -205,6 +205,16 @@ fn leaves(shape: &Shape, out: &mut Vec<ArrayShape>) {
     match shape {
         Shape::Array(a) => out.push(a.clone()),
         Shape::Tuple(elements) => elements.iter().for_each(|e| leaves(e, out)),
+        _ => {}
+    }
+}
+
+/// The result's leaves in order, tokens as `None`: each is one output buffer.
+fn result_leaves(shape: &Shape, out: &mut Vec<Option<ArrayShape>>) {
+    match shape {
+        Shape::Array(a) => out.push(Some(a.clone())),
+        Shape::Tuple(elements) => elements.iter().for_each(|e| result_leaves(e, out)),
+        Shape::Token => out.push(None),
         _ => {}
     }
 }
@@ -291,7 +301,8 @@ pub fn compile(
         }
     }
     let mut outputs = Vec::new();
-    leaves(module.result_shape(), &mut outputs);
+    result_leaves(module.result_shape(), &mut outputs);
+    let output_arrays: Vec<ArrayShape> = outputs.iter().flatten().cloned().collect();
     let mut hasher = DefaultHasher::new();
     code.hash(&mut hasher);
     format.hash(&mut hasher);
@@ -320,7 +331,7 @@ pub fn compile(
                 let cost = cost_values(&module);
                 let memory = MemoryStats {
                     argument: shapes_bytes(&parameters),
-                    output: array_bytes(&outputs),
+                    output: array_bytes(&output_arrays),
                     ..MemoryStats::default()
                 };
                 (
@@ -340,7 +351,7 @@ pub fn compile(
                 let program = optimized_program(&exe.module, &parameters);
                 let cost = cost_values(&exe.module);
                 let argument = shapes_bytes(&parameters);
-                let output = array_bytes(&outputs);
+                let output = array_bytes(&output_arrays);
                 let temp = exe.buffers.temp_bytes() as i64;
                 let total = exe
                     .buffers
@@ -368,13 +379,19 @@ pub fn compile(
         };
     let output_types = outputs
         .iter()
-        .map(|s| buffer_type(s.element_type))
+        .map(|s| match s {
+            Some(s) => buffer_type(s.element_type),
+            None => Ok(PJRT_BUFFER_TYPE_TOKEN),
+        })
         .collect::<Result<Vec<_>>>()?;
-    let output_dims = outputs
+    let output_dims = output_arrays
         .iter()
         .flat_map(|s| s.dims.iter().copied())
         .collect();
-    let output_dim_sizes = outputs.iter().map(|s| s.dims.len()).collect();
+    let output_dim_sizes = outputs
+        .iter()
+        .map(|s| s.as_ref().map_or(0, |s| s.dims.len()))
+        .collect();
     let output_kinds = outputs
         .iter()
         .map(|_| MEMORY_KIND.as_ptr().cast())
@@ -501,7 +518,8 @@ impl ExecutableState {
         &self,
         client: &Client,
         args: Vec<Input>,
-    ) -> Result<Vec<xlac::ir::ArrayLiteral>> {
+        host: Option<Arc<dyn xlac::eval::CustomCallHandler>>,
+    ) -> Result<Vec<Literal>> {
         {
             let refs: Vec<&Literal> = args.iter().map(Input::literal).collect();
             self.check_arguments(&refs)?;
@@ -533,7 +551,11 @@ impl ExecutableState {
                         (None, None) => unreachable!("every argument is kept or donated"),
                     })
                     .collect();
-                client.install(|| exe.0.execute_donated(arguments))
+                // The run's host callbacks, for this run only.
+                exe.0.custom_call_handler = host;
+                let result = client.install(|| exe.0.execute_donated(arguments));
+                exe.0.custom_call_handler = None;
+                result
             }
             Runner::Interpreter(module) => {
                 let owned: Vec<Literal> = args
@@ -543,7 +565,7 @@ impl ExecutableState {
                         Input::Donated(l) => l,
                     })
                     .collect();
-                evaluate(module, &owned, &EvalOptions::default())
+                evaluate_with_handler(module, &owned, &EvalOptions::default(), host)
                     .map_err(|e| xlac::runtime::RuntimeError::new(e.to_string()))
             }
         }
@@ -572,15 +594,15 @@ fn shapes_match(given: &Shape, param: &Shape) -> bool {
         (Shape::Tuple(a), Shape::Tuple(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| shapes_match(x, y))
         }
+        (Shape::Token, Shape::Token) => true,
         _ => false,
     }
 }
 
-fn flatten(value: Literal, out: &mut Vec<xlac::ir::ArrayLiteral>) {
+fn flatten(value: Literal, out: &mut Vec<Literal>) {
     match value {
-        Literal::Array(a) => out.push(a),
         Literal::Tuple(elements) => elements.into_iter().for_each(|e| flatten(e, out)),
-        Literal::Token => {}
+        leaf => out.push(leaf),
     }
 }
 
@@ -705,6 +727,31 @@ const MAX_NON_DONATABLE: usize = 1 << 20;
 ///
 /// # Safety
 /// `options` must be NULL or valid for its declared size.
+/// The host callbacks the framework put in the options' execute context, if any.
+///
+/// # Safety
+/// `options` must be NULL or the framework's valid options.
+unsafe fn host_callbacks(
+    options: *mut PJRT_ExecuteOptions,
+) -> Result<Option<Arc<dyn xlac::eval::CustomCallHandler>>> {
+    // SAFETY: the caller's contract.
+    let Some(o) = (unsafe { options.as_ref() }) else {
+        return Ok(None);
+    };
+    if !has_field(
+        o.struct_size,
+        std::mem::offset_of!(PJRT_ExecuteOptions, context),
+        std::mem::size_of::<usize>(),
+    ) {
+        return Ok(None);
+    }
+    // SAFETY: a context from `PJRT_ExecuteContext_Create`, or NULL.
+    match unsafe { crate::host_callback::context_ref(o.context)? } {
+        Some(context) => context.host_callbacks(),
+        None => Ok(None),
+    }
+}
+
 unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<Vec<i64>> {
     // SAFETY: the caller's contract.
     let Some(o) = (unsafe { options.as_ref() }) else {
@@ -766,8 +813,15 @@ fn take_arguments(
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            b.literal()
-                .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))
+            let data = b
+                .literal()
+                .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))?;
+            // A token parameter takes whatever jax passes for it: a token from an earlier
+            // run, or the `bool[0]` array it starts an ordered effect with.
+            Ok(match state.parameters.get(i) {
+                Some(Shape::Token) => Arc::new(Literal::Token),
+                _ => data,
+            })
         })
         .collect::<Result<Vec<_>>>()?;
     {
@@ -851,16 +905,21 @@ entry_points! {
         // SAFETY: `argument_lists[0]` holds `num_args` buffers.
         let lists = unsafe { slice(a.argument_lists, 1, "argument_lists")? };
         let handles = unsafe { slice(lists[0], a.num_args, "argument_lists[0]")? };
+        let host = unsafe { host_callbacks(a.options)? };
         let inputs = take_arguments(&l.state, handles, &non_donatable)?;
-        let outputs = l.state.execute(client, inputs)?;
+        let outputs = l.state.execute(client, inputs, host)?;
         // SAFETY: `output_lists[0]` has room for `NumOutputs` buffers.
         let out_lists = unsafe { slice(a.output_lists, 1, "output_lists")? };
         if out_lists[0].is_null() && !outputs.is_empty() {
             return Err(Error::invalid("output_lists[0] is NULL"));
         }
         for (i, leaf) in outputs.into_iter().enumerate() {
+            let buffer = match leaf {
+                Literal::Array(a) => Buffer::new(client, a),
+                _ => Buffer::token(client),
+            };
             // SAFETY: index within the pre-sized list.
-            unsafe { *out_lists[0].add(i) = Buffer::new(client, leaf).into_raw() };
+            unsafe { *out_lists[0].add(i) = buffer.into_raw() };
         }
         if !a.device_complete_events.is_null() {
             // SAFETY: room for one event per device.

@@ -2,7 +2,7 @@
 //! xlac. The shared library exports one symbol, [`GetPjrtApi`], which returns the table of
 //! 138 function slots the framework calls through.
 //!
-//! What fills the slots (../shared/notes/pjrt.md §4 has the measured facts):
+//! What fills the slots:
 //! - real functions for everything a JAX session calls: the client and its one CPU device
 //!   and memory ([`client`]), buffers and events ([`buffer`]), compile and execute
 //!   ([`executable`], with the compile options read by [`compile_options`]);
@@ -27,6 +27,7 @@ pub mod client;
 pub mod compile_options;
 pub mod error;
 pub mod executable;
+pub mod host_callback;
 pub mod unimplemented;
 
 use std::ffi::c_void;
@@ -48,7 +49,8 @@ fn api() -> &'static PJRT_Api {
         }
         PJRT_Api {
             struct_size: std::mem::size_of::<PJRT_Api>(),
-            extension_start: std::ptr::null_mut(),
+            // The FFI extension: how the framework hands a run its host callbacks.
+            extension_start: host_callback::ffi_extension(),
             pjrt_api_version: PJRT_Api_Version {
                 struct_size: std::mem::size_of::<PJRT_Api_Version>(),
                 extension_start: std::ptr::null_mut(),
@@ -152,6 +154,8 @@ fn implemented() -> Vec<(&'static str, *const c_void)> {
         "Buffer_IncreaseExternalReferenceCount" => buffer_increase_external_reference_count,
         "Buffer_DecreaseExternalReferenceCount" => buffer_decrease_external_reference_count,
         "Buffer_OpaqueDeviceMemoryDataPointer" => buffer_opaque_device_memory_data_pointer,
+        "ExecuteContext_Create" => host_callback::execute_context_create,
+        "ExecuteContext_Destroy" => host_callback::execute_context_destroy,
     }
 }
 
@@ -190,7 +194,7 @@ unsafe extern "C" fn error_get_code(args: *mut PJRT_Error_GetCode_Args) -> *mut 
 }
 
 /// Must succeed: the client calls it while converting every plugin error, and a failure
-/// there recurses until the stack overflows (measured, ../shared/notes/pjrt.md §4.3).
+/// there recurses until the stack overflows (measured with jaxlib 0.10.2).
 unsafe extern "C" fn error_for_each_payload(
     args: *mut PJRT_Error_ForEachPayload_Args,
 ) -> *mut c_void {

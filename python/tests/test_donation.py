@@ -11,19 +11,16 @@ import numpy as np
 import pytest
 
 
-def test_xlac_is_a_platform_with_donation_in_a_fresh_process():
-    """After `import jax; jax.devices()` in a new interpreter the list JAX's lowering reads
-    holds "xlac", and a donating jit lowers without JAX's "not implemented" warning."""
+def test_donation_lowers_in_a_fresh_process():
+    """In a new interpreter a donating jit on xlac lowers with aliasing and without JAX's
+    "Donation is not implemented" warning: xlac's platform is "cpu", which JAX lowers
+    donation for."""
     script = textwrap.dedent(
         """
         import warnings
         warnings.simplefilter("error")
         import jax
         import numpy as np
-        jax.devices()
-        from jax._src.interpreters import mlir
-        assert "xlac" in mlir._platforms_with_donation, mlir._platforms_with_donation
-        assert mlir._platforms_with_donation.count("xlac") == 1
         x = jax.device_put(np.ones(4, np.float32), jax.devices("xlac")[0])
         text = jax.jit(lambda x: x + 1, donate_argnums=0).lower(x).as_text()
         assert "tf.aliasing_output = 0" in text, text
@@ -34,13 +31,6 @@ def test_xlac_is_a_platform_with_donation_in_a_fresh_process():
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
     assert "Donation is not implemented" not in out.stderr
-
-
-def test_jax_module_is_the_one_initialize_changed():
-    from jax._src.interpreters import mlir
-
-    jax.devices()
-    assert "xlac" in mlir._platforms_with_donation
 
 
 def _put(device, a):

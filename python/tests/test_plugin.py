@@ -13,11 +13,15 @@ import numpy as np
 import pytest
 
 
-def test_default_backend_is_xlac():
-    assert jax.default_backend() == "xlac"
+def test_default_backend_is_xlac_and_a_cpu():
     (device,) = jax.devices()
-    assert device.platform == "xlac"
-    assert jax.devices("cpu")
+    assert device == jax.devices("xlac")[0]
+    assert device.platform == "cpu" and device.device_kind == "cpu"
+    assert jax.default_backend() == "cpu"
+    assert "xlac" in device.client.platform_version, device.client.platform_version
+    assert repr(device) == "XlacDevice(id=0)"
+    # jax's own CPU backend is still there, and is another client.
+    assert jax.devices("cpu")[0].client is not device.client
 
 
 @pytest.mark.jit
@@ -133,4 +137,40 @@ def test_interpreter_mode_and_threads(tmp_path):
 def test_a_bad_create_option_is_reported(tmp_path):
     result = _run("mode:fastest", tmp_path)
     assert result.returncode != 0
-    assert "mode=fastest" in result.stderr, result.stderr
+    assert "mode:fastest" in result.stderr, result.stderr
+
+
+def _run_env(options_variable, tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XLAC_PJRT")}
+    env["XLAC_PJRT_OPTIONS"] = options_variable
+    return subprocess.run(
+        [sys.executable, str(script), ""], capture_output=True, text=True, env=env, timeout=600
+    )
+
+
+@pytest.mark.jit
+def test_options_from_the_environment_in_jax_syntax(tmp_path):
+    dump = tmp_path / "dump"
+    result = _run_env(f"dump_to:{dump};threads:2", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[1.0, 3.0, 5.0, 7.0]", "6.0"]
+    assert any(dump.iterdir())
+
+
+@pytest.mark.parametrize(
+    "options, says",
+    [
+        ("dump_to=out/dump", "write 'dump_to:out/dump'"),
+        ("threads", "'threads' is not key:value"),
+        ("speed:11", "unknown create option 'speed' (xlac takes dump_to, mode, threads, log_calls"),
+    ],
+)
+def test_bad_environment_options_fail_loudly(tmp_path, options, says):
+    """Never a traceback swallowed at discovery and a silent run on jax's CPU backend: the
+    first use of JAX raises, naming the problem."""
+    result = _run_env(options, tmp_path)
+    assert result.returncode != 0, result.stdout
+    assert "Unable to initialize backend 'xlac'" in result.stderr, result.stderr
+    assert says in result.stderr, result.stderr

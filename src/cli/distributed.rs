@@ -1,4 +1,4 @@
-//! `xlac run MODEL --distributed mpi` under `mpirun -np N`: the chapter-12 model. Every rank
+//! `xlac run MODEL --distributed mpi` under `mpirun -np N`: the multi-controller model. Every rank
 //! runs this same command, compiles the same program, and runs one device of the grid (the
 //! device whose id in the device assignment is its rank); ranks meet only in collectives
 //! (`runtime::collectives::mpi`). Rank 0 gathers the result shards and prints or writes

@@ -1,4 +1,4 @@
-//! `xlac serve`: a worker of the single controller (chapter 13; `crate::distributed`).
+//! `xlac serve`: a worker of the single controller (`crate::distributed`).
 //! Under `mpirun -np N` (a build with the `mpi` feature) the N ranks are the job's workers,
 //! rank r running device r and listening on the given port + r; alone, it is a job of one.
 //! Each worker prints one `listening` line to standard output, so whoever starts it knows

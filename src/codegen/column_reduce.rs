@@ -1,4 +1,4 @@
-//! Vectorized column reductions (issue #7): a fusion whose root is a `reduce` that KEEPS the
+//! Vectorized column reductions: a fusion whose root is a `reduce` that KEEPS the
 //! physical minor-most dimension of its input (`f32[4096,2048]{1,0}` summed over dimension
 //! 0, the bias gradient of a dense layer) with an `add`/`maximum`/`minimum` reducer on
 //! f32/f64 and an input the vector loop can compute.

@@ -3,7 +3,7 @@
 //! Cranelift's `Context::compile` against the shared ISA, and keep the bytes, alignment
 //! and relocations for the JIT module to install. `compile_kernels` runs these jobs on the
 //! rayon pool: `JITModule` is not `Sync`, but an `OwnedTargetIsa` is, and a `Context`
-//! per job needs nothing else (../shared/notes/cranelift.md §1.4 "Parallel compilation").
+//! per job needs nothing else.
 //! XLA: the parallel codegen of `xla/service/cpu/cpu_compiler.cc` (kernels compiled by a
 //! thread pool, then linked into one JIT).
 

@@ -4,7 +4,7 @@
 //! exists to be read next to the host's. One kernel that an ISA cannot compile is reported
 //! in its listing (and by the caller in `index.txt` and on stderr), never a crash: every
 //! compile runs under `catch_unwind`, because some unsupported cases panic inside Cranelift
-//! instead of returning an error (../shared/notes/cranelift.md §3).
+//! instead of returning an error.
 //!
 //! What each name means (the triple is always `*-unknown-linux-gnu`, so the kernel's
 //! `system_v` calling convention and 64-bit pointers fit every target unchanged):

@@ -1,7 +1,7 @@
 //! What a learner reads about a kernel: its CLIF with every instruction annotated with the
 //! HLO instruction it came from (`; %add.3`), and the host machine code (Capstone, AT&T
 //! syntax as Cranelift configures it) with the trailing constant pool cut off (Capstone
-//! would decode it as bogus instructions). See ../shared/notes/cranelift.md §2.
+//! would decode it as bogus instructions).
 
 use std::fmt::{self, Write};
 

@@ -9,7 +9,7 @@
 //! element.
 //! XLA keeps such values in registers through LLVM's loop-invariant code motion; Cranelift
 //! hoists only single pure instructions out of loops, never a whole reduction loop
-//! (../shared/notes/cranelift.md §5.2), so the emitter does it itself.
+//! (its loop-invariant code motion works per instruction), so the emitter does it itself.
 
 use std::collections::{BTreeSet, HashSet};
 

@@ -1,7 +1,7 @@
 //! The host instruction set Cranelift compiles for: `cranelift_native` detects the CPU's
 //! features (SSE4.1, AVX2, FMA, ...) and the shared flags pick the optimization level.
 //! This is not the cross-ISA view (other ISAs are a later, separate feature).
-//! Cranelift: `cranelift-native/src/lib.rs`; see ../shared/notes/cranelift.md §1.1.
+//! Cranelift: `cranelift-native/src/lib.rs`.
 
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};

@@ -1,7 +1,7 @@
 //! The JIT module all kernels of one compiled module live in: one `JITModule` with every
 //! external symbol registered explicitly (no `dlsym` guessing), each libcall declared once
 //! so kernels can import it. Code stays mapped as long as the `JITModule` lives; `KernelSet`
-//! owns it. See ../shared/notes/cranelift.md §1.2–1.3.
+//! owns it.
 
 use std::collections::HashMap;
 

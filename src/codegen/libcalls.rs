@@ -1,7 +1,7 @@
 //! The Rust functions generated kernels call, and the table that registers each one with the
 //! JIT by name. Registration is explicit for every symbol, including the ones Cranelift
 //! itself emits calls to (`floorf`, `fmaf`, `memcpy`, ...): `dlsym` does not find libm
-//! functions in a Rust binary (../shared/notes/cranelift.md §1.3, pitfall 2).
+//! functions in a Rust binary, so each is registered with the JIT by address.
 //!
 //! Transcendentals are libcalls until the inline CLIF math library (`codegen::math`) takes
 //! over the hot ones; each computes exactly what the reference interpreter computes (Rust's

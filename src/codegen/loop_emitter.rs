@@ -2,7 +2,7 @@
 //! kernel over its work units. Every loop is ROTATED: a guard (only when the trip count is not
 //! known to be positive), then a body block that is its own header and ends in
 //! `brif next < end, body, exit`; one branch per iteration, and Cranelift hoists constants
-//! out of rotated loops but not out of top-tested ones (../shared/notes/cranelift.md §5.2).
+//! out of rotated loops but not out of top-tested ones.
 //! Loop-carried values are block parameters.
 //!
 //! A kernel's iteration space is its output shape in PHYSICAL order: the minor-most

@@ -1,6 +1,5 @@
 //! Code generation: every fusion becomes one Cranelift function with one ABI for all
-//! kernels, compiled into one JIT module per executable. See design.md §2,
-//! ../shared/notes/cranelift.md and ../shared/notes/xla-cpu.md §10.
+//! kernels, compiled into one JIT module per executable. See `docs/architecture.md`.
 //!
 //! The kernel ABI ([`KernelFn`]) is XLA:CPU's call frame reduced to what xlac needs: a table
 //! of buffer pointers and the range of work units this call computes, so the runtime can

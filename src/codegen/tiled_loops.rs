@@ -1,5 +1,5 @@
-//! Cache-blocked (tiled) iteration for loop fusions that read an operand across its layout
-//! (issue #7): `out{0,1} = transpose(x{1,0}) + y{1,0}` walks the output along its minor
+//! Cache-blocked (tiled) iteration for loop fusions that read an operand across its layout:
+//! `out{0,1} = transpose(x{1,0}) + y{1,0}` walks the output along its minor
 //! dimension, so one operand is read with a stride of a whole row per element: a new cache
 //! line per element, each line fetched again for every one of its 16 floats.
 //!

@@ -1,4 +1,4 @@
-//! Vectorized row reductions (issue #7): a `reduce` over one dimension that is the physical
+//! Vectorized row reductions: a `reduce` over one dimension that is the physical
 //! minor-most dimension of its input (softmax's and layernorm's sums and maxima), with an
 //! `add`/`maximum`/`minimum` reducer on f32/f64 and an input the vector loop can compute,
 //! runs as [`ACCUMULATORS`] independent `f32x4`/`f64x2` accumulators (several in flight for

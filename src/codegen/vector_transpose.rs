@@ -1,4 +1,4 @@
-//! Vectorized tiled loop fusions (issue #7): the tiles of `tiled_loops.rs`, computed in
+//! Vectorized tiled loop fusions: the tiles of `tiled_loops.rs`, computed in
 //! `L`×`L` blocks of `f32x4` (`L` = 4) or `f64x2` (`L` = 2) vectors, with the operand read
 //! across the output's layout transposed in registers.
 //!

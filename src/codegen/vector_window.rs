@@ -1,4 +1,4 @@
-//! Vectorized pooling (issue #7): a loop fusion whose root is a `reduce-window` that does
+//! Vectorized pooling: a loop fusion whose root is a `reduce-window` that does
 //! not slide along the output's minor dimension (window size 1, stride 1, no padding or
 //! dilation there: NHWC max/avg pooling over H and W) computes `f32x4`/`f64x2` vectors of
 //! consecutive minor-dimension outputs. Each window position is one vector of the input

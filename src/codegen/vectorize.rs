@@ -1,4 +1,4 @@
-//! Explicit vectorization of elementwise loop fusions (issue #7): when every instruction of
+//! Explicit vectorization of elementwise loop fusions: when every instruction of
 //! a fusion is a float elementwise op with a vector form (arithmetic, max/min, the
 //! transcendentals of the inline math library `codegen::math` but sin/cos/tan, float compares feeding
 //! `select`), and every array parameter either has the output's dimensions and layout or is
@@ -8,7 +8,7 @@
 //! output's minor dimension must be a parameter whose own minor dimension is that one (a
 //! contiguous vector load); one that does not vary along it is computed as a scalar and
 //! splat. Anything else stays scalar.
-//! Cranelift has no auto-vectorizer (../shared/notes/cranelift.md §5.1); XLA relies on
+//! Cranelift has no auto-vectorizer; XLA relies on
 //! LLVM's loop vectorizer for the same loops.
 
 use std::collections::HashMap;

@@ -1,8 +1,8 @@
-//! The single controller (chapter 13): one process holds the program and every array's
+//! The single controller: one process holds the program and every array's
 //! metadata (global shape, dtype, sharding); the workers (`xlac serve`,
 //! [`super::worker`]) hold the shards. Each IFRT call is one request to each worker
-//! concerned, and one line of the controller's [`log`](Controller::log): the chapter's
-//! picture.
+//! concerned, and one line of the controller's [`log`](Controller::log): the whole job, seen
+//! from the one place that knows it.
 //!
 //! ```no_run
 //! use xlac::distributed::{Controller, Token};

@@ -1,5 +1,5 @@
-//! Beyond one process without MPI's launcher deciding who does what: the single controller
-//! of chapter 13. A controller process ([`Controller`]) holds the program and the arrays'
+//! Beyond one process without MPI's launcher deciding who does what: the single
+//! controller. A controller process ([`Controller`]) holds the program and the arrays'
 //! metadata; worker processes (`xlac serve`, [`Worker`]) hold the shards and run their
 //! device's program when told to. Requests are modelled on IFRT's proxy: compile,
 //! make-array, execute, fetch, reshard (fetches and puts the controller plans), delete.

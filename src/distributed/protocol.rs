@@ -1,4 +1,4 @@
-//! The controller/worker messages (chapter 13), modelled on IFRT's proxy
+//! The controller/worker messages, modelled on IFRT's proxy
 //! (`xla/python/ifrt_proxy/common/ifrt_service.proto`: `CompileRequest`,
 //! `MakeArrayFromHostBufferRequest`, `LoadedExecutableExecuteRequest`,
 //! `CopyToHostBufferRequest`, `DeleteArrayRequest`). One request per IFRT call; the

@@ -1,4 +1,4 @@
-//! `xlac serve`: one worker of a single-controller job (chapter 13). The worker holds its
+//! `xlac serve`: one worker of a single-controller job. The worker holds its
 //! device's shards and executables; the controller ([`super::controller`]) holds the
 //! program and every array's metadata, and sends one request per IFRT call. The worker
 //! never sees the user's script: it gets HLO text, compiles its own device's program, and

@@ -51,6 +51,9 @@ pub fn custom_call(
         "interpreter.run_parallel" => Err(EvalError::new(
             "interpreter.run_parallel needs the device runtime's handler (runtime::collectives::run_parallel)",
         )),
+        t if super::host_callback::is_host_callback_target(t) => {
+            Err(super::host_callback::no_host_error(t))
+        }
         other => Err(EvalError::new(format!(
             "custom-call target \"{other}\" is not supported by the interpreter"
         ))
@@ -279,14 +282,14 @@ fn total_order_keys(data: &ArrayData) -> EvalResult<Vec<i128>> {
 /// The attributes of a typed-FFI custom call: the MLIR dictionary JAX puts in
 /// `backend_config`, e.g. `{diag = 78 : ui8, side = 76 : ui8}`.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct FfiAttributes {
+pub(crate) struct FfiAttributes {
     /// `(name, value)` in order; values without their `: type` suffix, strings unquoted.
     entries: Vec<(String, String)>,
 }
 
 impl FfiAttributes {
     /// The attributes of `instr` (empty when it has no `backend_config`).
-    pub(super) fn of(instr: &Instruction) -> EvalResult<FfiAttributes> {
+    pub(crate) fn of(instr: &Instruction) -> EvalResult<FfiAttributes> {
         match &instr.backend_config {
             None => Ok(FfiAttributes::default()),
             Some(BackendConfig::Json(text) | BackendConfig::Quoted(text)) => {
@@ -326,7 +329,7 @@ impl FfiAttributes {
     }
 
     /// The value of `name`, if present.
-    pub(super) fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.entries
             .iter()
             .find(|(n, _)| n == name)

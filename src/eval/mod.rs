@@ -23,6 +23,7 @@ mod dot;
 mod elementwise;
 mod fft;
 mod gather_scatter;
+pub mod host_callback;
 pub mod index;
 pub mod lapack;
 pub mod limits;
@@ -150,7 +151,19 @@ impl Default for EvalOptions {
 /// Runs the entry computation of `module` on `args` (any layouts) and returns the result
 /// in row-major layout.
 pub fn evaluate(module: &Module, args: &[Literal], options: &EvalOptions) -> EvalResult {
+    evaluate_with_handler(module, args, options, None)
+}
+
+/// [`evaluate`] with a [`CustomCallHandler`] consulted first for every custom call (an
+/// embedder's host callbacks, a test harness's ops).
+pub fn evaluate_with_handler(
+    module: &Module,
+    args: &[Literal],
+    options: &EvalOptions,
+    handler: Option<Arc<dyn CustomCallHandler>>,
+) -> EvalResult {
     let mut ev = Evaluator::new(module, options.clone());
+    ev.custom_call_handler = handler;
     let args: Vec<Literal> = args.iter().map(to_row_major).collect();
     let refs: Vec<&Literal> = args.iter().collect();
     let result = ev.call(module.entry, &refs)?;
@@ -607,8 +620,8 @@ impl<'m> Evaluator<'m> {
 }
 
 /// True if the interpreter runs `opcode` (for at least the element types it is defined on).
-/// One arm per opcode, so a new opcode must be placed here; the README's coverage table
-/// is built from this (`tests/readme.rs`).
+/// One arm per opcode, so a new opcode must be placed here; the op coverage table
+/// (`docs/op-coverage.md`) is built from this (`tests/doc_tables.rs`).
 pub fn interprets(opcode: Opcode) -> bool {
     use Opcode::*;
     match opcode {

@@ -3,7 +3,6 @@
 //! driver (`instruction_fusion.rs`) asks, logs the answer and fuses.
 //! XLA: `CpuInstructionFusion::ShouldFuse` (`xla/service/cpu/cpu_instruction_fusion.cc`),
 //! `InstructionFusion::ShouldFuse` / `IsExpensive` (`xla/service/instruction_fusion.cc`).
-//! See ../shared/notes/xla-cpu.md §4.2.
 //!
 //! Differences from XLA:CPU, on purpose: a dot with any elementwise epilogue becomes a
 //! `kOutput` fusion (XLA:CPU: matrix–vector dot plus add only; see `output_fusion.rs`);

@@ -2,8 +2,7 @@
 //! `kOutput`), and why not when they don't. Every producer–consumer pair considered is
 //! logged with the rule that decided (`fusion-decisions.txt`).
 //! XLA: `xla/service/instruction_fusion.cc`, `xla/service/cpu/cpu_instruction_fusion.cc`,
-//! `xla/service/cpu/fusion_wrapper.cc`, `multi_output_fusion.cc`. See
-//! ../shared/notes/xla-cpu.md §4.
+//! `xla/service/cpu/fusion_wrapper.cc`, `multi_output_fusion.cc`.
 //!
 //! Files: the passes in pipeline order (`custom_fusion_inliner.rs`, `instruction_fusion.rs`,
 //! `multi_output_fusion.rs`, `fusion_wrapper.rs`); the policy (`cpu_fusion_policy.rs`,

@@ -120,18 +120,13 @@ pub struct Options {
 
 impl Options {
     /// Defaults relative to the repository root `root`: 60 s, seed 0, 10 s per case, seeds
-    /// from `testdata/`, the conformance corpus (`../shared/conformance` when present),
-    /// `tests/fixtures/` and `tests/bad_input/`, findings in `target/fuzz/`, 16 MiB arrays.
+    /// from `testdata/` (the conformance corpus included), `tests/fixtures/` and `tests/bad_input/`, findings in `target/fuzz/`, 16 MiB arrays.
     pub fn new(root: &Path) -> Options {
-        let mut corpus_dirs = vec![
+        let corpus_dirs = vec![
             root.join("testdata"),
             root.join("tests/fixtures"),
             root.join("tests/bad_input"),
         ];
-        let shared = root.join("../shared/conformance");
-        if shared.is_dir() && !root.join("testdata/stablehlo-conformance").is_dir() {
-            corpus_dirs.push(shared);
-        }
         Options {
             duration: Duration::from_secs(60),
             runs: None,

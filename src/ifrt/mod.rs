@@ -1,5 +1,5 @@
 //! IFRT-like arrays: one global array over many devices, instead of a pile of per-device
-//! buffers (chapter 11). Modelled on XLA's IFRT (`xla/python/ifrt/`: `Client`, `Device`,
+//! buffers. Modelled on XLA's IFRT (`xla/python/ifrt/`: `Client`, `Device`,
 //! `Sharding`, `Array`, `LoadedExecutable`) and on what jax shows of it (`jax.Array`,
 //! `NamedSharding`, `addressable_shards`).
 //!

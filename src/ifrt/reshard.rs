@@ -4,7 +4,7 @@
 //! distinct source boxes, each overlap a slice of one source shard, copied locally when
 //! the destination device holds that box itself and transferred from the first device
 //! holding it otherwise. [`ReshardPlan`] is the typed list of those steps; its `Display`
-//! is the chapter-11 picture.
+//! is the picture of a reshard a learner reads.
 
 use std::fmt;
 use std::sync::Arc;
@@ -164,7 +164,7 @@ impl ReshardPlan {
     }
 }
 
-/// The chapter-11 picture: one line per destination shard, then its steps.
+/// The reshard plan as text: one line per destination shard, then its steps.
 impl fmt::Display for ReshardPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shape = super::shape_text(self.dtype, &self.dims);

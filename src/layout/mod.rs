@@ -3,7 +3,7 @@
 //! sequential schedule, and buffer assignment (which allocation and offset each value
 //! lives at, packed by liveness). XLA: `xla/service/layout_assignment.cc`,
 //! `cpu/cpu_layout_assignment.cc`, `copy_insertion.cc`, `hlo_memory_scheduler.cc`,
-//! `buffer_assignment.cc`. See ../shared/notes/xla-cpu.md §5, §6.
+//! `buffer_assignment.cc`.
 
 pub mod alias_analysis;
 pub mod buffer_assignment;

@@ -1,6 +1,6 @@
 //! The CPU pass pipeline, in order; it reads like XLA's `cpu_compiler.cc`
 //! (`RunHloPassesThroughLayoutAssn`), keeping the passes that matter for xlac
-//! (../shared/notes/xla-cpu.md §3.5). The layout-assignment pass itself lives in
+//! (the expanders, the simplification fixed point, cse). The layout-assignment pass itself lives in
 //! `crate::layout` and is handed in by `compiler.rs`; fusion and scheduling follow this
 //! pipeline there.
 

@@ -122,7 +122,7 @@ pub struct Pipeline {
     fixed_point: Option<usize>,
 }
 
-/// How a pass went, for `compile-times.txt` and the README's pass table.
+/// How a pass went, for `compile-times.txt` and the pass table of docs/pipeline.md.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PassRecord {
     /// The innermost pipeline it ran in.

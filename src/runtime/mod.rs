@@ -2,7 +2,7 @@
 //! library calls for dot, convolution, ..., copies, while, conditional, call), with buffers
 //! allocated once and reused across runs. Large kernels split their range over a rayon
 //! pool. XLA: `xla/backends/cpu/runtime/` (thunks, `ThunkExecutor`),
-//! `xla/service/cpu/thunk_emitter.cc`; ../shared/notes/xla-cpu.md §10.1.
+//! `xla/service/cpu/thunk_emitter.cc`.
 //!
 //! How a run goes: every non-parameter allocation of the plan exists once (64-byte
 //! aligned; constants filled when the executable is built). `execute` binds each entry

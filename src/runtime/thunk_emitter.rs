@@ -360,9 +360,11 @@ impl<'a> ThunkEmitter<'a> {
                 match (lapack, top_k) {
                     (Some(t), _) => LibraryThunk::Lapack(t),
                     (None, Some(t)) => LibraryThunk::TopK(t),
-                    // `check.*` are `xlac check`'s test ops: compiled, never run here.
+                    // `check.*` are `xlac check`'s test ops: compiled, never run here. Host
+                    // callbacks run through the evaluator's handler, which the embedder sets.
                     (None, None)
                         if !crate::eval::interprets_custom_call(&cc.target)
+                            && !crate::eval::host_callback::is_host_callback_target(&cc.target)
                             && !cc.target.starts_with("check.") =>
                     {
                         // Said now, at compile time, and in the compiled backend's words.

@@ -20,6 +20,7 @@ pub mod reshard;
 pub mod rules;
 pub mod run;
 pub mod sharding_propagation;
+pub mod sharding_remover;
 pub mod shards;
 pub mod spmd_partitioning;
 pub mod tiling;

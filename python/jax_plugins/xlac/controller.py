@@ -1,4 +1,4 @@
-"""A small Python client of `xlac serve` workers: the single controller of chapter 13.
+"""A small Python client of `xlac serve` workers: a single controller.
 
 The controller (this process) holds the program text and the arrays' metadata; the workers
 hold the shards and run their device's program when told to. It speaks the protocol of

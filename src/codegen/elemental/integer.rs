@@ -2,7 +2,7 @@
 //! -1 (all ones, for unsigned too), `MIN / -1` is `MIN`, `x % 0` is `x`; shifts by the
 //! width or more give 0 (or the sign fill for an arithmetic right shift); `pred` ops are
 //! C++ `bool` arithmetic. Division is guarded with a safe divisor and a `select`, so no
-//! instruction can trap (../shared/notes/cranelift.md §6).
+//! instruction can trap (Cranelift's `sdiv`/`udiv` trap on zero and on overflow).
 //! XLA: `ElementalIrEmitter::EmitIntegerBinaryOp`, `EmitIntegerDivide`,
 //! `EmitIntegerRemainder`, `EmitShiftLeft` (`xla/service/elemental_ir_emitter.cc`).
 

@@ -2,7 +2,7 @@
 //! on scalars (`f32`, `f64`) and vectors (`f32x4`, `f64x2`) alike. Cranelift has no
 //! transcendental instructions, and a libcall per lane inside a vector loop spills every
 //! vector register, so every function here is emitted inline with a `FunctionBuilder`
-//! (../shared/notes/cranelift.md §7). There are no libcalls and no trapping instructions:
+//! (a libcall would take scalars only). There are no libcalls and no trapping instructions:
 //! special inputs are handled with compares and selects, never with branches.
 //!
 //! XLA: `xla/codegen/intrinsic/` (exp, log1p, tanh, erf, rsqrt) and

@@ -3,7 +3,7 @@
 //! tanh, f32: XLA:CPU's (Eigen's) odd rational of degree 13/6 clamped at ±7.905: one divide
 //! and about 20 instructions, max 5 ULP (at the clamp, where it returns ±1 a few ULP early).
 //! It replaced the expm1 form below for f32 because the gelu and elementwise benchmarks
-//! spent most of their time in tanh (issue #7). tanh, f64: `tanh(|x|) = e/(e + 2)` with
+//! spent most of their time in tanh. tanh, f64: `tanh(|x|) = e/(e + 2)` with
 //! `e = expm1(2|x|)`, then the sign of x, accurate near 0 (e ≈ 2|x|) and for large |x|
 //! alike, with ~3 roundings on top of expm1's error.
 //!

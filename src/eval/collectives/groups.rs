@@ -448,7 +448,7 @@ mod tests {
             Some(vec![vec![0, 2], vec![1, 3]])
         );
         assert_eq!(parse_groups("{{0,1}"), None);
-        // XLA's mesh form (../shared/notes/spmd-collectives.md §2.6).
+        // XLA's mesh form.
         assert_eq!(
             parse_groups("mesh['axis_0'=4,'axis_1'=2] {'axis_1'}"),
             Some(vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]])

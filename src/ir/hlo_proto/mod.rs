@@ -246,7 +246,10 @@ fn stack_frames(s: &super::StackFrameIndex) -> Result<StackFrameIndexProto> {
             .map(|f| {
                 Ok(StackFrameProto {
                     file_location_id: i("file_location_id", f.file_location_id)?,
-                    parent_frame_id: i("parent_frame_id", f.parent_frame_id)?,
+                    // The text form prints the caller's id plus one; the proto holds
+                    // the id itself, 0 meaning no caller (a root frame that named itself
+                    // made XLA report "Cycle detected in stack_frame_id").
+                    parent_frame_id: i("parent_frame_id", (f.parent_frame_id - 1).max(0))?,
                 })
             })
             .collect::<Result<_>>()?,

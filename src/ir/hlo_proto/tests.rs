@@ -103,3 +103,38 @@ fn what_the_proto_cannot_say_is_an_error_naming_the_instruction() {
     assert!(message.contains("%ar (all-gather)"), "{message}");
     assert!(!message.contains('\n'), "{message}");
 }
+
+#[test]
+fn stack_frames_name_their_caller_as_the_proto_counts() {
+    // Text (XLA's printer): a frame's caller is printed as its id plus one, 1 meaning none.
+    // Proto: the caller's id, 0 meaning none. Frame 2's caller is frame 1.
+    let p = decoded(
+        r#"HloModule m
+
+FileNames
+1 "f.py"
+
+FunctionNames
+1 "f"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=3 end_line=3 column=1 end_column=2}
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+2 {file_location_id=1 parent_frame_id=2}
+
+ENTRY %main () -> s32[] {
+  ROOT %c = s32[] constant(1), metadata={op_name="c" stack_frame_id=2}
+}
+"#,
+    );
+    let frames = p
+        .hlo_module
+        .unwrap()
+        .stack_frame_index
+        .unwrap()
+        .stack_frames;
+    let parents: Vec<i32> = frames.iter().map(|f| f.parent_frame_id).collect();
+    assert_eq!(parents, [0, 1]);
+}

@@ -10,7 +10,7 @@
 //! Three rules XLA:CPU applies change float results, and xlac's compiled path follows
 //! it: a multiply by a converted predicate becomes a select (NaN times false is 0), two
 //! constant factors are multiplied first, and a division by a constant becomes a
-//! multiply by its inverse (README, "Rewrites that change results").
+//! multiply by its inverse (docs/op-coverage.md, "Rewrites that change results").
 //!
 //! XLA: `HandleAdd`, `HandleSubtract`, `HandleMultiply`, `HandleDivide`, `HandleNegate`,
 //! `HandleNot`, `HandleAnd`, `HandleOr`, `HandleXor`, `HandleMaximum`, `HandleMinimum`,

@@ -4,7 +4,7 @@
 //! `log(pow(a, b)) => b * log(|a|)` (also defined for a negative `a`) and
 //! `a / sqrt(b) => a * rsqrt(b)` (one rounding fewer or more). xlac's compiled path
 //! follows XLA:CPU so that it computes what XLA:CPU computes; the interpreter runs the
-//! program as written, as HloEvaluator does (README, "Rewrites that change results").
+//! program as written, as HloEvaluator does (docs/op-coverage.md, "Rewrites that change results").
 //! XLA: `HandleMultiply`, `HandleLog`, `HandleDivide` in `algebraic_simplifier.cc`.
 
 use super::matchers::{operands, scalar_like};

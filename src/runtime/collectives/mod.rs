@@ -2,7 +2,7 @@
 //! executable or the interpreter) on its own thread, meeting at one rendezvous per
 //! collective. XLA: `xla/backends/cpu/runtime/collective_thunk.cc` (the rendezvous key),
 //! `xla/backends/cpu/collectives/in_process_communicator.cc` (participants meet, the data
-//! moves in rank order); ../shared/notes/spmd-collectives.md §5.
+//! moves in rank order).
 //!
 //! Everything goes through one trait, [`Collectives`]: a device hands it one collective
 //! (what it is, which devices take part, its operand and result buffers) and blocks until

@@ -1,7 +1,7 @@
-//! Collectives over MPI (feature `mpi`): one device per process, the chapter-12 model. Every
+//! Collectives over MPI (feature `mpi`): one device per process, the multi-controller model. Every
 //! rank runs the same program and meets the others only in collectives; there is no
 //! coordinator. XLA:CPU: `xla/backends/cpu/collectives/mpi_collectives.cc` (communicators
-//! split at load, color = the group); ../shared/notes/spmd-collectives.md §6.
+//! split at load, color = the group).
 //!
 //! - **Communicators** are split from the world at load, one per distinct set of replica
 //!   groups in the module, in module order. `MPI_Comm_split` is collective over the world, so

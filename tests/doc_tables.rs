@@ -1,6 +1,7 @@
-//! Keeps the README honest: its op coverage table is rebuilt from `eval::interprets` and
-//! the opcodes the testdata programs use, and must match. `XLAC_BLESS=1 cargo test --test
-//! readme` rewrites the table. The interpreter claims are probed for every elementwise
+//! Keeps the generated tables of `docs/` honest: the op coverage table (`docs/op-coverage.md`)
+//! is rebuilt from `eval::interprets` and the opcodes the testdata programs use, and the
+//! pipeline's instruction counts (`docs/pipeline.md`) from running it; both must match.
+//! `XLAC_BLESS=1 cargo test --test doc_tables` rewrites them. The interpreter claims are probed for every elementwise
 //! opcode, so the table cannot say "yes" for an op that errors.
 
 use std::collections::BTreeMap;
@@ -63,18 +64,18 @@ fn coverage_table() -> String {
     rows.join("\n")
 }
 
-/// Replaces the text between `begin` and `end` in README.md with `table`, or, without
-/// `XLAC_BLESS`, fails if it differs.
-fn check_readme_section(begin: &str, end: &str, table: &str, what: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+/// Replaces the text between `begin` and `end` in the page `doc` (under the repository root)
+/// with `table`, or, without `XLAC_BLESS`, fails if it differs.
+fn check_doc_section(doc: &str, begin: &str, end: &str, table: &str, what: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
     let readme = std::fs::read_to_string(&path).unwrap();
     let start = readme
         .find(begin)
-        .unwrap_or_else(|| panic!("README.md lacks {begin}"))
+        .unwrap_or_else(|| panic!("{doc} lacks {begin}"))
         + begin.len();
     let stop = readme
         .find(end)
-        .unwrap_or_else(|| panic!("README.md lacks {end}"));
+        .unwrap_or_else(|| panic!("{doc} lacks {end}"));
     let table = format!("\n{table}\n");
     if readme[start..stop] != table {
         if std::env::var_os("XLAC_BLESS").is_some() {
@@ -84,14 +85,20 @@ fn check_readme_section(begin: &str, end: &str, table: &str, what: &str) {
             )
             .unwrap();
         } else {
-            panic!("README.md's {what} is stale; rerun with XLAC_BLESS=1");
+            panic!("{doc}'s {what} is stale; rerun with XLAC_BLESS=1");
         }
     }
 }
 
 #[test]
-fn readme_coverage_table_is_current() {
-    check_readme_section(BEGIN, END, &coverage_table(), "op coverage table");
+fn coverage_table_is_current() {
+    check_doc_section(
+        "docs/op-coverage.md",
+        BEGIN,
+        END,
+        &coverage_table(),
+        "op coverage table",
+    );
 }
 
 /// Live instructions: in the entry computation, and in every computation of the module.
@@ -135,8 +142,9 @@ fn pipeline_table() -> String {
 }
 
 #[test]
-fn readme_pipeline_table_is_current() {
-    check_readme_section(
+fn pipeline_table_is_current() {
+    check_doc_section(
+        "docs/pipeline.md",
         PIPELINE_BEGIN,
         PIPELINE_END,
         &pipeline_table(),
