@@ -116,7 +116,10 @@ fn check(dir: &Path, backend: Backend) -> Vec<String> {
 
 fn run_all(backend: Backend) {
     let dirs = cases();
-    assert!(dirs.len() >= 30, "expected the LAPACK cases in testdata/lapack");
+    assert!(
+        dirs.len() >= 30,
+        "expected the LAPACK cases in testdata/lapack"
+    );
     let mut problems = Vec::new();
     for dir in &dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();

@@ -235,7 +235,11 @@ impl LapackCall {
             _ => None,
         };
         // The perturbed solve's element type is its right-hand side's.
-        let typed_by = if neutral == Some("gtsv_perturbed") { 3 } else { 0 };
+        let typed_by = if neutral == Some("gtsv_perturbed") {
+            3
+        } else {
+            0
+        };
         let parsed = match (neutral, operands.get(typed_by)) {
             (Some(name), Some(a)) => Some((a.element_type, name)),
             _ => parse_target(&cc.target),
@@ -492,7 +496,9 @@ impl LapackCall {
                 v
             }
             Routine::Geqp3 => {
-                if core(&self.operands[1], 1)[0] != n || self.operands[1].element_type != PrimitiveType::S32 {
+                if core(&self.operands[1], 1)[0] != n
+                    || self.operands[1].element_type != PrimitiveType::S32
+                {
                     return Err(format!("geqp3 jpvt must be s32[{n}]"));
                 }
                 vec![
@@ -621,7 +627,11 @@ impl LapackCall {
             Routine::Orgqr => "orgqr (Q of QR)".to_string(),
             Routine::Gesdd(j) | Routine::Gesvd(j) => format!(
                 "{} (SVD, {})",
-                if matches!(self.routine, Routine::Gesdd(_)) { "gesdd" } else { "gesvd" },
+                if matches!(self.routine, Routine::Gesdd(_)) {
+                    "gesdd"
+                } else {
+                    "gesvd"
+                },
                 match j {
                     SvdJob::All => "full",
                     SvdJob::Some => "reduced",
@@ -644,7 +654,11 @@ impl LapackCall {
             Routine::Ormqr(how) => format!(
                 "ormqr ({} x {})",
                 if how.transpose { "Qᴴ" } else { "Q" },
-                if how.left { "from the left" } else { "from the right" }
+                if how.left {
+                    "from the left"
+                } else {
+                    "from the right"
+                }
             ),
             Routine::Gees { vectors } => {
                 format!("gees (Schur{})", if vectors { ", vectors" } else { "" })

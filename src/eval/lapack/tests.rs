@@ -190,7 +190,12 @@ fn qr_case<T: Scalar<Re = f64> + FromPair>(m: usize, n: usize) {
     assert_close(&mul(&q, &r, m, k, n), &cx(&a0), 1e-12, "A = Q R");
     // LAPACK's convention: R's diagonal is real (for complex input too), β = -sign(α)‖x‖.
     for i in 0..k {
-        assert_eq!(f[i + i * m].im, 0.0, "R[{i}, {i}] = {} is not real", f[i + i * m]);
+        assert_eq!(
+            f[i + i * m].im,
+            0.0,
+            "R[{i}, {i}] = {} is not real",
+            f[i + i * m]
+        );
     }
     if m > n {
         // The complete Q of `mode='complete'`: orgqr on an m×m matrix.
@@ -653,7 +658,12 @@ fn ormqr_applies_q_and_its_adjoint_from_either_side() {
             } else {
                 mul(&c0, op, rows, m, m)
             };
-            assert_close(&c, &want, 1e-12, &format!("left={left} transpose={transpose}"));
+            assert_close(
+                &c,
+                &want,
+                1e-12,
+                &format!("left={left} transpose={transpose}"),
+            );
         }
     }
 }
@@ -674,18 +684,29 @@ fn geqp3_case<T: Scalar<Re = f64> + FromPair>(m: usize, n: usize, fixed: &[usize
     // A P = Q R, with P from the 1-based jpvt.
     let mut seen = vec![false; n];
     for &p in &jpvt {
-        assert!((1..=n as i32).contains(&p) && !seen[p as usize - 1], "jpvt {jpvt:?}");
+        assert!(
+            (1..=n as i32).contains(&p) && !seen[p as usize - 1],
+            "jpvt {jpvt:?}"
+        );
         seen[p as usize - 1] = true;
     }
     for (slot, &f) in fixed.iter().enumerate() {
-        assert_eq!(jpvt[slot], f as i32 + 1, "fixed columns come first: {jpvt:?}");
+        assert_eq!(
+            jpvt[slot],
+            f as i32 + 1,
+            "fixed columns come first: {jpvt:?}"
+        );
     }
     let f = cx(&a);
     let q = &q_of(&f, m, &cx(&tau))[..m * k];
     let r: Vec<C> = (0..k * n)
         .map(|e| {
             let (i, j) = (e % k, e / k);
-            if i <= j { f[i + j * m] } else { C::new(0.0, 0.0) }
+            if i <= j {
+                f[i + j * m]
+            } else {
+                C::new(0.0, 0.0)
+            }
         })
         .collect();
     let a0 = cx(&a0);
@@ -744,7 +765,12 @@ fn tridiagonal_solve_perturbed_solves_and_survives_singular_systems() {
     let b: Vec<C> = matrix(n, 2, 24);
     let mut x = b.clone();
     tridiagonal_solve_perturbed(&dl, &d, &du, &mut x, 2);
-    assert_close(&tridiagonal_times(&dl, &d, &du, &x, 2), &b, 1e-10, "T x = b");
+    assert_close(
+        &tridiagonal_times(&dl, &d, &du, &x, 2),
+        &b,
+        1e-10,
+        "T x = b",
+    );
     // A zero matrix: every pivot is perturbed to a tiny nonzero value; the answer is
     // finite (huge), not inf or NaN.
     let zero = vec![0.0f64; 4];
@@ -753,6 +779,12 @@ fn tridiagonal_solve_perturbed_solves_and_survives_singular_systems() {
     assert!(x.iter().all(|v| v.is_finite() && *v != 0.0), "{x:?}");
     // n = 1.
     let mut x = vec![C::new(2.0, 0.0)];
-    tridiagonal_solve_perturbed(&[C::new(0.0, 0.0)], &[C::new(0.0, 4.0)], &[C::new(0.0, 0.0)], &mut x, 1);
+    tridiagonal_solve_perturbed(
+        &[C::new(0.0, 0.0)],
+        &[C::new(0.0, 4.0)],
+        &[C::new(0.0, 0.0)],
+        &mut x,
+        1,
+    );
     assert_close(&x, &[C::new(0.0, -0.5)], 1e-15, "1x1");
 }

@@ -11,7 +11,13 @@ use super::{Field, Scalar};
 
 /// Solves `T x = b` for the column-major `n×nrhs` `b` (overwritten with `x`), where `T` has
 /// the subdiagonal `dl[1..]`, diagonal `d` and superdiagonal `du[..n-1]`.
-pub fn tridiagonal_solve_perturbed<T: Scalar>(dl: &[T], d: &[T], du: &[T], b: &mut [T], nrhs: usize) {
+pub fn tridiagonal_solve_perturbed<T: Scalar>(
+    dl: &[T],
+    d: &[T],
+    du: &[T],
+    b: &mut [T],
+    nrhs: usize,
+) {
     let n = d.len();
     if n == 0 {
         return;
