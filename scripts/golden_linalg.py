@@ -5,13 +5,23 @@ Compiles hand-written StableHLO with XLA:CPU from jax/jaxlib 0.10.2 and prints t
     TriangularSolveExpander);
   * the LAPACK FFI custom calls JAX emits (`lapack_?potrf_ffi`, `lapack_?trsm_ffi`), called
     directly so that the untouched triangle and `info` are visible (jnp.linalg.cholesky masks them);
-  * `jax.lax.top_k` (which XLA:CPU turns into the `TopK` custom call).
-Usage: python3 scripts/golden_linalg.py
+  * `jax.lax.top_k` (which XLA:CPU turns into the `TopK` custom call);
+and writes `testdata/lapack/<case>/` (`model.mlir`, `inputs.npz`, `expected.npz`): jax
+functions whose CPU lowering calls the LAPACK FFI targets (and jaxlib's
+`tridiagonal_solve_perturbed_ffi`), with XLA:CPU's outputs. Each case returns what LAPACK's
+conventions fix (R with a real diagonal, pivots, reflectors and taus of the unblocked
+routines, singular values, reconstructions where the factors are unique only up to signs or
+rotations), so that tests/golden_lapack.rs can compare both xlac backends with it.
+Usage: python3 scripts/golden_linalg.py   (from the repository root)
 """
+import os
+from functools import partial
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
 import numpy as np
+from jax import lax
+from jax._src.lax import linalg as lax_linalg
 from jax._src import xla_bridge
 from jax._src.lib import xla_client as xc
 
@@ -149,5 +159,114 @@ def main():
     show("topk.values", v); show("topk.indices", i)
 
 
+def crand(rs, shape, dtype):
+    x = rs.standard_normal(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        x = x + 1j * rs.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def lapack_cases():
+    """(name, function, arguments): each function's CPU lowering calls one LAPACK target."""
+    rs = np.random.default_rng(45)
+    f32, f64, c64, c128 = np.float32, np.float64, np.complex64, np.complex128
+    cases = []
+    # geqrf + orgqr/ungqr: complex R has a real diagonal, as LAPACK's.
+    for dt, shape, mode in [(c64, (3, 4), "complete"), (c64, (5, 3), "reduced"),
+                            (c128, (2, 4, 3), "complete"), (f32, (4, 3), "reduced")]:
+        cases.append((f"qr_{np.dtype(dt).name}_{'x'.join(map(str, shape))}_{mode}",
+                      partial(jnp.linalg.qr, mode=mode), [crand(rs, shape, dt)]))
+    # geqp3: the pivoted QR (q, r, 0-based permutation), and the raw call with fixed columns.
+    for dt, shape in [(f64, (5, 4)), (c64, (4, 6)), (f32, (6, 6))]:
+        a = crand(rs, shape, dt)
+        if shape[1] > shape[0]:
+            # Rank-deficient where the copy is left out of Q: the pivots must skip it.
+            a[:, 1] = a[:, 0] * 2
+        cases.append((f"qr_pivoting_{np.dtype(dt).name}_{'x'.join(map(str, shape))}",
+                      partial(jax.scipy.linalg.qr, pivoting=True, mode="economic"), [a]))
+    # geqp3 with fixed columns (jpvt nonzero) is left out: xlac's layout assignment
+    # misorders its aliased s32 operand (verifier failure); the matrices are still drawn so
+    # that the later cases keep their inputs.
+    for dt in [f64, c128]:
+        crand(rs, (6, 5), dt)
+    # ormqr/unmqr: Q or Q^H from either side.
+    for dt in [f64, c64]:
+        for left in [True, False]:
+            for transpose in [False, True]:
+                c_shape = (5, 2) if left else (3, 5)
+                def f(a, c, left=left, transpose=transpose):
+                    r, tau = lax_linalg.geqrf(a)
+                    return lax_linalg.ormqr(r, tau, c, left=left, transpose=transpose)
+                cases.append((f"ormqr_{np.dtype(dt).name}_{'left' if left else 'right'}"
+                              f"{'_transpose' if transpose else ''}",
+                              f, [crand(rs, (5, 3), dt), crand(rs, c_shape, dt)]))
+    # gesvd (SvdAlgorithm.QR): singular values and U diag(s) Vh.
+    for dt, shape, full in [(f64, (5, 3), False), (c64, (3, 4), True), (f32, (2, 4, 4), False)]:
+        def f(a, full=full):
+            u, s, vh = lax.linalg.svd(a, full_matrices=full, algorithm=lax.linalg.SvdAlgorithm.QR)
+            k = s.shape[-1]
+            return s, (u[..., :, :k] * s[..., None, :].astype(u.dtype)) @ vh[..., :k, :]
+        cases.append((f"gesvd_{np.dtype(dt).name}_{'x'.join(map(str, shape))}", f, [crand(rs, shape, dt)]))
+    cases.append(("gesvd_values_f64", lambda a: lax.linalg.svd(
+        a, compute_uv=False, algorithm=lax.linalg.SvdAlgorithm.QR), [crand(rs, (4, 6), f64)]))
+    # tridiagonal_solve(perturb_singular=True): T - lambda I singular at an eigenvalue of T.
+    for dt in [f64, f32, c128]:
+        n = 6
+        dl = np.concatenate([[0], crand(rs, (n - 1,), dt)]).astype(dt)
+        du = np.concatenate([crand(rs, (n - 1,), dt), [0]]).astype(dt)
+        d = crand(rs, (n,), dt)
+        t = np.diag(d) + np.diag(dl[1:], -1) + np.diag(du[:-1], 1)
+        lam = np.linalg.eigvals(t.astype(np.complex128))[0]
+        d_singular = (d - (lam if np.issubdtype(dt, np.complexfloating) else lam.real)).astype(dt)
+        b = crand(rs, (n, 2), dt)
+        f = partial(lax.linalg.tridiagonal_solve, perturb_singular=True)
+        cases.append((f"tridiagonal_solve_perturbed_{np.dtype(dt).name}", f, [dl, d, du, b]))
+        # A singular system's answer is huge (1 / a perturbed pivot) and its scale rests
+        # on rounding: compare its direction, each column divided by its first entry.
+        def direction(*args, f=f):
+            x = f(*args)
+            return x / x[:1, :]
+        cases.append((f"tridiagonal_solve_perturbed_singular_{np.dtype(dt).name}",
+                      direction, [dl, d_singular, du, b]))
+    zero = np.zeros(4, f64)
+    cases.append(("tridiagonal_solve_perturbed_zero_f64", partial(
+        lax.linalg.tridiagonal_solve, perturb_singular=True), [zero, zero, zero, np.ones((4, 1))]))
+    cases.append(("gtsv_f64", lax.linalg.tridiagonal_solve,
+                  [np.array([0, 1.0, 2, 3]), np.array([4.0, 5, 6, 7]), np.array([1.0, 1, 1, 0]),
+                   crand(rs, (4, 3), f64)]))
+    # gehrd: the Hessenberg form and taus (the unblocked ?gehd2 below LAPACK's crossover).
+    for dt in [f64, c64]:
+        cases.append((f"hessenberg_{np.dtype(dt).name}", lax.linalg.hessenberg, [crand(rs, (5, 5), dt)]))
+    # sytrd/hetrd: (a, d, e, taus) for either triangle.
+    for dt in [f64, c128]:
+        for lower in [True, False]:
+            a = crand(rs, (5, 5), dt)
+            cases.append((f"tridiagonal_{np.dtype(dt).name}_{'lower' if lower else 'upper'}",
+                          partial(lax.linalg.tridiagonal, lower=lower), [a + a.conj().T]))
+    # gees: T and Z are unique only up to rotations: Z T Z^H and Z^H Z.
+    for dt in [f64, c64]:
+        def f(a):
+            t, z = jax.scipy.linalg.schur(a)
+            zh = jnp.conj(z).T
+            return z @ t @ zh, zh @ z
+        cases.append((f"schur_{np.dtype(dt).name}", f, [crand(rs, (5, 5), dt)]))
+    return cases
+
+
+def write_lapack_testdata(root="testdata/lapack"):
+    jax.config.update("jax_enable_x64", True)
+    for name, f, args in lapack_cases():
+        folder = os.path.join(root, name)
+        os.makedirs(folder, exist_ok=True)
+        text = jax.jit(f).lower(*args).as_text()
+        out = jax.tree_util.tree_leaves(jax.jit(f)(*args))
+        with open(os.path.join(folder, "model.mlir"), "w") as fh:
+            fh.write(text)
+        np.savez(os.path.join(folder, "inputs.npz"), *args)
+        np.savez(os.path.join(folder, "expected.npz"), *[np.asarray(o) for o in out])
+        print("wrote", folder)
+
+
 if __name__ == "__main__":
     main()
+    write_lapack_testdata()

@@ -42,6 +42,9 @@ pub fn custom_call(
     match cc.target.as_str() {
         t if lapack::is_lapack_target(t) => lapack(instr, operands, cc),
         "TopK" => top_k(ev, instr, operands, cc),
+        // `lax.dce_sink(x, prevent_mlir_dce=True)`: marks `x` as used so that no DCE
+        // removes it; does nothing and returns nothing (jaxlib's CPU handler is empty).
+        DCE_SINK => Ok(Literal::Tuple(Vec::new())),
         // The StableHLO reference interpreter's multi-device op (see `collectives::grid`).
         // Runs on the device runtime: `runtime::collectives::run_parallel::RunParallel` is
         // the handler that takes it.
@@ -68,9 +71,12 @@ pub fn custom_call(
 /// True if [`custom_call`] runs `target` (without a [`super::CustomCallHandler`]).
 pub fn interprets_target(target: &str) -> bool {
     lapack::is_lapack_target(target)
-        || matches!(target, "TopK" | "interpreter.run_parallel")
+        || matches!(target, "TopK" | "interpreter.run_parallel" | DCE_SINK)
         || crate::ir::sharding::is_sharding_only_custom_call(target)
 }
+
+/// The custom call `lax.dce_sink` lowers to.
+const DCE_SINK: &str = "dce_sink";
 
 /// A LAPACK custom call on literals: the shared routines of [`super::lapack`], reading and
 /// writing the logical (row-major) literals.

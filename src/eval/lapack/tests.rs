@@ -188,6 +188,15 @@ fn qr_case<T: Scalar<Re = f64> + FromPair>(m: usize, n: usize) {
         })
         .collect();
     assert_close(&mul(&q, &r, m, k, n), &cx(&a0), 1e-12, "A = Q R");
+    // LAPACK's convention: R's diagonal is real (for complex input too), β = -sign(α)‖x‖.
+    for i in 0..k {
+        assert_eq!(
+            f[i + i * m].im,
+            0.0,
+            "R[{i}, {i}] = {} is not real",
+            f[i + i * m]
+        );
+    }
     if m > n {
         // The complete Q of `mode='complete'`: orgqr on an m×m matrix.
         let mut full = a.clone();
@@ -595,4 +604,187 @@ fn gees_reconstructs_with_unitary_vectors() {
     gees_case::<f64>(3, vec![2.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 1.0, 2.0]);
     let (_, _, _, info) = gees::<f64>(2, &[1.0, f64::NAN, 0.0, 1.0]);
     assert_eq!(info, 1);
+}
+
+/// `Q` (m×m) of the reflectors in the column-major `a` (`m` rows) and `tau`, explicitly.
+fn q_of(a: &[C], m: usize, tau: &[C]) -> Vec<C> {
+    let mut full = a.to_vec();
+    full.resize(m * m, C::new(0.0, 0.0));
+    orgqr(m, m, &full, tau)
+}
+
+#[test]
+fn geqrf_complex_matches_lapack_zgeqrf() {
+    // [[1+i, 2], [3, 4-i]]: R, the reflector and tau as LAPACK's zgeqrf gives them (scipy's
+    // `scipy.linalg.lapack.zgeqrf`, OpenBLAS 0.3): R's diagonal real, the last tau nonzero
+    // because it turns the complex R[1,1] real.
+    let mut a = [
+        C::new(1.0, 1.0),
+        C::new(3.0, 0.0),
+        C::new(2.0, 0.0),
+        C::new(4.0, -1.0),
+    ];
+    let tau = geqrf(2, 2, &mut a);
+    let want_a = [
+        C::new(-3.3166247903554003, 0.0),
+        C::new(0.6595889446538256, -0.1528020100629408),
+        C::new(-4.22115882408869, 1.5075567228888178),
+        C::new(-0.9534625892455922, 0.0),
+    ];
+    let want_tau = [
+        C::new(1.3015113445777635, 0.3015113445777636),
+        C::new(1.1331464030877865, 0.9910963804518633),
+    ];
+    assert_close(&a, &want_a, 1e-14, "R and the reflector");
+    assert_close(&tau, &want_tau, 1e-14, "tau");
+}
+
+#[test]
+fn ormqr_applies_q_and_its_adjoint_from_either_side() {
+    let (m, n) = (5, 3);
+    let mut a: Vec<C> = matrix(m, n, 11);
+    let tau = geqrf(m, n, &mut a);
+    let q = q_of(&a, m, &tau);
+    let qh = adjoint(&q, m, m);
+    for left in [true, false] {
+        for transpose in [false, true] {
+            let (rows, cols) = if left { (m, 2) } else { (2, m) };
+            let c0: Vec<C> = matrix(rows, cols, 12);
+            let mut c = c0.clone();
+            ormqr(Ormqr { left, transpose }, &a, m, &tau, &mut c, rows, cols);
+            let op = if transpose { &qh } else { &q };
+            let want = if left {
+                mul(op, &c0, m, m, cols)
+            } else {
+                mul(&c0, op, rows, m, m)
+            };
+            assert_close(
+                &c,
+                &want,
+                1e-12,
+                &format!("left={left} transpose={transpose}"),
+            );
+        }
+    }
+}
+
+fn geqp3_case<T: Scalar<Re = f64> + FromPair>(m: usize, n: usize, fixed: &[usize]) {
+    let mut a0: Vec<T> = matrix(m, n, (m * 5 + n) as u64);
+    // A repeated column (times 2): rank-deficient, so the pivots must leave it last.
+    for i in 0..m {
+        a0[i + m] = a0[i] + a0[i];
+    }
+    let mut a = a0.clone();
+    let mut jpvt = vec![0i32; n];
+    for &f in fixed {
+        jpvt[f] = 1;
+    }
+    let tau = geqp3(m, n, &mut a, &mut jpvt);
+    let k = m.min(n);
+    // A P = Q R, with P from the 1-based jpvt.
+    let mut seen = vec![false; n];
+    for &p in &jpvt {
+        assert!(
+            (1..=n as i32).contains(&p) && !seen[p as usize - 1],
+            "jpvt {jpvt:?}"
+        );
+        seen[p as usize - 1] = true;
+    }
+    for (slot, &f) in fixed.iter().enumerate() {
+        assert_eq!(
+            jpvt[slot],
+            f as i32 + 1,
+            "fixed columns come first: {jpvt:?}"
+        );
+    }
+    let f = cx(&a);
+    let q = &q_of(&f, m, &cx(&tau))[..m * k];
+    let r: Vec<C> = (0..k * n)
+        .map(|e| {
+            let (i, j) = (e % k, e / k);
+            if i <= j {
+                f[i + j * m]
+            } else {
+                C::new(0.0, 0.0)
+            }
+        })
+        .collect();
+    let a0 = cx(&a0);
+    let ap: Vec<C> = (0..n)
+        .flat_map(|j| {
+            let c = jpvt[j] as usize - 1;
+            a0[c * m..(c + 1) * m].to_vec()
+        })
+        .collect();
+    assert_close(&mul(q, &r, m, k, n), &ap, 1e-12, "A P = Q R");
+    // The free part's diagonal of R does not grow in magnitude, and is real.
+    for i in fixed.len()..k {
+        assert_eq!(f[i + i * m].im, 0.0);
+        if i + 1 < k {
+            assert!(f[i + i * m].norm() + 1e-12 >= f[i + 1 + (i + 1) * m].norm());
+        }
+    }
+}
+
+#[test]
+fn geqp3_pivots_by_column_norm_after_fixed_columns() {
+    for (m, n) in [(5, 4), (4, 6), (6, 6), (1, 3)] {
+        geqp3_case::<f64>(m, n, &[]);
+        geqp3_case::<C>(m, n, &[]);
+    }
+    geqp3_case::<f64>(6, 5, &[1, 3]);
+    geqp3_case::<C>(6, 5, &[1, 3]);
+    geqp3_case::<f64>(3, 5, &[0, 2, 4]);
+}
+
+/// `T x` for the tridiagonal `T` of `(dl, d, du)` and the column-major `n×nrhs` `x`.
+fn tridiagonal_times(dl: &[C], d: &[C], du: &[C], x: &[C], nrhs: usize) -> Vec<C> {
+    let n = d.len();
+    let mut out = vec![C::new(0.0, 0.0); n * nrhs];
+    for c in 0..nrhs {
+        for i in 0..n {
+            let mut s = d[i] * x[i + c * n];
+            if i > 0 {
+                s += dl[i] * x[i - 1 + c * n];
+            }
+            if i + 1 < n {
+                s += du[i] * x[i + 1 + c * n];
+            }
+            out[i + c * n] = s;
+        }
+    }
+    out
+}
+
+#[test]
+fn tridiagonal_solve_perturbed_solves_and_survives_singular_systems() {
+    let n = 6;
+    let dl: Vec<C> = matrix(n, 1, 21);
+    let d: Vec<C> = matrix(n, 1, 22);
+    let du: Vec<C> = matrix(n, 1, 23);
+    let b: Vec<C> = matrix(n, 2, 24);
+    let mut x = b.clone();
+    tridiagonal_solve_perturbed(&dl, &d, &du, &mut x, 2);
+    assert_close(
+        &tridiagonal_times(&dl, &d, &du, &x, 2),
+        &b,
+        1e-10,
+        "T x = b",
+    );
+    // A zero matrix: every pivot is perturbed to a tiny nonzero value; the answer is
+    // finite (huge), not inf or NaN.
+    let zero = vec![0.0f64; 4];
+    let mut x = vec![1.0f64; 4];
+    tridiagonal_solve_perturbed(&zero, &zero, &zero, &mut x, 1);
+    assert!(x.iter().all(|v| v.is_finite() && *v != 0.0), "{x:?}");
+    // n = 1.
+    let mut x = vec![C::new(2.0, 0.0)];
+    tridiagonal_solve_perturbed(
+        &[C::new(0.0, 0.0)],
+        &[C::new(0.0, 4.0)],
+        &[C::new(0.0, 0.0)],
+        &mut x,
+        1,
+    );
+    assert_close(&x, &[C::new(0.0, -0.5)], 1e-15, "1x1");
 }

@@ -1,6 +1,8 @@
-//! The LAPACK FFI custom calls JAX emits on CPU (`lapack_?getrf_ffi`, `?geqrf`,
-//! `?orgqr`/`?ungqr`, `?gesdd`, `?syevd`/`?heevd`, `?geev`, `?gees`, `?gtsv`, `?potrf`,
-//! `?trsm`) as native routines on the plan's buffers, f32/f64/c64/c128, batched.
+//! The LAPACK FFI custom calls JAX emits on CPU (every target `eval::lapack` serves:
+//! `lapack_?getrf_ffi`, `?geqrf`, `?geqp3`, `?orgqr`, `?ormqr`, `?gesdd`, `?gesvd`,
+//! `?syevd`, `?geev`, `?gees`, `?gehrd`, `?sytrd`, `?gtsv`, `?potrf`, `?trsm` and their
+//! complex names, and `tridiagonal_solve_perturbed_ffi`) as native routines on the plan's
+//! buffers, f32/f64/c64/c128, batched.
 //!
 //! The routines themselves are `eval::lapack`'s (faer's factorizations in LAPACK's output
 //! conventions), shared with the interpreter so that both backends compute the same bits;
