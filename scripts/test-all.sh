@@ -52,15 +52,17 @@ fi
 [ "$status" -eq 0 ] || exit "$status"
 
 # --- JAX's own tests, a bounded leg (scripts/jax_tests.py) ---------------------------------
-# The files in scripts/jax_tests_ci.txt run on jax's CPU backend and on xlac; a test that
-# passes on CPU and fails on xlac fails the suite unless scripts/jax_tests_known_differences.txt
+# The files in scripts/jax_tests_ci.txt run on xlac; a test that passes on jax's CPU backend
+# (scripts/jax_tests_cpu_baseline.txt, written by the same script from a CPU run) and fails
+# on xlac fails the suite unless scripts/jax_tests_known_differences.txt
 # names it with its reason. JAX's tests live beside the repository (../shared/jax-tests, or
 # XLAC_JAX_TESTS); CI always has them.
 jax_tests="${XLAC_JAX_TESTS:-../shared/jax-tests}"
 if [ -d "$jax_tests" ]; then
   "$venv/bin/pip" install --quiet absl-py scipy
   "$venv/bin/python" scripts/jax_tests.py --tests "$jax_tests" --files-from scripts/jax_tests_ci.txt \
-    --check --python "$venv/bin/python" --out target/jax-tests
+    --baseline scripts/jax_tests_cpu_baseline.txt --check --python "$venv/bin/python" \
+    --out target/jax-tests
 elif [ "${CI:-}" = "true" ]; then
   echo "error: JAX's tests not found at $jax_tests" >&2
   exit 1
