@@ -296,7 +296,9 @@ fn garbage_truncated_and_oversized_messages_close_that_session_only() {
         let mut body = init();
         body.extend(frame(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]));
         let reply = call_raw(addr, "IfrtSession", &md, body).await;
-        assert_eq!(reply.messages.len(), 1, "the init is answered: {reply:?}");
+        // The init's answer may or may not be flushed before the stream fails (both frames
+        // arrive together); the garbage always ends the call with INVALID_ARGUMENT.
+        assert!(reply.messages.len() <= 1, "{reply:?}");
         assert_eq!(reply.status, INVALID_ARGUMENT, "{reply:?}");
         assert_serves(addr).await;
         // Truncated: a frame announcing 100 bytes, then the end of the stream after 10.

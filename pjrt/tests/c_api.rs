@@ -201,7 +201,8 @@ fn devices_memories_and_attributes() {
     let platform = unsafe {
         std::slice::from_raw_parts(name.platform_name.cast::<u8>(), name.platform_name_size)
     };
-    assert_eq!(platform, b"xlac");
+    // A CPU platform, as XLA:CPU's plugin names it (jax lowers for the name).
+    assert_eq!(platform, b"cpu");
     let mut d: PJRT_Client_Devices_Args = args();
     d.client = client;
     p.call("Client_Devices", &mut d).unwrap();
