@@ -225,7 +225,10 @@ pub struct Client {
     pub pool: Option<rayon::ThreadPool>,
     /// Compiles so far: numbers the dump folders.
     pub compiles: AtomicUsize,
+    // Boxed: the framework keeps pointers to each device and memory, which must not move.
+    #[allow(clippy::vec_box)]
     devices: Vec<Box<Device>>,
+    #[allow(clippy::vec_box)]
     memories: Vec<Box<Memory>>,
     device_list: Vec<*mut c_void>,
     memory_list: Vec<*mut c_void>,

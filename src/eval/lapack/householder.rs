@@ -261,7 +261,7 @@ pub fn geqp3<T: Scalar>(m: usize, n: usize, a: &mut [T], jpvt: &mut [i32]) -> Ve
                 vn1[j] = norm;
                 vn2[j] = norm;
             } else {
-                vn1[j] = vn1[j] * temp.sqrt_re();
+                vn1[j] *= temp.sqrt_re();
             }
         }
     }

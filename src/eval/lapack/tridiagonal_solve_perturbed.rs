@@ -50,7 +50,7 @@ pub fn tridiagonal_solve_perturbed<T: Scalar>(
         u[k + 1][0] = d[k + 1];
         let mut scale2 = modulus(dl[k + 1]) + modulus(u[k + 1][0]);
         if k < n - 2 {
-            scale2 = scale2 + modulus(du[k + 1]);
+            scale2 += modulus(du[k + 1]);
         }
         if dl[k + 1] == T::zero() {
             scale1 = scale2;
@@ -112,13 +112,13 @@ pub fn tridiagonal_solve_perturbed<T: Scalar>(
         if k + 1 < n {
             let x1 = row(x, k + 1);
             for (e, &v) in r.iter_mut().zip(&x1) {
-                *e = *e - u[k][1] * v;
+                *e -= u[k][1] * v;
             }
         }
         if k + 2 < n {
             let x2 = row(x, k + 2);
             for (e, &v) in r.iter_mut().zip(&x2) {
-                *e = *e - u[k][2] * v;
+                *e -= u[k][2] * v;
             }
         }
         maybe_perturb_pivot(perturb, &mut p, &mut r);
@@ -147,17 +147,17 @@ fn maybe_perturb_pivot<T: Scalar>(perturb: T::Re, pivot: &mut T, row: &mut [T]) 
         if abs_pivot < safemin {
             if abs_pivot == zero || max_factor * safemin > abs_pivot {
                 *pivot += T::from_real(perturb);
-                perturb = perturb * two;
+                perturb *= two;
             } else {
-                *pivot = *pivot * T::from_real(bignum);
+                *pivot *= T::from_real(bignum);
                 for e in row.iter_mut() {
-                    *e = *e * T::from_real(bignum);
+                    *e *= T::from_real(bignum);
                 }
                 stop = true;
             }
         } else if max_factor > abs_pivot * bignum {
             *pivot += T::from_real(perturb);
-            perturb = perturb * two;
+            perturb *= two;
         } else {
             stop = true;
         }

@@ -692,7 +692,7 @@ fn instruction(
     let collective = instr.opcode().category() == crate::ir::OpCategory::Collective;
     if let Some(raw) = instr.raw_attributes.iter().find(|r| {
         !DROPPED_RAW_ATTRIBUTES.contains(&r.name.as_str())
-            && !(collective && COLLECTIVE_RAW_ATTRIBUTES.contains(&r.name.as_str()))
+            && (!collective || !COLLECTIVE_RAW_ATTRIBUTES.contains(&r.name.as_str()))
     }) {
         return Err(unsupported(
             instr,
