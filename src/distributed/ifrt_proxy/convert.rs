@@ -443,47 +443,8 @@ pub fn hlo_sharding(op: &OpSharding, depth: usize) -> Result<HloSharding, ProxyE
     })
 }
 
-/// xlac's sharding as XLA's `OpSharding`.
-pub fn op_sharding(s: &HloSharding) -> OpSharding {
-    let of_type = |t| OpSharding {
-        r#type: t,
-        ..OpSharding::default()
-    };
-    match s {
-        HloSharding::Replicated => of_type(REPLICATED),
-        HloSharding::Manual => of_type(MANUAL),
-        HloSharding::Unknown => of_type(UNKNOWN),
-        HloSharding::Unreduced => of_type(UNREDUCED),
-        HloSharding::Maximal { device } => OpSharding {
-            r#type: MAXIMAL,
-            tile_assignment_dimensions: vec![1],
-            tile_assignment_devices: vec![*device],
-            ..OpSharding::default()
-        },
-        HloSharding::Tiled(t) => OpSharding {
-            r#type: OTHER,
-            tile_assignment_dimensions: t.tiles.dims().to_vec(),
-            tile_assignment_devices: t.tiles.devices(),
-            replicate_on_last_tile_dim: t.last_tile_dim_replicate,
-            last_tile_dims: t
-                .last_tile_dims
-                .iter()
-                .map(|k| match k {
-                    SubgroupKind::Manual => MANUAL,
-                    SubgroupKind::Replicated => REPLICATED,
-                    SubgroupKind::Maximal => MAXIMAL,
-                    SubgroupKind::Unreduced => UNREDUCED,
-                })
-                .collect(),
-            ..OpSharding::default()
-        },
-        HloSharding::Tuple(elements) => OpSharding {
-            r#type: TUPLE,
-            tuple_shardings: elements.iter().map(op_sharding).collect(),
-            ..OpSharding::default()
-        },
-    }
-}
+/// xlac's sharding as XLA's `OpSharding` (the optimized-program writer's conversion).
+pub use crate::ir::hlo_proto::op_sharding;
 
 /// Where each element of a row-major walk over `dims` sits in a host buffer laid out with
 /// `strides` (IFRT proxy's minimal memory region: every stride of a dimension longer than 1

@@ -263,34 +263,8 @@ pub struct HloShardingProto {
     pub version_number: i32,
 }
 
-/// `xla.OpSharding`.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct OpSharding {
-    /// `type` (REPLICATED 0, MAXIMAL 1, TUPLE 2, OTHER 3, MANUAL 4, UNKNOWN 5, UNREDUCED 6).
-    #[prost(int32, tag = "1")]
-    pub r#type: i32,
-    /// `tile_assignment_dimensions`.
-    #[prost(int64, repeated, tag = "3")]
-    pub tile_assignment_dimensions: Vec<i64>,
-    /// `tile_assignment_devices`.
-    #[prost(int64, repeated, tag = "4")]
-    pub tile_assignment_devices: Vec<i64>,
-    /// `tuple_shardings`.
-    #[prost(message, repeated, tag = "5")]
-    pub tuple_shardings: Vec<OpSharding>,
-    /// `replicate_on_last_tile_dim`.
-    #[prost(bool, tag = "6")]
-    pub replicate_on_last_tile_dim: bool,
-    /// `last_tile_dims` (as `type`).
-    #[prost(int32, repeated, tag = "8")]
-    pub last_tile_dims: Vec<i32>,
-    /// `iota_reshape_dims`.
-    #[prost(int64, repeated, tag = "9")]
-    pub iota_reshape_dims: Vec<i64>,
-    /// `iota_transpose_perm`.
-    #[prost(int32, repeated, tag = "10")]
-    pub iota_transpose_perm: Vec<i32>,
-}
+/// `xla.OpSharding`: the message the optimized-program writer uses.
+pub use crate::ir::hlo_proto::messages::OpSharding;
 
 /// `xla.ifrt.XlaCompileOptionsProto`.
 #[derive(Clone, PartialEq, prost::Message)]

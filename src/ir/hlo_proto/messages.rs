@@ -349,6 +349,10 @@ proto_messages! {
         6 replicate_on_last_tile_dim: bool,
         /// `last_tile_dims` (as `Type`).
         8 last_tile_dims: repeated int32,
+        /// The iota form of the tile assignment (read by the IFRT proxy; xlac writes the
+        /// device list).
+        9 iota_reshape_dims: repeated int64,
+        10 iota_transpose_perm: repeated int32,
     }
 
     /// `xla.FrontendAttributes`.
