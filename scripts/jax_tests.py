@@ -57,7 +57,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--python", default=sys.executable)
     p.add_argument("--baseline", type=pathlib.Path, help="the tests that pass on CPU, instead of a CPU run")
     p.add_argument("--write-baseline", type=pathlib.Path, help="write the CPU passes of this run here")
-    return p.parse_args()
+    args = p.parse_args()
+    # pytest runs from a copy of the tests folder: every path it is handed must be absolute.
+    # (abspath, not resolve: a venv's python is a symlink that must stay one.)
+    args.python = os.path.abspath(args.python) if os.sep in args.python else args.python
+    args.out = pathlib.Path(os.path.abspath(args.out))
+    return args
 
 
 def read_known(path: pathlib.Path) -> dict[str, str]:
