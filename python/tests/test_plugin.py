@@ -174,3 +174,20 @@ def test_bad_environment_options_fail_loudly(tmp_path, options, says):
     assert result.returncode != 0, result.stdout
     assert "Unable to initialize backend 'xlac'" in result.stderr, result.stderr
     assert says in result.stderr, result.stderr
+
+
+@pytest.mark.jit
+def test_a_plain_jit_prints_no_warning(tmp_path):
+    # Compiles two programs (with source locations and stack frames in their modules) and
+    # runs them: stderr stays empty. jax's "experimental platform" notice and XLA's
+    # "Cycle detected in stack_frame_id" were printed here before.
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XLAC_PJRT")}
+    env["JAX_PLATFORMS"] = "xlac"
+    result = subprocess.run(
+        [sys.executable, str(script), "threads:1"], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[1.0, 3.0, 5.0, 7.0]", "6.0"]
+    assert result.stderr.strip() == "", result.stderr

@@ -524,10 +524,48 @@ fn depends_on(module: &Module, c: ComputationId, a: InstrId, b: InstrId) -> bool
 
 /// Rule 3: a branch result must have bytes of its own.
 fn copy_branch_root(module: &mut Module, b: ComputationId) -> bool {
-    copy_root_leaves(module, b, |module, c, _k, x| {
-        let comp = &module.computations[c];
-        is_forwarder(&comp.instrs[x]) || is_forwarder(&comp.instrs[source(module, c, x)])
-    })
+    // A root that is a tuple but not a `tuple` instruction (the branch's parameter passed
+    // through, a nested conditional's result) is taken apart first, so its leaves can be copied: the
+    // branches of one conditional may pass the same operands in different orders, and
+    // then the result cannot share bytes with any of them.
+    let split = split_tuple_root(module, b);
+    split
+        | copy_root_leaves(module, b, |module, c, _k, x| {
+            let comp = &module.computations[c];
+            is_forwarder(&comp.instrs[x]) || is_forwarder(&comp.instrs[source(module, c, x)])
+        })
+}
+
+/// Makes a tuple-shaped root that is not a `tuple` instruction into
+/// `tuple(get-tuple-element(root, 0), ...)`. Returns true if it did.
+fn split_tuple_root(module: &mut Module, c: ComputationId) -> bool {
+    let comp = &mut module.computations[c];
+    let root = comp.root;
+    let instr = &comp.instrs[root];
+    let Shape::Tuple(elements) = instr.shape.clone() else {
+        return false;
+    };
+    // A root that makes its own bytes (a multi-output fusion, a custom call) may be the
+    // result's buffer; only one that may forward another buffer is split.
+    if instr.opcode() == Opcode::Tuple || !is_forwarder(instr) {
+        return false;
+    }
+    let mut last = root;
+    let mut parts = Vec::with_capacity(elements.len());
+    for (k, e) in elements.iter().enumerate() {
+        let gte = Instruction::new(
+            "get-tuple-element",
+            e.clone(),
+            Op::GetTupleElement { index: k },
+            vec![root],
+        );
+        last = comp.insert_after(last, gte);
+        parts.push(last);
+    }
+    let shape = comp.instrs[root].shape.clone();
+    let tuple = Instruction::new("tuple", shape, Op::Plain(Opcode::Tuple), parts);
+    comp.root = comp.insert_after(last, tuple);
+    true
 }
 
 /// Rule 4: entry result leaves that are parameters or constants get copies, unless aliased.

@@ -266,11 +266,7 @@ fn assign_computation(
         let have = comp.instrs[root].shape.clone();
         let want = row_major(&have);
         if want != have && have.is_array() {
-            let copy = relayout_copy(module, c, root, &want, root);
-            let comp = &mut module.computations[c];
-            comp.order.retain(|&i| i != copy);
-            comp.order.push(copy);
-            comp.root = copy;
+            relayout_root(module, c, &want);
         }
     }
     Ok(())
@@ -541,13 +537,27 @@ fn fix_entry_result(module: &mut Module, result: Option<&Shape>) {
         let shape = forwarded_shape(comp, &comp.instrs[root]);
         module.computations[c].instrs[root].shape = shape;
     } else {
-        let copy = relayout_copy(module, c, root, &want, root);
-        let comp = &mut module.computations[c];
-        let copies: Vec<InstrId> = comp.order.iter().copied().filter(|&i| i == copy).collect();
-        comp.order.retain(|i| !copies.contains(i));
-        comp.order.push(copy);
-        comp.root = copy;
+        relayout_root(module, c, &want);
     }
+}
+
+/// Makes a relayout of computation `c`'s root its new root. The copy (for a tuple root:
+/// its get-tuple-elements, per-leaf copies and the new tuple) reads the old root, so all
+/// of it goes after the old root in the order.
+fn relayout_root(module: &mut Module, c: ComputationId, want: &Shape) {
+    let root = module.computations[c].root;
+    let before: HashSet<InstrId> = module.computations[c].order.iter().copied().collect();
+    let copy = relayout_copy(module, c, root, want, root);
+    let comp = &mut module.computations[c];
+    let added: Vec<InstrId> = comp
+        .order
+        .iter()
+        .copied()
+        .filter(|i| !before.contains(i))
+        .collect();
+    comp.order.retain(|i| before.contains(i));
+    comp.order.extend(added);
+    comp.root = copy;
 }
 
 /// A transpose or copy that only feeds the entry result can produce the requested layout

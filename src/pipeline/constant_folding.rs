@@ -17,10 +17,14 @@
 //!   limit is 45M elements, far above what a learner's program should carry as data);
 //! - the interpreter can run it; an evaluation error just means "not folded".
 //!
-//! Folding is bit-identical to running the instruction: the interpreter is the oracle
-//! every later stage is tested against, and it flushes denormals as XLA:CPU does
-//! (`EvalOptions::default()`). Computations called by fusions are not visited. The folded
-//! instruction, and operands it leaves unused, are removed as in XLA.
+//! Folding evaluates with the reference interpreter as XLA folds with its HloEvaluator:
+//! denormals are kept (`flush_denormals: false`), although XLA:CPU's compiled kernels flush
+//! them. So a denormal computed from constants alone survives into the result as it does
+//! on XLA:CPU (`jnp.spacing` of a bf16 zero is the denormal 9.18e-41, not 0), and such a
+//! program's optimized result may differ from the interpreter's run of the unoptimized
+//! module, exactly where XLA:CPU's differs from its own runtime arithmetic. Computations
+//! called by fusions are not visited. The folded instruction, and operands it leaves
+//! unused, are removed as in XLA.
 //!
 //! XLA: `xla/hlo/transforms/simplifiers/hlo_constant_folding.cc`.
 
@@ -203,7 +207,11 @@ fn evaluate(
             s
         }
     };
-    let mut evaluator = Evaluator::new(module, EvalOptions::default());
+    let options = EvalOptions {
+        flush_denormals: false,
+        ..EvalOptions::default()
+    };
+    let mut evaluator = Evaluator::new(module, options);
     let value = evaluator.call(scratch_id, &[]).ok()?;
     let (Literal::Array(value), Shape::Array(shape)) = (value, shape) else {
         return None;

@@ -81,13 +81,13 @@ impl RngBitGeneratorExpander {
             _ => return Err(bad()),
         };
         let ty = out.element_type;
-        if !ty.is_integral()
-            || ![8, 16, 32, 64].contains(&ty.bit_width())
-            || out.element_count() == 0
-        {
+        if !ty.is_integral() || ![8, 16, 32, 64].contains(&ty.bit_width()) {
             return Err(bad());
         }
         let body = match algorithm {
+            RandomAlgorithm::Philox | RandomAlgorithm::ThreeFry if out.element_count() == 0 => {
+                no_bits(state_len, ty, &out.dims)
+            }
             RandomAlgorithm::Philox if state_len == 2 || state_len == 3 => {
                 philox(state_len, ty, &out.dims)
             }
@@ -222,6 +222,20 @@ fn philox(state_len: i64, ty: PrimitiveType, dims: &[i64]) -> String {
         "philox",
         &format!("(u64[{state_len}], {out})"),
         &format!("tuple({state}, {bits})"),
+    )
+}
+
+/// An output of no elements: no block is encrypted, so the state comes back unchanged (as
+/// on XLA:CPU, whatever the algorithm).
+fn no_bits(state_len: i64, ty: PrimitiveType, dims: &[i64]) -> String {
+    let mut h = HloText::new();
+    let state = h.parameter("state", &format!("u64[{state_len}]"), 0);
+    let empty = h.splat(ty.name(), "0", dims);
+    let out = array(ty.name(), dims);
+    h.finish(
+        "no_bits",
+        &format!("(u64[{state_len}], {out})"),
+        &format!("tuple({state}, {empty})"),
     )
 }
 

@@ -199,5 +199,11 @@ def initialize() -> None:
     path = library_path()
     if not os.path.exists(path):
         raise FileNotFoundError(f"xlac PJRT plugin library not found at {path}")
+    # jax calls every plugin but CUDA's and ROCm's "experimental" and warns so on every
+    # start. xlac is a CPU backend measured against jax's own test suite (docs/jax.md),
+    # so a plain `jax.jit` prints nothing.
+    nonexperimental = getattr(xla_bridge, "_nonexperimental_plugins", None)
+    if isinstance(nonexperimental, set):
+        nonexperimental.add(PLATFORM)
     xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path, options=_options)
     _register_host_callback_trampoline(path)

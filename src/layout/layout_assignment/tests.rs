@@ -277,3 +277,30 @@ fn batched_attention_transposes_become_bitcasts() {
     let after = evaluate(&m, &inputs, &EvalOptions::default()).unwrap();
     assert_eq!(after, before);
 }
+
+/// jax's `geqp3` alone in a module: after tuple simplification the custom call itself is
+/// the root, a tuple whose first leaf is column-major. The row-major result is a new
+/// tuple of get-tuple-elements and copies, all of which read the custom call and so must
+/// come after it.
+#[test]
+fn tuple_root_with_a_column_major_leaf_is_relaid_after_the_root() {
+    let mut m = parse(
+        r#"HloModule geqp3
+ENTRY main {
+  a = f32[3,3]{1,0} parameter(0)
+  p = s32[3]{0} parameter(1)
+  ROOT c = (f32[3,3]{0,1}, s32[3]{0}, f32[3]{0}) custom-call(a, p), custom_call_target="lapack_sgeqp3_ffi", operand_layout_constraints={f32[3,3]{0,1}, s32[3]{0}}
+}
+"#,
+    );
+    assign(&mut m, vec![]);
+    let comp = m.entry_computation();
+    let root = comp.instr(comp.root);
+    assert_eq!(root.opcode(), Opcode::Tuple, "{m}");
+    let leaf = comp.instr(root.operands[0]);
+    assert_eq!(leaf.opcode(), Opcode::Copy, "{m}");
+    assert_eq!(
+        leaf.shape.as_array().unwrap().layout.minor_to_major,
+        vec![1, 0]
+    );
+}

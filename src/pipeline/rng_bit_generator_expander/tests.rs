@@ -85,3 +85,35 @@ ENTRY main {
 }",
     );
 }
+
+#[test]
+fn no_elements_leave_the_state_unchanged() {
+    // jax 0.10.2 on CPU: `rng_bit_generator(key, (0,))` and `(3, 0)` return the key as the
+    // new state, for Philox and ThreeFry alike.
+    for (algorithm, state) in [
+        ("rng_philox", "42, 7"),
+        ("rng_philox", "5, 6, 7"),
+        ("rng_three_fry", "42, 7"),
+    ] {
+        for out in ["u32[0]{0}", "u8[3,0]{1,0}", "u64[0,2]{1,0}"] {
+            check(algorithm, state, out);
+            let m = crate::ir::hlo_text::parse_module(&module(algorithm, state, out), "t.hlo")
+                .unwrap()
+                .module;
+            let mut m2 = m.clone();
+            crate::pipeline::Pass::run(&mut RngBitGeneratorExpander::cpu(), &mut m2).unwrap();
+            let run = |m: &crate::ir::Module| {
+                crate::eval::evaluate(m, &[], &crate::eval::EvalOptions::default()).unwrap()
+            };
+            let crate::ir::Literal::Tuple(parts) = run(&m2) else {
+                panic!("a tuple")
+            };
+            let s = m.entry_computation();
+            let constant = s.instr(s.find("s").unwrap());
+            let crate::ir::Op::Constant { literal } = &constant.op else {
+                panic!("the state is a constant")
+            };
+            assert_eq!(&parts[0], literal, "{algorithm} {out}");
+        }
+    }
+}
