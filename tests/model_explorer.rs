@@ -86,7 +86,10 @@ fn check(model: &str, test: &str) -> (Value, Value) {
     let graphs = graph["graphs"].as_array().expect("a graphs list");
     let graph_ids: HashSet<&str> = graphs.iter().map(|g| g["id"].as_str().unwrap()).collect();
     let (entry_name, _) = hlo.iter().find(|(_, (e, _))| *e).expect("an entry");
-    assert!(graph_ids.contains(entry_name.as_str()), "no graph for the entry");
+    assert!(
+        graph_ids.contains(entry_name.as_str()),
+        "no graph for the entry"
+    );
     for g in graphs {
         let gid = g["id"].as_str().unwrap();
         let nodes = g["nodes"].as_array().unwrap();
@@ -104,13 +107,25 @@ fn check(model: &str, test: &str) -> (Value, Value) {
             for s in n["subgraphIds"].as_array().into_iter().flatten() {
                 assert!(graph_ids.contains(s.as_str().unwrap()), "subgraph {s}");
             }
-            assert!(n["attrs"].as_array().unwrap().iter().any(|a| a["key"] == "shape"));
+            assert!(
+                n["attrs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|a| a["key"] == "shape")
+            );
         }
         let (_, instrs) = &hlo[gid];
         for (name, opcode) in instrs {
             if opcode == "fusion" {
-                assert!(namespaces.contains(name.as_str()), "{gid}: fusion {name} is no namespace");
-                assert!(!ids.contains(name.as_str()), "{gid}: fusion {name} is also a node");
+                assert!(
+                    namespaces.contains(name.as_str()),
+                    "{gid}: fusion {name} is no namespace"
+                );
+                assert!(
+                    !ids.contains(name.as_str()),
+                    "{gid}: fusion {name} is also a node"
+                );
                 assert!(g["groupNodeAttributes"][name.as_str()]["bytes moved"].is_string());
             } else {
                 let node = nodes
@@ -124,11 +139,17 @@ fn check(model: &str, test: &str) -> (Value, Value) {
                     .iter()
                     .map(|a| a["key"].as_str().unwrap())
                     .collect();
-                assert!(keys.contains(&"bytes moved") && keys.contains(&"flops"), "{keys:?}");
+                assert!(
+                    keys.contains(&"bytes moved") && keys.contains(&"flops"),
+                    "{keys:?}"
+                );
             }
         }
         for key in data[gid]["results"].as_object().unwrap().keys() {
-            assert!(ids.contains(key.as_str()), "node data for {key}, not a node");
+            assert!(
+                ids.contains(key.as_str()),
+                "node data for {key}, not a node"
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dump);

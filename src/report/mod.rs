@@ -108,9 +108,7 @@ pub fn render(data: &ReportData<'_>, options: &ReportOptions) -> String {
                 .to_string()
         }
         (Some(_), None) => format!("mean over {} warm runs", options.runs),
-        (None, _) => {
-            "not measured (xlac compile runs nothing; xlac run --dump-to measures)".into()
-        }
+        (None, _) => "not measured (xlac compile runs nothing; xlac run --dump-to measures)".into(),
     };
     let work: Vec<&graph::Node> = nodes.iter().filter(|n| !n.is_input).collect();
     let total_bytes: u64 = work.iter().map(|n| n.cost.bytes).sum();
@@ -225,10 +223,7 @@ pub fn render(data: &ReportData<'_>, options: &ReportOptions) -> String {
         views.push(View {
             id: "spmd",
             title: "SPMD decisions",
-            body: format!(
-                "<h2>SPMD partitioning</h2>{}",
-                spmd::decisions_table(log)
-            ),
+            body: format!("<h2>SPMD partitioning</h2>{}", spmd::decisions_table(log)),
         });
     }
     if let Some(trace) = data.collectives {
