@@ -25,7 +25,6 @@ shot() { # DUMP VIEW FILE [WIDTH,HEIGHT]
 shot "tb" "graph&find=multiply_multiply_fusion" module-graph.png
 shot tb passes pipeline.png
 shot mlp fusion fusion-decisions.png 1280,600
-shot mlp kernels kernels.png
 shot sharded spmd spmd-decisions.png
 shot sharded collectives collectives.png 1280,520
 shot sharded overview cost.png 1280,640
