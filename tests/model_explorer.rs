@@ -38,14 +38,18 @@ fn dump_file(dump: &Path, suffix: &str) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
-/// The final HLO's computations: name → (is entry, instruction lines `(name, opcode)`).
-fn computations(hlo: &str) -> HashMap<String, (bool, Vec<(String, String)>)> {
+/// A computation of the final HLO: whether it is the entry, and its instructions as
+/// `(name, opcode)`.
+type Computation = (bool, Vec<(String, String)>);
+
+/// The final HLO's computations by name.
+fn computations(hlo: &str) -> HashMap<String, Computation> {
     let mut out = HashMap::new();
-    let mut current: Option<(String, bool, Vec<(String, String)>)> = None;
+    let mut current: Option<(String, Computation)> = None;
     for line in hlo.lines() {
         if line.starts_with('}') {
-            if let Some((name, entry, instrs)) = current.take() {
-                out.insert(name, (entry, instrs));
+            if let Some((name, computation)) = current.take() {
+                out.insert(name, computation);
             }
             continue;
         }
@@ -53,10 +57,10 @@ fn computations(hlo: &str) -> HashMap<String, (bool, Vec<(String, String)>)> {
             let entry = line.starts_with("ENTRY ");
             let head = line.trim_start_matches("ENTRY ").trim_start_matches('%');
             let name = head.split([' ', '(']).next().unwrap().to_string();
-            current = Some((name, entry, Vec::new()));
+            current = Some((name, (entry, Vec::new())));
             continue;
         }
-        if let Some((_, _, instrs)) = current.as_mut() {
+        if let Some((_, (_, instrs))) = current.as_mut() {
             let t = line.trim_start();
             let t = t.strip_prefix("ROOT ").unwrap_or(t);
             let Some((name, rest)) = t.trim_start_matches('%').split_once(" = ") else {
