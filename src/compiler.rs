@@ -72,6 +72,10 @@ pub struct Optimized {
     pub fusion_decisions: Vec<FusionDecision>,
     /// What each pass did to each instruction (`xlac explain` reads it).
     pub provenance: Provenance,
+    /// With a dump: each changing pass's diff, for the report's pipeline view.
+    pub pass_steps: Vec<crate::report::passes::PassStep>,
+    /// For a sharded compile: what the partitioner decided.
+    pub spmd_decisions: Option<crate::spmd::DecisionLog>,
 }
 
 /// A compiled module: the optimized module's record, and the executable.
@@ -90,6 +94,10 @@ pub struct Compiled {
     pub provenance: Provenance,
     /// Thunks raced by `--autotune` or tuned from the cache.
     pub autotune: Vec<crate::autotune::Race>,
+    /// With a dump: each changing pass's diff, for the report's pipeline view.
+    pub pass_steps: Vec<crate::report::passes::PassStep>,
+    /// For a sharded compile: what the partitioner decided.
+    pub spmd_decisions: Option<crate::spmd::DecisionLog>,
 }
 
 /// Why a compile failed.
@@ -262,11 +270,33 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
         let report = ReportData {
             executable: &executable,
             fusion_decisions: &optimized.fusion_decisions,
+            pass_steps: &optimized.pass_steps,
+            spmd: optimized.spmd_decisions.as_ref(),
+            collectives: None,
         };
         write(
             &mut d,
             Artifact::Report,
             &crate::report::render(&report, &ReportOptions::default()),
+        )?;
+        let (graph, node_data) = crate::report::model_explorer::export(
+            &executable.module,
+            &crate::report::graph::nodes(
+                &executable.module,
+                &executable.buffers,
+                &executable
+                    .kernels
+                    .kernels
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+        );
+        write(&mut d, Artifact::ModelExplorerGraph, &graph.to_string())?;
+        write(
+            &mut d,
+            Artifact::ModelExplorerNodeData,
+            &node_data.to_string(),
         )?;
         d.finish().map_err(CompileError::Dump)?;
     }
@@ -278,6 +308,8 @@ pub fn compile(module: Module, options: &CompileOptions) -> Result<Compiled, Com
         warnings,
         provenance: optimized.provenance,
         autotune,
+        pass_steps: optimized.pass_steps,
+        spmd_decisions: optimized.spmd_decisions,
     })
 }
 
@@ -379,18 +411,28 @@ fn optimize_with(
     if ctx.disabled.contains("fusion") {
         ctx.disabled.insert("multi_output_fusion".to_string());
     }
+    // With a dump, the report's pipeline view diffs each changing pass's module against the
+    // one before it.
+    let before = dump.as_ref().map(|_| module.to_string());
     ctx.dump = dump;
-    ctx.snapshots = options.keep_snapshots.then(Vec::new);
+    ctx.snapshots = (options.keep_snapshots || before.is_some()).then(Vec::new);
     let recording = provenance::Recording::start();
     pipeline.run(&mut module, &mut ctx)?;
     let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
-    let snapshots = ctx.snapshots.take().unwrap_or_default();
+    let mut snapshots = ctx.snapshots.take().unwrap_or_default();
+    let pass_steps = before
+        .map(|b| crate::report::passes::steps(&b, &snapshots))
+        .unwrap_or_default();
+    if !options.keep_snapshots {
+        snapshots.clear();
+    }
     if options.spmd.is_some()
         && let Some(d) = ctx.dump.as_deref_mut()
     {
         write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_string())?;
     }
+    let spmd_decisions = options.spmd.map(|_| spmd_log.borrow().clone());
     drop(ctx);
     let fusion_decisions = log.borrow().clone();
     Ok(Optimized {
@@ -399,6 +441,8 @@ fn optimize_with(
         snapshots,
         fusion_decisions,
         provenance,
+        pass_steps,
+        spmd_decisions,
     })
 }
 
@@ -619,6 +663,39 @@ pub struct LoadedDevices {
     options: DeviceRunOptions,
     /// One executable per device (compiled backend; empty for the interpreter).
     executables: Vec<crate::runtime::Executable>,
+    /// With a dump on the compiled backend: device 0's compile record, so the report can
+    /// be rewritten with the run's collectives and times.
+    report: Option<ReportParts>,
+}
+
+/// What `report.html` shows besides the executable.
+struct ReportParts {
+    fusion_decisions: Vec<FusionDecision>,
+    pass_steps: Vec<crate::report::passes::PassStep>,
+    spmd_decisions: Option<crate::spmd::DecisionLog>,
+}
+
+/// Times the thunks of the program it wraps, on the thread that runs it (the profiler is
+/// per thread), for the report of a multi-device run.
+struct Profiled<'p> {
+    program: Box<dyn crate::runtime::collectives::DeviceProgram + 'p>,
+    times: std::sync::Arc<std::sync::Mutex<Option<crate::runtime::profile::ThunkTimes>>>,
+}
+
+impl crate::runtime::collectives::DeviceProgram for Profiled<'_> {
+    fn run(
+        &mut self,
+        collectives: &std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
+        device: crate::runtime::collectives::DeviceId,
+        args: &[&crate::ir::Literal],
+    ) -> Result<crate::ir::Literal, String> {
+        let profiling = crate::runtime::profile::Profiling::start();
+        let result = self.program.run(collectives, device, args);
+        if let Ok(mut t) = self.times.lock() {
+            *t = Some(profiling.finish());
+        }
+        result
+    }
 }
 
 /// Compiles `modules` (one for every device, or one per device) for `grid`, once; see
@@ -645,6 +722,7 @@ pub fn load_on_devices(
         )));
     }
     let mut executables: Vec<crate::runtime::Executable> = Vec::new();
+    let mut report = None;
     if options.backend == DeviceBackend::Compiled {
         let mut compiled: Vec<crate::runtime::Executable> = Vec::new();
         for (i, m) in modules.iter().enumerate() {
@@ -652,11 +730,15 @@ pub fn load_on_devices(
             if i > 0 {
                 o.dump_to = None;
             }
-            compiled.push(
-                compile(m.clone(), &o)
-                    .map_err(DeviceRunError::Compile)?
-                    .executable,
-            );
+            let c = compile(m.clone(), &o).map_err(DeviceRunError::Compile)?;
+            if o.dump_to.is_some() {
+                report = Some(ReportParts {
+                    fusion_decisions: c.fusion_decisions,
+                    pass_steps: c.pass_steps,
+                    spmd_decisions: c.spmd_decisions,
+                });
+            }
+            compiled.push(c.executable);
         }
         if compiled.len() == 1 && count > 1 {
             let first = compiled.remove(0);
@@ -677,6 +759,7 @@ pub fn load_on_devices(
         grid: grid.clone(),
         options: options.clone(),
         executables,
+        report,
     };
     // The run limits in `options.eval` hold on both backends.
     loaded.set_limits(options.eval.limits.clone());
@@ -731,12 +814,27 @@ impl LoadedDevices {
             std::sync::Arc::new(InProcess::new(self.grid.clone(), mode));
         let all: Vec<usize> = (0..count).collect();
         self.start_clock();
-        let programs = self.programs(&all);
-        let mut programs = programs;
+        let timed = self.report.is_some();
+        let mut programs = self.programs(&all);
+        // With a report to write, device 0's thunks are timed on this run.
+        let times = std::sync::Arc::new(std::sync::Mutex::new(None));
+        if timed && !programs.is_empty() {
+            let first = programs.remove(0);
+            programs.insert(
+                0,
+                Box::new(Profiled {
+                    program: first,
+                    times: times.clone(),
+                }),
+            );
+        }
         let outcome =
             crate::runtime::collectives::run_devices(&mut programs, args, collectives.clone());
         drop(programs);
-        self.dump_trace(&collectives.trace())?;
+        let trace = collectives.trace();
+        self.dump_trace(&trace)?;
+        let times = times.lock().ok().and_then(|mut t| t.take());
+        self.dump_report(&trace, times.as_ref())?;
         outcome.map_err(DeviceRunError::Collectives)
     }
 
@@ -811,6 +909,37 @@ impl LoadedDevices {
                     .collect()
             }
         }
+    }
+
+    /// With `dump_to` on the compiled backend, `report.html` again: device 0's executable
+    /// with the run's collectives and, when they were timed, its thunk times.
+    fn dump_report(
+        &self,
+        trace: &crate::runtime::collectives::Trace,
+        times: Option<&crate::runtime::profile::ThunkTimes>,
+    ) -> Result<(), DeviceRunError> {
+        let (Some(dir), Some(parts), Some(executable)) = (
+            &self.options.compile.dump_to,
+            &self.report,
+            self.executables.first(),
+        ) else {
+            return Ok(());
+        };
+        let data = ReportData {
+            executable,
+            fusion_decisions: &parts.fusion_decisions,
+            pass_steps: &parts.pass_steps,
+            spmd: parts.spmd_decisions.as_ref(),
+            collectives: Some(trace),
+        };
+        let options = ReportOptions {
+            thunk_ms: times.map(|t| t.mean_ms(1)),
+            runs: 1,
+            cold: true,
+            triad_gbs: None,
+            devices: Some(self.grid.count()),
+        };
+        write_measured_report(dir, &data, &options).map_err(DeviceRunError::Compile)
     }
 
     /// With `dump_to`, the collectives trace and table into the dump folder.

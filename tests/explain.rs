@@ -269,3 +269,30 @@ ENTRY main {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A source-line query matches several instructions; each story points at its kernel's
+/// listing instead of printing it, so the answer stays a page long (one constant of a
+/// reduction has no machine instruction of its own, and its kernel's whole listing used to
+/// be printed for it, and again for every other such instruction).
+#[test]
+fn source_line_query_does_not_repeat_the_kernel_listing() {
+    let model = "testdata/locations/multi.mlirbc";
+    let (code, out, err) = xlac(&["explain", model, "generate.py:78"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("instructions match `generate.py:78`"), "{out}");
+    let stories = out.matches("\npasses (from the provenance log").count();
+    assert!(stories > 1, "{out}");
+    // No machine instruction line appears outside a numbered excerpt (`  NNN: text`).
+    let bare_asm: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.starts_with("    ") && !l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        })
+        .collect();
+    assert!(
+        bare_asm.is_empty(),
+        "a listing was printed whole: {:?}",
+        &bare_asm[..bare_asm.len().min(3)]
+    );
+    assert!(out.contains("no machine instruction carries"), "{out}");
+}

@@ -218,12 +218,16 @@ pub fn write_measured_report_as(
     let data = ReportData {
         executable: &compiled.executable,
         fusion_decisions: &compiled.fusion_decisions,
+        pass_steps: &compiled.pass_steps,
+        spmd: compiled.spmd_decisions.as_ref(),
+        collectives: None,
     };
     let options = ReportOptions {
         thunk_ms: Some(times.mean_ms(runs)),
         runs,
         cold,
         triad_gbs,
+        devices: None,
     };
     crate::compiler::write_measured_report(dir, &data, &options)
         .map_err(|e| Failure::error(e.to_string()))

@@ -504,14 +504,14 @@ impl Story {
         }
         let asm_file = self.dump_file(&format!("{kernel}.asm"));
         if loc.asm_computing.is_empty() {
+            // The whole listing would repeat once per instruction of a source-line query; it
+            // is one file away.
             let _ = writeln!(
                 s,
-                "assembly ({asm_file}), the whole kernel: no machine instruction carries %{}'s source location:",
+                "assembly ({asm_file}, {} lines): no machine instruction carries %{}'s source location (folded into other instructions' code, or only moved by code Cranelift added)",
+                loc.asm.len(),
                 loc.instruction
             );
-            for l in &loc.asm {
-                let _ = writeln!(s, "  {l}");
-            }
         } else {
             let _ = writeln!(
                 s,

@@ -45,6 +45,10 @@ pub enum Artifact<'a> {
     CollectivesTable,
     /// `report.html`: the one-page report (`crate::report`); named without the module prefix.
     Report,
+    /// The module graph in Model Explorer's JSON graph format, fusions as namespaces.
+    ModelExplorerGraph,
+    /// Per-node bytes moved, as a Model Explorer node data overlay for that graph.
+    ModelExplorerNodeData,
     /// A kernel's loop-nest plan: the strategy, every guard and why (`codegen/plan.rs`).
     KernelPlan {
         /// The kernel (its fusion instruction's name).
@@ -199,7 +203,15 @@ impl DumpWriter {
             ),
             Artifact::Report => (
                 "report.html".to_string(),
-                "one page: kernel graph, HLO/CLIF/assembly side by side, cost per thunk, fusion decisions, buffer liveness".to_string(),
+                "one page: cost per thunk, the module graph, the pipeline pass by pass, HLO/CLIF/assembly side by side, fusion decisions, buffer liveness; SPMD decisions and collectives for sharded runs".to_string(),
+            ),
+            Artifact::ModelExplorerGraph => (
+                "model-explorer.json".to_string(),
+                "the module graph for Google's Model Explorer (its JSON graph format; fusions are namespaces, cost and buffers are node attributes)".to_string(),
+            ),
+            Artifact::ModelExplorerNodeData => (
+                "model-explorer.node-data.json".to_string(),
+                "bytes moved per node, a Model Explorer node data overlay for model-explorer.json".to_string(),
             ),
             Artifact::ThunkSequence => (
                 "thunk-sequence.txt".to_string(),

@@ -1,16 +1,16 @@
-//! The kernel graph: the entry computation's schedule as a column of nodes (parameters,
-//! constants, kernels, library calls, copies, control flow), each with the buffer it
-//! writes, and its data edges drawn as arcs on the right. `tuple`, `get-tuple-element` and
-//! `bitcast` move no data; edges go through them to the producer.
+//! The thunk nodes: the entry computation's schedule as the runtime sees it (parameters,
+//! constants, kernels, library calls, copies, control flow), each with its paper cost and
+//! the buffer it writes. `tuple`, `get-tuple-element` and `bitcast` move no data; inputs go
+//! through them to the producer. The cost table, the kernel sections and the module graph
+//! read these.
 //!
 //! What it is not: the nested computations of `while`/`conditional` (their thunks run
 //! inside the node that owns them), nor a layout engine: order is the schedule.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use super::cost::{Cost, instruction_cost};
-use super::html::{bytes, esc};
+use super::html::bytes;
 use crate::ir::{InstrId, Module, Op, Opcode};
 use crate::layout::BufferAssignment;
 
@@ -37,6 +37,19 @@ pub struct Node {
 pub fn nodes(module: &Module, buffers: &BufferAssignment, kernel_names: &[&str]) -> Vec<Node> {
     let entry = module.entry;
     let comp = module.entry_computation();
+    // Each entry value's places, gathered once (the plan lists values per allocation).
+    let mut places: HashMap<InstrId, Vec<String>> = HashMap::new();
+    for a in &buffers.allocations {
+        for v in a.values.iter().filter(|v| v.computation == entry) {
+            places.entry(v.instruction).or_default().push(format!(
+                "alloc {} +{} ({})",
+                a.index,
+                v.offset,
+                bytes(v.size as u64)
+            ));
+        }
+    }
+    let kernels: std::collections::HashSet<&str> = kernel_names.iter().copied().collect();
     let mut index: HashMap<InstrId, Vec<usize>> = HashMap::new();
     let mut out: Vec<Node> = Vec::new();
     for (id, instr) in comp.iter() {
@@ -59,26 +72,14 @@ pub fn nodes(module: &Module, buffers: &BufferAssignment, kernel_names: &[&str])
             index.insert(id, producers);
             continue;
         }
-        let is_kernel = kernel_names.contains(&instr.name.as_str());
+        let is_kernel = kernels.contains(instr.name.as_str());
         let kind = match &instr.op {
             Op::Parameter { number } => format!("parameter {number}"),
             Op::Fusion { kind, .. } if is_kernel => format!("kernel ({kind})"),
             Op::Fusion { kind, .. } => format!("fusion ({kind})"),
             _ => opcode.to_string(),
         };
-        let mut leaves = Vec::new();
-        for a in &buffers.allocations {
-            for v in &a.values {
-                if v.computation == entry && v.instruction == id {
-                    leaves.push(format!(
-                        "alloc {} +{} ({})",
-                        a.index,
-                        v.offset,
-                        bytes(v.size as u64)
-                    ));
-                }
-            }
-        }
+        let leaves = places.remove(&id).unwrap_or_default();
         index.insert(id, vec![out.len()]);
         out.push(Node {
             name: instr.name.clone(),
@@ -91,70 +92,4 @@ pub fn nodes(module: &Module, buffers: &BufferAssignment, kernel_names: &[&str])
         });
     }
     out
-}
-
-/// The graph as inline SVG: one box per node, arcs from producer to consumer.
-pub fn svg(nodes: &[Node]) -> String {
-    const ROW: usize = 26;
-    const BOX_W: usize = 520;
-    let height = nodes.len() * ROW + 20;
-    let max_span = nodes
-        .iter()
-        .enumerate()
-        .flat_map(|(j, n)| n.inputs.iter().map(move |&i| j.saturating_sub(i)))
-        .max()
-        .unwrap_or(1);
-    let width = BOX_W + 40 + (max_span * 10).min(400);
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "<svg id=\"kernel-graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\">"
-    );
-    let y = |i: usize| 10 + i * ROW + ROW / 2;
-    for (j, n) in nodes.iter().enumerate() {
-        for &i in &n.inputs {
-            let span = j.saturating_sub(i);
-            let dx = 14 + (span * 10).min(400);
-            let x = BOX_W + 10;
-            let _ = write!(
-                s,
-                "<path d=\"M {x} {} C {} {}, {} {}, {x} {}\" fill=\"none\" stroke=\"#7a8ca5\" \
-                 stroke-width=\"1\" marker-end=\"url(#arrow)\"/>",
-                y(i),
-                x + dx,
-                y(i),
-                x + dx,
-                y(j),
-                y(j)
-            );
-        }
-    }
-    s.push_str(
-        "<defs><marker id=\"arrow\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" markerWidth=\"6\" \
-         markerHeight=\"6\" orient=\"auto\"><path d=\"M6 0 L0 3 L6 6 z\" fill=\"#7a8ca5\"/></marker></defs>",
-    );
-    for (i, n) in nodes.iter().enumerate() {
-        let fill = if n.is_kernel {
-            "#dbeafe"
-        } else if n.is_input {
-            "#f1f1f1"
-        } else {
-            "#fde7c8"
-        };
-        let top = 10 + i * ROW + 2;
-        let _ = write!(
-            s,
-            "<g><title>{}</title><rect x=\"10\" y=\"{top}\" width=\"{BOX_W}\" height=\"{}\" rx=\"4\" \
-             fill=\"{fill}\" stroke=\"#999\"/><text x=\"18\" y=\"{}\">{}  [{}]  {}</text></g>",
-            esc(&format!("{} — {}", n.name, n.buffers.join(", "))),
-            ROW - 4,
-            top + ROW / 2 + 2,
-            esc(&n.name),
-            esc(&n.kind),
-            esc(&n.buffers.join(", "))
-        );
-    }
-    s.push_str("</svg>");
-    s
 }

@@ -18,6 +18,12 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// `value` as JSON to embed in `<script type="application/json">`: `</` is written `<\/`
+/// (the same string to a JSON parser) so no text inside can close the element.
+pub fn script_json(value: &serde_json::Value) -> String {
+    value.to_string().replace("</", "<\\/")
+}
+
 /// `1234567` → `1.23 MB` (decimal units, as bandwidth is quoted).
 pub fn bytes(n: u64) -> String {
     let n = n as f64;
@@ -68,55 +74,34 @@ code, pre { font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .notfused { color: #9b1c1c; }
 svg text { font: 11px ui-monospace, monospace; }
 #kernel-index { columns: 3; }
+nav#views { position: sticky; top: 0; background: #fff; padding: 6px 0; border-bottom: 1px solid #ddd; z-index: 2; }
+nav#views a { margin-right: 14px; text-decoration: none; color: #2456a4; padding: 3px 6px; border-radius: 4px; }
+nav#views a.active { background: #2456a4; color: #fff; }
+.graph-wrap { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 10px; }
+.graph-viewport { height: 600px; overflow: auto; border: 1px solid #ddd; position: relative; }
+.graph-canvas { position: relative; }
+.graph-svg { position: absolute; left: 0; }
+.gnode { cursor: pointer; }
+#graph-details { border: 1px solid #ddd; padding: 6px 8px; font-size: 13px; overflow-wrap: anywhere; }
+.graph-controls { margin: 6px 0; }
+.stepper { display: grid; grid-template-columns: 300px minmax(0, 1fr); gap: 10px; }
+#pass-list { margin: 0; padding-left: 28px; max-height: 640px; overflow: auto; font-size: 13px; }
+#pass-list li { cursor: pointer; padding: 1px 4px; }
+#pass-list li.active { background: #ffe58a; }
+#pass-title { font-weight: 600; margin-bottom: 4px; }
+#pass-diff { border: 1px solid #ddd; max-height: 640px; overflow: auto; margin: 0; padding: 4px 6px; }
+#pass-diff .l { display: block; white-space: pre; }
+.del { color: #9b1c1c; } .add { color: #0a6b2b; }
+#pass-diff .del { background: #fde2e2; color: inherit; } #pass-diff .add { background: #dcfce7; color: inherit; }
+#pass-diff .fold { color: #777; background: #f3f3f5; }
+tr.has-actions { background: #fff8e1; }
+.action { font-size: 12px; }
+pre.table { max-height: 400px; overflow: auto; border: 1px solid #ddd; padding: 4px 6px; }
 "#;
 
-/// The script: linked highlighting (hover an HLO line, its CLIF lines light up, and back),
-/// the kernel index built from the kernel sections, and a marker that tests read to know
-/// the script ran (`#report-ok`, with the number of kernels) or failed (`#report-js-error`).
-pub const JS: &str = r#"
-(function () {
-  window.addEventListener('error', function (e) {
-    var d = document.createElement('div');
-    d.id = 'report-js-error';
-    d.textContent = 'script error: ' + e.message;
-    document.body.appendChild(d);
-  });
-  function mark(section, name, on) {
-    var all = section.querySelectorAll('[data-n]');
-    for (var i = 0; i < all.length; i++) {
-      if (all[i].getAttribute('data-n') === name) { all[i].classList.toggle('hl', on); }
-    }
-  }
-  var sections = document.querySelectorAll('section.kernel');
-  var index = document.getElementById('kernel-index');
-  for (var s = 0; s < sections.length; s++) {
-    (function (section) {
-      var name = section.getAttribute('data-kernel');
-      var li = document.createElement('li');
-      li.setAttribute('data-kernel-index', name);
-      var a = document.createElement('a');
-      a.href = '#' + section.id;
-      a.textContent = name;
-      li.appendChild(a);
-      index.appendChild(li);
-      var items = section.querySelectorAll('[data-n]');
-      for (var i = 0; i < items.length; i++) {
-        (function (el) {
-          var n = el.getAttribute('data-n');
-          el.addEventListener('mouseenter', function () { mark(section, n, true); });
-          el.addEventListener('mouseleave', function () { mark(section, n, false); });
-        })(items[i]);
-      }
-    })(sections[s]);
-  }
-  var ok = document.createElement('div');
-  ok.id = 'report-ok';
-  ok.setAttribute('data-kernels', String(sections.length));
-  ok.className = 'muted';
-  ok.textContent = 'page script ran: ' + sections.length + ' kernels';
-  document.getElementById('status').appendChild(ok);
-})();
-"#;
+/// The page's script (`script.js`): the views, linked highlighting, the kernel index, the
+/// lazily drawn module graph, the pipeline stepper, and the markers tests read.
+pub const JS: &str = include_str!("script.js");
 
 #[cfg(test)]
 mod tests {
