@@ -619,6 +619,8 @@ pub struct LoadedDevices {
     options: DeviceRunOptions,
     /// One executable per device (compiled backend; empty for the interpreter).
     executables: Vec<crate::runtime::Executable>,
+    /// Custom calls neither backend runs on its own (host callbacks) go here first.
+    handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
 }
 
 /// Compiles `modules` (one for every device, or one per device) for `grid`, once; see
@@ -677,6 +679,7 @@ pub fn load_on_devices(
         grid: grid.clone(),
         options: options.clone(),
         executables,
+        handler: None,
     };
     // The run limits in `options.eval` hold on both backends.
     loaded.set_limits(options.eval.limits.clone());
@@ -691,6 +694,19 @@ impl LoadedDevices {
             e.limits = limits.clone();
         }
         self.options.eval.limits = limits;
+    }
+
+    /// Puts `handler` in front of the built-in custom calls of every device's program, on
+    /// either backend, for every later run (`None` removes it). A host callback runs on the
+    /// thread of the device that calls it.
+    pub fn set_custom_call_handler(
+        &mut self,
+        handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
+    ) {
+        for e in &mut self.executables {
+            e.custom_call_handler = handler.clone();
+        }
+        self.handler = handler;
     }
 
     /// Starts the timeout's clock of every device's program now.
@@ -803,7 +819,7 @@ impl LoadedDevices {
                                 module,
                                 computation: module.entry,
                                 options: self.options.eval.clone(),
-                                handler: None,
+                                handler: self.handler.clone(),
                                 queues: queues.clone(),
                             },
                         ) as Box<dyn DeviceProgram + '_>
