@@ -153,3 +153,93 @@ fn a_panicking_device_fails_the_run_naming_it_and_the_next_run_works() {
         }
     }
 }
+
+/// A reduction that panics: the device that completes the rendezvous runs it while the
+/// other members wait for their results, their buffers lent to it.
+struct PanickingReducer;
+
+impl xlac::runtime::collectives::Reducer for PanickingReducer {
+    fn combine(&self, _ty: PrimitiveType, _acc: &mut [u8], _x: &[u8]) -> Result<(), String> {
+        panic!("the reduction panicked");
+    }
+}
+
+/// Each device all-reduces `[d, d]` through the runtime with [`PanickingReducer`].
+struct ReducingDevice<'a> {
+    module: &'a xlac::ir::Module,
+}
+
+impl xlac::runtime::collectives::DeviceProgram for ReducingDevice<'_> {
+    fn run(
+        &mut self,
+        collectives: &Arc<dyn xlac::runtime::collectives::Collectives>,
+        device: usize,
+        _args: &[&Literal],
+    ) -> Result<Literal, String> {
+        use xlac::runtime::collectives::{ArrayView, ArrayViewMut, CollectiveOp};
+        let instr = self.module.entry_computation().root_instr();
+        let op = CollectiveOp::from_instruction(self.module, instr, collectives.grid(), None)
+            .map_err(|e| e.headline())?;
+        let shape = ArrayShape::new(PrimitiveType::F32, &[2]);
+        let operand: Vec<u8> = [device as f32; 2]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let mut result = vec![0u8; 8];
+        collectives
+            .collective(
+                device,
+                &op,
+                Some(&PanickingReducer),
+                &[ArrayView {
+                    shape: &shape,
+                    data: &operand,
+                }],
+                &mut [ArrayViewMut {
+                    shape: &shape,
+                    data: &mut result,
+                }],
+            )
+            .map_err(|e| e.headline())?;
+        Ok(f32s(vec![0.0; 2]))
+    }
+}
+
+#[test]
+fn a_device_that_panics_while_moving_a_collectives_data_releases_the_others() {
+    use xlac::runtime::collectives::{DeviceProgram, InProcess, run_devices};
+    let text = r#"HloModule reduce_only, num_partitions=3
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[2] parameter(0)
+  ROOT r = f32[2] all-reduce(x), channel_id=1, replica_groups={{0,1,2}}, use_global_device_ids=true, to_apply=add
+}
+"#;
+    let module = parse_module(text, "reduce_only.hlo")
+        .expect("parses")
+        .module;
+    let threaded = CollectiveMode::Threaded {
+        deadline: std::time::Duration::from_secs(600),
+    };
+    for mode in [CollectiveMode::Deterministic, threaded] {
+        let collectives = Arc::new(InProcess::new(DeviceGrid::new(1, 3), mode));
+        let mut programs: Vec<Box<dyn DeviceProgram + '_>> = (0..3)
+            .map(|_| Box::new(ReducingDevice { module: &module }) as Box<dyn DeviceProgram + '_>)
+            .collect();
+        let args: Vec<Vec<Literal>> = vec![Vec::new(); 3];
+        let e = run_devices(&mut programs, &args, collectives).expect_err("the reduction panics");
+        let CollectiveError::Aborted(message) = &e else {
+            panic!("{mode:?}: expected the run aborted by the panicking device, got: {e}");
+        };
+        assert!(
+            message.contains("device ") && message.contains("the reduction panicked"),
+            "{mode:?}: {message}"
+        );
+    }
+}
