@@ -405,7 +405,11 @@ mod tests {
     fn a_huge_grid_is_refused_before_its_devices_are_listed() {
         let o = parse(&jax_like(1, 1_000_000_000)).unwrap();
         let e = o.devices().unwrap_err();
-        assert!(e.message.contains("1 replicas x 1000000000 partitions"), "{}", e.message);
+        assert!(
+            e.message.contains("1 replicas x 1000000000 partitions"),
+            "{}",
+            e.message
+        );
         let o = CompileOptions {
             num_replicas: i64::MAX,
             num_partitions: i64::MAX,
