@@ -666,6 +666,8 @@ pub struct LoadedDevices {
     /// With a dump on the compiled backend: device 0's compile record, so the report can
     /// be rewritten with the run's collectives and times.
     report: Option<ReportParts>,
+    /// Custom calls neither backend runs on its own (host callbacks) go here first.
+    handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
 }
 
 /// What `report.html` shows besides the executable.
@@ -760,6 +762,7 @@ pub fn load_on_devices(
         options: options.clone(),
         executables,
         report,
+        handler: None,
     };
     // The run limits in `options.eval` hold on both backends.
     loaded.set_limits(options.eval.limits.clone());
@@ -774,6 +777,19 @@ impl LoadedDevices {
             e.limits = limits.clone();
         }
         self.options.eval.limits = limits;
+    }
+
+    /// Puts `handler` in front of the built-in custom calls of every device's program, on
+    /// either backend, for every later run (`None` removes it). A host callback runs on the
+    /// thread of the device that calls it.
+    pub fn set_custom_call_handler(
+        &mut self,
+        handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
+    ) {
+        for e in &mut self.executables {
+            e.custom_call_handler = handler.clone();
+        }
+        self.handler = handler;
     }
 
     /// Starts the timeout's clock of every device's program now.
@@ -901,7 +917,7 @@ impl LoadedDevices {
                                 module,
                                 computation: module.entry,
                                 options: self.options.eval.clone(),
-                                handler: None,
+                                handler: self.handler.clone(),
                                 queues: queues.clone(),
                             },
                         ) as Box<dyn DeviceProgram + '_>

@@ -397,3 +397,179 @@ fn ranks_read_their_own_shard_files() {
         lines[0]
     );
 }
+
+/// Each device loops as many times as its argument says, then all of them sum their counts:
+/// with `--max-while-iterations`, a device given too large a count fails on its own after
+/// MPI is up, before the all-reduce the others already wait in.
+const LOOP_THEN_SUM: &str = r#"HloModule loop_then_sum, is_scheduled=true, num_partitions=4
+
+add {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+
+cond {
+  p = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] get-tuple-element(p), index=1
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  p = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  n = s32[] get-tuple-element(p), index=1
+  ROOT t = (s32[], s32[]) tuple(next, n)
+}
+
+ENTRY main_spmd {
+  n = s32[] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], s32[]) tuple(zero, n)
+  w = (s32[], s32[]) while(init), condition=cond, body=body
+  count = s32[] get-tuple-element(w), index=0
+  ROOT total = s32[] all-reduce(count), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add
+}
+"#;
+
+/// Runs `mpirun APPS` (after the options of [`mpirun`]; `APPS` is `-np N PROGRAM ARGS`,
+/// possibly several separated by `:`) and waits at most `limit` for the whole job; a job
+/// still running then is killed and reported as a hang.
+fn mpirun_within(apps: &[String], limit: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    let child = Command::new("mpirun")
+        .args([
+            "--oversubscribe",
+            "--allow-run-as-root",
+            "--mca",
+            "btl_vader_single_copy_mechanism",
+            "none",
+        ])
+        .args(apps)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mpirun: install openmpi-bin (scripts/test-all.sh does)");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(o) => o.expect("mpirun ran"),
+        Err(_) => {
+            // mpirun forwards the signal to every rank.
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("the job was still running after {limit:?}: a rank hangs");
+        }
+    }
+}
+
+/// `dir/loop_then_sum.hlo` and `dir/shards/device_<d>.npz` holding `counts[d]`.
+fn loop_then_sum(dir: &Path, counts: [i32; 4]) -> (String, String) {
+    let model = dir.join("loop_then_sum.hlo");
+    std::fs::write(&model, LOOP_THEN_SUM).unwrap();
+    let shards = dir.join("shards");
+    std::fs::create_dir_all(&shards).unwrap();
+    for (d, n) in counts.into_iter().enumerate() {
+        let a = xlac::ir::ArrayLiteral::scalar(n);
+        xlac::io::npz::write_npz(&shards.join(format!("device_{d}.npz")), &[&a]).unwrap();
+    }
+    (
+        model.to_str().unwrap().to_string(),
+        shards.to_str().unwrap().to_string(),
+    )
+}
+
+/// `xlac run MODEL` as one rank of the loop-then-sum job, with `extra` flags.
+fn rank_args(model: &str, shards: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "run",
+        model,
+        "--partitions",
+        "4",
+        "--quiet",
+        "--distributed",
+        "mpi",
+        "--input-shards",
+        shards,
+        // Far longer than the tests wait: a job that ends did not end by the deadline.
+        "--collectives-deadline",
+        "3600",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// A rank whose device fails on its own, after MPI started and while the other ranks wait
+/// for it in a collective, stops the whole job at once with its error naming it: the others
+/// do not wait for the collectives deadline (here far longer than the test allows).
+#[test]
+fn a_rank_that_fails_alone_stops_the_job_at_once_naming_it() {
+    let dir = scratch("rank_fails_alone");
+    let (m, s) = loop_then_sum(&dir, [1, 2, 1_000_000, 4]);
+    // Without the cap the job sums the counts.
+    let o = in_process(
+        Path::new(&m),
+        &["--input-shards", &s, "--max-while-iterations", "2000000"],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let mut apps: Vec<String> = vec!["-np".into(), "4".into(), env!("CARGO_BIN_EXE_xlac").into()];
+    apps.extend(rank_args(&m, &s, &["--max-while-iterations", "100"]));
+    let o = mpirun_within(&apps, std::time::Duration::from_secs(300));
+    assert!(!o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "one error, from the failed rank: {}",
+        text(&o)
+    );
+    assert!(
+        lines[0].contains("rank 2") && lines[0].contains("--max-while-iterations 100"),
+        "{}",
+        text(&o)
+    );
+    assert!(!err.contains("collectives stalled"), "{}", text(&o));
+}
+
+/// A rank the kernel kills in the middle of the job (its CPU-time limit, as a batch system
+/// or the out-of-memory killer would) while the others wait for it in the all-reduce: the
+/// job ends, long before the collectives deadline, and the dead rank is named.
+#[test]
+fn a_rank_killed_mid_job_ends_the_job_naming_it() {
+    let dir = scratch("rank_killed");
+    // Device 2 loops for far longer than its 2 s of CPU time.
+    let (m, s) = loop_then_sum(&dir, [1, 2, i32::MAX, 4]);
+    let xlac = env!("CARGO_BIN_EXE_xlac");
+    let args = rank_args(&m, &s, &[]);
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let mut apps: Vec<String> = vec!["-np".into(), "2".into(), xlac.into()];
+    apps.extend(args.iter().cloned());
+    apps.extend([
+        ":".into(),
+        "-np".into(),
+        "1".into(),
+        "sh".into(),
+        "-c".into(),
+    ]);
+    apps.push(format!("ulimit -t 2; exec '{xlac}' {}", quoted.join(" ")));
+    apps.extend([":".into(), "-np".into(), "1".into(), xlac.into()]);
+    apps.extend(args.iter().cloned());
+    let o = mpirun_within(&apps, std::time::Duration::from_secs(300));
+    assert!(!o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("process rank 2") && err.contains("exited on signal"),
+        "mpirun names the dead rank: {}",
+        text(&o)
+    );
+    assert!(!err.contains("collectives stalled"), "{}", text(&o));
+}

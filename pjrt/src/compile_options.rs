@@ -399,6 +399,30 @@ mod tests {
         assert_eq!(e.code, Code::ResourceExhausted);
     }
 
+    /// The plugin's entry for device counts: a grid over the cap (or one whose product
+    /// overflows) is refused before any list of devices is made from it.
+    #[test]
+    fn a_huge_grid_is_refused_before_its_devices_are_listed() {
+        let o = parse(&jax_like(1, 1_000_000_000)).unwrap();
+        let e = o.devices().unwrap_err();
+        assert!(
+            e.message.contains("1 replicas x 1000000000 partitions"),
+            "{}",
+            e.message
+        );
+        let o = CompileOptions {
+            num_replicas: i64::MAX,
+            num_partitions: i64::MAX,
+            ..CompileOptions::default()
+        };
+        assert!(o.devices().is_err());
+        let o = CompileOptions {
+            num_partitions: 0,
+            ..CompileOptions::default()
+        };
+        assert!(o.devices().is_err());
+    }
+
     /// A bounded fuzz loop: mutated JAX-like messages never panic.
     #[test]
     fn mutations_never_panic() {

@@ -615,7 +615,7 @@ impl ExecutableState {
                     let refs: Vec<&Literal> = row.iter().map(Input::literal).collect();
                     self.check_arguments(&refs)?;
                 }
-                sharded.execute(client, &self.name, &args)
+                sharded.execute(client, &self.name, &args, host)
             }
             _ if args.len() == 1 => Ok(vec![self.execute(client, args.remove(0), host)?]),
             _ => Err(Error::invalid(format!(

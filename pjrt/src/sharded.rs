@@ -7,12 +7,13 @@
 //! (through the optimized program's `spmd_parameters_shardings` / `spmd_output_sharding`),
 //! so it places its arrays the way the program takes them.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use xlac::compiler::{
     CompileOptions as XlacCompileOptions, DeviceBackend, DeviceRunOptions, LoadedDevices,
     load_on_devices,
 };
+use xlac::eval::CustomCallHandler;
 use xlac::ir::sharding::HloSharding;
 use xlac::ir::{ArrayShape, Literal, Module, Shape};
 use xlac::runtime::collectives::DeviceGrid;
@@ -114,20 +115,24 @@ pub fn compile(
 }
 
 impl Sharded {
-    /// Runs every device on its arguments (`args[d]`, in execution order) and returns each
-    /// device's flattened result leaves. A collective mismatch or a stall is an error naming
-    /// the collectives and devices; the programs stay loaded for the next run.
+    /// Runs every device on its arguments (`args[d]`, in execution order) with this run's
+    /// host callbacks (`host`) and returns each device's flattened result leaves. A
+    /// collective mismatch, a stall or a failed device is an error naming the collectives
+    /// and devices; the programs stay loaded for the next run.
     pub fn execute<A: std::borrow::Borrow<Literal> + Sync>(
         &self,
         client: &Client,
         name: &str,
         args: &[Vec<A>],
+        host: Option<Arc<dyn CustomCallHandler>>,
     ) -> Result<Vec<Vec<Literal>>> {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
-        let run = client
-            .install(|| devices.0.execute(args))
-            .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+        devices.0.set_custom_call_handler(host);
+        let run = client.install(|| devices.0.execute(args));
+        // The callables belong to this run only.
+        devices.0.set_custom_call_handler(None);
+        let run = run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
         run.results
             .into_iter()
             .map(|r| {

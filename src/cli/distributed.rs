@@ -62,11 +62,14 @@ pub fn run_rank(
     let world = MpiWorld::initialize().map_err(|e| Failure::error(format!("{file}: {e}")))?;
     let rank = world.rank();
     // One report for the job: rank 0 prints what every rank knows alike (a deadlock or
-    // order report), then all ranks meet before any exits; a rank's own failure is printed
-    // by that rank, named.
+    // order report), then all ranks meet before any exits. A rank's own failure is printed
+    // by that rank, named, and stops the job at once: the other ranks may be waiting for it
+    // in a collective that can no longer complete, and an MPI collective cannot be
+    // cancelled (a rank that just returned would leave them waiting until the deadline).
     let fail = |e: String, shared: bool| -> Failure {
         if !shared {
-            return Failure::error(format!("{file}: rank {rank}: {e}"));
+            eprintln!("error: {file}: rank {rank}: {e}");
+            world.abort(1);
         }
         if rank == 0 {
             eprintln!("error: {file}: {e}");

@@ -107,10 +107,10 @@ pub struct KernelSet {
     by_instruction: HashMap<(ComputationId, InstrId), usize>,
     /// The compiled scalar computations library routines call, by computation.
     scalar_functions: HashMap<ComputationId, ScalarFunction>,
-    /// The JIT memory holding the code (never freed while the set lives; see pitfall 11 of
-    /// the Cranelift notes: dropping a `JITModule` leaks its code, which is what we want
-    /// while any `KernelFn` may still run).
-    _jit: Option<JITModule>,
+    /// The JIT memory holding the code, freed when the set is dropped (a dropped
+    /// `JITModule` would leak it: a process that compiles many programs, as a JAX session
+    /// does, would grow with every executable it ever compiled).
+    jit: Option<JITModule>,
     /// Constant arrays the kernels read by address.
     _constants: Vec<Box<[u64]>>,
 }
@@ -122,6 +122,18 @@ pub struct KernelSet {
 unsafe impl Send for KernelSet {}
 // SAFETY: as above: no interior mutability is reachable through `&KernelSet`.
 unsafe impl Sync for KernelSet {}
+
+impl Drop for KernelSet {
+    fn drop(&mut self) {
+        if let Some(jit) = self.jit.take() {
+            // SAFETY: the code is only reachable through this set: kernels, scalar functions
+            // and the thunks that copied their entry points all live in executables that
+            // hold the set by `Arc`, and a run returns only after every kernel call (on any
+            // pool thread) has returned. The last holder dropping the set ends all of them.
+            unsafe { jit.free_memory() };
+        }
+    }
+}
 
 impl KernelSet {
     /// The kernel compiled for fusion instruction `instr` of `computation`.
@@ -409,7 +421,7 @@ pub fn compile_kernels(
         kernels,
         by_instruction,
         scalar_functions,
-        _jit: Some(jit),
+        jit: Some(jit),
         _constants: constants,
     })
 }
