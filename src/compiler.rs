@@ -317,7 +317,9 @@ fn compile_pipeline(
         // One device: sharding annotations jax writes anyway are identities (XLA:CPU's
         // `sharding-removal` pipeline).
         None => pipeline.pipeline(
-            Pipeline::new("sharding-removal").pass(crate::spmd::sharding_remover::ShardingRemover),
+            Pipeline::new("sharding-removal")
+                .pass(crate::pipeline::memory_placement_remover::MemoryPlacementRemover)
+                .pass(crate::spmd::sharding_remover::ShardingRemover),
         ),
     };
     pipeline
@@ -619,6 +621,8 @@ pub struct LoadedDevices {
     options: DeviceRunOptions,
     /// One executable per device (compiled backend; empty for the interpreter).
     executables: Vec<crate::runtime::Executable>,
+    /// What runs the custom calls xlac does not (the host's callbacks), on every device.
+    handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
 }
 
 /// Compiles `modules` (one for every device, or one per device) for `grid`, once; see
@@ -677,6 +681,7 @@ pub fn load_on_devices(
         grid: grid.clone(),
         options: options.clone(),
         executables,
+        handler: None,
     };
     // The run limits in `options.eval` hold on both backends.
     loaded.set_limits(options.eval.limits.clone());
@@ -691,6 +696,18 @@ impl LoadedDevices {
             e.limits = limits.clone();
         }
         self.options.eval.limits = limits;
+    }
+
+    /// Sets what runs the custom calls xlac does not (jax's host callbacks) for the next
+    /// runs, on every device; `None` removes it.
+    pub fn set_custom_call_handler(
+        &mut self,
+        handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
+    ) {
+        for e in &mut self.executables {
+            e.custom_call_handler = handler.clone();
+        }
+        self.handler = handler;
     }
 
     /// Starts the timeout's clock of every device's program now.
@@ -803,7 +820,7 @@ impl LoadedDevices {
                                 module,
                                 computation: module.entry,
                                 options: self.options.eval.clone(),
-                                handler: None,
+                                handler: self.handler.clone(),
                                 queues: queues.clone(),
                             },
                         ) as Box<dyn DeviceProgram + '_>

@@ -114,20 +114,24 @@ pub fn compile(
 }
 
 impl Sharded {
-    /// Runs every device on its arguments (`args[d]`, in execution order) and returns each
-    /// device's flattened result leaves. A collective mismatch or a stall is an error naming
+    /// Runs every device on its arguments (`args[d]`, in execution order), with `host`
+    /// running the host callbacks, and returns each device's flattened result leaves. A
+    /// collective mismatch or a stall is an error naming
     /// the collectives and devices; the programs stay loaded for the next run.
     pub fn execute<A: std::borrow::Borrow<Literal> + Sync>(
         &self,
         client: &Client,
         name: &str,
         args: &[Vec<A>],
+        host: Option<std::sync::Arc<dyn xlac::eval::CustomCallHandler>>,
     ) -> Result<Vec<Vec<Literal>>> {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
-        let run = client
-            .install(|| devices.0.execute(args))
-            .map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+        // The run's host callbacks, for this run only.
+        devices.0.set_custom_call_handler(host);
+        let run = client.install(|| devices.0.execute(args));
+        devices.0.set_custom_call_handler(None);
+        let run = run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
         run.results
             .into_iter()
             .map(|r| {
