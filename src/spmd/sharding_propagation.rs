@@ -300,8 +300,13 @@ fn propagate(
                         )
                     }
                     None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
+                    // A while loop's state too: its users may split what the initial
+                    // state left replicated (an iota built whole before the loop).
                     Some(Sh::Tuple(v))
-                        if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
+                        if matches!(
+                            instr.op,
+                            Op::Plain(Opcode::Tuple) | Op::Sort { .. } | Op::While { .. }
+                        ) =>
                     {
                         Some(
                             v.iter()
