@@ -277,36 +277,14 @@ fn propagate(
                             .iter()
                             .find_map(|&u| match (&comp.instrs[u].op, get(&shs, &u)) {
                                 (Op::GetTupleElement { index }, Some(s)) if *index == i => Some(s),
-                                // A loop's initial state takes the loop's state.
-                                (Op::While { .. }, Some(Sh::Tuple(v))) => v.get(i).cloned(),
                                 _ => None,
                             })
                     })
                     .collect();
                 let next = match cur {
-                    // A while loop whose results are split by their users although its
-                    // state is not decided yet (jax's threefry loop over an iota): the
-                    // state elements nothing reads stay replicated, so the split reaches
-                    // the initial state and the loop runs on shards, as XLA's does.
-                    None if matches!(instr.op, Op::While { .. })
-                        && from_gte.iter().any(Option::is_some) =>
-                    {
-                        Some(
-                            from_gte
-                                .into_iter()
-                                .zip(elems)
-                                .map(|(g, e)| g.unwrap_or_else(|| Sh::replicated(e, n)))
-                                .collect(),
-                        )
-                    }
                     None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
-                    // A while loop's state too: its users may split what the initial
-                    // state left replicated (an iota built whole before the loop).
                     Some(Sh::Tuple(v))
-                        if matches!(
-                            instr.op,
-                            Op::Plain(Opcode::Tuple) | Op::Sort { .. } | Op::While { .. }
-                        ) =>
+                        if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
                     {
                         Some(
                             v.iter()
