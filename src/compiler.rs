@@ -349,7 +349,9 @@ fn compile_pipeline(
         // One device: sharding annotations jax writes anyway are identities (XLA:CPU's
         // `sharding-removal` pipeline).
         None => pipeline.pipeline(
-            Pipeline::new("sharding-removal").pass(crate::spmd::sharding_remover::ShardingRemover),
+            Pipeline::new("sharding-removal")
+                .pass(crate::pipeline::memory_placement_remover::MemoryPlacementRemover)
+                .pass(crate::spmd::sharding_remover::ShardingRemover),
         ),
     };
     pipeline

@@ -186,6 +186,9 @@ pub struct ExecutableState {
     cost: Vec<PJRT_NamedValue>,
     memory: MemoryStats,
     code_bytes: i64,
+    /// The parameter and output shardings of a program over several devices (what the
+    /// Shardings extension reports); `None` on one device.
+    shardings: Option<crate::shardings::ExecutableShardings>,
 }
 
 // SAFETY: the raw pointers point at 'static strings.
@@ -345,6 +348,7 @@ pub fn compile(
         stablehlo_source: program.stablehlo_text,
         ..XlacCompileOptions::default()
     };
+    let mut shardings = None;
     let (runner, optimized_text, optimized_program, cost, memory, code_bytes) =
         match client.options.mode {
             _ if devices.len() > 1 => {
@@ -354,6 +358,17 @@ pub fn compile(
                 outputs = sharded.outputs.iter().cloned().map(Some).collect();
                 let text = sharded.module.to_string();
                 let program = sharded_program(&sharded, &parameters);
+                shardings = Some(crate::shardings::ExecutableShardings {
+                    parameters: crate::shardings::ShardingList::new(&sharded.parameter_shardings),
+                    // No outputs: one sharding, the empty tuple's, as XLA's clients expect.
+                    outputs: crate::shardings::ShardingList::new(
+                        if sharded.result_shardings.is_empty() {
+                            std::slice::from_ref(&EMPTY_TUPLE_SHARDING)
+                        } else {
+                            &sharded.result_shardings
+                        },
+                    ),
+                });
                 let cost = cost_values(&sharded.module);
                 let memory = MemoryStats {
                     argument: shapes_bytes(&parameters),
@@ -468,6 +483,7 @@ pub fn compile(
         cost,
         memory,
         code_bytes,
+        shardings,
     })
 }
 
@@ -534,6 +550,10 @@ fn sharded_program(
     })
 }
 
+/// The sharding of a program's empty result tuple.
+static EMPTY_TUPLE_SHARDING: xlac::ir::sharding::HloSharding =
+    xlac::ir::sharding::HloSharding::Tuple(Vec::new());
+
 /// The format name of [`optimized_program`]'s bytes, as the PJRT client expects it.
 const OPTIMIZED_PROGRAM_FORMAT: &str = "hlo_with_config";
 
@@ -574,6 +594,11 @@ impl Input {
 }
 
 impl ExecutableState {
+    /// The parameter and output shardings of a program over several devices.
+    pub fn shardings(&self) -> Option<&crate::shardings::ExecutableShardings> {
+        self.shardings.as_ref()
+    }
+
     /// True if the program donates parameter `i` (its buffer is consumed by Execute).
     pub fn donates(&self, i: usize) -> bool {
         self.donated.get(i).copied().unwrap_or(false)
@@ -729,7 +754,11 @@ pub(crate) fn flatten(value: Literal, out: &mut Vec<Literal>) {
     }
 }
 
-unsafe fn state_of<'a>(p: *mut c_void) -> Result<&'a Arc<ExecutableState>> {
+/// The state behind a `PJRT_Executable` handle.
+///
+/// # Safety
+/// `p` must be NULL or an executable handle of this plugin.
+pub(crate) unsafe fn state_of<'a>(p: *mut c_void) -> Result<&'a Arc<ExecutableState>> {
     // SAFETY: executable handles are `Box<Arc<ExecutableState>>`.
     unsafe { p.cast::<Arc<ExecutableState>>().as_ref() }
         .ok_or_else(|| Error::invalid("the PJRT_Executable is NULL"))

@@ -29,6 +29,7 @@ pub mod error;
 pub mod executable;
 pub mod host_callback;
 pub mod sharded;
+pub mod shardings;
 pub mod unimplemented;
 
 use std::ffi::c_void;
@@ -50,8 +51,9 @@ fn api() -> &'static PJRT_Api {
         }
         PJRT_Api {
             struct_size: std::mem::size_of::<PJRT_Api>(),
-            // The FFI extension: how the framework hands a run its host callbacks.
-            extension_start: host_callback::ffi_extension(),
+            // The Shardings extension (a program's parameter and output shardings), then
+            // the FFI extension (how the framework hands a run its host callbacks).
+            extension_start: shardings::extension(host_callback::ffi_extension()),
             pjrt_api_version: PJRT_Api_Version {
                 struct_size: std::mem::size_of::<PJRT_Api_Version>(),
                 extension_start: std::ptr::null_mut(),

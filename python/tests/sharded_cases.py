@@ -137,6 +137,11 @@ CASES["shard_map_axis_index"] = _shard_map_case(
     lambda a: a + jax.lax.axis_index("x").astype(a.dtype)
 )
 
+# A host callback on every device's shard (jax.pure_callback inside shard_map).
+CASES["shard_map_pure_callback"] = _shard_map_case(
+    lambda a: jax.pure_callback(np.sin, jax.ShapeDtypeStruct(a.shape, a.dtype), a) * 2.0
+)
+
 
 @case
 def pmap_psum(mesh):

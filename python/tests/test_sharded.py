@@ -35,10 +35,7 @@ SHARD_DIFFERENCES = {
 }
 
 # Cases that fail on xlac today, with the reason (strict: a fix shows up as a pass).
-KNOWN_FAILURES = {
-    "shard_map_all_to_all": "the executable reports no output sharding for a shard_map all_to_all "
-    "(jax: 'UnspecifiedValue' has no _addressable_device_assignment)",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,13 @@ pub fn custom_call(
                 "custom call '{t}' changes its operand's shape: it needs the SPMD partitioner"
             ))),
         },
+        // A memory-placement annotation: xlac's devices have one memory.
+        crate::pipeline::memory_placement_remover::ANNOTATE_DEVICE_PLACEMENT => match operands {
+            [operand] if operand.shape().compatible(&instr.shape) => Ok((*operand).clone()),
+            _ => Err(EvalError::new(
+                "custom call 'annotate_device_placement' must return its one operand's shape",
+            )),
+        },
         t if super::host_callback::is_host_callback_target(t) => {
             Err(super::host_callback::no_host_error(t))
         }
@@ -71,7 +78,13 @@ pub fn custom_call(
 /// True if [`custom_call`] runs `target` (without a [`super::CustomCallHandler`]).
 pub fn interprets_target(target: &str) -> bool {
     lapack::is_lapack_target(target)
-        || matches!(target, "TopK" | "interpreter.run_parallel" | DCE_SINK)
+        || matches!(
+            target,
+            "TopK"
+                | "interpreter.run_parallel"
+                | DCE_SINK
+                | crate::pipeline::memory_placement_remover::ANNOTATE_DEVICE_PLACEMENT
+        )
         || crate::ir::sharding::is_sharding_only_custom_call(target)
 }
 

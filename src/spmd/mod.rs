@@ -49,6 +49,7 @@ pub fn spmd_pipeline(options: SpmdOptions, log: &Rc<RefCell<DecisionLog>>) -> Pi
     // XLA's spmd-partitioner pipeline inlines calls first (jax's nested jits), so every
     // annotated value is in the entry.
     Pipeline::new("spmd-partitioner")
+        .pass(crate::pipeline::memory_placement_remover::MemoryPlacementRemover)
         .pass(crate::pipeline::call_inliner::CallInliner {
             keep_partially_manual_bodies: true,
             ..crate::pipeline::call_inliner::CallInliner::new()

@@ -662,6 +662,18 @@ def _(rng):
                 in_specs=[P("data"), P(None,None,"model"), P(None,"model",None)], out_specs=None)
 
 
+@program("threefry_sharded", "jax's partitionable threefry bits added to a split array: the "
+                            "counter iota and the hash's while loop follow the split backward")
+def _(rng):
+    from jax._src.random import threefry2x32
+    m = mesh((8,), ("d",))
+    def f(x):
+        bits = threefry2x32.threefry_random_bits(jnp.array([0, 0], dtype="uint32"), 32, x.shape)
+        return bits + x
+    return dict(fn=f, args=[rng.integers(0, 1000, (64,), dtype=np.uint32)], mesh=m, in_specs=[P("d")],
+                out_specs=None)
+
+
 @program("concat_sharded", "concatenate of sharded arrays along the sharded dim")
 def _(rng):
     m = mesh((4,), ("d",))

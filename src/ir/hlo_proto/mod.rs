@@ -569,6 +569,11 @@ const SHARDING_MANUAL: i32 = 4;
 const SHARDING_UNKNOWN: i32 = 5;
 const SHARDING_UNREDUCED: i32 = 6;
 
+/// `s` as a serialized `xla.OpSharding` (what PJRT's Shardings extension hands out).
+pub fn op_sharding_bytes(s: &HloSharding) -> Vec<u8> {
+    op_sharding(s).encode_to_vec()
+}
+
 /// `s` as an `xla.OpSharding`.
 pub fn op_sharding(s: &HloSharding) -> OpSharding {
     let of_type = |t| OpSharding {
@@ -615,13 +620,15 @@ pub fn op_sharding(s: &HloSharding) -> OpSharding {
 /// (annotations for humans and profilers); they are left out of the proto.
 const DROPPED_RAW_ATTRIBUTES: [&str; 3] = ["frontend_attributes", "statistics_viz", "origin"];
 
-/// The raw attributes of collectives that have proto fields.
-const COLLECTIVE_RAW_ATTRIBUTES: [&str; 5] = [
+/// The raw attributes of collectives that have proto fields, or none because the proto
+/// implies them: StableHLO's `split_count` of an all-to-all is its replica groups' size.
+const COLLECTIVE_RAW_ATTRIBUTES: [&str; 6] = [
     "channel_id",
     "replica_groups",
     "use_global_device_ids",
     "dimensions",
     "source_target_pairs",
+    "split_count",
 ];
 
 /// A collective's raw attributes into their proto fields.

@@ -138,3 +138,16 @@ ENTRY %main () -> s32[] {
     let parents: Vec<i32> = frames.iter().map(|f| f.parent_frame_id).collect();
     assert_eq!(parents, [0, 1]);
 }
+
+#[test]
+fn an_all_to_all_from_stablehlo_keeps_its_dimension_and_groups() {
+    // StableHLO's `split_count` (the groups' size) has no proto field: it is implied.
+    let p = decoded(
+        "HloModule m\n\nENTRY %e (p: f32[8,2]) -> f32[8,2] {\n  %p = f32[8,2]{1,0} parameter(0)\n  ROOT %a = f32[8,2]{1,0} all-to-all(%p), channel_id=1, replica_groups={{0,1,2,3,4,5,6,7}}, dimensions={0}, split_count=8\n}\n",
+    );
+    let a = &p.hlo_module.unwrap().computations[0].instructions[1];
+    assert_eq!(a.opcode, "all-to-all");
+    assert_eq!(a.dimensions, [0]);
+    assert_eq!(a.replica_groups[0].replica_ids, [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(a.channel_id, 1);
+}
