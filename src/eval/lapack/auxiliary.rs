@@ -117,12 +117,8 @@ pub(crate) trait Elem:
     const ZERO: Self;
     /// 1.
     const ONE: Self;
-    /// A real number as an element.
-    fn from_re(r: Self::R) -> Self;
     /// As a complex number.
     fn cx(self) -> Complex<Self::R>;
-    /// From a complex number (the imaginary part dropped for a real element).
-    fn from_cx(c: Complex<Self::R>) -> Self;
     /// The complex conjugate.
     fn conj(self) -> Self;
     /// `|re| + |im|` (BLAS's `i?amax` measure, LAPACK's `CABS1`).
@@ -144,14 +140,8 @@ macro_rules! elems {
             type R = $r;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
-            fn from_re(r: $r) -> Self {
-                r
-            }
             fn cx(self) -> Complex<$r> {
                 Complex::new(self, 0.0)
-            }
-            fn from_cx(c: Complex<$r>) -> Self {
-                c.re
             }
             fn conj(self) -> Self {
                 self
@@ -177,14 +167,8 @@ macro_rules! elems {
             type R = $r;
             const ZERO: Self = Complex::new(0.0, 0.0);
             const ONE: Self = Complex::new(1.0, 0.0);
-            fn from_re(r: $r) -> Self {
-                Complex::new(r, 0.0)
-            }
             fn cx(self) -> Complex<$r> {
                 self
-            }
-            fn from_cx(c: Complex<$r>) -> Self {
-                c
             }
             fn conj(self) -> Self {
                 Complex::conj(&self)
@@ -269,14 +253,14 @@ pub(crate) fn ladiv<R: Real>(a: R, b: R, c: R, d: R) -> (R, R) {
         s = half * s;
     }
     if ab <= un * two / eps {
-        aa = aa * be;
-        bb = bb * be;
-        s = s / be;
+        aa *= be;
+        bb *= be;
+        s /= be;
     }
     if cd <= un * two / eps {
-        cc = cc * be;
-        dd = dd * be;
-        s = s * be;
+        cc *= be;
+        dd *= be;
+        s *= be;
     }
     let (p, q) = if d.abs() <= c.abs() {
         ladiv1(aa, bb, cc, dd)

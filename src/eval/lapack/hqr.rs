@@ -221,13 +221,13 @@ fn dlahqr<R: Real + Elem<R = R>>(
                 i2 = i;
             }
             let (mut h11, mut h12, mut h21, mut h22);
-            if kdefl % (2 * KEXSH) == 0 {
+            if kdefl.is_multiple_of(2 * KEXSH) {
                 let s = h[at(i, i - 1)].abs() + h[at(i - 1, i - 2)].abs();
                 h11 = dat1 * s + h[at(i, i)];
                 h12 = dat2 * s;
                 h21 = s;
                 h22 = h11;
-            } else if kdefl % KEXSH == 0 {
+            } else if kdefl.is_multiple_of(KEXSH) {
                 let s = h[at(l + 1, l)].abs() + h[at(l + 2, l + 1)].abs();
                 h11 = dat1 * s + h[at(l, l)];
                 h12 = dat2 * s;
@@ -453,15 +453,15 @@ pub(crate) fn lanv2<R: Real>(
                 count += 1;
                 scale = temp.abs().max(sigma.abs());
                 if scale >= safmx2 {
-                    sigma = sigma * safmn2;
-                    temp = temp * safmn2;
+                    sigma *= safmn2;
+                    temp *= safmn2;
                     if count <= 20 {
                         continue;
                     }
                 }
                 if scale <= safmn2 {
-                    sigma = sigma * safmx2;
-                    temp = temp * safmx2;
+                    sigma *= safmx2;
+                    temp *= safmx2;
                     if count <= 20 {
                         continue;
                     }
@@ -634,10 +634,10 @@ where
                 i2 = i;
             }
             let t;
-            if kdefl % (2 * KEXSH) == 0 {
+            if kdefl.is_multiple_of(2 * KEXSH) {
                 let s = dat1 * h[at(i, i - 1)].re.abs();
                 t = Complex::new(s, rzero) + h[at(i, i)];
-            } else if kdefl % KEXSH == 0 {
+            } else if kdefl.is_multiple_of(KEXSH) {
                 let s = dat1 * h[at(l + 1, l)].re.abs();
                 t = Complex::new(s, rzero) + h[at(l, l)];
             } else {

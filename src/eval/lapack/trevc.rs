@@ -549,7 +549,7 @@ fn laln2<R: Real>(
         } else {
             (b[0][0], b[1][0])
         };
-        br2 = br2 - lr21 * br1;
+        br2 -= lr21 * br1;
         let bbnd = (br1 * (ur22 * ur11r)).abs().max(br2.abs());
         if bbnd > one && ur22.abs() < one && bbnd >= bignum * ur22.abs() {
             scale = one / bbnd;
