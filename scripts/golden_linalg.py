@@ -12,7 +12,10 @@ functions whose CPU lowering calls the LAPACK FFI targets (and jaxlib's
 conventions fix (R with a real diagonal, pivots, reflectors and taus of the unblocked
 routines, singular values, reconstructions where the factors are unique only up to signs or
 rotations), so that tests/golden_lapack.rs can compare both xlac backends with it.
-Usage: python3 scripts/golden_linalg.py   (from the repository root)
+The `geev_*` and `gees_*` cases take their expected values from LAPACK itself (scipy's
+`scipy.linalg.lapack.?geev`/`?gees`, the LAPACK jaxlib calls), in LAPACK's eigenvalue order.
+Usage: python3 scripts/golden_linalg.py [eigen]   (from the repository root; `eigen` writes
+only the geev/gees cases)
 """
 import os
 from functools import partial
@@ -253,6 +256,116 @@ def lapack_cases():
     return cases
 
 
+def unpack_eigenvectors(wi, v):
+    """jaxlib's unpacking of ?geev's real eigenvectors: a pair's columns (re, im) become
+    re + i im and re - i im."""
+    n = v.shape[0]
+    out = v.astype(np.complex128 if v.dtype == np.float64 else np.complex64)
+    j = 0
+    while j < n:
+        if wi[j] != 0 and j + 1 < n:
+            out[:, j] = v[:, j] + 1j * v[:, j + 1]
+            out[:, j + 1] = v[:, j] - 1j * v[:, j + 1]
+            j += 2
+        else:
+            j += 1
+    return out
+
+
+def lapack_geev(a, vectors):
+    """(w, vl, vr) from scipy's ?geev, called with its optimal workspace as jaxlib does."""
+    from scipy.linalg import lapack
+    from scipy.linalg.lapack import _compute_lwork
+    p = {"f": "s", "d": "d", "F": "c", "D": "z"}[a.dtype.char]
+    geev, geev_lwork = lapack.get_lapack_funcs(("geev", "geev_lwork"), (a,))
+    lwork = _compute_lwork(geev_lwork, a.shape[0],
+                           compute_vl=int(vectors), compute_vr=int(vectors))
+    out = geev(a, compute_vl=int(vectors), compute_vr=int(vectors), lwork=lwork)
+    assert out[-1] == 0, f"?geev info {out[-1]}"
+    if p in "sd":
+        wr, wi, vl, vr = out[:4]
+        w = (wr + 1j * wi).astype(np.complex64 if p == "s" else np.complex128)
+        vl, vr = unpack_eigenvectors(wi, vl), unpack_eigenvectors(wi, vr)
+    else:
+        w, vl, vr = out[:3]
+    return [w, vl, vr] if vectors else [w]
+
+
+def lapack_gees(a):
+    """(T, Z) from scipy's ?gees without sorting."""
+    from scipy.linalg import lapack
+    p = {"f": "s", "d": "d", "F": "c", "D": "z"}[a.dtype.char]
+    out = getattr(lapack, p + "gees")(lambda *args: 0, a, compute_v=1, sort_t=0)
+    assert out[-1] == 0, f"?gees info {out[-1]}"
+    return [out[0], out[-3]]
+
+
+def eigen_cases():
+    """(name, jax function, arguments, LAPACK's outputs): ?geev and ?gees on matrices of
+    every size jax's tests use, with zeros that make ?gebal permute and rows of very
+    different scale that make it scale."""
+    rs = np.random.default_rng(2026)
+    f32, f64, c64, c128 = np.float32, np.float64, np.complex64, np.complex128
+    mats = []
+    for dt in [f64, c128]:
+        for n in [1, 2, 3, 4, 6, 12, 50]:
+            mats.append((f"{np.dtype(dt).name}_{n}", crand(rs, (n, n), dt)))
+    for dt in [f32, c64]:
+        for n in [2, 4, 6, 12]:
+            mats.append((f"{np.dtype(dt).name}_{n}", crand(rs, (n, n), dt)))
+    for dt in [f64, c128, f32]:
+        # Zeros that isolate eigenvalues: ?gebal permutes rows to the bottom and columns
+        # to the left.
+        a = crand(rs, (6, 6), dt)
+        a[3, [0, 1, 2, 4, 5]] = 0
+        a[[0, 2, 3, 4, 5], 1] = 0
+        a[[1, 2, 3, 4, 5], 0] = 0
+        mats.append((f"{np.dtype(dt).name}_6_permuted", a))
+        # Rows and columns of very different scale: ?gebal scales them.
+        d = np.diag(2.0 ** np.array([0, 12, -9, 20, 3, -15]))
+        b = (d @ crand(rs, (6, 6), np.complex128 if np.dtype(dt).kind == "c" else f64)
+             @ np.linalg.inv(d)).astype(dt)
+        mats.append((f"{np.dtype(dt).name}_6_scaled", b))
+    cases = []
+    for name, a in mats:
+        eig = lambda a: lax.linalg.eig(a)
+        cases.append((f"geev_{name}", eig, [a], lapack_geev(a, True)))
+        if a.shape[0] in (6, 50):
+            eigvals = lambda a: lax.linalg.eig(
+                a, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
+            cases.append((f"geev_values_{name}", eigvals, [a], lapack_geev(a, False)))
+        if name not in GEES_LEFT_OUT and not name.endswith("_scaled"):
+            cases.append((f"gees_{name}", lambda a: lax.linalg.schur(a), [a], lapack_gees(a)))
+    return cases
+
+
+# Real matrices whose QR iteration deflates a 2x2 block one sweep apart from LAPACK's at
+# rounding-noise level, so that the block (and Z's two columns) come out rotated by another
+# angle: both valid, not comparable elementwise. The `_scaled` matrices are left out of
+# gees too: without ?gebal's scaling (gees only permutes) their tiny entries are noise.
+GEES_LEFT_OUT = {"float64_50", "float32_6_permuted"}
+
+
+def write_eigen_testdata(root="testdata/lapack"):
+    """The `geev_*`/`gees_*` cases: jax's CPU lowering of `lax.linalg.eig`/`schur` with
+    LAPACK's own outputs (scipy's, the LAPACK jaxlib calls) as expected values."""
+    jax.config.update("jax_enable_x64", True)
+    for name, f, args, expected in eigen_cases():
+        folder = os.path.join(root, name)
+        os.makedirs(folder, exist_ok=True)
+        text = jax.jit(f).lower(*args).as_text()
+        got = jax.tree_util.tree_leaves(jax.jit(f)(*args))
+        # jaxlib calls the same LAPACK: its outputs must agree with scipy's.
+        for g, e in zip(got, expected):
+            scale = max(np.abs(e).max(), 1e-30)
+            assert np.abs(np.asarray(g) - e).max() <= 1e-3 * scale, name
+        with open(os.path.join(folder, "model.mlir"), "w") as fh:
+            fh.write(text)
+        np.savez(os.path.join(folder, "inputs.npz"), *args)
+        np.savez(os.path.join(folder, "expected.npz"), *[np.asarray(e) for e in expected])
+        print("wrote", folder)
+
+
 def write_lapack_testdata(root="testdata/lapack"):
     jax.config.update("jax_enable_x64", True)
     for name, f, args in lapack_cases():
@@ -268,5 +381,10 @@ def write_lapack_testdata(root="testdata/lapack"):
 
 
 if __name__ == "__main__":
-    main()
-    write_lapack_testdata()
+    import sys
+    if sys.argv[1:] == ["eigen"]:
+        write_eigen_testdata()
+    else:
+        main()
+        write_lapack_testdata()
+        write_eigen_testdata()

@@ -33,21 +33,24 @@
 //!   vectors are unique only up to sign (phase): compare by reconstruction.
 //! * `syevd`/`heevd`: the named triangle made Hermitian (imaginary part of the diagonal
 //!   ignored, as LAPACK does), faer's self-adjoint eigensolver: eigenvalues ascending.
-//! * `geev`: faer's eigensolver. Eigenvalues come in faer's order (LAPACK's depends on its
-//!   QR sweeps; compare as multisets), right vectors normalized as LAPACK does (unit
-//!   2-norm, largest component real); left vectors are the rows of `VR⁻¹`, conjugated and
-//!   normalized the same way.
-//! * `gees` (no sorting): nalgebra's Schur decomposition (faer's is crate-private), `T`
-//!   triangular for complex input, quasi-triangular with one 2×2 block per conjugate pair
-//!   for real input (not rotated into LAPACK's standard form); `Z` and `T` are unique only
-//!   up to such rotations and phases: compare `Z T Zᴴ` and `Zᴴ Z`.
+//! * `geev`, `gees` (no sorting): LAPACK's own path, ported (`nonsymmetric.rs` and the
+//!   routines it calls): `?gebal` (`geev` permutes and scales, `gees` only permutes),
+//!   `?gehd2`, `?orghr`, `?hseqr` through `?lahqr` (real double-shift QR ending in LAPACK's
+//!   standard 2×2 blocks, `?lanv2`; complex single-shift QR), `?trevc3`, `?gebak` and
+//!   `?geev`'s normalization (unit 2-norm, largest component real). Computed in the
+//!   input's precision, so eigenvalues come in LAPACK's order and `T`, `Z` and the
+//!   eigenvectors are LAPACK's up to rounding (OpenBLAS's kernels sum in other orders).
+//!   For `n >= 75` LAPACK's `?hseqr` runs the multishift `?laqr0` instead, which is not
+//!   ported: there the results are a valid Schur form and valid eigenvectors, but the
+//!   eigenvalue order may differ from LAPACK's.
 //! * `gtsv`: LAPACK's `?gtsv` (Gaussian elimination with partial pivoting on the three
 //!   diagonals), written out: faer has no tridiagonal solver.
 //! * `potrf`, `trsm`: the unblocked loops of `eval::linalg` (so the compiled backend, the
 //!   interpreter and `cholesky`'s expander agree to the bit).
 //!
-//! Failures: where faer reports no convergence (NaN or infinite inputs) `info` is 1 and the
-//! results are NaN, which is what jax turns any nonzero `info` into.
+//! Failures: where faer reports no convergence, or the input is NaN or infinite, `info` is 1
+//! (for `geev`/`gees` the row where the QR iteration stopped) and the results are NaN,
+//! which is what jax turns any nonzero `info` into.
 //!
 //! XLA/JAX: `jaxlib/cpu/lapack_kernels.cc` (the FFI handlers and their attributes).
 
@@ -57,7 +60,13 @@ use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::{Mat, MatMut, MatRef, Par};
 use num_complex::Complex;
 
+mod auxiliary;
+mod balance;
+mod hessenberg;
 mod householder;
+mod hqr;
+mod nonsymmetric;
+mod trevc;
 mod tridiagonal_solve_perturbed;
 
 pub use householder::{Ormqr, geqp3, geqr2, ormqr};
@@ -786,13 +795,32 @@ pub trait Scalar:
     fn eps() -> Self::Re;
     /// The smallest real whose reciprocal does not overflow (LAPACK's `?lamch('S')`).
     fn safe_min() -> Self::Re;
-    /// The eigenvalues and right eigenvectors (column-major) of the `n×n` column-major `a`.
+    /// `?geev` on the `n×n` column-major `a` (`nonsymmetric.rs`): the eigenvalues in
+    /// LAPACK's order, the left and right eigenvectors (column-major, empty when not asked
+    /// for), or the `info` of a QR iteration that did not converge.
     #[allow(clippy::type_complexity)]
-    fn eigen(a: &[Self], n: usize) -> Option<(Vec<Complex<Self::Re>>, Vec<Complex<Self::Re>>)>;
-    /// The Schur form `T` and vectors `Z` (`A = Z T Zᴴ`, column-major) of the `n×n`
-    /// column-major `a`, and the eigenvalues read off `T`; `None` without convergence.
+    fn eigen(
+        a: &[Self],
+        n: usize,
+        left: bool,
+        right: bool,
+    ) -> Result<
+        (
+            Vec<Complex<Self::Re>>,
+            Vec<Complex<Self::Re>>,
+            Vec<Complex<Self::Re>>,
+        ),
+        i32,
+    >;
+    /// `?gees` (no sorting) on the `n×n` column-major `a` (`nonsymmetric.rs`): the Schur
+    /// form `T`, the Schur vectors `Z` (`A = Z T Zᴴ`; the identity without `vectors`) and
+    /// the eigenvalues read off `T`, or the `info` of a QR iteration that did not converge.
     #[allow(clippy::type_complexity)]
-    fn schur(a: &[Self], n: usize) -> Option<(Vec<Self>, Vec<Self>, Vec<Complex<Self::Re>>)>;
+    fn schur(
+        a: &[Self],
+        n: usize,
+        vectors: bool,
+    ) -> Result<(Vec<Self>, Vec<Self>, Vec<Complex<Self::Re>>), i32>;
 }
 
 macro_rules! scalars {
@@ -825,38 +853,20 @@ macro_rules! scalars {
             fn safe_min() -> $re {
                 <$re>::MIN_POSITIVE
             }
-            fn eigen(a: &[Self], n: usize) -> Option<(Vec<Complex<$re>>, Vec<Complex<$re>>)> {
-                let m = MatRef::from_column_major_slice(a, n, n);
-                let e = faer::linalg::solvers::Eigen::<$re>::new_from_real(m).ok()?;
-                Some(eigen_parts(e.S().column_vector(), e.U()))
+            fn eigen(
+                a: &[Self],
+                n: usize,
+                left: bool,
+                right: bool,
+            ) -> Result<(Vec<Complex<$re>>, Vec<Complex<$re>>, Vec<Complex<$re>>), i32> {
+                nonsymmetric::geev(a, n, left, right)
             }
-            fn schur(a: &[Self], n: usize) -> Option<(Vec<Self>, Vec<Self>, Vec<Complex<$re>>)> {
-                let (t, z) = nalgebra_schur(a, n, <$re>::EPSILON)?;
-                // 1×1 blocks are real eigenvalues; a 2×2 block [[a, b], [c, d]] (nonzero
-                // subdiagonal) holds a conjugate pair, positive imaginary part first.
-                let mut w = Vec::with_capacity(n);
-                let mut i = 0;
-                while i < n {
-                    if i + 1 < n && t[i + 1 + i * n] != 0.0 {
-                        let (a, b) = (t[i + i * n], t[i + (i + 1) * n]);
-                        let (c, d) = (t[i + 1 + i * n], t[i + 1 + (i + 1) * n]);
-                        let p = 0.5 * (a - d);
-                        let disc = p * p + b * c;
-                        let mid = 0.5 * (a + d);
-                        if disc < 0.0 {
-                            let im = (-disc).sqrt();
-                            w.extend([Complex::new(mid, im), Complex::new(mid, -im)]);
-                        } else {
-                            let r = disc.sqrt();
-                            w.extend([Complex::new(mid + r, 0.0), Complex::new(mid - r, 0.0)]);
-                        }
-                        i += 2;
-                    } else {
-                        w.push(Complex::new(t[i + i * n], 0.0));
-                        i += 1;
-                    }
-                }
-                Some((t, z, w))
+            fn schur(
+                a: &[Self],
+                n: usize,
+                vectors: bool,
+            ) -> Result<(Vec<Self>, Vec<Self>, Vec<Complex<$re>>), i32> {
+                nonsymmetric::gees(a, n, vectors)
             }
         }
         impl Scalar for Complex<$re> {
@@ -887,51 +897,26 @@ macro_rules! scalars {
             fn safe_min() -> $re {
                 <$re>::MIN_POSITIVE
             }
-            fn eigen(a: &[Self], n: usize) -> Option<(Vec<Complex<$re>>, Vec<Complex<$re>>)> {
-                let m = MatRef::from_column_major_slice(a, n, n);
-                let e = faer::linalg::solvers::Eigen::<$re>::new(m).ok()?;
-                Some(eigen_parts(e.S().column_vector(), e.U()))
+            fn eigen(
+                a: &[Self],
+                n: usize,
+                left: bool,
+                right: bool,
+            ) -> Result<(Vec<Complex<$re>>, Vec<Complex<$re>>, Vec<Complex<$re>>), i32> {
+                nonsymmetric::geev(a, n, left, right)
             }
-            fn schur(a: &[Self], n: usize) -> Option<(Vec<Self>, Vec<Self>, Vec<Complex<$re>>)> {
-                let (t, z) = nalgebra_schur(a, n, <$re>::EPSILON)?;
-                let w = (0..n).map(|i| t[i + i * n]).collect();
-                Some((t, z, w))
+            fn schur(
+                a: &[Self],
+                n: usize,
+                vectors: bool,
+            ) -> Result<(Vec<Self>, Vec<Self>, Vec<Complex<$re>>), i32> {
+                nonsymmetric::gees(a, n, vectors)
             }
         }
     };
 }
 scalars!(f32);
 scalars!(f64);
-
-/// nalgebra's Schur decomposition (Hessenberg reduction, then implicit double-shift QR;
-/// complex 2×2 blocks are split, so complex `T` is triangular): faer 0.24 keeps its own
-/// Schur routines crate-private. At most 100 sweeps per row (LAPACK allows 30), so a
-/// matrix that does not converge reports `None` instead of looping.
-#[allow(clippy::type_complexity)]
-fn nalgebra_schur<T: nalgebra::ComplexField + Copy>(
-    a: &[T],
-    n: usize,
-    eps: T::RealField,
-) -> Option<(Vec<T>, Vec<T>)> {
-    let m = nalgebra::DMatrix::from_column_slice(n, n, a);
-    let (z, t) = nalgebra::linalg::Schur::try_new(m, eps, 100 * n.max(1))?.unpack();
-    Some((t.as_slice().to_vec(), z.as_slice().to_vec()))
-}
-
-fn eigen_parts<R: Copy>(
-    s: faer::ColRef<'_, Complex<R>>,
-    u: MatRef<'_, Complex<R>>,
-) -> (Vec<Complex<R>>, Vec<Complex<R>>) {
-    let n = s.nrows();
-    let w = (0..n).map(|i| s[i]).collect();
-    let mut v = Vec::with_capacity(n * n);
-    for j in 0..n {
-        for i in 0..n {
-            v.push(u[(i, j)]);
-        }
-    }
-    (w, v)
-}
 
 /// Runs `call` on every matrix `io` holds.
 pub fn run(call: &LapackCall, io: &mut impl LapackIo) -> Result<(), String> {
@@ -1018,7 +1003,7 @@ fn run_typed<T: Scalar>(call: &LapackCall, io: &mut impl LapackIo) -> Result<(),
             }
             Routine::Gees { vectors } => {
                 let a = io.read::<T>(0, 2, b);
-                let (t, z, w, info) = gees(n, &a);
+                let (t, z, w, info) = gees(n, &a, vectors);
                 io.write(0, 2, b, &t);
                 // jobvs = N leaves vs unreferenced; xlac writes zeros there.
                 let z = if vectors { z } else { vec![T::zero(); n * n] };
@@ -1454,59 +1439,30 @@ pub fn syevd<T: Scalar>(n: usize, a: &mut [T], lower: bool, vectors: bool) -> (V
     }
 }
 
-/// Scales each column of the column-major `n×n` `v` to unit 2-norm with its largest
-/// component (by modulus, the first of equals) real and positive, as `?geev` does.
-fn normalize_columns<T: Scalar>(v: &mut [Complex<T::Re>], n: usize) {
-    let zero = <T::Re as Field>::zero();
-    for j in 0..n {
-        let col = &mut v[j * n..(j + 1) * n];
-        let norm2 = col
-            .iter()
-            .fold(zero, |acc, c| acc + c.re * c.re + c.im * c.im);
-        if norm2 == zero {
-            continue;
-        }
-        let mut big = 0;
-        let mut best = zero;
-        for (i, c) in col.iter().enumerate() {
-            let m2 = c.re * c.re + c.im * c.im;
-            if m2 > best {
-                best = m2;
-                big = i;
-            }
-        }
-        let top = col[big];
-        let modulus = (top.re * top.re + top.im * top.im).sqrt_re();
-        let f = <T::Re as Field>::one() / (modulus * norm2.sqrt_re());
-        // Multiply by conj(top) / (|top| ‖v‖).
-        let (sr, si) = (top.re * f, -(top.im * f));
-        for c in col.iter_mut() {
-            *c = Complex::new(c.re * sr - c.im * si, c.re * si + c.im * sr);
-        }
-        col[big] = Complex::new(col[big].re, zero);
-    }
-}
-
 /// `?gees` (no sorting) on one column-major `n×n` matrix: `(T, Z, eigenvalues, info)`
-/// with `A = Z T Zᴴ`, `Z` unitary, `T` upper triangular (complex) or quasi-triangular with
-/// 2×2 blocks for conjugate pairs (real; the blocks are not put in LAPACK's standard form
-/// with equal diagonals). Non-finite input or no convergence: `info = 1`, NaN results.
+/// with `A = Z T Zᴴ`, `Z` unitary, `T` upper triangular (complex) or in real Schur form
+/// (real: 2×2 blocks with equal diagonals for conjugate pairs). Non-finite input or no
+/// convergence: `info` nonzero, NaN results.
 #[allow(clippy::type_complexity)]
-pub fn gees<T: Scalar>(n: usize, a: &[T]) -> (Vec<T>, Vec<T>, Vec<Complex<T::Re>>, i32) {
+pub fn gees<T: Scalar>(
+    n: usize,
+    a: &[T],
+    vectors: bool,
+) -> (Vec<T>, Vec<T>, Vec<Complex<T::Re>>, i32) {
     let result = if a.iter().all(|x| x.finite()) {
-        T::schur(a, n)
+        T::schur(a, n, vectors)
     } else {
-        None
+        Err(1)
     };
     match result {
-        Some((t, z, w)) => (t, z, w, 0),
-        None => {
+        Ok((t, z, w)) => (t, z, w, 0),
+        Err(info) => {
             let nan_t = T::from_real(nan::<T::Re>());
             (
                 vec![nan_t; n * n],
                 vec![nan_t; n * n],
                 vec![Complex::new(nan::<T::Re>(), nan::<T::Re>()); n],
-                1,
+                info,
             )
         }
     }
@@ -1531,34 +1487,22 @@ pub fn geev<T: Scalar>(
     if n == 0 {
         return (Vec::new(), Vec::new(), Vec::new(), 0);
     }
-    let failed = || (vec![nan; n], vec![nan; n * n], vec![nan; n * n], 1);
+    let failed = |info| (vec![nan; n], vec![nan; n * n], vec![nan; n * n], info);
     if a.iter().any(|x| !x.finite()) {
-        return failed();
+        return failed(1);
     }
-    let Some((w, mut vr)) = T::eigen(a, n) else {
-        return failed();
-    };
-    let mut vl = vec![zero; n * n];
-    if left {
-        // yⱼᴴ = row j of VR⁻¹.
-        let m = MatRef::from_column_major_slice(&vr, n, n);
-        let inv = {
-            use faer::linalg::solvers::DenseSolveCore;
-            m.partial_piv_lu().inverse()
-        };
-        for j in 0..n {
-            for i in 0..n {
-                vl[i + j * n] = inv[(j, i)].conj();
+    match T::eigen(a, n, left, right) {
+        Ok((w, mut vl, mut vr)) => {
+            if !left {
+                vl = vec![zero; n * n];
             }
+            if !right {
+                vr = vec![zero; n * n];
+            }
+            (w, vl, vr, 0)
         }
-        normalize_columns::<T>(&mut vl, n);
+        Err(info) => failed(info),
     }
-    if right {
-        normalize_columns::<T>(&mut vr, n);
-    } else {
-        vr.fill(zero);
-    }
-    (w, vl, vr, 0)
 }
 
 // ---------------------------------------------------------------------------------------

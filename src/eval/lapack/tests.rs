@@ -357,9 +357,43 @@ fn geev_case<T: Scalar<Re = f64> + FromPair>(n: usize) {
                     |b, (i, c)| if c.norm() > b.1 { (i, c.norm()) } else { b },
                 )
                 .0;
-            assert!(col[big].im == 0.0 && col[big].re > 0.0);
+            // Real: LAPACK leaves the sign as the Schur vectors give it (a pair's largest
+            // component real, of either sign); complex: real and positive.
+            assert!(col[big].im == 0.0 && col[big].re != 0.0);
+            assert!(!T::COMPLEX_TYPE || col[big].re > 0.0);
         }
     }
+}
+
+#[test]
+fn geev_values_alone_are_the_values_with_vectors() {
+    for n in [1, 2, 5, 12] {
+        let a: Vec<f64> = matrix(n, n, n as u64 + 31);
+        let (w, _, _, _) = geev(n, &a, true, true);
+        let (w_only, vl, vr, info) = geev(n, &a, false, false);
+        assert_eq!(info, 0);
+        assert_eq!(w, w_only, "{n}x{n}");
+        assert!(vl.iter().chain(&vr).all(|c| *c == C::new(0.0, 0.0)));
+    }
+}
+
+#[test]
+fn geev_isolates_eigenvalues_by_permuting() {
+    // Row 2 and column 0 are zero off the diagonal: ?gebal moves them out, and their
+    // eigenvalues (3 and 5) are read off the diagonal exactly.
+    let a = vec![5.0, 0.0, 0.0, 1.0, 2.0, 0.0, 4.0, -1.0, 3.0];
+    let (w, _, vr, info) = geev::<f64>(3, &a, false, true);
+    assert_eq!(info, 0);
+    let mut re: Vec<f64> = w.iter().map(|c| c.re).collect();
+    re.sort_by(f64::total_cmp);
+    assert_eq!(re, vec![2.0, 3.0, 5.0]);
+    let a = cx(&a);
+    assert_close(
+        &mul(&a, &vr, 3, 3, 3),
+        &(0..9).map(|e| vr[e] * w[e / 3]).collect::<Vec<_>>(),
+        1e-14,
+        "A VR = VR Λ",
+    );
 }
 
 #[test]
@@ -548,7 +582,7 @@ fn sytrd_reduces_either_triangle() {
 }
 
 fn gees_case<T: Scalar<Re = f64> + FromPair>(n: usize, a0: Vec<T>) {
-    let (t0, z0, w, info) = gees(n, &a0);
+    let (t0, z0, w, info) = gees(n, &a0, true);
     assert_eq!(info, 0, "{n}x{n}");
     let (a, t, z) = (cx(&a0), cx(&t0), cx(&z0));
     assert_close(
@@ -582,6 +616,9 @@ fn gees_case<T: Scalar<Re = f64> + FromPair>(n: usize, a0: Vec<T>) {
             );
             let trace = t[i + i * n] + t[i + 1 + (i + 1) * n];
             assert!((w[i] + w[i + 1] - trace).norm() < 1e-12);
+            // LAPACK's standard form (`?lanv2`): equal diagonal, off-diagonals of opposite sign.
+            assert_eq!(t[i + i * n], t[i + 1 + (i + 1) * n], "2×2 block at {i}");
+            assert!((t[i + (i + 1) * n] * t[i + 1 + i * n]).re < 0.0);
             i += 2;
         } else {
             assert!((w[i] - t[i + i * n]).norm() == 0.0);
@@ -602,7 +639,7 @@ fn gees_reconstructs_with_unitary_vectors() {
     // double-shift QR without exceptional shifts, and a Jordan block (defective).
     gees_case::<f64>(3, vec![0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
     gees_case::<f64>(3, vec![2.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 1.0, 2.0]);
-    let (_, _, _, info) = gees::<f64>(2, &[1.0, f64::NAN, 0.0, 1.0]);
+    let (_, _, _, info) = gees::<f64>(2, &[1.0, f64::NAN, 0.0, 1.0], true);
     assert_eq!(info, 1);
 }
 
