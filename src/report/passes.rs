@@ -109,8 +109,10 @@ fn diff(old: &str, new: &str) -> (Vec<DiffLine>, usize, usize) {
     (lines, added, removed)
 }
 
-/// The steps as the page's script reads them: `[{pipeline, pass, ms, added, removed,
+/// The steps as the page's script reads them: `[{pipeline, pass, added, removed,
 /// lines: [[kind, text]]}]`, kind one of `=`, `-`, `+`, `~` (a fold; text is the count).
+/// Pass times stay out of the page (they are in `compile-times.txt`), so two compiles of
+/// one module write the same report.
 pub fn json(steps: &[PassStep]) -> Value {
     Value::Array(
         steps
@@ -127,7 +129,7 @@ pub fn json(steps: &[PassStep]) -> Value {
                     })
                     .collect();
                 json!({
-                    "pipeline": s.pipeline, "pass": s.pass, "ms": s.ms,
+                    "pipeline": s.pipeline, "pass": s.pass,
                     "added": s.added, "removed": s.removed, "lines": lines,
                 })
             })

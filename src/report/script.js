@@ -308,7 +308,7 @@
       var items = list.querySelectorAll('li');
       for (var k = 0; k < items.length; k++) { items[k].classList.toggle('active', k === current); }
       title.textContent = 'step ' + (current + 1) + ' of ' + steps.length + ': after ' + st.pass +
-        ' (' + st.pipeline + ', ' + st.ms.toFixed(3) + ' ms): ' + st.removed + ' lines removed, ' + st.added + ' added';
+        ' (' + st.pipeline + '): ' + st.removed + ' lines removed, ' + st.added + ' added';
       var frag = document.createDocumentFragment();
       st.lines.forEach(function (l) {
         var cls = { '=': 'same', '-': 'del', '+': 'add', '~': 'fold' }[l[0]];

@@ -246,6 +246,9 @@ impl ServerState {
             host_buffer_wait: session::HOST_BUFFER_WAIT,
         };
         // The session's state lives on one thread: executables hold JIT code and run there.
+        // `closed` says when it has ended the session, so an error that closes the stream
+        // reaches the controller only once the next controller can connect.
+        let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<()>();
         let state = self.clone();
         let out = tx.clone();
         let worker = std::thread::Builder::new()
@@ -275,6 +278,7 @@ impl ServerState {
                         out.blocking_send(Err(Status::internal("xlac panicked; session closed")));
                 }
                 state.end_session(session_id);
+                let _ = closed_tx.send(());
             });
         if let Err(e) = worker {
             self.end_session(session_id);
@@ -298,6 +302,8 @@ impl ServerState {
                             code_name(status.code()),
                             status.message()
                         ));
+                        drop(requests);
+                        let _ = closed_rx.await;
                         let _ = tx
                             .send(Err(Status::invalid_argument(format!(
                                 "bad request message: {}",
