@@ -19,6 +19,9 @@ def test_a_short_soak_is_right_and_exits_cleanly():
     done = subprocess.run(
         [
             sys.executable,
+            # -P: the script's folder, python/, must not shadow the installed plugin (its
+            # jax_plugins has no library).
+            "-P",
             str(SOAK),
             "--calls", "2000",
             "--miss-every", "50",
