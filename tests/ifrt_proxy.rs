@@ -54,10 +54,16 @@ struct Reply {
     message: String,
 }
 
+/// The reply of an open call: still to come, or its head already read.
+enum Pending {
+    Head(h2::client::ResponseFuture),
+    Body(http::Response<h2::RecvStream>),
+}
+
 /// An open call: its request stream and the reply to come.
 struct Call {
     send: h2::SendStream<Bytes>,
-    response: h2::client::ResponseFuture,
+    response: Pending,
 }
 
 /// Opens a call on a fresh connection, `metadata` as binary headers.
@@ -76,7 +82,10 @@ async fn open(addr: SocketAddr, method: &str, metadata: &[(&str, Vec<u8>)]) -> C
         req = req.header(*k, encode(v));
     }
     let (response, send) = client.send_request(req.body(()).unwrap(), false).unwrap();
-    Call { send, response }
+    Call {
+        send,
+        response: Pending::Head(response),
+    }
 }
 
 impl Call {
@@ -85,13 +94,25 @@ impl Call {
         self.send.send_data(Bytes::from(bytes), false).unwrap();
     }
 
+    /// Waits for the reply's head: the server has taken the call (for a session, it is
+    /// the open one from then on, as a real client knows once its InitRequest is answered).
+    async fn accepted(&mut self) {
+        if let Pending::Head(head) = &mut self.response {
+            let response = tokio::time::timeout(Duration::from_secs(60), head)
+                .await
+                .expect("a reply head within a minute")
+                .unwrap();
+            self.response = Pending::Body(response);
+        }
+    }
+
     /// Ends the request stream and reads the reply to its end.
     async fn finish(mut self) -> Reply {
         let _ = self.send.send_data(Bytes::new(), true);
-        let response = tokio::time::timeout(Duration::from_secs(60), self.response)
-            .await
-            .expect("a reply within a minute")
-            .unwrap();
+        self.accepted().await;
+        let Pending::Body(response) = self.response else {
+            unreachable!("accepted() read the head")
+        };
         let (head, mut body) = response.into_parts();
         let mut data = Vec::new();
         while let Some(chunk) = body.data().await {
@@ -451,7 +472,9 @@ fn a_whole_session_gives_jaxs_results() {
             }),
         ));
         session.send(body);
-        // The host buffers go up on calls of their own while the session waits for them.
+        // A host buffer call names the session, so it may only go once the server has opened
+        // it; the buffers then go up on calls of their own while the session waits for them.
+        session.accepted().await;
         for (i, a) in inputs.iter().enumerate() {
             let data = literal_bytes(a).to_vec();
             let md = GrpcHostBufferStoreMetadata {
@@ -550,7 +573,7 @@ fn a_second_controller_is_refused_while_one_is_connected() {
     runtime().block_on(async {
         let mut first = open(addr, "IfrtSession", &session_metadata(25, None)).await;
         first.send(init());
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        first.accepted().await;
         let reply = call_raw(addr, "IfrtSession", &session_metadata(25, None), init()).await;
         assert_eq!(reply.status, RESOURCE_EXHAUSTED, "{reply:?}");
         assert!(
