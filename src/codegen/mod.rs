@@ -94,6 +94,12 @@ pub struct Kernel {
     /// Elements per work unit when every unit is that many consecutive elements of one row
     /// of the physical minor dimension (a kOutput epilogue's column tiles cut rows there).
     pub unit_elements: Option<u64>,
+    /// Two phases: `entry(buffers, 0, n)` must finish before any unit of `n..work_units`
+    /// starts (a column reduction's partial rows, then their combination).
+    pub first_phase_units: Option<u64>,
+    /// Bytes of scratch the caller appends to the buffer table, after the outputs (0: none).
+    /// Its contents need not survive between calls.
+    pub scratch_bytes: u64,
     /// The loop nest the kernel runs and why (`plan.rs`; the dump's `*.plan.txt`).
     pub plan: plan::KernelPlan,
     /// Dump texts and compile time.
@@ -395,6 +401,8 @@ pub fn compile_kernels(
                     output_count: layout.output_count,
                     units_in_layout_order: layout.units_in_layout_order,
                     unit_elements: layout.unit_elements,
+                    first_phase_units: layout.first_phase_units,
+                    scratch_bytes: layout.scratch_bytes,
                     plan: layout.plan,
                     artifacts: c.artifacts,
                 });

@@ -383,6 +383,26 @@ impl Loops<'_> {
             true,
             "the root reduces rows and keeps its input's minor dimension: whole vectors of columns accumulate down the rows",
         );
+        match plan.row_chunks {
+            Some(r) => self.guard(
+                "row chunks",
+                true,
+                format!(
+                    "more than {} KiB of input per column block: {} chunks of {} rows reduce into partial rows on every thread, then combine in chunk order",
+                    column_reduce::CHUNK_BYTES / 1024,
+                    r.chunks,
+                    r.rows_per_chunk
+                ),
+            ),
+            None => self.guard(
+                "row chunks",
+                false,
+                format!(
+                    "at most {} KiB of input per column block: column blocks reduce every row",
+                    column_reduce::CHUNK_BYTES / 1024
+                ),
+            ),
+        }
         Some(plan)
     }
 
@@ -559,6 +579,22 @@ impl KernelPlan {
         ((ELEMENTS_PER_TASK + per_unit - 1) / per_unit).max(1) as u64
     }
 
+    /// Two phases: units `0..n` must all finish before any later unit starts.
+    pub fn first_phase_units(&self) -> Option<u64> {
+        match &self.strategy {
+            Strategy::ColumnReduce(c) => c.row_chunks.map(|r| r.first_phase_units),
+            _ => None,
+        }
+    }
+
+    /// Bytes of scratch the kernel needs after its outputs in the buffer table (0: none).
+    pub fn scratch_bytes(&self) -> u64 {
+        match &self.strategy {
+            Strategy::ColumnReduce(c) => c.row_chunks.map_or(0, |r| r.scratch_bytes),
+            _ => 0,
+        }
+    }
+
     /// The loop plan, when work units follow the output's physical order with the same
     /// number for every row (plain and row loops; not tiles, column blocks or an update).
     pub fn loop_plan(&self) -> Option<&LoopPlan> {
@@ -592,7 +628,10 @@ impl fmt::Display for Strategy {
                     None => f.write_str(", scalar"),
                 }
             }
-            Strategy::ColumnReduce(_) => f.write_str("column reduction"),
+            Strategy::ColumnReduce(c) => match c.row_chunks {
+                Some(r) => write!(f, "column reduction, {} row chunks", r.chunks),
+                None => f.write_str("column reduction"),
+            },
             Strategy::Tiled { transpose, .. } => match transpose {
                 Some(t) => write!(f, "tiled, {t} in-register transposes"),
                 None => f.write_str("tiled, scalar"),
@@ -653,6 +692,15 @@ impl KernelPlan {
             self.elements_per_unit,
             self.min_units_per_task()
         );
+        if let Strategy::ColumnReduce(c) = &self.strategy
+            && let Some(r) = c.row_chunks
+        {
+            let _ = writeln!(
+                out,
+                "row chunks: units 0..{} reduce {} chunks of {} rows into partial rows ({} bytes of scratch); the rest combine them, after the first phase",
+                r.first_phase_units, r.chunks, r.rows_per_chunk, r.scratch_bytes
+            );
+        }
         if let Strategy::Loop(l) = &self.strategy {
             let _ = writeln!(
                 out,

@@ -314,11 +314,35 @@ fn run_region(region: &Region, ctx: &mut Context<'_>) -> Result<(), RuntimeError
     Ok(())
 }
 
-/// Calls a kernel on the whole range, split into tasks when it is marked parallel. Every
-/// call runs with denormals flushed (MXCSR FTZ/DAZ on x86-64), as XLA:CPU's threads do.
+/// Calls a kernel on the whole range, split into tasks when it is marked parallel, phase
+/// by phase, with its scratch buffer (if any) after the outputs in the table. Every call
+/// runs with denormals flushed (MXCSR FTZ/DAZ on x86-64), as XLA:CPU's threads do.
 fn run_kernel(k: &KernelThunk, memory: &Memory) {
-    let table = Table::of(k, memory);
+    let scratch = k.scratch.as_ref().map(|pool| pool.take());
+    let mut table = Table::of(k, memory);
+    if let Some(buffer) = &scratch {
+        table.0.push(buffer.ptr());
+    }
+    match k.first_phase_units {
+        Some(n) => {
+            let n = n.min(k.work_units);
+            run_units(k, &table, 0, n);
+            run_units(k, &table, n, k.work_units);
+        }
+        None => run_units(k, &table, 0, k.work_units),
+    }
+    if let (Some(pool), Some(buffer)) = (&k.scratch, scratch) {
+        pool.give_back(buffer);
+    }
+}
+
+/// Runs units `lo..hi` of kernel `k`, split into tasks when it is marked parallel.
+fn run_units(k: &KernelThunk, table: &Table, lo: u64, hi: u64) {
     let entry = k.entry;
+    let units = hi.saturating_sub(lo);
+    if units == 0 {
+        return;
+    }
     let tasks = match k.split {
         Some(Split::Serial) => None,
         Some(Split::Tasks(n)) => Some(n.max(1)),
@@ -327,7 +351,7 @@ fn run_kernel(k: &KernelThunk, memory: &Memory) {
     };
     let Some(tasks) = tasks else {
         // SAFETY: the table points at the fusion's operand and result buffers.
-        with_flushed_denormals(|| unsafe { entry(table.0.as_ptr(), 0, k.work_units) });
+        with_flushed_denormals(|| unsafe { entry(table.as_ptr(), lo, hi) });
         return;
     };
     // An explicit split (autotuned) takes its task count as given; the default keeps
@@ -337,14 +361,13 @@ fn run_kernel(k: &KernelThunk, memory: &Memory) {
     } else {
         k.min_units_per_task
     };
-    let chunk = k.work_units.div_ceil(tasks).max(min);
-    let chunks = k.work_units.div_ceil(chunk);
-    let table = &table;
+    let chunk = units.div_ceil(tasks).max(min);
+    let chunks = units.div_ceil(chunk);
     (0..chunks).into_par_iter().for_each(|c| {
-        let begin = c * chunk;
-        let end = (begin + chunk).min(k.work_units);
+        let begin = lo + c * chunk;
+        let end = (begin + chunk).min(hi);
         // SAFETY: as above; each task writes the output elements of its own range.
-        with_flushed_denormals(|| unsafe { entry(table.0.as_ptr(), begin, end) });
+        with_flushed_denormals(|| unsafe { entry(table.as_ptr(), begin, end) });
     });
 }
 

@@ -82,6 +82,48 @@ pub struct KernelThunk {
     pub split: Option<super::tuning::Split>,
     /// The kernel's loop nest in one line (`codegen/plan.rs`), for `thunk-sequence.txt`.
     pub strategy: String,
+    /// Two phases: units `0..n` all finish before any later unit starts.
+    pub first_phase_units: Option<u64>,
+    /// The scratch buffer appended to the table, when the kernel needs one.
+    pub scratch: Option<ScratchPool>,
+}
+
+/// A kernel's scratch buffers of one size, kept for later calls: a call takes one (or makes
+/// one) and puts it back when done, so runs on several threads never share one.
+#[derive(Clone)]
+pub struct ScratchPool {
+    bytes: usize,
+    free: std::sync::Arc<std::sync::Mutex<Vec<super::buffers::AlignedBuffer>>>,
+}
+
+impl ScratchPool {
+    /// A pool of `bytes`-sized buffers (none allocated yet).
+    pub fn new(bytes: usize) -> ScratchPool {
+        ScratchPool {
+            bytes,
+            free: Default::default(),
+        }
+    }
+
+    /// A buffer for one call.
+    pub fn take(&self) -> super::buffers::AlignedBuffer {
+        let free = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        free.unwrap_or_else(|| super::buffers::AlignedBuffer::new(self.bytes))
+    }
+
+    /// Returns a buffer [`ScratchPool::take`] gave out.
+    pub fn give_back(&self, buffer: super::buffers::AlignedBuffer) {
+        self.free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(buffer);
+    }
+}
+
+impl std::fmt::Debug for ScratchPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ScratchPool({} bytes)", self.bytes)
+    }
 }
 
 /// A dot on buffers (see `dot.rs`).

@@ -845,6 +845,9 @@ fn kernel_thunk(
             && kernel.work_units >= 2 * min,
         split: None,
         strategy: kernel.plan.summary(),
+        first_phase_units: kernel.first_phase_units,
+        scratch: (kernel.scratch_bytes > 0)
+            .then(|| super::thunk::ScratchPool::new(kernel.scratch_bytes as usize)),
     }
 }
 

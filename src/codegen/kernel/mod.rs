@@ -39,6 +39,10 @@ pub struct KernelLayout {
     /// Elements per work unit when every unit is that many consecutive elements of one row
     /// of the minor dimension, in layout order.
     pub unit_elements: Option<u64>,
+    /// Two phases: units `0..n` must all finish before any later unit starts.
+    pub first_phase_units: Option<u64>,
+    /// Bytes of scratch the caller appends to the table (after the outputs), or 0.
+    pub scratch_bytes: u64,
     /// HLO instruction names by source location, for annotating CLIF.
     pub names: Vec<String>,
     /// The plan the kernel was emitted from (the dump's `*.plan.txt`).
@@ -91,13 +95,22 @@ pub fn emit_kernel_with<'m>(
     let entry = Entry::load(b, fused, &plan);
     let mut emitter = Emitter::new(b, module, env);
     match &plan.strategy {
-        Strategy::ColumnReduce(column) => emitter.emit_column_reduce(
-            &entry.frame,
-            column,
-            entry.outputs[0],
-            entry.begin,
-            entry.end,
-        )?,
+        Strategy::ColumnReduce(column) => {
+            // With row chunks the runtime appends a scratch buffer for the partial rows.
+            let scratch = column.row_chunks.map(|_| {
+                let flags = MemFlagsData::trusted().with_readonly();
+                let at = (8 * entry.pointers.len()) as i32;
+                emitter.b.ins().load(types::I64, flags, entry.table, at)
+            });
+            emitter.emit_column_reduce(
+                &entry.frame,
+                column,
+                entry.outputs[0],
+                scratch,
+                entry.begin,
+                entry.end,
+            )?
+        }
         Strategy::InPlaceDynamicUpdateSlice { update, vector } => {
             in_place_dus::emit(&mut emitter, &entry, update, *vector)?
         }
@@ -116,6 +129,8 @@ pub fn emit_kernel_with<'m>(
         output_count: plan.outputs.len(),
         units_in_layout_order,
         unit_elements: plan.unit_elements(),
+        first_phase_units: plan.first_phase_units(),
+        scratch_bytes: plan.scratch_bytes(),
         names,
         plan,
     })

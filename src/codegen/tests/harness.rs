@@ -233,6 +233,13 @@ fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol:
         let mut outs = fresh_outputs();
         let mut table: Vec<*mut u8> = inputs.iter().map(|b| b.as_ptr() as *mut u8).collect();
         table.extend(outs.iter_mut().map(|b| b.as_mut_ptr() as *mut u8));
+        // Scratch after the outputs (a column reduction's partial rows), garbage-filled: a
+        // kernel must not read what it did not write there.
+        let mut scratch =
+            vec![0x7ff4_dead_7ff4_deadu64; (kernel.scratch_bytes as usize).div_ceil(8)];
+        if kernel.scratch_bytes > 0 {
+            table.push(scratch.as_mut_ptr() as *mut u8);
+        }
         with_flushed_denormals(|| {
             for &(lo, hi) in ranges {
                 // SAFETY: the table holds one valid buffer per operand and output, sized by
