@@ -36,6 +36,52 @@ ENTRY main {
 }
 ";
 
+/// Column reductions big enough to split their rows into chunks (partial rows combined in
+/// a fixed order): batch norm's sum over `B,H,W` of an NHWC activation, a max and a mean
+/// over axis 0, an f64 sum, and a bf16 array summed in f32 as jax does.
+const COLUMN_REDUCTIONS: &str = "\
+HloModule column_reductions
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+add64 {
+  x = f64[] parameter(0)
+  y = f64[] parameter(1)
+  ROOT s = f64[] add(x, y)
+}
+
+max {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] maximum(x, y)
+}
+
+ENTRY main {
+  x = f32[16,32,32,64]{3,2,1,0} parameter(0)
+  y = f32[3000,700]{1,0} parameter(1)
+  d = f64[1500,301]{1,0} parameter(2)
+  b = bf16[2000,515]{1,0} parameter(3)
+  z = f32[] constant(0)
+  z64 = f64[] constant(0)
+  ninf = f32[] constant(-inf)
+  bn = f32[64]{0} reduce(x, z), dimensions={0,1,2}, to_apply=add
+  m = f32[700]{0} reduce(y, ninf), dimensions={0}, to_apply=max
+  ys = f32[700]{0} reduce(y, z), dimensions={0}, to_apply=add
+  k = f32[] constant(3000)
+  kb = f32[700]{0} broadcast(k), dimensions={}
+  mean = f32[700]{0} divide(ys, kb)
+  ds = f64[301]{0} reduce(d, z64), dimensions={0}, to_apply=add64
+  bf = f32[2000,515]{1,0} convert(b)
+  bs = f32[515]{0} reduce(bf, z), dimensions={0}, to_apply=add
+  bsum = bf16[515]{0} convert(bs)
+  ROOT t = (f32[64]{0}, f32[700]{0}, f32[700]{0}, f64[301]{0}, bf16[515]{0}) tuple(bn, m, mean, ds, bsum)
+}
+";
+
 /// A dot program: `m x k` by `k x n`, the rhs transposed (`g @ W.T`) when `rhs_t`.
 fn dot_program(m: usize, n: usize, k: usize, rhs_t: bool) -> String {
     let (rhs, rc) = if rhs_t {
@@ -133,6 +179,22 @@ fn assert_thread_independent(test: &str, text: &str) {
 #[test]
 fn reductions_do_not_depend_on_threads() {
     assert_thread_independent("reductions", REDUCTIONS);
+}
+
+/// Row-chunked column reductions give the same bits on 1, 2 and 3 threads.
+#[test]
+fn column_reductions_do_not_depend_on_threads() {
+    let dir = scratch("column_reductions");
+    let model = dir.join("model.hlo");
+    std::fs::write(&model, COLUMN_REDUCTIONS).unwrap();
+    let one = run_with_threads(&dir, &model, "1");
+    for t in ["2", "3"] {
+        assert!(
+            run_with_threads(&dir, &model, t) == one,
+            "column reductions: --threads 1 and --threads {t} wrote different outputs"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

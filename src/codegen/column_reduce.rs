@@ -660,7 +660,7 @@ impl<'m> Emitter<'m, '_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::plan;
+    use super::{RowChunks, plan};
     use crate::ir::hlo_text::parse_module;
 
     /// Which reduces take this emitter (the outputs are checked against the interpreter in
@@ -675,12 +675,62 @@ mod tests {
         plan(&module, entry, &output).map(|p| (p.work_units, p.elements_per_unit))
     }
 
+    /// The row chunks of a reduce that takes this emitter.
+    fn chunks(input: &str, result: &str, dims: &str, t: &str) -> Option<RowChunks> {
+        let text = format!(
+            "HloModule m\n\nadd {{\n  x = {t}[] parameter(0)\n  y = {t}[] parameter(1)\n  ROOT s = {t}[] add(x, y)\n}}\n\nENTRY main {{\n  p0 = {input} parameter(0)\n  c = {t}[] constant(0)\n  ROOT r = {result} reduce(p0, c), dimensions={dims}, to_apply=add\n}}\n"
+        );
+        let module = parse_module(&text, "t").unwrap().module;
+        let entry = module.entry_computation();
+        let output = entry.root_instr().shape.as_array().unwrap().clone();
+        plan(&module, entry, &output)?.row_chunks
+    }
+
+    #[test]
+    fn large_column_reductions_split_their_rows_into_chunks() {
+        // The bench's column sum: 8 KiB rows, 128 rows (1 MiB) per chunk, 32 chunks; 32
+        // units of partial rows, then one combining them.
+        let sum = "f32[4096,2048]{1,0}";
+        assert_eq!(
+            planned(sum, "f32[2048]{0}", "{0}", "f32"),
+            Some((33, 2048 * 128))
+        );
+        assert_eq!(
+            chunks(sum, "f32[2048]{0}", "{0}", "f32"),
+            Some(RowChunks {
+                rows_per_chunk: 128,
+                chunks: 32,
+                first_phase_units: 32,
+                scratch_bytes: 32 * 2048 * 4,
+            })
+        );
+        // Rows wider than 16 KiB: two column blocks per chunk; a kept major dimension
+        // multiplies both phases' units.
+        assert_eq!(
+            chunks("f32[2,300,5000]{2,1,0}", "f32[2,5000]{1,0}", "{1}", "f32"),
+            Some(RowChunks {
+                rows_per_chunk: 64,
+                chunks: 5,
+                first_phase_units: 2 * 5 * 2,
+                scratch_bytes: 2 * 5 * 5000 * 4,
+            })
+        );
+        // Batch norm's statistics over B,H,W of an NHWC activation.
+        let nhwc = chunks("f32[8,56,56,64]{3,2,1,0}", "f32[64]{0}", "{0,1,2}", "f32");
+        assert_eq!(nhwc.map(|r| (r.rows_per_chunk, r.chunks)), Some((4096, 7)));
+        // At most one chunk's worth of rows: column blocks, no scratch.
+        assert_eq!(
+            chunks("f32[128,2048]{1,0}", "f32[2048]{0}", "{0}", "f32"),
+            None
+        );
+    }
+
     #[test]
     fn column_reductions_are_planned_in_page_sized_blocks() {
-        // 2048 f32 columns: two blocks of 1024, each reading 4096 rows.
+        // 2048 f32 columns: two blocks of 1024, each reading 128 rows.
         assert_eq!(
-            planned("f32[4096,2048]{1,0}", "f32[2048]{0}", "{0}", "f32"),
-            Some((2, 1024 * 4096))
+            planned("f32[128,2048]{1,0}", "f32[2048]{0}", "{0}", "f32"),
+            Some((2, 1024 * 128))
         );
         // A kept major dimension multiplies the units.
         assert_eq!(

@@ -13,7 +13,7 @@
 
 use super::decisions::{
     FusionRule, MAX_CODE_DUPLICATION, MAX_CONCAT_OPERANDS, MAX_REDUCTIONS_PER_FUSION,
-    MIN_MINOR_CONCAT_SIZE,
+    MIN_COLUMN_REDUCTION_BYTES, MIN_MINOR_CONCAT_SIZE,
 };
 use super::fusion_instruction::OuterBooks;
 use super::indexing::{BodySummary, ConsumerBody, invalidates_cache};
@@ -103,6 +103,9 @@ pub fn should_fuse(
         return Err(FusionRule::ProducerNotLoopFusible { opcode: p.opcode() });
     }
     check_concatenate(p)?;
+    if let Some(input_bytes) = large_column_reduction(comp, p) {
+        return Err(FusionRule::ColumnReductionStaysRoot { input_bytes });
+    }
     let reads = body.reads_per_element(param);
     // Read in two loops of each row at the row's own index: the kernel caches the row.
     // Only asked of expensive producers (the only ones it decides for): the analysis
@@ -178,6 +181,23 @@ pub fn should_fuse(
     Ok(FusionRule::LoopFusion {
         producer: p.opcode(),
     })
+}
+
+/// The input bytes of `p` if it is a float reduction over major dimensions (its input's
+/// physical minor dimension kept) reading at least [`MIN_COLUMN_REDUCTION_BYTES`].
+fn large_column_reduction(comp: &Computation, p: &Instruction) -> Option<u64> {
+    let Op::Reduce { dimensions, .. } = &p.op else {
+        return None;
+    };
+    let input = comp.instr(*p.operands.first()?).shape.as_array()?;
+    let minor = *input.layout.minor_to_major.first()?;
+    let float = matches!(input.element_type, PrimitiveType::F32 | PrimitiveType::F64);
+    let bytes = input.byte_size() as u64;
+    (p.operands.len() == 2
+        && float
+        && !dimensions.contains(&minor)
+        && bytes >= MIN_COLUMN_REDUCTION_BYTES)
+        .then_some(bytes)
 }
 
 /// The consumer must be a fusion this pass made (not a library one) or an instruction

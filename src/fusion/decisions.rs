@@ -160,6 +160,13 @@ pub enum FusionRule {
         /// The producer's opcode.
         producer: Opcode,
     },
+    /// A large reduction over major dimensions (it keeps its input's minor dimension): as
+    /// a fusion's root it streams its rows on every thread; inside a consumer's loop each
+    /// output element would walk its column alone.
+    ColumnReductionStaysRoot {
+        /// Bytes of the reduction's input.
+        input_bytes: u64,
+    },
     /// A reduction broadcast back along the consumer's inner loop: fusing would recompute
     /// it per element.
     ReductionBroadcastBack {
@@ -330,6 +337,10 @@ impl fmt::Display for FusionRule {
                 f,
                 "the consumer reads each reduced element once per row (broadcast back over the rows it reduced); the kernel computes the reduction once before each row's loop"
             ),
+            ColumnReductionStaysRoot { input_bytes } => write!(
+                f,
+                "the reduction keeps its input's minor dimension and reads {input_bytes} bytes (at least {MIN_COLUMN_REDUCTION_BYTES}): as a fusion's root its rows stream on every thread, inside the consumer's loop each element would walk its column"
+            ),
             ReductionBroadcastBack { reads } => write!(
                 f,
                 "the consumer broadcasts the reduced value back along its inner loop, over {reads} elements; fusing would redo the whole reduction for each"
@@ -389,6 +400,11 @@ impl fmt::Display for FusionRule {
 pub const MAX_CONCAT_OPERANDS: usize = 8;
 /// A concatenate along the minor dimension at least this long stays standalone (XLA:CPU).
 pub const MIN_MINOR_CONCAT_SIZE: i64 = 128;
+/// A reduction over major dimensions reading at least this many bytes stays a fusion's
+/// root (the column-reduction kernel splits such inputs' rows across threads). XLA:CPU
+/// keeps every reduction over major dimensions unfused as a consumer ("Not fusing
+/// reductions over major dimensions").
+pub const MIN_COLUMN_REDUCTION_BYTES: u64 = 1 << 20;
 /// At most this many reductions per fusion (XLA:CPU's compile-time guard).
 pub const MAX_REDUCTIONS_PER_FUSION: usize = 5;
 /// At most this many evaluations of one fused instruction per output element

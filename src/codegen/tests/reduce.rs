@@ -231,6 +231,71 @@ fn column_reductions() {
     }
 }
 
+/// Column reductions in row chunks (more than `CHUNK_BYTES` of input per column block):
+/// two phases, partial rows in scratch, a last chunk shorter than the others and chunks
+/// whose rows are not a multiple of `ROW_UNROLL`, vector and scalar column tails, two
+/// column blocks per row, a kept major dimension, several reduced dimensions (batch norm's
+/// `[B,H,W,C]` over `B,H,W`), f32 and f64.
+#[test]
+fn column_reductions_in_row_chunks() {
+    let cases = [
+        ("f32", "f32[300,1000]{1,0}", "f32[1000]{0}", "{0}"),
+        ("f32", "f32[531,1001]{1,0}", "f32[1001]{0}", "{0}"),
+        ("f64", "f64[200,701]{1,0}", "f64[701]{0}", "{0}"),
+        ("f32", "f32[70,5003]{1,0}", "f32[5003]{0}", "{0}"),
+        ("f32", "f32[3,400,700]{2,1,0}", "f32[3,700]{1,0}", "{1}"),
+        ("f32", "f32[5,70,9,131]{3,2,1,0}", "f32[131]{0}", "{0,1,2}"),
+        ("f64", "f64[4,66,7,77]{3,2,1,0}", "f64[77]{0}", "{0,1,2}"),
+        ("f32", "f32[3,50000,6]{2,0,1}", "f32[3,6]{1,0}", "{1}"),
+    ];
+    for (k, (t, input, result, dims)) in cases.iter().enumerate() {
+        let text = wrap_with(
+            &add_reducer(t),
+            &[s(input), format!("{t}[]")],
+            result,
+            &format!("reduce(p0, p1), dimensions={dims}, to_apply=add_{t}"),
+            "kInput",
+        );
+        check_hlo_reduction(&text, 3600 + k as u64);
+    }
+}
+
+/// A column max in row chunks over a fused input with NaN, infinities and signed zeros: a
+/// max of partial maxima is the max of the column, NaN wherever the column has one.
+#[test]
+fn column_max_in_row_chunks_with_special_values() {
+    for (k, (t, rows, cols)) in [("f32", 700, 523), ("f64", 400, 389)].iter().enumerate() {
+        let text = format!(
+            "HloModule m
+
+max_{t} {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT m = {t}[] maximum(a, b)
+}}
+
+fused {{
+  p0 = {t}[{rows},{cols}]{{1,0}} parameter(0)
+  p1 = {t}[{cols}]{{0}} parameter(1)
+  bc = {t}[{rows},{cols}]{{1,0}} broadcast(p1), dimensions={{1}}
+  m = {t}[{rows},{cols}]{{1,0}} multiply(p0, bc)
+  init = {t}[] constant(-inf)
+  ROOT r = {t}[{cols}]{{0}} reduce(m, init), dimensions={{0}}, to_apply=max_{t}
+}}
+
+ENTRY main {{
+  a0 = {t}[{rows},{cols}]{{1,0}} parameter(0)
+  a1 = {t}[{cols}]{{0}} parameter(1)
+  ROOT f = {t}[{cols}]{{0}} fusion(a0, a1), kind=kInput, calls=fused
+}}
+"
+        );
+        for seed in 0..2 {
+            check_hlo(&text, 3700 + 10 * k as u64 + seed);
+        }
+    }
+}
+
 /// A column max over a fused input (a product with a broadcast row), with NaN, infinities
 /// and signed zeros in the data: each column keeps the interpreter's order, so the result
 /// matches within ULPs.

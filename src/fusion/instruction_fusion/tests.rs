@@ -808,3 +808,46 @@ ENTRY main {
         }]
     );
 }
+
+/// A mean over axis 0: the column sum and its scaling. Of 1 MiB or more, the sum stays a
+/// fusion root (the column-reduction kernel streams its rows on every thread); smaller, it
+/// is computed inside the multiply's loop.
+#[test]
+fn large_column_reduction_stays_a_fusion_root() {
+    let text = |rows: usize| {
+        format!(
+            "HloModule m
+add {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}}
+ENTRY main {{
+  x = f32[{rows},256]{{1,0}} parameter(0)
+  k = f32[256]{{0}} parameter(1)
+  c = f32[] constant(0)
+  r = f32[256]{{0}} reduce(x, c), dimensions={{0}}, to_apply=add
+  ROOT m = f32[256]{{0}} multiply(r, k)
+}}"
+        )
+    };
+    let (pass, log) = fusion();
+    check_unchanged(pass, &text(1024));
+    assert_eq!(
+        rules(&log, "r", "m"),
+        [FusionRule::ColumnReductionStaysRoot {
+            input_bytes: 1 << 20
+        }]
+    );
+    let (mut pass, log) = fusion();
+    let mut module = crate::ir::hlo_text::parse_module(&text(4), "t")
+        .unwrap()
+        .module;
+    assert!(crate::pipeline::Pass::run(&mut pass, &mut module).unwrap());
+    assert_eq!(
+        rules(&log, "r", "m"),
+        [FusionRule::LoopFusion {
+            producer: Opcode::Reduce
+        }]
+    );
+}
