@@ -185,7 +185,7 @@ pub fn should_fuse(
 
 /// The input bytes of `p` if it is a float reduction over major dimensions (its input's
 /// physical minor dimension kept) reading at least [`MIN_COLUMN_REDUCTION_BYTES`].
-fn large_column_reduction(comp: &Computation, p: &Instruction) -> Option<u64> {
+pub(super) fn large_column_reduction(comp: &Computation, p: &Instruction) -> Option<u64> {
     let Op::Reduce { dimensions, .. } = &p.op else {
         return None;
     };

@@ -224,6 +224,12 @@ pub enum FusionRule {
     },
     /// Sibling fusion refused: the shared operand is a scalar or a constant.
     SiblingInputTooSmall,
+    /// Sibling fusion refused: one sibling is a large reduction over major dimensions,
+    /// whose row-chunked kernel has a single output.
+    SiblingColumnReduction {
+        /// Bytes of that reduction's input.
+        input_bytes: u64,
+    },
     /// Sibling fusion refused: the merged fusion would hold too many reductions.
     SiblingTooManyReductions {
         /// How many it would hold.
@@ -387,6 +393,10 @@ impl fmt::Display for FusionRule {
             SiblingInputTooSmall => write!(
                 f,
                 "the shared operand is a scalar or a constant; reading it twice costs nothing"
+            ),
+            SiblingColumnReduction { input_bytes } => write!(
+                f,
+                "a sibling reduces {input_bytes} bytes over major dimensions: alone, its rows stream on every thread (the row-chunked column kernel has one output); merged, each output element would walk its column"
             ),
             SiblingTooManyReductions { count } => write!(
                 f,

@@ -332,11 +332,29 @@ fn check_siblings(
     if has_control_edges(comp, a) || has_control_edges(comp, b) {
         return Err(FusionRule::ControlDependency);
     }
+    for id in [a, b] {
+        if let Some(input_bytes) = column_reduction_root(module, comp, id) {
+            return Err(FusionRule::SiblingColumnReduction { input_bytes });
+        }
+    }
     let count = reductions(module, comp, a) + reductions(module, comp, b);
     if count > MAX_REDUCTIONS_PER_FUSION {
         return Err(FusionRule::SiblingTooManyReductions { count });
     }
     Ok(())
+}
+
+/// The input bytes of `id`'s reduction if it is, or its fusion's root is, a large
+/// reduction over major dimensions (`cpu_fusion_policy::large_column_reduction`).
+fn column_reduction_root(module: &Module, comp: &Computation, id: InstrId) -> Option<u64> {
+    let instr = comp.instr(id);
+    match instr.op {
+        Op::Fusion { calls, .. } => {
+            let fused = module.computation(calls);
+            super::cpu_fusion_policy::large_column_reduction(fused, fused.root_instr())
+        }
+        _ => super::cpu_fusion_policy::large_column_reduction(comp, instr),
+    }
 }
 
 /// The index space a kernel's loop runs over, as text: the outputs' dims and layout, and

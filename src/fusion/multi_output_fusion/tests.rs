@@ -83,6 +83,40 @@ ENTRY main {
     ));
 }
 
+/// A max and a sum over axis 0 of one 1 MiB input stay two kernels: each alone streams
+/// its rows on every thread (the row-chunked column kernel has one output).
+#[test]
+fn large_column_reductions_are_not_merged() {
+    let (pass, log) = mof();
+    check_unchanged(
+        pass,
+        "HloModule m
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[1024,256]{1,0} parameter(0)
+  c = f32[] constant(0)
+  r = f32[256]{0} reduce(x, c), dimensions={0}, to_apply=sum
+  m = f32[256]{0} reduce(x, c), dimensions={0}, to_apply=max
+  ROOT t = (f32[256]{0}, f32[256]{0}) tuple(r, m)
+}",
+    );
+    assert_eq!(
+        log.borrow()[0].rule,
+        FusionRule::SiblingColumnReduction {
+            input_bytes: 1 << 20
+        }
+    );
+}
+
 /// Adam's shape: one loop writes the new moments, the next reads them at its own index
 /// to update the parameter. The update joins the moments' loop as a third output, reading
 /// the moments as that loop computes them; they stay outputs (their users read them
