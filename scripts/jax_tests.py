@@ -90,7 +90,7 @@ def read_baseline(path: pathlib.Path) -> dict[tuple[str, str], list[str]]:
 
 # Skip messages of tests that need more devices than the run has (JAX's own CPU backend gets
 # the devices the test files request with `jtu.request_cpu_devices`; xlac has `--devices`).
-NEEDS_DEVICES = re.compile(r"requires >= ?\d+ devices|requires \d+ global devices|at least \d+ devices|with 1 device|more devices|device_count")
+NEEDS_DEVICES = re.compile(r"requires >= ?\d+ devices|requires \d+ global devices|at least \d+ (local )?devices|with 1 device|more devices|device_count")
 
 
 def outcomes(xml_path: pathlib.Path) -> dict[str, tuple[str, str]]:
