@@ -412,11 +412,6 @@ const LARGER_THAN_XLA: &[(&str, &str)] = &[
         "the gradient through a scan with a sharded carry holds one 128-element value whole \
          where XLA's largest per-device value has 16 elements (not yet traced to its pass)",
     ),
-    (
-        "threefry_sharded",
-        "the counter iota is computed whole and sliced: propagation does not carry the users' \
-         split back into the hash's while loop (XLA computes it in pieces)",
-    ),
 ];
 
 /// The element count of the largest array in `text` (HLO text: every `type[dims]`).

@@ -269,22 +269,29 @@ fn propagate(
             let instr = &comp.instrs[id];
             let cur = get(&shs, &id);
             if let Shape::Tuple(elems) = &instr.shape {
-                // A tuple: each element from its get-tuple-elements (all of them for
-                // an undecided tuple; a partly replicated element may take more splits).
+                // A tuple: each element from its get-tuple-elements, or from the while
+                // loop it starts (all of them for an undecided tuple; a partly replicated
+                // element may take more splits).
                 let from_gte: Vec<Option<Sh>> = (0..elems.len())
                     .map(|i| {
                         users[id]
                             .iter()
                             .find_map(|&u| match (&comp.instrs[u].op, get(&shs, &u)) {
                                 (Op::GetTupleElement { index }, Some(s)) if *index == i => Some(s),
+                                (Op::While { .. }, Some(Sh::Tuple(v))) => v.get(i).cloned(),
                                 _ => None,
                             })
                     })
                     .collect();
                 let next = match cur {
                     None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
+                    // A while loop's state too: its users may split what the initial
+                    // state left replicated (an iota built whole before the loop).
                     Some(Sh::Tuple(v))
-                        if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
+                        if matches!(
+                            instr.op,
+                            Op::Plain(Opcode::Tuple) | Op::Sort { .. } | Op::While { .. }
+                        ) =>
                     {
                         Some(
                             v.iter()
@@ -304,7 +311,17 @@ fn propagate(
                     && get(&shs, &id) != Some(Sh::Tuple(v.clone()))
                 {
                     shs.insert(id, Some(Sh::Tuple(v)));
-                    why.insert(id, "from its get-tuple-elements");
+                    let starts_loop = users[id]
+                        .iter()
+                        .any(|&u| matches!(comp.instrs[u].op, Op::While { .. }));
+                    why.insert(
+                        id,
+                        if starts_loop {
+                            "from its while loop's state"
+                        } else {
+                            "from its get-tuple-elements"
+                        },
+                    );
                     changed = true;
                 }
                 continue;
