@@ -811,3 +811,51 @@ fn random_shardings_of_a_program_match_one_device() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A split iota counts in pieces, as XLA's partitioner does (each partition's own iota
+/// plus its shard's start): no partition builds the whole iota, and the values equal the
+/// one-device interpreter's, the uneven split (10 on 4) included.
+#[test]
+fn a_split_iota_counts_in_pieces() {
+    let hlo = "HloModule iota_split
+
+ENTRY main {
+  p = f32[4,10]{1,0} parameter(0), sharding={devices=[2,4]<=[8]}
+  cols = f32[4,10]{1,0} iota(), iota_dimension=1
+  rows = u8[4,10]{1,0} iota(), iota_dimension=0
+  rows.f = f32[4,10]{1,0} convert(rows)
+  sum = f32[4,10]{1,0} add(cols, rows.f)
+  ROOT r = f32[4,10]{1,0} add(sum, p), sharding={devices=[2,4]<=[8]}
+}
+";
+    let module = parse_module(hlo, "iota_split.hlo").unwrap().module;
+    let text = partition(module, 8).to_string();
+    // Per partition: the 2x3 shards, and the 8-entry table of shard starts.
+    assert!(!text.contains("[4,10]"), "{text}");
+    assert_eq!(largest_array_in_text(&text), 8, "{text}");
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-iota-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let model = tmp.join("iota_split.hlo");
+    std::fs::write(&model, hlo).unwrap();
+    let model = model.to_str().unwrap();
+    for backend in ["compiled", "interpreter"] {
+        let args = [
+            "run",
+            model,
+            "--partitions",
+            "8",
+            "--backend",
+            backend,
+            "--quiet",
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "0",
+            "--atol",
+            "0",
+        ];
+        let (code, stderr) = xlac(&args);
+        assert_eq!(code, 0, "{backend}: {stderr}");
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
