@@ -859,3 +859,57 @@ ENTRY main {
     }
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// Unreduced shardings (partial values to be summed across devices) are refused with one
+/// error line, in a module to partition and in an already partitioned one (XLA's
+/// `compiled.as_text()` of a jax program whose result is `P('x', unreduced={'y'})`),
+/// never taken for replicas.
+#[test]
+fn unreduced_shardings_are_refused() {
+    let unpartitioned = "HloModule unreduced
+
+ENTRY main {
+  p = f32[2,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  ROOT r = f32[2,2]{1,0} copy(p), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+}
+";
+    let partitioned = "HloModule unreduced, num_partitions=4
+
+ENTRY main_spmd {
+  p = f32[1,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  ROOT r = f32[1,2]{1,0} copy(p)
+}
+";
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-unreduced-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for (name, text, extra) in [
+        ("unpartitioned.hlo", unpartitioned, None),
+        (
+            "partitioned.hlo",
+            partitioned,
+            Some("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"),
+        ),
+    ] {
+        let model = tmp.join(name);
+        std::fs::write(&model, text).unwrap();
+        let mut args = vec![
+            "run",
+            model.to_str().unwrap(),
+            "--partitions",
+            "4",
+            "--quiet",
+        ];
+        if let Some(s) = extra {
+            args.extend(["--result-sharding", s]);
+        }
+        let (code, stderr) = xlac(&args);
+        assert_ne!(code, 0, "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{name}: {stderr}");
+        assert!(
+            stderr.contains("unreduced shardings") && stderr.contains("not supported"),
+            "{name}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}

@@ -84,12 +84,20 @@ impl Sh {
     }
 }
 
+/// Why a program with unreduced shardings is refused.
+pub(crate) const UNREDUCED_UNSUPPORTED: &str = "unreduced shardings (partial sums across \
+     devices: jax's `P(unreduced=...)`, `last_tile_dims={unreduced}`) are not supported yet";
+
 fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
     PassError::new(format!("sharding-propagation: `{}`: {msg}", instr.name))
 }
 
 /// Checks a sharding against the instruction's shape and the partition count.
 fn check(instr: &Instruction, s: &HloSharding, shape: &Shape, n: usize) -> Result<(), PassError> {
+    // Partial values would otherwise be taken for replicas, and their sums lost.
+    if s.has_unreduced() {
+        return Err(err(instr, UNREDUCED_UNSUPPORTED).unsupported());
+    }
     match (s, shape) {
         (HloSharding::Tuple(v), Shape::Tuple(elems)) => {
             if v.len() != elems.len() {
