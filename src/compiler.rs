@@ -12,6 +12,7 @@ use std::rc::Rc;
 use crate::codegen::{CodegenOptions, KernelSet, compile_kernels, cross_isa};
 use crate::fusion::decisions::decisions_text;
 use crate::fusion::{DecisionLog, FusionDecision, fusion_pipeline};
+use crate::ir::denormal_mode::{DenormalMode, with_denormal_mode};
 use crate::ir::provenance::{self, Provenance};
 use crate::ir::{Layout, Module};
 use crate::layout::BufferAssignment;
@@ -419,7 +420,9 @@ fn optimize_with(
     ctx.dump = dump;
     ctx.snapshots = (options.keep_snapshots || before.is_some()).then(Vec::new);
     let recording = provenance::Recording::start();
-    pipeline.run(&mut module, &mut ctx)?;
+    // Passes fold float arithmetic as XLA's HloEvaluator does, keeping denormals, whatever
+    // mode the calling thread runs in.
+    with_denormal_mode(DenormalMode::Keep, || pipeline.run(&mut module, &mut ctx))?;
     let provenance = recording.finish();
     let passes = std::mem::take(&mut ctx.record);
     let mut snapshots = ctx.snapshots.take().unwrap_or_default();

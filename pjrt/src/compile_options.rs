@@ -13,6 +13,7 @@
 //! `xla/xla_data.proto`.
 
 use crate::error::{Code, Error, Result};
+use crate::option_overrides::{self, OverrideValue};
 
 /// The largest options message accepted (JAX sends about 1 KB).
 pub const MAX_COMPILE_OPTIONS_BYTES: usize = 1 << 20;
@@ -76,9 +77,19 @@ impl Default for CompileOptions {
 /// One field's value.
 enum Value<'a> {
     Varint(u64),
-    Fixed64,
+    Fixed64(u64),
     Bytes(&'a [u8]),
     Fixed32,
+}
+
+impl Value<'_> {
+    /// A fixed64 field read as a double.
+    fn double(&self) -> Option<f64> {
+        match self {
+            Value::Fixed64(bits) => Some(f64::from_bits(*bits)),
+            _ => None,
+        }
+    }
 }
 
 /// Reads one message's fields in order.
@@ -143,8 +154,8 @@ impl<'a> Fields<'a> {
         let value = match key & 7 {
             0 => Value::Varint(self.varint()?),
             1 => {
-                self.take(8)?;
-                Value::Fixed64
+                let bytes = self.take(8)?;
+                Value::Fixed64(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
             }
             2 => {
                 let n = self.varint()?;
@@ -176,11 +187,49 @@ pub fn parse(bytes: &[u8]) -> Result<CompileOptions> {
     let mut options = CompileOptions::default();
     let mut top = Fields::new(bytes, "CompileOptionsProto");
     while let Some((field, value)) = top.next()? {
-        if let (3, Value::Bytes(build)) = (field, value) {
-            read_build_options(build, &mut options)?;
+        match (field, value) {
+            (3, Value::Bytes(build)) => read_build_options(build, &mut options)?,
+            (7, Value::Bytes(entry)) => read_option_override(entry)?,
+            _ => {}
         }
     }
     Ok(options)
+}
+
+/// One `env_option_overrides` map entry (key = 1, an `OptionOverrideProto` = 2), checked.
+fn read_option_override(entry: &[u8]) -> Result<()> {
+    let mut f = Fields::new(entry, "env_option_overrides");
+    let mut key = String::new();
+    let mut value = None;
+    while let Some((field, v)) = f.next()? {
+        match (field, v) {
+            (1, Value::Bytes(k)) => {
+                key = String::from_utf8(k.to_vec())
+                    .map_err(|_| f.error("an option name is not UTF-8"))?;
+            }
+            (2, Value::Bytes(o)) => {
+                let mut g = Fields::new(o, "OptionOverrideProto");
+                while let Some((field, v)) = g.next()? {
+                    value = Some(match (field, &v) {
+                        (1, Value::Bytes(s)) => OverrideValue::String(
+                            String::from_utf8(s.to_vec())
+                                .map_err(|_| g.error("a string value is not UTF-8"))?,
+                        ),
+                        (2, Value::Varint(b)) => OverrideValue::Bool(*b != 0),
+                        (3, Value::Varint(i)) => OverrideValue::Int(*i as i64),
+                        (4, _) => OverrideValue::Double(
+                            v.double()
+                                .ok_or_else(|| g.error("double_field is not a fixed64"))?,
+                        ),
+                        _ => return Err(g.error(&format!("field {field} is not a value"))),
+                    });
+                }
+            }
+            _ => return Err(f.error(&format!("field {field} of a map entry"))),
+        }
+    }
+    let value = value.ok_or_else(|| f.error(&format!("option '{key}' has no value")))?;
+    option_overrides::check(&key, &value)
 }
 
 fn int(value: &Value<'_>, fields: &Fields<'_>, name: &str) -> Result<i64> {
@@ -348,6 +397,48 @@ mod tests {
         field_int(5, u64::MAX, &mut top);
         field_int(9, 1, &mut top);
         top
+    }
+
+    /// JAX's options with one `compiler_options` entry, `value` an `OptionOverrideProto`.
+    fn with_override(key: &str, value: &[u8]) -> Vec<u8> {
+        let mut entry = Vec::new();
+        field_bytes(1, key.as_bytes(), &mut entry);
+        field_bytes(2, value, &mut entry);
+        let mut top = jax_like(1, 1);
+        field_bytes(7, &entry, &mut top);
+        top
+    }
+
+    #[test]
+    fn option_overrides_are_checked() {
+        // Bytes as jaxlib 0.10.2 writes them (`CompileOptions.env_option_overrides`).
+        let string = |s: &str| {
+            let mut v = Vec::new();
+            field_bytes(1, s.as_bytes(), &mut v);
+            v
+        };
+        parse(&with_override("xla_embed_ir_in_executable", &[0x10, 0x01])).unwrap();
+        let mut effort = vec![0x21];
+        effort.extend_from_slice(&0.5f64.to_le_bytes());
+        parse(&with_override("exec_time_optimization_effort", &effort)).unwrap();
+        let e = parse(&with_override("invalid_key", &string("invalid_value"))).unwrap_err();
+        assert!(
+            e.message.contains("No such compile option: 'invalid_key'"),
+            "{}",
+            e.message
+        );
+        let e = parse(&with_override(
+            "xla_embed_ir_in_executable",
+            &string("invalid_value"),
+        ))
+        .unwrap_err();
+        assert!(
+            e.message.contains("is not a valid bool value."),
+            "{}",
+            e.message
+        );
+        let e = parse(&with_override("exec_time_optimization_effort", &[0x21, 0])).unwrap_err();
+        assert!(e.message.contains("runs past the end"), "{}", e.message);
     }
 
     #[test]

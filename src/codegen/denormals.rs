@@ -7,29 +7,5 @@
 /// Runs `f` with FTZ and DAZ set in MXCSR (x86-64), restoring the previous mode after.
 /// Elsewhere it just runs `f`.
 pub fn with_flushed_denormals<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[allow(deprecated)]
-        use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};
-        const FTZ: u32 = 1 << 15;
-        const DAZ: u32 = 1 << 6;
-        // SAFETY: reading and writing MXCSR only changes this thread's float modes; the old
-        // value is restored before returning.
-        #[allow(deprecated)]
-        let old = unsafe { _mm_getcsr() };
-        #[allow(deprecated)]
-        unsafe {
-            _mm_setcsr(old | FTZ | DAZ)
-        };
-        let r = f();
-        #[allow(deprecated)]
-        unsafe {
-            _mm_setcsr(old)
-        };
-        r
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        f()
-    }
+    crate::ir::denormal_mode::with_denormal_mode(crate::ir::denormal_mode::DenormalMode::Flush, f)
 }

@@ -40,6 +40,8 @@ use std::sync::Arc;
 
 use cranelift_entity::EntityRef;
 
+use crate::ir::denormal_mode::{DenormalMode, with_denormal_mode};
+
 use crate::ir::{
     ArrayLiteral, Computation, ComputationId, CustomCall, ErrorKind, Instruction, Literal, Module,
     Op, Opcode,
@@ -230,7 +232,7 @@ impl<'m> Evaluator<'m> {
 
     /// Evaluates computation `id` on row-major `args` and returns its root value.
     pub fn call(&mut self, id: ComputationId, args: &[&Literal]) -> EvalResult {
-        self.call_contracting(id, args, None)
+        with_denormal_mode(DenormalMode::Keep, || self.call_contracting(id, args, None))
     }
 
     /// Evaluates fused computation `id` (a fusion's `calls=`), with its contractions when
@@ -241,7 +243,9 @@ impl<'m> Evaluator<'m> {
             .fp_contraction
             .then(|| crate::ir::fp_contraction::contractions(&self.module.computations[id]))
             .filter(|c| !c.is_empty());
-        self.call_contracting(id, args, contractions.as_ref())
+        with_denormal_mode(DenormalMode::Keep, || {
+            self.call_contracting(id, args, contractions.as_ref())
+        })
     }
 
     fn call_contracting(
@@ -323,7 +327,9 @@ impl<'m> Evaluator<'m> {
             .map(|(v, &o)| subbyte::normalize(to_row_major(v), &comp.instrs[o].shape, Opcode::Copy))
             .collect();
         let refs: Vec<&Literal> = operands.iter().collect();
-        let value = self.eval_in_call(comp, instr, &refs, &[])?;
+        let value = with_denormal_mode(DenormalMode::Keep, || {
+            self.eval_in_call(comp, instr, &refs, &[])
+        })?;
         Ok(subbyte::narrow(value, &instr.shape))
     }
 

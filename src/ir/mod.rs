@@ -48,8 +48,9 @@ pub use primitive_type::{PrimitiveType, TypeKind};
 pub use shape::{ArrayShape, Layout, Shape, ShapeIndex};
 pub use sharding::HloSharding;
 
-/// HLO modules as XLA's `HloModuleProto` (the PJRT plugin's optimized program).
+pub mod denormal_mode;
 pub mod fp_contraction;
+/// HLO modules as XLA's `HloModuleProto` (the PJRT plugin's optimized program).
 pub mod hlo_proto;
 pub mod hlo_text;
 pub mod kernel_ops;

@@ -5,7 +5,8 @@
 //! into the host offloader's `MoveToHost`/`MoveToDevice` annotations (or removes them when
 //! they name the device's own memory).
 
-use crate::ir::{Module, Op};
+use crate::ir::Module;
+use crate::pipeline::identity_custom_calls::forward_operands;
 use crate::pipeline::{Pass, PassError};
 
 /// The custom-call target of jax's memory-placement annotations.
@@ -20,38 +21,11 @@ impl Pass for MemoryPlacementRemover {
     }
 
     fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for c in module.order.clone() {
-            let comp = &mut module.computations[c];
-            let mut removed = Vec::new();
-            for id in comp.order.clone() {
-                let instr = &comp.instrs[id];
-                let Op::CustomCall(cc) = &instr.op else {
-                    continue;
-                };
-                if cc.target != ANNOTATE_DEVICE_PLACEMENT {
-                    continue;
-                }
-                let [operand] = instr.operands[..] else {
-                    return Err(PassError::new(format!(
-                        "{}: custom call '{ANNOTATE_DEVICE_PLACEMENT}' has {} operands; it annotates one",
-                        instr.name,
-                        instr.operands.len()
-                    )));
-                };
-                if comp.instrs[operand].shape != instr.shape {
-                    return Err(PassError::new(format!(
-                        "{}: custom call '{ANNOTATE_DEVICE_PLACEMENT}' changes the shape from {} to {}",
-                        instr.name, comp.instrs[operand].shape, instr.shape
-                    )));
-                }
-                comp.replace_all_uses(id, operand);
-                removed.push(id);
-                changed = true;
-            }
-            comp.remove_instructions(&removed);
-        }
-        Ok(changed)
+        forward_operands(
+            module,
+            |target| target == ANNOTATE_DEVICE_PLACEMENT,
+            "a placement annotation",
+        )
     }
 }
 

@@ -22,6 +22,7 @@ pub mod dump;
 pub mod dynamic_padder;
 pub mod flatten_call_graph;
 pub mod float_normalization;
+pub mod identity_custom_calls;
 pub mod memory_placement_remover;
 pub mod op_expander;
 pub mod pass;

@@ -9,8 +9,9 @@
 //! XLA: `xla/service/sharding_remover.cc` (in `cpu_compiler.cc`'s `sharding-removal`
 //! pipeline).
 
+use crate::ir::Module;
 use crate::ir::sharding::is_sharding_only_custom_call;
-use crate::ir::{Module, Op};
+use crate::pipeline::identity_custom_calls::forward_operands;
 use crate::pipeline::{Pass, PassError};
 
 /// Replaces the sharding-only custom calls by their operands (one device only).
@@ -22,41 +23,12 @@ impl Pass for ShardingRemover {
     }
 
     fn run(&mut self, module: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for c in module.order.clone() {
-            let comp = &mut module.computations[c];
-            let mut removed = Vec::new();
-            for id in comp.order.clone() {
-                let instr = &comp.instrs[id];
-                let Op::CustomCall(cc) = &instr.op else {
-                    continue;
-                };
-                if !is_sharding_only_custom_call(&cc.target) {
-                    continue;
-                }
-                let [operand] = instr.operands[..] else {
-                    return Err(PassError::new(format!(
-                        "{}: custom call '{}' has {} operands; a sharding custom call has one",
-                        instr.name,
-                        cc.target,
-                        instr.operands.len()
-                    )));
-                };
-                // On one device a shard is the whole array: the shapes must agree.
-                if comp.instrs[operand].shape != instr.shape {
-                    return Err(PassError::new(format!(
-                        "{}: custom call '{}' changes the shape from {} to {} on one device",
-                        instr.name, cc.target, comp.instrs[operand].shape, instr.shape
-                    )));
-                }
-                comp.replace_all_uses(id, operand);
-                removed.push(id);
-                changed = true;
-            }
-            // Side-effect-free now that nothing reads them (a dangling sharding group too).
-            comp.remove_instructions(&removed);
-        }
-        Ok(changed)
+        // On one device a shard is the whole array: the shapes must agree.
+        forward_operands(
+            module,
+            is_sharding_only_custom_call,
+            "a sharding custom call on one device",
+        )
     }
 }
 

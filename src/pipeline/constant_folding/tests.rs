@@ -115,6 +115,27 @@ ENTRY main {
 }
 
 #[test]
+fn keeps_denormals_on_a_thread_that_flushes_them() {
+    // jaxlib compiles on thread-pool workers that run with FTZ and DAZ set; the fold must not
+    // take the thread's mode (jnp.spacing of a bf16 zero is this denormal on XLA:CPU).
+    use crate::ir::denormal_mode::{DenormalMode, with_denormal_mode};
+    let mut module = crate::pipeline::testing::parse_verified(
+        "
+HloModule m
+ENTRY main {
+  t = f32[] constant(1e-30)
+  h = f32[] constant(1e-12)
+  ROOT d = f32[] multiply(t, h)
+}",
+    );
+    with_denormal_mode(DenormalMode::Flush, || {
+        assert!(ConstantFolding.run(&mut module).unwrap());
+    });
+    let text = module.to_string();
+    assert!(text.contains("f32[] constant(1.00053e-42)"), "{text}");
+}
+
+#[test]
 fn does_not_fold_broadcast_iota_or_ops_of_only_broadcasts() {
     check_unchanged(
         ConstantFolding,

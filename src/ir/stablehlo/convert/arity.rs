@@ -118,6 +118,7 @@ pub(crate) fn counts(name: &str) -> Option<(Count, Count)> {
         "dynamic_slice" | "concatenate" | "map" => (AtLeast(1), one),
         "dynamic_update_slice" => (AtLeast(2), one),
         "after_all" => (AtLeast(0), one),
+        "create_token" => (Exactly(0), one),
         "tuple" => (AtLeast(0), one),
         "optimization_barrier" => (AtLeast(0), AtLeast(0)),
         "rng_bit_generator" => (one, Exactly(2)),

@@ -66,6 +66,8 @@ fn plain_opcode(name: &str) -> Option<Opcode> {
         "replica_id" => ReplicaId,
         "partition_id" => PartitionId,
         "after_all" => AfterAll,
+        // The deprecated spelling of `after_all()` that `jax.lax.create_token` still emits.
+        "create_token" => AfterAll,
         _ => return None,
     })
 }

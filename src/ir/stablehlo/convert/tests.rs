@@ -448,3 +448,36 @@ fn rng_drops_its_shape_operand() {
         assert_eq!(rngs, vec![(want, 2)], "{line}");
     }
 }
+
+#[test]
+fn create_token_is_an_after_all_of_nothing() {
+    // `jax.lax.create_token()` lowers to the deprecated `stablehlo.create_token`.
+    let m = convert(
+        "func.func @main(%x: tensor<f32>) -> (!stablehlo.token, tensor<f32>) {
+      %t = stablehlo.create_token : !stablehlo.token
+      return %t, %x : !stablehlo.token, tensor<f32>
+    }",
+    );
+    let entry = &m.computations[m.entry];
+    let tokens: Vec<_> = entry
+        .order
+        .iter()
+        .map(|&i| &entry.instrs[i])
+        .filter(|i| i.opcode() == crate::ir::Opcode::AfterAll)
+        .collect();
+    assert_eq!(tokens.len(), 1, "{m}");
+    assert!(tokens[0].operands.is_empty(), "{m}");
+    let bad = parse_chunk(
+        "func.func @main(%t: !stablehlo.token) -> !stablehlo.token {
+      %u = \"stablehlo.create_token\"(%t) : (!stablehlo.token) -> !stablehlo.token
+      return %u : !stablehlo.token
+    }",
+        "t.mlir",
+        0,
+    );
+    let message = bad.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        message.contains("operand"),
+        "create_token takes no operands: {message}"
+    );
+}
