@@ -412,11 +412,6 @@ const LARGER_THAN_XLA: &[(&str, &str)] = &[
         "the gradient through a scan with a sharded carry holds one 128-element value whole \
          where XLA's largest per-device value has 16 elements (not yet traced to its pass)",
     ),
-    (
-        "threefry_sharded",
-        "the counter iota is computed whole and sliced: propagation does not carry the users' \
-         split back into the hash's while loop (XLA computes it in pieces)",
-    ),
 ];
 
 /// The element count of the largest array in `text` (HLO text: every `type[dims]`).
@@ -815,4 +810,106 @@ fn random_shardings_of_a_program_match_one_device() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A split iota counts in pieces, as XLA's partitioner does (each partition's own iota
+/// plus its shard's start): no partition builds the whole iota, and the values equal the
+/// one-device interpreter's, the uneven split (10 on 4) included.
+#[test]
+fn a_split_iota_counts_in_pieces() {
+    let hlo = "HloModule iota_split
+
+ENTRY main {
+  p = f32[4,10]{1,0} parameter(0), sharding={devices=[2,4]<=[8]}
+  cols = f32[4,10]{1,0} iota(), iota_dimension=1
+  rows = u8[4,10]{1,0} iota(), iota_dimension=0
+  rows.f = f32[4,10]{1,0} convert(rows)
+  sum = f32[4,10]{1,0} add(cols, rows.f)
+  ROOT r = f32[4,10]{1,0} add(sum, p), sharding={devices=[2,4]<=[8]}
+}
+";
+    let module = parse_module(hlo, "iota_split.hlo").unwrap().module;
+    let text = partition(module, 8).to_string();
+    // Per partition: the 2x3 shards, and the 8-entry table of shard starts.
+    assert!(!text.contains("[4,10]"), "{text}");
+    assert_eq!(largest_array_in_text(&text), 8, "{text}");
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-iota-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let model = tmp.join("iota_split.hlo");
+    std::fs::write(&model, hlo).unwrap();
+    let model = model.to_str().unwrap();
+    for backend in ["compiled", "interpreter"] {
+        let args = [
+            "run",
+            model,
+            "--partitions",
+            "8",
+            "--backend",
+            backend,
+            "--quiet",
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "0",
+            "--atol",
+            "0",
+        ];
+        let (code, stderr) = xlac(&args);
+        assert_eq!(code, 0, "{backend}: {stderr}");
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// Unreduced shardings (partial values to be summed across devices) are refused with one
+/// error line, in a module to partition and in an already partitioned one (XLA's
+/// `compiled.as_text()` of a jax program whose result is `P('x', unreduced={'y'})`),
+/// never taken for replicas.
+#[test]
+fn unreduced_shardings_are_refused() {
+    let unpartitioned = "HloModule unreduced
+
+ENTRY main {
+  p = f32[2,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  ROOT r = f32[2,2]{1,0} copy(p), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+}
+";
+    let partitioned = "HloModule unreduced, num_partitions=4
+
+ENTRY main_spmd {
+  p = f32[1,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  ROOT r = f32[1,2]{1,0} copy(p)
+}
+";
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-unreduced-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for (name, text, extra) in [
+        ("unpartitioned.hlo", unpartitioned, None),
+        (
+            "partitioned.hlo",
+            partitioned,
+            Some("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"),
+        ),
+    ] {
+        let model = tmp.join(name);
+        std::fs::write(&model, text).unwrap();
+        let mut args = vec![
+            "run",
+            model.to_str().unwrap(),
+            "--partitions",
+            "4",
+            "--quiet",
+        ];
+        if let Some(s) = extra {
+            args.extend(["--result-sharding", s]);
+        }
+        let (code, stderr) = xlac(&args);
+        assert_ne!(code, 0, "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{name}: {stderr}");
+        assert!(
+            stderr.contains("unreduced shardings") && stderr.contains("not supported"),
+            "{name}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&tmp).ok();
 }

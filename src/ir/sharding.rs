@@ -270,6 +270,17 @@ impl HloSharding {
         }
     }
 
+    /// True if some part holds partial values still to be summed (`{unreduced}`, or an
+    /// unreduced subgroup: `last_tile_dims={unreduced}`).
+    pub fn has_unreduced(&self) -> bool {
+        match self {
+            HloSharding::Unreduced => true,
+            HloSharding::Tiled(t) => t.last_tile_dims.contains(&SubgroupKind::Unreduced),
+            HloSharding::Tuple(v) => v.iter().any(HloSharding::has_unreduced),
+            _ => false,
+        }
+    }
+
     /// The tuple element `index` of a tuple sharding (a non-tuple sharding applies to every
     /// element).
     pub fn element(&self, index: usize) -> Option<&HloSharding> {

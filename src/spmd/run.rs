@@ -2,6 +2,7 @@
 //! the entry parameters' shardings, global results assembled by the result's sharding.
 //! (Running the devices is the runtime's; `xlac run --partitions` strings them together.)
 
+use super::sharding_propagation::UNREDUCED_UNSUPPORTED;
 use super::shards;
 use crate::ir::sharding::HloSharding;
 use crate::ir::{ArrayLiteral, Literal, Module, Shape};
@@ -74,6 +75,9 @@ pub fn shard_arguments(
             Literal::Array(a) => {
                 s.validate(a.shape.rank(), n)
                     .map_err(|e| format!("parameter {i}: {e}"))?;
+                if s.has_unreduced() {
+                    return Err(format!("parameter {i}: {UNREDUCED_UNSUPPORTED}"));
+                }
                 for (p, out) in per_partition.iter_mut().enumerate() {
                     out.push(Literal::Array(shards::shard(a, s, n, p as i64)));
                 }
@@ -101,6 +105,9 @@ pub fn assemble_results(
     let leaves = global.leaves();
     let mut out = Vec::new();
     for (i, (shape, s)) in leaves.iter().zip(shardings).enumerate() {
+        if s.has_unreduced() {
+            return Err(format!("result {i}: {UNREDUCED_UNSUPPORTED}"));
+        }
         let shards: Vec<ArrayLiteral> = per_device[..grid.partitions]
             .iter()
             .map(|r| {

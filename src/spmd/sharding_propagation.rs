@@ -84,12 +84,20 @@ impl Sh {
     }
 }
 
+/// Why a program with unreduced shardings is refused.
+pub(crate) const UNREDUCED_UNSUPPORTED: &str = "unreduced shardings (partial sums across \
+     devices: jax's `P(unreduced=...)`, `last_tile_dims={unreduced}`) are not supported yet";
+
 fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
     PassError::new(format!("sharding-propagation: `{}`: {msg}", instr.name))
 }
 
 /// Checks a sharding against the instruction's shape and the partition count.
 fn check(instr: &Instruction, s: &HloSharding, shape: &Shape, n: usize) -> Result<(), PassError> {
+    // Partial values would otherwise be taken for replicas, and their sums lost.
+    if s.has_unreduced() {
+        return Err(err(instr, UNREDUCED_UNSUPPORTED).unsupported());
+    }
     match (s, shape) {
         (HloSharding::Tuple(v), Shape::Tuple(elems)) => {
             if v.len() != elems.len() {
@@ -269,22 +277,29 @@ fn propagate(
             let instr = &comp.instrs[id];
             let cur = get(&shs, &id);
             if let Shape::Tuple(elems) = &instr.shape {
-                // A tuple: each element from its get-tuple-elements (all of them for
-                // an undecided tuple; a partly replicated element may take more splits).
+                // A tuple: each element from its get-tuple-elements, or from the while
+                // loop it starts (all of them for an undecided tuple; a partly replicated
+                // element may take more splits).
                 let from_gte: Vec<Option<Sh>> = (0..elems.len())
                     .map(|i| {
                         users[id]
                             .iter()
                             .find_map(|&u| match (&comp.instrs[u].op, get(&shs, &u)) {
                                 (Op::GetTupleElement { index }, Some(s)) if *index == i => Some(s),
+                                (Op::While { .. }, Some(Sh::Tuple(v))) => v.get(i).cloned(),
                                 _ => None,
                             })
                     })
                     .collect();
                 let next = match cur {
                     None => from_gte.into_iter().collect::<Option<Vec<Sh>>>(),
+                    // A while loop's state too: its users may split what the initial
+                    // state left replicated (an iota built whole before the loop).
                     Some(Sh::Tuple(v))
-                        if matches!(instr.op, Op::Plain(Opcode::Tuple) | Op::Sort { .. }) =>
+                        if matches!(
+                            instr.op,
+                            Op::Plain(Opcode::Tuple) | Op::Sort { .. } | Op::While { .. }
+                        ) =>
                     {
                         Some(
                             v.iter()
@@ -304,7 +319,17 @@ fn propagate(
                     && get(&shs, &id) != Some(Sh::Tuple(v.clone()))
                 {
                     shs.insert(id, Some(Sh::Tuple(v)));
-                    why.insert(id, "from its get-tuple-elements");
+                    let starts_loop = users[id]
+                        .iter()
+                        .any(|&u| matches!(comp.instrs[u].op, Op::While { .. }));
+                    why.insert(
+                        id,
+                        if starts_loop {
+                            "from its while loop's state"
+                        } else {
+                            "from its get-tuple-elements"
+                        },
+                    );
                     changed = true;
                 }
                 continue;

@@ -134,6 +134,13 @@ pub(crate) struct Partitioner<'a> {
     current: InstrId,
 }
 
+/// Whether a split iota can count in pieces: an integer or real element type, and
+/// offsets (shard starts, at most the dimension's size) that fit `s32`, the table's type.
+fn iota_computes_in_pieces(instr: &Instruction) -> bool {
+    matches!(instr.shape.element_type(), Some(t) if t.is_integral() || t.is_float())
+        && instr.shape.dims().iter().all(|&d| d <= i64::from(i32::MAX))
+}
+
 fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
     PassError::new(format!("spmd-partitioning: `{}`: {msg}", instr.name))
 }
@@ -673,6 +680,52 @@ impl<'a> Partitioner<'a> {
         }
     }
 
+    /// A split iota, as XLA computes it: each partition's own iota, plus its shard's
+    /// start along the counting dimension (`iota + offset`), never the whole iota sliced.
+    fn partition_iota(
+        &mut self,
+        instr: &Instruction,
+        dimension: usize,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let target = self.target(instr)?;
+        let global = instr.shape.dims().to_vec();
+        let local = target.shard_dims(&global);
+        let ty = instr
+            .shape
+            .element_type()
+            .ok_or_else(|| err(instr, "an iota of a tuple"))?;
+        let shape = Shape::array(ty, &local);
+        let iota = self.emit_clone(instr, shape.clone(), vec![]);
+        if target.counts[dimension] == 1 {
+            return Ok((
+                PValue::Array {
+                    id: iota,
+                    tiling: target,
+                },
+                "iota: each partition's own (the counting dimension whole)",
+            ));
+        }
+        let offs: Vec<i64> = (0..self.n)
+            .map(|p| target.start(&global, p, dimension))
+            .collect();
+        let off = self.per_partition(&offs);
+        let off = if ty == PrimitiveType::S32 {
+            off
+        } else {
+            self.emit(Shape::scalar(ty), Op::Plain(Opcode::Convert), vec![off])
+        };
+        let off = self.emit(
+            shape.clone(),
+            Op::Broadcast { dimensions: vec![] },
+            vec![off],
+        );
+        let id = self.emit(shape, Op::Plain(Opcode::Add), vec![iota, off]);
+        Ok((
+            PValue::Array { id, tiling: target },
+            "iota: each partition's own, plus its shard's start",
+        ))
+    }
+
     /// Sets padding of the uneven split dimensions in `dims_to_mask` to `fill` (the
     /// identity of the reduction that follows): `select(iota + offset < size, x, fill)`.
     fn mask_padding(
@@ -906,6 +959,11 @@ impl<'a> Partitioner<'a> {
                 } else {
                     Ok((PValue::Whole(id), "parameter: whole"))
                 }
+            }
+            (Op::Iota { dimension }, _)
+                if instr.shape.is_array() && iota_computes_in_pieces(instr) =>
+            {
+                self.partition_iota(instr, *dimension)
             }
             (Op::Constant { .. } | Op::Iota { .. }, _) if instr.shape.is_array() => {
                 let id = self.emit_clone(instr, instr.shape.clone(), vec![]);
