@@ -229,6 +229,14 @@ pub(super) fn infer_fft(
                     human_string(operand)
                 ));
             }
+            // As XLA's shape inference: the transform runs over exactly those dimensions.
+            if inner != fft_length {
+                return Err(format!(
+                    "{fft_type} needs the innermost dimensions of {} to equal fft_length={}",
+                    human_string(operand),
+                    list(fft_length)
+                ));
+            }
         }
         FftType::Rfft => {
             let c = match a.element_type {

@@ -204,4 +204,22 @@ fn linear_algebra_and_fft() {
         infer(&[s(C64, &[3, 5])], irfft, s(F32, &[3, 8])),
         ok("f32[3,8]")
     );
+    // An FFT's lengths are its operand's innermost dimensions (a fuzzed 2147483647 made the
+    // interpreter allocate its twiddles for that length).
+    let ifft = |fft_length: Vec<i64>| Op::Fft {
+        fft_type: FftType::Ifft,
+        fft_length,
+    };
+    assert_eq!(
+        infer(&[s(C64, &[4, 2, 3])], ifft(vec![2, 3]), s(C64, &[4, 2, 3])),
+        ok("c64[4,2,3]")
+    );
+    assert_err(
+        infer(
+            &[s(C64, &[4, 2, 3])],
+            ifft(vec![2147483647, 3]),
+            s(C64, &[4, 2, 3]),
+        ),
+        "innermost dimensions",
+    );
 }
