@@ -9,6 +9,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from jax import lax
+from jax._src import core as jax_core  # the Token class, as api_test.py imports it
 from jax.experimental import io_callback
 
 from conftest import compare, run_on
@@ -128,3 +129,38 @@ def test_narrow_types_convert_as_on_cpu(xlac, cpu, dtype):
     x = np.linspace(-6, 6, 13, dtype=np.float32)
     compare(xlac, cpu, lambda v: v.astype(dtype), x)
     compare(xlac, cpu, lambda v: v.astype(jnp.float32) * 2, x.astype(dtype))
+
+
+@pytest.mark.jit
+def test_spacing_of_a_bf16_zero_is_the_denormal_cpu_gives(xlac, cpu):
+    # jaxlib compiles on thread-pool workers that flush denormals; xlac's constant folding
+    # must keep them as XLA's does (XLA:CPU gives 9.18e-41 here).
+    x = np.array([0.0, -0.0, 1.0], dtype=jnp.bfloat16)
+    got = compare(xlac, cpu, jnp.spacing, x)
+    assert float(got[0]) != 0.0
+
+
+@pytest.mark.jit
+def test_a_created_token_runs_as_on_cpu(xlac, cpu):
+    # jax.lax.create_token lowers to the deprecated stablehlo.create_token.
+    for device in (xlac, cpu):
+        x = jax.device_put(np.float32(1.0), device)
+        token = jax.jit(jax.lax.create_token)(x)
+        assert isinstance(token, jax_core.Token), type(token)
+        y, token = jax.jit(lambda a: (a + 2.0, jax.lax.create_token(a)))(x)
+        assert float(y) == 3.0 and isinstance(token, jax_core.Token)
+
+
+@pytest.mark.jit
+def test_compiler_options_are_checked_as_cpu_checks_them(xlac, cpu):
+    def f(x):
+        return jnp.sqrt(x**2) + 1.0
+
+    for device in (xlac, cpu):
+        x = jax.device_put(np.float32(1.0), device)
+        lowered = jax.jit(f).lower(x)
+        assert float(lowered.compile(compiler_options={"xla_embed_ir_in_executable": True})(x)) == 2.0
+        with pytest.raises(jax.errors.JaxRuntimeError, match="No such compile option: 'invalid_key'"):
+            lowered.compile(compiler_options={"invalid_key": "invalid_value"})
+        with pytest.raises(jax.errors.JaxRuntimeError, match="is not a valid bool value"):
+            lowered.compile(compiler_options={"xla_embed_ir_in_executable": "invalid_value"})
