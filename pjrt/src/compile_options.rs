@@ -4,7 +4,9 @@
 //! `use_spmd_partitioning` = 6, `allow_spmd_sharding_propagation_to_output` = 12 and
 //! `_to_parameters` = 18 (repeated bools), `device_assignment` = 9, a `DeviceAssignmentProto` of `replica_count` = 1,
 //! `computation_count` = 2 and `computation_devices` = 3, each holding
-//! `replica_device_ids` = 1). Everything else (debug options, layouts, ...) is skipped.
+//! `replica_device_ids` = 1), and the option overrides (`env_option_overrides` = 7, each
+//! checked by [`option_overrides::check`]). Everything else (debug options, layouts, ...)
+//! is skipped.
 //!
 //! A protobuf message is a sequence of `(field << 3 | wire type)` varint keys, each
 //! followed by a varint (type 0), 8 bytes (1), a varint length and that many bytes (2), or
@@ -517,7 +519,8 @@ mod tests {
     /// A bounded fuzz loop: mutated JAX-like messages never panic.
     #[test]
     fn mutations_never_panic() {
-        let good = jax_like(1, 1);
+        // With one override, so mutations reach its map entry and value too.
+        let good = with_override("xla_embed_ir_in_executable", &[0x10, 0x01]);
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..20_000 {
             state ^= state << 13;
