@@ -267,10 +267,15 @@ fn serve_ifrt_proxy_job(
     let gathered = world
         .gather_to_root(addr.to_string().as_bytes())
         .map_err(|e| Failure::error(e.to_string()))?;
-    eprintln!(
-        "xlac serve: rank {rank} of {ranks} (pid {}): worker of device {rank} listening on {addr}",
-        std::process::id()
-    );
+    {
+        // One write: under mpirun the ranks' lines would interleave otherwise.
+        use std::io::Write;
+        let line = format!(
+            "xlac serve: rank {rank} of {ranks} (pid {}): worker of device {rank} listening on {addr}\n",
+            std::process::id()
+        );
+        let _ = std::io::stderr().write_all(line.as_bytes());
+    }
     let log = if args.quiet {
         WorkerLog::silent()
     } else {
