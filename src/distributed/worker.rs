@@ -970,35 +970,45 @@ const HANGUP_POLL: Duration = Duration::from_millis(100);
 /// connection reaches end of file or fails), so a run it no longer waits for stops at its
 /// next while iteration and the worker is free for the next controller. A controller that
 /// sends its next request early is alive: the watcher then stops looking.
+///
+/// The watcher is not waited for: it notices `done` within one poll, and the reply does not
+/// wait that long. Only this thread sets the socket's read timeout (before the watcher starts
+/// and after the work), so a late watcher cannot leave its poll timeout on the connection; at
+/// worst its last look waits, harmlessly, for the next request or the end of the connection.
 fn while_connected<T>(connection: &TcpStream, cancel: &Cancel, work: impl FnOnce() -> T) -> T {
     let Ok(watched) = connection.try_clone() else {
         return work();
     };
-    let done = std::sync::atomic::AtomicBool::new(false);
-    let out = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let _ = watched.set_read_timeout(Some(HANGUP_POLL));
-            let mut probe = [0u8; 1];
-            while !done.load(Ordering::SeqCst) {
-                match watched.peek(&mut probe) {
-                    Ok(0) => return cancel.raise(),
-                    Ok(_) => return,
-                    Err(e)
-                        if matches!(
-                            e.kind(),
-                            std::io::ErrorKind::WouldBlock
-                                | std::io::ErrorKind::TimedOut
-                                | std::io::ErrorKind::Interrupted
-                        ) => {}
-                    Err(_) => return cancel.raise(),
+    if connection.set_read_timeout(Some(HANGUP_POLL)).is_err() {
+        return work();
+    }
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (done, cancel) = (done.clone(), cancel.clone());
+        std::thread::Builder::new()
+            .name("xlac-serve-hangup".into())
+            .spawn(move || {
+                let mut probe = [0u8; 1];
+                while !done.load(Ordering::SeqCst) {
+                    match watched.peek(&mut probe) {
+                        Ok(0) => return cancel.raise(),
+                        Ok(_) => return,
+                        Err(e)
+                            if matches!(
+                                e.kind(),
+                                std::io::ErrorKind::WouldBlock
+                                    | std::io::ErrorKind::TimedOut
+                                    | std::io::ErrorKind::Interrupted
+                            ) => {}
+                        Err(_) => return cancel.raise(),
+                    }
                 }
-            }
-        });
-        let out = work();
-        done.store(true, Ordering::SeqCst);
-        out
-    });
+            })
+    };
+    let out = work();
+    done.store(true, Ordering::SeqCst);
     let _ = connection.set_read_timeout(None);
+    drop(watcher);
     out
 }
 
