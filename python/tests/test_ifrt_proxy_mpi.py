@@ -72,17 +72,28 @@ class Job:
             for m in re.finditer(r"rank (\d+) of \d+ \(pid (\d+)\)", self.log()):
                 self.pids[int(m.group(1))] = int(m.group(2))
             time.sleep(0.05)
-        assert len(self.pids) == RANKS, self.log()
+        if len(self.pids) != RANKS:
+            self.stop()
+            pytest.fail(f"{len(self.pids)} of {RANKS} ranks said they listen:\n"
+                        f"{self.log()[-3000:]}")
 
     def log(self):
         return pathlib.Path(self.log_path).read_text()
+
+    def stop(self):
+        """Ends the job: SIGTERM lets mpirun stop its ranks; SIGKILL only if it does not."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
     def wait(self, seconds):
         try:
             return self.process.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+            self.stop()
             return None
 
     def run(self, *extra):

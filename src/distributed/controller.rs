@@ -284,9 +284,16 @@ impl Controller {
                 Err(e) => return Err(self.lose(w, FrameError::Io(e))),
             };
             let (tx, limit) = (tx.clone(), self.max_message_bytes);
-            std::thread::spawn(move || {
-                let _ = tx.send((w, read_frame(&mut stream, limit)));
-            });
+            let reader = std::thread::Builder::new()
+                .name(format!("xlac-controller-reply-{w}"))
+                .spawn(move || {
+                    let _ = tx.send((w, read_frame(&mut stream, limit)));
+                });
+            if let Err(e) = reader {
+                // The requests are out: without a reader their replies would answer later
+                // requests, so the job cannot go on.
+                return Err(self.lose(w, FrameError::Io(e)));
+            }
         }
         drop(tx);
         let mut replies: Vec<Option<Response>> = vec![None; self.workers.len()];
