@@ -24,9 +24,9 @@ if ! command -v mpirun >/dev/null || ! dpkg -s libopenmpi-dev libclang-dev >/dev
 fi
 cargo test --release --features xlac/mpi --test mpi --test serve_mpi
 # The MPI build of the xlac command, for python/tests/test_ifrt_proxy_mpi.py below (stock jax
-# through the IFRT proxy front of `mpirun -np 4 xlac serve --protocol ifrt-proxy`); the
-# tests above already built it, so this only names it.
-cargo build --release --features mpi --bin xlac
+# through the IFRT proxy front of `mpirun -np 4 xlac serve --protocol ifrt-proxy`): the MPI
+# tests above just built it there (a `cargo build` would build it again without the
+# dev-dependencies' features, minutes for nothing).
 export XLAC_MPI_BINARY="$PWD/target/release/xlac"
 
 # --- fuzzing (bounded) -------------------------------------------------------------------
