@@ -281,10 +281,24 @@ fn serve_ifrt_proxy_job(
     } else {
         WorkerLog::stderr()
     };
+    let deadline = Duration::from_secs_f64(deadline);
+    // Every rank meets the others before MPI finalizes: finalizing would wait for ever for a
+    // rank that died, so past the collectives deadline this rank stops the job instead.
     let serve_worker = |worker: Worker| {
-        worker
-            .serve(log)
-            .map_err(|e| Failure::error(format!("serve: {}", crate::io::io_error_text(&e))))
+        let (served, transport) = worker.serve_keeping_transport(log);
+        if let Transport::Mpi(world) = &transport
+            && !world.barrier(deadline)
+        {
+            let line = format!(
+                "xlac serve: rank {rank}: not every rank of the job reached its end within {} s (one has died?); stopping the job\n",
+                deadline.as_secs_f64()
+            );
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(line.as_bytes());
+            world.abort(4);
+        }
+        drop(transport);
+        served.map_err(|e| Failure::error(format!("serve: {}", crate::io::io_error_text(&e))))
     };
     let Some(gathered) = gathered else {
         return serve_worker(worker);

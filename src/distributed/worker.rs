@@ -319,25 +319,44 @@ impl Worker {
     /// Serves controllers one at a time, forever (or one, with `once`). Connections,
     /// refusals, and each request with its outcome go to `log`, one line each.
     pub fn serve(self, log: WorkerLog) -> std::io::Result<()> {
+        self.serve_keeping_transport(log).0
+    }
+
+    /// [`serve`](Worker::serve), then hands back how it reached the other workers, so the
+    /// ranks of an MPI job can meet once more before MPI is finalized (finalizing waits
+    /// for a rank that died).
+    pub fn serve_keeping_transport(self, log: WorkerLog) -> (std::io::Result<()>, Transport) {
         let Worker {
             listener,
             options,
             transport,
         } = self;
-        let me = transport.worker();
-        let workers = transport.workers();
-        let busy = Arc::new(Busy::default());
-        let (to_session, sessions) = mpsc::channel::<(TcpStream, SocketAddr)>();
-        // The gate: every connection gets its own handshake thread with a deadline, so an
-        // idle or slow peer holds nobody else up; a controller is authenticated before the
-        // session thread reads anything of it.
-        let gate = {
-            let busy = busy.clone();
-            let options = options.clone();
-            let log = log.clone();
-            let pending = Arc::new(AtomicUsize::new(0));
-            let failures = Arc::new(FailedHellos::new(options.failed_hellos_per_minute));
-            std::thread::Builder::new()
+        let served = serve_sessions(listener, &options, &transport, log);
+        (served, transport)
+    }
+}
+
+/// Serves controllers one at a time on `listener` (see [`Worker::serve`]).
+fn serve_sessions(
+    listener: TcpListener,
+    options: &ServeOptions,
+    transport: &Transport,
+    log: WorkerLog,
+) -> std::io::Result<()> {
+    let me = transport.worker();
+    let workers = transport.workers();
+    let busy = Arc::new(Busy::default());
+    let (to_session, sessions) = mpsc::channel::<(TcpStream, SocketAddr)>();
+    // The gate: every connection gets its own handshake thread with a deadline, so an
+    // idle or slow peer holds nobody else up; a controller is authenticated before the
+    // session thread reads anything of it.
+    let gate = {
+        let busy = busy.clone();
+        let options = options.clone();
+        let log = log.clone();
+        let pending = Arc::new(AtomicUsize::new(0));
+        let failures = Arc::new(FailedHellos::new(options.failed_hellos_per_minute));
+        std::thread::Builder::new()
                 .name("xlac-serve-gate".into())
                 .spawn(move || {
                     for stream in listener.incoming() {
@@ -385,22 +404,21 @@ impl Worker {
                             });
                     }
                 })?
-        };
-        drop(gate);
-        while let Ok((mut stream, peer)) = sessions.recv() {
-            log.line(format!("worker {me}: controller {peer} connected"));
-            let end = run_session(&mut stream, &options, &transport, &log);
-            // Free before the connection closes: a controller that sees it close may
-            // reconnect at once.
-            busy.release();
-            drop(stream);
-            log.line(format!("worker {me}: controller {peer} {end}"));
-            if options.once {
-                break;
-            }
+    };
+    drop(gate);
+    while let Ok((mut stream, peer)) = sessions.recv() {
+        log.line(format!("worker {me}: controller {peer} connected"));
+        let end = run_session(&mut stream, options, transport, &log);
+        // Free before the connection closes: a controller that sees it close may
+        // reconnect at once.
+        busy.release();
+        drop(stream);
+        log.line(format!("worker {me}: controller {peer} {end}"));
+        if options.once {
+            break;
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// One connection in its handshake; dropping it frees its place under the pending cap.
