@@ -283,19 +283,21 @@ fn serve_ifrt_proxy_job(
     };
     let deadline = Duration::from_secs_f64(deadline);
     // Every rank meets the others before MPI finalizes: finalizing would wait for ever for a
-    // rank that died, so past the collectives deadline this rank stops the job instead.
+    // rank that died, so past the collectives deadline this rank exits without finalizing
+    // (MPI_Abort did not end the job under `mpirun --enable-recovery`; an exit does, and
+    // without that flag mpirun stops the other ranks when one exits unfinalized).
     let serve_worker = |worker: Worker| {
         let (served, transport) = worker.serve_keeping_transport(log);
         if let Transport::Mpi(world) = &transport
             && !world.barrier(deadline)
         {
             let line = format!(
-                "xlac serve: rank {rank}: not every rank of the job reached its end within {} s (one has died?); stopping the job\n",
+                "xlac serve: rank {rank}: not every rank of the job reached its end within {} s (one has died?); exiting\n",
                 deadline.as_secs_f64()
             );
             use std::io::Write;
             let _ = std::io::stderr().write_all(line.as_bytes());
-            world.abort(4);
+            std::process::exit(4);
         }
         drop(transport);
         served.map_err(|e| Failure::error(format!("serve: {}", crate::io::io_error_text(&e))))
