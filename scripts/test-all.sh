@@ -23,6 +23,11 @@ if ! command -v mpirun >/dev/null || ! dpkg -s libopenmpi-dev libclang-dev >/dev
   apt-get update && apt-get install -y libopenmpi-dev openmpi-bin libclang-dev
 fi
 cargo test --release --features xlac/mpi --test mpi --test serve_mpi
+# The MPI build of the xlac command, for python/tests/test_ifrt_proxy_mpi.py below (stock jax
+# through the IFRT proxy front of `mpirun -np 4 xlac serve --protocol ifrt-proxy`): the MPI
+# tests above just built it there (a `cargo build` would build it again without the
+# dev-dependencies' features, minutes for nothing).
+export XLAC_MPI_BINARY="$PWD/target/release/xlac"
 
 # --- fuzzing (bounded) -------------------------------------------------------------------
 # Every fuzz target for XLAC_FUZZ_SECONDS (30 by default) from a fixed seed; a panic, abort,

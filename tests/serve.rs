@@ -928,3 +928,68 @@ fn a_frame_header_costs_nothing_until_its_body_arrives() {
     write_frame(&mut buf, &long).unwrap();
     assert_eq!(read_frame(&mut &buf[..], u64::MAX).unwrap(), long);
 }
+
+#[test]
+fn compile_on_names_its_workers_and_refuses_workers_the_job_does_not_have() {
+    let (addr, log) = start_worker(1 << 30);
+    let mut s = session(addr);
+    let program = "HloModule m\n\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  ROOT n = f32[4]{0} negate(p)\n}\n";
+    let compile_on = |executable: u64, devices: Vec<u64>| Request::CompileOn {
+        executable,
+        program: program.into(),
+        devices,
+    };
+    // Workers this job of one does not have: refused by name, before anything is compiled.
+    for (devices, want) in [
+        (vec![1], "worker 1: this job has 1"),
+        (vec![u64::MAX], "this job has 1"),
+        (vec![0, 0], "lists device 0 twice"),
+        (vec![], "a program runs on 1 to 512 devices"),
+    ] {
+        send(&mut s, &compile_on(1, devices.clone()));
+        match reply(&mut s) {
+            Response::Error { kind, message } => {
+                assert_eq!(kind, ErrorKind::Failed, "{devices:?}: {message}");
+                assert!(message.contains(want), "{devices:?}: {message}");
+            }
+            other => panic!("{devices:?}: {other:?}"),
+        }
+    }
+    // Its own device: compiled, and it runs.
+    send(&mut s, &compile_on(2, vec![0]));
+    assert!(matches!(
+        reply(&mut s),
+        Response::Compiled { device: 0, .. }
+    ));
+    send(
+        &mut s,
+        &Request::MakeArray {
+            array: 3,
+            data: ArrayLiteral::from_vec(&[4], vec![1f32, -2., 3., -0.]),
+        },
+    );
+    assert_eq!(reply(&mut s), Response::Done);
+    send(
+        &mut s,
+        &Request::Execute {
+            executable: 2,
+            arguments: vec![3],
+            results: vec![4],
+        },
+    );
+    assert!(matches!(reply(&mut s), Response::Executed { .. }));
+    send(&mut s, &Request::Fetch { array: 4 });
+    assert_eq!(
+        reply(&mut s),
+        Response::Array(ArrayLiteral::from_vec(&[4], vec![-1f32, 2., -3., 0.]))
+    );
+    drop(s);
+    still_serves(addr);
+    assert!(
+        log.lines()
+            .iter()
+            .any(|l| l.contains("compile e2 on workers [0] (") && l.ends_with("ms)")),
+        "{:?}",
+        log.lines()
+    );
+}

@@ -297,3 +297,46 @@ fn a_killed_worker_is_reported_and_the_job_ends_within_the_deadline() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_one_device_program_runs_on_its_worker_alone_and_collectives_on_some_workers_are_refused() {
+    let job = start_job("compile_on", "30");
+    let addrs: Vec<SocketAddr> = job.workers.iter().map(|w| w.0).collect();
+    let mut c = Controller::connect(&addrs, &token()).unwrap();
+    let negate = "HloModule negate\n\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  ROOT n = f32[4]{0} negate(p)\n}\n";
+    let module = parse_module(negate, "negate.hlo").unwrap().module;
+    let exe = c.compile_on(&module, Some(&[2])).unwrap();
+    let x = ArrayLiteral::from_vec(&[4], vec![1f32, -2., 3., -0.]);
+    let a = c
+        .make_array_from_host(&x, Sharding::SingleDevice { device: 2 })
+        .unwrap();
+    let out = c.execute(&exe, &[&a]).unwrap();
+    assert_eq!(
+        c.copy_to_host(&out[0]).unwrap(),
+        ArrayLiteral::from_vec(&[4], vec![-1f32, 2., -3., 0.])
+    );
+    // Communicators are split over every rank: a program with collectives on two of the
+    // four workers is refused, by the workers it was sent to.
+    let all_reduce = "HloModule all_reduce, num_partitions=2\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  ROOT r = f32[4]{0} all-reduce(p), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=add\n}\n";
+    let module = parse_module(all_reduce, "all_reduce.hlo").unwrap().module;
+    let e = c.compile_on(&module, Some(&[1, 3])).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("all_reduce has collectives and runs on 2 of the job's 4 workers"),
+        "{e}"
+    );
+    c.close().unwrap();
+    let (status, stderr) = wait(job, Duration::from_secs(60));
+    assert!(status.success(), "{stderr}");
+    // Only worker 2 was asked to compile and run the one-device program.
+    assert!(
+        stderr.contains("worker 2: request 1: compile e1 on workers [2]"),
+        "{stderr}"
+    );
+    for w in [0, 1, 3] {
+        assert!(
+            !stderr.contains(&format!("worker {w}: request 1: compile e1")),
+            "{stderr}"
+        );
+    }
+}

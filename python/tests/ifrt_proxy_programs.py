@@ -1,6 +1,6 @@
 """Stock jax programs on an `xlac serve --protocol ifrt-proxy` server, each compared with
 jax's own CPU backend in the same process. Run by test_ifrt_proxy.py in a child process
-(`python ifrt_proxy_programs.py grpc://127.0.0.1:PORT [--devices N]`): the proxy backend
+(`python ifrt_proxy_programs.py grpc://127.0.0.1:PORT [--kill PID]`): the proxy backend
 must be registered before jax starts any backend, which the pytest process has already
 done for the plugin's tests. Prints one JSON line per program:
 {"name", "ok", "detail"}."""
@@ -134,9 +134,28 @@ def sharded_step(proxies, cpu):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-4, atol=1e-5)
 
 
+def kill_rank(proxies, cpu, pid):
+    """The sharded step, then rank PID is killed and the step runs again: the second must fail
+    with an error that names the dead rank, within the collectives deadline."""
+    import signal
+    import time
+    sharded_step(proxies, cpu)
+    os.kill(pid, signal.SIGKILL)
+    started = time.monotonic()
+    try:
+        sharded_step(proxies, cpu)
+    except Exception as e:  # noqa: BLE001 - the failure is the result
+        return {"name": "rank_killed", "ok": True, "seconds": time.monotonic() - started,
+                "detail": str(e)[-2000:]}
+    return {"name": "rank_killed", "ok": False, "detail": "the step ran with a dead rank"}
+
+
 def main():
     proxies = jax.devices("proxy")
     cpu = jax.devices("cpu")[0]
+    if len(sys.argv) > 3 and sys.argv[2] == "--kill":
+        print(json.dumps(kill_rank(proxies, cpu, int(sys.argv[3]))), flush=True)
+        return
     print(json.dumps({"name": "devices", "ok": True,
                       "detail": [str(d) for d in proxies] + [proxies[0].platform]}), flush=True)
     names = list(PROGRAMS)

@@ -3,6 +3,11 @@
 //! rank r running device r and listening on the given port + r; alone, it is a job of one.
 //! Each worker prints one `listening` line to standard output, so whoever starts it knows
 //! where to connect, then logs connections and requests to standard error.
+//!
+//! `--protocol ifrt-proxy` under `mpirun -np N`: rank 0 is the proxy front jax connects to
+//! and every rank (rank 0 too) runs one device as a worker of the front
+//! (`crate::distributed::ifrt_proxy::job`); only rank 0 prints a `listening` line to
+//! standard output, the workers print theirs to standard error.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -168,6 +173,14 @@ fn serve_ifrt_proxy(args: &ServeArgs) -> Result<(), Failure> {
     options.max_message_bytes = usize::try_from(args.max_message_bytes).unwrap_or(usize::MAX);
     options.once = args.once;
     options.quiet = args.quiet;
+    if super::distributed::launcher_rank().is_some() {
+        #[cfg(feature = "mpi")]
+        return serve_ifrt_proxy_job(args, options);
+        #[cfg(not(feature = "mpi"))]
+        return Err(Failure::usage(
+            "xlac serve under mpirun: this xlac was built without MPI; build it with `cargo build --release --features mpi`",
+        ));
+    }
     let server = ProxyServer::bind(options).map_err(|e| Failure::usage(e.to_string()))?;
     let addr = server
         .local_addr()
@@ -186,6 +199,148 @@ fn serve_ifrt_proxy(args: &ServeArgs) -> Result<(), Failure> {
     server
         .serve()
         .map_err(|e| Failure::error(format!("serve: {e}")))
+}
+
+/// `xlac serve --protocol ifrt-proxy` under mpirun: every rank runs one device as a worker
+/// (on the thread that initialized MPI, so MPI is only ever called from there); rank 0 also
+/// runs the proxy front on another thread, a controller of those workers. The workers
+/// listen on the `--listen` host at a port the system chooses and accept only a token rank
+/// 0 draws at random and sends to the ranks over MPI; rank 0 learns their addresses over
+/// MPI too.
+#[cfg(feature = "mpi")]
+fn serve_ifrt_proxy_job(
+    args: &ServeArgs,
+    mut options: crate::distributed::ifrt_proxy::ProxyOptions,
+) -> Result<(), Failure> {
+    use crate::distributed::ifrt_proxy::ProxyServer;
+    use crate::distributed::ifrt_proxy::job::JobWorkers;
+    use crate::runtime::collectives::mpi::MpiWorld;
+    if args.devices != 1 {
+        return Err(Failure::usage(format!(
+            "--devices {} under mpirun: each rank runs one device (N ranks are N devices); leave --devices out",
+            args.devices
+        )));
+    }
+    let deadline = args.collectives_deadline;
+    if !(deadline.is_finite() && deadline > 0.0 && deadline <= 86_400.0) {
+        return Err(Failure::usage(format!(
+            "--collectives-deadline {deadline}: give seconds between 0 and 86400"
+        )));
+    }
+    let world = MpiWorld::initialize().map_err(|e| Failure::error(e.to_string()))?;
+    let (rank, ranks) = (world.rank(), world.size());
+    let mut secret = [0u8; 32];
+    if rank == 0 {
+        use std::io::Read;
+        std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| f.read_exact(&mut secret))
+            .map_err(|e| {
+                Failure::error(format!(
+                    "cannot draw the workers' token from /dev/urandom: {}",
+                    crate::io::io_error_text(&e)
+                ))
+            })?;
+    }
+    world.broadcast_from_root(&mut secret);
+    let token = Token::new(secret.to_vec()).map_err(|e| Failure::error(e.to_string()))?;
+    let worker_options = ServeOptions {
+        max_message_bytes: args.max_message_bytes,
+        once: args.once,
+        collectives_deadline: Duration::from_secs_f64(deadline),
+        execute_timeout: args.limits.timeout.map(Duration::from_secs_f64),
+        max_while_iterations: args.limits.max_while_iterations,
+        ..ServeOptions::new(SocketAddr::new(args.listen.ip(), 0), token.clone())
+    };
+    let listen = worker_options.listen;
+    let worker = Worker::bind(worker_options, Transport::Mpi(world)).map_err(|e| {
+        Failure::error(format!(
+            "rank {rank}: cannot listen on {listen}: {}",
+            crate::io::io_error_text(&e)
+        ))
+    })?;
+    let addr = worker
+        .local_addr()
+        .map_err(|e| Failure::error(crate::io::io_error_text(&e)))?;
+    let Transport::Mpi(world) = worker.transport() else {
+        unreachable!("bound with Transport::Mpi above")
+    };
+    let gathered = world
+        .gather_to_root(addr.to_string().as_bytes())
+        .map_err(|e| Failure::error(e.to_string()))?;
+    {
+        // One write: under mpirun the ranks' lines would interleave otherwise.
+        use std::io::Write;
+        let line = format!(
+            "xlac serve: rank {rank} of {ranks} (pid {}): worker of device {rank} listening on {addr}\n",
+            std::process::id()
+        );
+        let _ = std::io::stderr().write_all(line.as_bytes());
+    }
+    let log = if args.quiet {
+        WorkerLog::silent()
+    } else {
+        WorkerLog::stderr()
+    };
+    let deadline = Duration::from_secs_f64(deadline);
+    // Every rank meets the others before MPI finalizes: finalizing would wait for ever for a
+    // rank that died, so past the collectives deadline this rank exits without finalizing
+    // (MPI_Abort did not end the job under `mpirun --enable-recovery`; an exit does, and
+    // without that flag mpirun stops the other ranks when one exits unfinalized).
+    let serve_worker = |worker: Worker| {
+        let (served, transport) = worker.serve_keeping_transport(log);
+        if let Transport::Mpi(world) = &transport
+            && !world.barrier(deadline)
+        {
+            let line = format!(
+                "xlac serve: rank {rank}: not every rank of the job reached its end within {} s (one has died?); exiting\n",
+                deadline.as_secs_f64()
+            );
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(line.as_bytes());
+            std::process::exit(4);
+        }
+        drop(transport);
+        served.map_err(|e| Failure::error(format!("serve: {}", crate::io::io_error_text(&e))))
+    };
+    let Some(gathered) = gathered else {
+        return serve_worker(worker);
+    };
+    let addrs = gathered
+        .iter()
+        .map(|b| {
+            std::str::from_utf8(b)
+                .ok()
+                .and_then(|t| t.parse::<SocketAddr>().ok())
+                .ok_or_else(|| Failure::error("a rank sent an address that does not parse"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    options.devices = ranks;
+    options.job = Some(JobWorkers { addrs, token });
+    let server = ProxyServer::bind(options).map_err(|e| Failure::usage(e.to_string()))?;
+    let front = server
+        .local_addr()
+        .map_err(|e| Failure::error(e.to_string()))?;
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "xlac serve: ifrt-proxy server (pid {}, {ranks} devices on {ranks} MPI ranks) listening on {front}",
+            std::process::id()
+        );
+        let _ = out.flush();
+    }
+    let front = std::thread::Builder::new()
+        .name("ifrt-proxy-front".into())
+        .spawn(move || server.serve())
+        .map_err(|e| Failure::error(format!("cannot start the proxy front: {e}")))?;
+    serve_worker(worker)?;
+    // With --once the worker returns when the front's session said bye; the front ends
+    // with that session.
+    match front.join() {
+        Ok(r) => r.map_err(|e| Failure::error(format!("serve: {e}"))),
+        Err(_) => Err(Failure::error("the proxy front panicked")),
+    }
 }
 
 /// The MPI world when started by an MPI launcher, else a job of one.

@@ -71,6 +71,11 @@ pub enum ControllerError {
     Ifrt(IfrtError),
     /// The array was deleted.
     Deleted(u64),
+    /// A worker's connection failed earlier: the job lost it.
+    Lost {
+        /// The worker.
+        worker: usize,
+    },
     /// A worker answered something other than what the request calls for.
     Protocol {
         /// The worker.
@@ -100,6 +105,10 @@ impl fmt::Display for ControllerError {
             ControllerError::Job(m) => write!(f, "{m}"),
             ControllerError::Ifrt(e) => write!(f, "{e}"),
             ControllerError::Deleted(id) => write!(f, "array a{id} was deleted"),
+            ControllerError::Lost { worker } => write!(
+                f,
+                "worker {worker} was lost earlier in this session; the job cannot run programs without it"
+            ),
             ControllerError::Protocol { worker, got } => {
                 write!(f, "worker {worker}: an unexpected reply: {got}")
             }
@@ -161,6 +170,8 @@ struct Connection {
 /// A controller connected to every worker of a job; worker `w` runs device `w`.
 pub struct Controller {
     workers: Vec<Connection>,
+    /// The worker whose connection failed: the job cannot run programs any more.
+    lost: Option<usize>,
     next_id: u64,
     deleted: HashSet<u64>,
     log: Vec<String>,
@@ -215,6 +226,7 @@ impl Controller {
             .collect();
         let mut c = Controller {
             workers,
+            lost: None,
             next_id: 1,
             deleted: HashSet::new(),
             log: Vec::new(),
@@ -250,36 +262,80 @@ impl Controller {
     }
 
     /// Sends `requests[i].1` to worker `requests[i].0`, all before reading any reply, so the
-    /// workers work at once (an execute's collectives need every worker running).
+    /// workers work at once (an execute's collectives need every worker running). The
+    /// replies are read as they come, each on its own thread: a worker whose connection
+    /// fails (its process died) is reported at once, while the others may still wait for
+    /// it in a collective; the job then counts as lost and every later call fails at once.
     fn round(&mut self, requests: Vec<(usize, Request)>) -> Result<Vec<(usize, Response)>> {
+        if let Some(worker) = self.lost {
+            return Err(ControllerError::Lost { worker });
+        }
         for (w, r) in &requests {
             let c = &mut self.workers[*w];
-            write_frame(&mut c.stream, &r.encode()).map_err(|e| ControllerError::Connection {
-                worker: *w,
-                error: FrameError::Io(e),
-            })?;
+            if let Err(e) = write_frame(&mut c.stream, &r.encode()) {
+                return Err(self.lose(*w, FrameError::Io(e)));
+            }
         }
-        let mut replies = Vec::with_capacity(requests.len());
-        let mut first_error = None;
+        let (tx, rx) = std::sync::mpsc::channel();
         for (w, _) in &requests {
-            match receive(&mut self.workers[*w], *w, self.max_message_bytes) {
+            let w = *w;
+            let mut stream = match self.workers[w].stream.try_clone() {
+                Ok(s) => s,
+                Err(e) => return Err(self.lose(w, FrameError::Io(e))),
+            };
+            let (tx, limit) = (tx.clone(), self.max_message_bytes);
+            let reader = std::thread::Builder::new()
+                .name(format!("xlac-controller-reply-{w}"))
+                .spawn(move || {
+                    let _ = tx.send((w, read_frame(&mut stream, limit)));
+                });
+            if let Err(e) = reader {
+                // The requests are out: without a reader their replies would answer later
+                // requests, so the job cannot go on.
+                return Err(self.lose(w, FrameError::Io(e)));
+            }
+        }
+        drop(tx);
+        let mut replies: Vec<Option<Response>> = vec![None; self.workers.len()];
+        let mut first_error = None;
+        for _ in 0..requests.len() {
+            let Ok((w, frame)) = rx.recv() else { break };
+            let frame = match frame {
+                Ok(f) => f,
+                Err(error) => return Err(self.lose(w, error)),
+            };
+            match Response::decode(&frame) {
                 Ok(Response::Error { kind, message }) => {
                     first_error.get_or_insert(ControllerError::Refused {
-                        worker: *w,
+                        worker: w,
                         kind,
                         message,
                     });
                 }
-                Ok(r) => replies.push((*w, r)),
-                Err(e) => {
-                    first_error.get_or_insert(e);
+                Ok(r) => replies[w] = Some(r),
+                Err(error) => {
+                    first_error.get_or_insert(ControllerError::Decode { worker: w, error });
                 }
             }
         }
-        match first_error {
-            Some(e) => Err(e),
-            None => Ok(replies),
+        if let Some(e) = first_error {
+            return Err(e);
         }
+        // In the order of the requests.
+        Ok(requests
+            .iter()
+            .filter_map(|(w, _)| replies[*w].take().map(|r| (*w, r)))
+            .collect())
+    }
+
+    /// Marks worker `w` lost and closes every connection (so the reader threads of the
+    /// round end, and the other workers see the controller leave).
+    fn lose(&mut self, w: usize, error: FrameError) -> ControllerError {
+        self.lost = Some(w);
+        for c in &self.workers {
+            let _ = c.stream.shutdown(std::net::Shutdown::Both);
+        }
+        ControllerError::Connection { worker: w, error }
     }
 
     fn check_live(&self, a: &RemoteArray) -> Result<()> {
@@ -315,17 +371,56 @@ impl Controller {
                 self.workers.len()
             )));
         }
+        self.compile_plan(module, plan, false)
+    }
+
+    /// Compiles `module` on the given workers only: partition `p` on worker `devices[p]`
+    /// (XLA's device assignment; `None`: workers `0..n` for its `n` partitions). A program
+    /// with collectives must still run on every worker (they split MPI communicators over
+    /// the whole job).
+    pub fn compile_on(
+        &mut self,
+        module: &Module,
+        devices: Option<&[usize]>,
+    ) -> Result<RemoteExecutable> {
+        let plan = ProgramPlan::new(module, devices)?;
+        if let Some(&d) = plan.devices.iter().find(|&&d| d >= self.workers.len()) {
+            return Err(ControllerError::Ifrt(IfrtError::NoSuchDevice {
+                device: d,
+                devices: self.workers.len(),
+            }));
+        }
+        self.compile_plan(module, plan, true)
+    }
+
+    fn compile_plan(
+        &mut self,
+        module: &Module,
+        plan: ProgramPlan,
+        assigned: bool,
+    ) -> Result<RemoteExecutable> {
         let id = self.fresh_id();
         let program = module.to_string();
-        let requests = (0..self.workers.len())
-            .map(|w| {
-                (
-                    w,
+        let devices: Vec<u64> = plan.devices.iter().map(|&d| d as u64).collect();
+        let requests = plan
+            .devices
+            .iter()
+            .map(|&w| {
+                let executable = id;
+                let program = program.clone();
+                let r = if assigned {
+                    Request::CompileOn {
+                        executable,
+                        program,
+                        devices: devices.clone(),
+                    }
+                } else {
                     Request::Compile {
-                        executable: id,
-                        program: program.clone(),
-                    },
-                )
+                        executable,
+                        program,
+                    }
+                };
+                (w, r)
             })
             .collect();
         let replies = self.round(requests)?;
@@ -365,11 +460,15 @@ impl Controller {
             check(&plan.results, results, "result")?;
         }
         self.note(format!(
-            "compile e{id} {}: {} parameters, {} results, on {} workers ({} bytes of HLO each)",
+            "compile e{id} {}: {} parameters, {} results, on {} ({} bytes of HLO each)",
             module.name,
             plan.parameters.len(),
             plan.results.len(),
-            self.workers.len(),
+            if assigned {
+                format!("workers {:?}", plan.devices)
+            } else {
+                format!("{} workers", self.workers.len())
+            },
             program.len()
         ));
         Ok(RemoteExecutable {
@@ -377,6 +476,19 @@ impl Controller {
             name: module.name.clone(),
             plan,
         })
+    }
+
+    /// Forgets `exe` on its workers.
+    pub fn delete_executable(&mut self, exe: &RemoteExecutable) -> Result<()> {
+        let requests = exe
+            .plan
+            .devices
+            .iter()
+            .map(|&w| (w, Request::DeleteExecutable { executable: exe.id }))
+            .collect();
+        self.round(requests)?;
+        self.note(format!("delete-executable e{} {}", exe.id, exe.name));
+        Ok(())
     }
 
     /// Cuts `host` into the shards of `sharding` and puts each on its worker.
@@ -449,8 +561,11 @@ impl Controller {
         }
         let results: Vec<u64> = exe.plan.results.iter().map(|_| self.fresh_id()).collect();
         let arguments: Vec<u64> = args.iter().map(|a| a.id).collect();
-        let requests = (0..self.workers.len())
-            .map(|w| {
+        let requests = exe
+            .plan
+            .devices
+            .iter()
+            .map(|&w| {
                 (
                     w,
                     Request::Execute {
@@ -483,12 +598,12 @@ impl Controller {
                 .join(", ")
         };
         self.note(format!(
-            "execute e{} {}({}) -> ({}) on {} workers",
+            "execute e{} {}({}) -> ({}) on {}",
             exe.id,
             exe.name,
             names(&arguments),
             names(&results),
-            self.workers.len()
+            count(exe.plan.devices.len(), "worker")
         ));
         Ok(out)
     }

@@ -84,6 +84,17 @@ pub enum Request {
     },
     /// The controller is done: the worker drops the session's arrays and executables.
     Bye,
+    /// Compile a global (SPMD) program for the given workers' devices only: partition `p`
+    /// runs on worker `devices[p]` (XLA's device assignment). Sent to those workers alone;
+    /// their collectives run on communicators of just them.
+    CompileOn {
+        /// The id the controller gives it.
+        executable: u64,
+        /// The program: HLO text or StableHLO text.
+        program: String,
+        /// The worker of each partition.
+        devices: Vec<u64>,
+    },
 }
 
 /// Why a worker refused a request (the kind travels in the message, not in its words).
@@ -301,6 +312,16 @@ impl Request {
                 w.u64(*executable);
             }
             Request::Bye => w.u8(8),
+            Request::CompileOn {
+                executable,
+                program,
+                devices,
+            } => {
+                w.u8(9);
+                w.u64(*executable);
+                w.str(program);
+                w.ids(devices);
+            }
         }
         w.0
     }
@@ -336,10 +357,15 @@ impl Request {
                 executable: r.u64("an executable id")?,
             },
             8 => Request::Bye,
+            9 => Request::CompileOn {
+                executable: r.u64("an executable id")?,
+                program: r.str("the program text")?,
+                devices: r.ids("the partitions' workers")?,
+            },
             t => {
                 return Err(DecodeError {
                     offset: 0,
-                    expected: format!("a request tag 1-8, not {t}"),
+                    expected: format!("a request tag 1-9, not {t}"),
                 });
             }
         };
@@ -358,6 +384,7 @@ impl Request {
             Request::Delete { .. } => "delete",
             Request::DeleteExecutable { .. } => "delete-executable",
             Request::Bye => "bye",
+            Request::CompileOn { .. } => "compile-on",
         }
     }
 }
@@ -651,6 +678,11 @@ mod tests {
             Request::Delete { array: 3 },
             Request::DeleteExecutable { executable: 7 },
             Request::Bye,
+            Request::CompileOn {
+                executable: 8,
+                program: "HloModule m\nENTRY e { ROOT p = f32[] parameter(0) }".into(),
+                devices: vec![2],
+            },
         ]
     }
 

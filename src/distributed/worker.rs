@@ -311,28 +311,52 @@ impl Worker {
         self.listener.local_addr()
     }
 
+    /// How it reaches the job's other workers.
+    pub fn transport(&self) -> &Transport {
+        &self.transport
+    }
+
     /// Serves controllers one at a time, forever (or one, with `once`). Connections,
     /// refusals, and each request with its outcome go to `log`, one line each.
     pub fn serve(self, log: WorkerLog) -> std::io::Result<()> {
+        self.serve_keeping_transport(log).0
+    }
+
+    /// [`serve`](Worker::serve), then hands back how it reached the other workers, so the
+    /// ranks of an MPI job can meet once more before MPI is finalized (finalizing waits
+    /// for a rank that died).
+    pub fn serve_keeping_transport(self, log: WorkerLog) -> (std::io::Result<()>, Transport) {
         let Worker {
             listener,
             options,
             transport,
         } = self;
-        let me = transport.worker();
-        let workers = transport.workers();
-        let busy = Arc::new(Busy::default());
-        let (to_session, sessions) = mpsc::channel::<(TcpStream, SocketAddr)>();
-        // The gate: every connection gets its own handshake thread with a deadline, so an
-        // idle or slow peer holds nobody else up; a controller is authenticated before the
-        // session thread reads anything of it.
-        let gate = {
-            let busy = busy.clone();
-            let options = options.clone();
-            let log = log.clone();
-            let pending = Arc::new(AtomicUsize::new(0));
-            let failures = Arc::new(FailedHellos::new(options.failed_hellos_per_minute));
-            std::thread::Builder::new()
+        let served = serve_sessions(listener, &options, &transport, log);
+        (served, transport)
+    }
+}
+
+/// Serves controllers one at a time on `listener` (see [`Worker::serve`]).
+fn serve_sessions(
+    listener: TcpListener,
+    options: &ServeOptions,
+    transport: &Transport,
+    log: WorkerLog,
+) -> std::io::Result<()> {
+    let me = transport.worker();
+    let workers = transport.workers();
+    let busy = Arc::new(Busy::default());
+    let (to_session, sessions) = mpsc::channel::<(TcpStream, SocketAddr)>();
+    // The gate: every connection gets its own handshake thread with a deadline, so an
+    // idle or slow peer holds nobody else up; a controller is authenticated before the
+    // session thread reads anything of it.
+    let gate = {
+        let busy = busy.clone();
+        let options = options.clone();
+        let log = log.clone();
+        let pending = Arc::new(AtomicUsize::new(0));
+        let failures = Arc::new(FailedHellos::new(options.failed_hellos_per_minute));
+        std::thread::Builder::new()
                 .name("xlac-serve-gate".into())
                 .spawn(move || {
                     for stream in listener.incoming() {
@@ -380,22 +404,21 @@ impl Worker {
                             });
                     }
                 })?
-        };
-        drop(gate);
-        while let Ok((mut stream, peer)) = sessions.recv() {
-            log.line(format!("worker {me}: controller {peer} connected"));
-            let end = run_session(&mut stream, &options, &transport, &log);
-            // Free before the connection closes: a controller that sees it close may
-            // reconnect at once.
-            busy.release();
-            drop(stream);
-            log.line(format!("worker {me}: controller {peer} {end}"));
-            if options.once {
-                break;
-            }
+    };
+    drop(gate);
+    while let Ok((mut stream, peer)) = sessions.recv() {
+        log.line(format!("worker {me}: controller {peer} connected"));
+        let end = run_session(&mut stream, options, transport, &log);
+        // Free before the connection closes: a controller that sees it close may
+        // reconnect at once.
+        busy.release();
+        drop(stream);
+        log.line(format!("worker {me}: controller {peer} {end}"));
+        if options.once {
+            break;
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// One connection in its handshake; dropping it frees its place under the pending cap.
@@ -650,6 +673,14 @@ fn describe(r: &Request) -> String {
         Request::Delete { array } => format!("delete a{array}"),
         Request::DeleteExecutable { executable } => format!("delete-executable e{executable}"),
         Request::Bye => "bye".into(),
+        Request::CompileOn {
+            executable,
+            program,
+            devices,
+        } => format!(
+            "compile e{executable} on workers {devices:?} ({} bytes of HLO)",
+            program.len()
+        ),
     }
 }
 
@@ -730,26 +761,12 @@ impl Session {
             Request::Compile {
                 executable,
                 program,
-            } => {
-                if self.executables.contains_key(&executable) {
-                    return refuse(
-                        ErrorKind::Failed,
-                        format!("executable e{executable} exists"),
-                    );
-                }
-                match compile(&program, transport, options) {
-                    Ok(p) => {
-                        let reply = Response::Compiled {
-                            device: p.device as u32,
-                            parameters: p.parameters.clone(),
-                            results: p.results.clone(),
-                        };
-                        self.executables.insert(executable, p);
-                        reply
-                    }
-                    Err(r) => r.into(),
-                }
-            }
+            } => self.compile(executable, &program, None, transport, options),
+            Request::CompileOn {
+                executable,
+                program,
+                devices,
+            } => self.compile(executable, &program, Some(&devices), transport, options),
             Request::MakeArray { array, data } => {
                 if let Err(r) = self.fresh(array) {
                     return r.into();
@@ -777,6 +794,36 @@ impl Session {
                 *self = Session::default();
                 Response::Done
             }
+        }
+    }
+
+    /// Compiles `program` for the job's workers (`devices`: for these workers, partition
+    /// `p` on `devices[p]`) and keeps this worker's device of it as `executable`.
+    fn compile(
+        &mut self,
+        executable: u64,
+        program: &str,
+        devices: Option<&[u64]>,
+        transport: &Transport,
+        options: &ServeOptions,
+    ) -> Response {
+        if self.executables.contains_key(&executable) {
+            return refuse(
+                ErrorKind::Failed,
+                format!("executable e{executable} exists"),
+            );
+        }
+        match compile(program, devices, transport, options) {
+            Ok(p) => {
+                let reply = Response::Compiled {
+                    device: transport.worker() as u32,
+                    parameters: p.parameters.clone(),
+                    results: p.results.clone(),
+                };
+                self.executables.insert(executable, p);
+                reply
+            }
+            Err(r) => r.into(),
         }
     }
 
@@ -941,42 +988,54 @@ const HANGUP_POLL: Duration = Duration::from_millis(100);
 /// connection reaches end of file or fails), so a run it no longer waits for stops at its
 /// next while iteration and the worker is free for the next controller. A controller that
 /// sends its next request early is alive: the watcher then stops looking.
+///
+/// The watcher is not waited for: it notices `done` within one poll, and the reply does not
+/// wait that long. Only this thread sets the socket's read timeout (before the watcher starts
+/// and after the work), so a late watcher cannot leave its poll timeout on the connection; at
+/// worst its last look waits, harmlessly, for the next request or the end of the connection.
 fn while_connected<T>(connection: &TcpStream, cancel: &Cancel, work: impl FnOnce() -> T) -> T {
     let Ok(watched) = connection.try_clone() else {
         return work();
     };
-    let done = std::sync::atomic::AtomicBool::new(false);
-    let out = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let _ = watched.set_read_timeout(Some(HANGUP_POLL));
-            let mut probe = [0u8; 1];
-            while !done.load(Ordering::SeqCst) {
-                match watched.peek(&mut probe) {
-                    Ok(0) => return cancel.raise(),
-                    Ok(_) => return,
-                    Err(e)
-                        if matches!(
-                            e.kind(),
-                            std::io::ErrorKind::WouldBlock
-                                | std::io::ErrorKind::TimedOut
-                                | std::io::ErrorKind::Interrupted
-                        ) => {}
-                    Err(_) => return cancel.raise(),
+    if connection.set_read_timeout(Some(HANGUP_POLL)).is_err() {
+        return work();
+    }
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (done, cancel) = (done.clone(), cancel.clone());
+        std::thread::Builder::new()
+            .name("xlac-serve-hangup".into())
+            .spawn(move || {
+                let mut probe = [0u8; 1];
+                while !done.load(Ordering::SeqCst) {
+                    match watched.peek(&mut probe) {
+                        Ok(0) => return cancel.raise(),
+                        Ok(_) => return,
+                        Err(e)
+                            if matches!(
+                                e.kind(),
+                                std::io::ErrorKind::WouldBlock
+                                    | std::io::ErrorKind::TimedOut
+                                    | std::io::ErrorKind::Interrupted
+                            ) => {}
+                        Err(_) => return cancel.raise(),
+                    }
                 }
-            }
-        });
-        let out = work();
-        done.store(true, Ordering::SeqCst);
-        out
-    });
+            })
+    };
+    let out = work();
+    done.store(true, Ordering::SeqCst);
     let _ = connection.set_read_timeout(None);
+    drop(watcher);
     out
 }
 
-/// Parses, plans and compiles `program` for this worker's device.
+/// Parses, plans and compiles `program` for this worker's device: with `devices`, partition
+/// `p` runs on worker `devices[p]`; without, partition `w` on worker `w` of every worker.
 #[cfg_attr(not(feature = "mpi"), allow(unused_variables))]
 fn compile(
     program: &str,
+    devices: Option<&[u64]>,
     transport: &Transport,
     options: &ServeOptions,
 ) -> Result<LoadedProgram, Refusal> {
@@ -991,9 +1050,22 @@ fn compile(
                 .map_or("the verifier rejected the module".into(), |e| e.to_string()),
         )
     })?;
-    let plan = ProgramPlan::new(&module, None).map_err(|e| failed(e.to_string()))?;
-    let workers = transport.workers();
-    if plan.devices.len() != workers {
+    let (me, workers) = (transport.worker(), transport.workers());
+    let assignment: Option<Vec<usize>> = devices
+        .map(|d| {
+            d.iter()
+                .map(|&w| {
+                    usize::try_from(w)
+                        .ok()
+                        .filter(|&w| w < workers)
+                        .ok_or_else(|| failed(format!("worker {w}: this job has {workers}")))
+                })
+                .collect::<Result<_, _>>()
+        })
+        .transpose()?;
+    let plan =
+        ProgramPlan::new(&module, assignment.as_deref()).map_err(|e| failed(e.to_string()))?;
+    if assignment.is_none() && plan.devices.len() != workers {
         return Err(failed(format!(
             "{} runs on {} devices; this job has {workers} worker{} (one device each)",
             module.name,
@@ -1001,15 +1073,32 @@ fn compile(
             if workers == 1 { "" } else { "s" }
         )));
     }
+    let Some(device) = plan.devices.iter().position(|&d| d == me) else {
+        return Err(failed(format!(
+            "{} runs on workers {:?}, not on worker {me}",
+            module.name, plan.devices
+        )));
+    };
     let name = module.name.clone();
     let loaded =
         crate::compiler::load_on_devices(std::slice::from_ref(&module), &plan.grid, &plan.options)
             .map_err(|e| failed(e.to_string()))?;
-    let (device, collectives) = match transport {
-        Transport::Alone => (0, None),
+    // Communicators are split over the whole MPI world, every rank in the same order: only
+    // a program on every worker can have them. One without collectives needs none.
+    let collectives = match transport {
+        Transport::Alone => None,
+        #[cfg(feature = "mpi")]
+        Transport::Mpi(_) if !has_collectives(loaded.module(device)) => None,
         #[cfg(feature = "mpi")]
         Transport::Mpi(world) => {
             use crate::runtime::collectives::mpi::{Mpi, MpiOptions};
+            if plan.devices.len() != workers {
+                return Err(failed(format!(
+                    "{} has collectives and runs on {} of the job's {workers} workers; xlac runs a program with collectives on every worker of its job",
+                    name,
+                    plan.devices.len()
+                )));
+            }
             let mpi = Mpi::new(
                 world,
                 &[loaded.module(0)],
@@ -1020,8 +1109,8 @@ fn compile(
                 },
             )
             .map_err(|e| failed(e.to_string()))?;
-            let device = mpi.device();
-            (device, Some(Arc::new(mpi) as Arc<dyn Collectives>))
+            debug_assert_eq!(mpi.device(), device);
+            Some(Arc::new(mpi) as Arc<dyn Collectives>)
         }
     };
     let per_device = loaded.module(device);
@@ -1043,5 +1132,17 @@ fn compile(
         parameters,
         results,
         collectives,
+    })
+}
+
+/// Whether any computation of `module` has a collective.
+#[cfg(feature = "mpi")]
+fn has_collectives(module: &crate::ir::Module) -> bool {
+    use crate::runtime::collectives::CollectiveKind;
+    module.order.iter().any(|&c| {
+        module
+            .computation(c)
+            .iter()
+            .any(|(_, i)| CollectiveKind::of(i.opcode()).is_some())
     })
 }

@@ -78,6 +78,7 @@ pub fn ifrt_proxy_request(data: &[u8]) {
         devices: 2,
         max_array_bytes: 1 << 16,
         host_buffer_wait: std::time::Duration::ZERO,
+        job: None,
     };
     let Ok(mut session) = Session::new(config, Arc::new(HostBufferStore::new(1 << 20))) else {
         return;

@@ -32,6 +32,8 @@ pub enum Code {
     Unimplemented = 12,
     /// INTERNAL.
     Internal = 13,
+    /// UNAVAILABLE: a rank of the MPI job behind the server is gone.
+    Unavailable = 14,
     /// DATA_LOSS.
     DataLoss = 15,
 }
@@ -71,6 +73,10 @@ impl ProxyError {
     /// RESOURCE_EXHAUSTED.
     pub fn exhausted(m: impl Into<String>) -> ProxyError {
         Self::new(Code::ResourceExhausted, m)
+    }
+    /// UNAVAILABLE.
+    pub fn unavailable(m: impl Into<String>) -> ProxyError {
+        Self::new(Code::Unavailable, m)
     }
     /// DATA_LOSS.
     pub fn data_loss(m: impl Into<String>) -> ProxyError {

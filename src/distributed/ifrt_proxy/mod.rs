@@ -8,7 +8,9 @@
 //! - [`session`]: one `IfrtSession` stream's arrays, executables and futures, and the
 //!   answer to each request;
 //! - [`host_buffers`]: the host buffer store the client uploads to and downloads from;
-//! - [`convert`]: dtypes, shapes, shardings, host bytes, programs and compile options.
+//! - [`convert`]: dtypes, shapes, shardings, host bytes, programs and compile options;
+//! - [`job`]: the ranks of an MPI job as the session's devices (`mpirun -np N xlac serve
+//!   --protocol ifrt-proxy`: rank 0 the front, every rank one device).
 //!
 //! One controller at a time: a second session is refused while one is open. A listen
 //! address off the loopback needs a token, which the client presents in its
@@ -19,6 +21,7 @@
 pub mod convert;
 pub mod grpc;
 pub mod host_buffers;
+pub mod job;
 pub mod proto;
 pub mod session;
 
@@ -81,6 +84,8 @@ pub struct ProxyOptions {
     pub once: bool,
     /// Print no request lines.
     pub quiet: bool,
+    /// The MPI job whose ranks run the programs (`None`: this process runs them).
+    pub job: Option<job::JobWorkers>,
 }
 
 impl ProxyOptions {
@@ -95,6 +100,7 @@ impl ProxyOptions {
             max_store_bytes: 4 << 30,
             once: false,
             quiet: false,
+            job: None,
         }
     }
 }
@@ -244,6 +250,7 @@ impl ServerState {
             devices: self.options.devices,
             max_array_bytes: self.options.max_array_bytes,
             host_buffer_wait: session::HOST_BUFFER_WAIT,
+            job: self.options.job.clone(),
         };
         // The session's state lives on one thread: executables hold JIT code and run there.
         // `closed` says when it has ended the session, so an error that closes the stream
@@ -268,6 +275,9 @@ impl ServerState {
                         if out.blocking_send(Ok(response)).is_err() {
                             break;
                         }
+                    }
+                    if let Err(e) = session.close() {
+                        state.log(&format!("session {session_id}: closing: {}", e.message));
                     }
                 }));
                 if result.is_err() {
@@ -435,6 +445,7 @@ fn to_status(e: ProxyError) -> Status {
         Code::FailedPrecondition => tonic::Code::FailedPrecondition,
         Code::Unimplemented => tonic::Code::Unimplemented,
         Code::Internal => tonic::Code::Internal,
+        Code::Unavailable => tonic::Code::Unavailable,
         Code::DataLoss => tonic::Code::DataLoss,
     };
     Status::new(code, e.message)

@@ -6,7 +6,8 @@
 //!
 //! The session owns an [`ifrt::Client`](crate::ifrt::Client) of `N` devices: arrays and
 //! executables are the library's own, so `N` devices run through the same partitioner
-//! and collectives runtime as `xlac run --partitions`.
+//! and collectives runtime as `xlac run --partitions`. Behind an MPI job ([`super::job`])
+//! its executables are compiled and run on the job's ranks instead, one device each.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,8 +17,9 @@ use prost::Message;
 
 use super::convert::{self, ProxyError};
 use super::host_buffers::HostBufferStore;
+use super::job::{Job, JobWorkers, Loaded};
 use super::proto::*;
-use crate::ifrt::{self, Array, LoadedExecutable, Sharding};
+use crate::ifrt::{self, Array, Sharding};
 
 /// Handles the server makes up start here; the client's stay below (IFRT proxy's
 /// `kServerGeneratedHandlesMinValue`).
@@ -37,6 +39,8 @@ pub struct SessionConfig {
     pub max_array_bytes: u64,
     /// How long a request waits for a host buffer the client is still uploading.
     pub host_buffer_wait: Duration,
+    /// The MPI job whose ranks run the programs (`None`: this process runs them).
+    pub job: Option<JobWorkers>,
 }
 
 /// One session's state.
@@ -45,7 +49,9 @@ pub struct Session {
     client: ifrt::Client,
     host_buffers: Arc<HostBufferStore>,
     arrays: HashMap<u64, Array>,
-    executables: HashMap<u64, Arc<LoadedExecutable>>,
+    executables: HashMap<u64, Arc<Loaded>>,
+    /// The job's workers, when programs run on an MPI job's ranks.
+    job: Option<Job>,
     /// Futures by handle: `Ok` or the failure of the operation they stand for.
     futures: HashMap<u64, Result<(), ProxyError>>,
     next_handle: u64,
@@ -62,7 +68,22 @@ impl Session {
         host_buffers: Arc<HostBufferStore>,
     ) -> Result<Session, String> {
         let client = ifrt::Client::new(config.devices).map_err(|e| e.to_string())?;
+        let job = match &config.job {
+            Some(workers) => {
+                let job = Job::connect(workers).map_err(|e| e.message)?;
+                if job.devices() != config.devices {
+                    return Err(format!(
+                        "the MPI job has {} ranks; the session was set up for {} devices",
+                        job.devices(),
+                        config.devices
+                    ));
+                }
+                Some(job)
+            }
+            None => None,
+        };
         Ok(Session {
+            job,
             config,
             client,
             host_buffers,
@@ -72,6 +93,14 @@ impl Session {
             next_handle: SERVER_HANDLES_START,
             initialized: false,
         })
+    }
+
+    /// Ends the session: the job's workers (if any) drop what it left on them.
+    pub fn close(mut self) -> Result<(), ProxyError> {
+        match self.job.take() {
+            Some(job) => job.close(),
+            None => Ok(()),
+        }
     }
 
     /// Live arrays (for the log and tests).
@@ -103,7 +132,7 @@ impl Session {
             .ok_or_else(|| ProxyError::not_found(format!("no array with handle {handle}")))
     }
 
-    fn executable(&self, handle: u64) -> Result<Arc<LoadedExecutable>, ProxyError> {
+    fn executable(&self, handle: u64) -> Result<Arc<Loaded>, ProxyError> {
         self.executables
             .get(&handle)
             .cloned()
@@ -233,7 +262,10 @@ impl Session {
                 }))
             }
             Request::ExecutableDestruct(r) => {
-                self.executables.remove(&r.loaded_executable_handle);
+                let gone = self.executables.remove(&r.loaded_executable_handle);
+                if let (Some(Loaded::Job(exe)), Some(job)) = (gone.as_deref(), self.job.as_mut()) {
+                    job.delete_executable(exe)?;
+                }
                 Ok(Response::ExecutableDestruct(Empty {}))
             }
             Request::CostAnalysis(r) => {
@@ -523,9 +555,10 @@ impl Session {
         }
         let module = convert::program(r.program.as_ref())?;
         let devices = convert::compile_devices(r.compile_options.as_ref(), self.config.devices)?;
-        let exe = match &devices {
-            Some(d) => self.client.compile_on(module, d)?,
-            None => self.client.compile(module)?,
+        let exe = match (&mut self.job, &devices) {
+            (Some(job), d) => Loaded::Job(job.compile(&module, d.as_deref())?),
+            (None, Some(d)) => Loaded::Local(self.client.compile_on(module, d)?),
+            (None, None) => Loaded::Local(self.client.compile(module)?),
         };
         let ids: Vec<i32> = exe.devices().iter().map(|&d| d as i32).collect();
         let name = exe.name().to_string();
@@ -577,7 +610,15 @@ impl Session {
             .iter()
             .map(|&h| self.array(h).cloned())
             .collect::<Result<_, _>>()?;
-        let outputs = exe.execute(&args)?;
+        let outputs = match (&*exe, &mut self.job) {
+            (Loaded::Local(e), _) => e.execute(&args)?,
+            (Loaded::Job(e), Some(job)) => job.execute(&self.client, e, &args)?,
+            (Loaded::Job(_), None) => {
+                return Err(ProxyError::failed_precondition(
+                    "an executable of an MPI job in a session without one",
+                ));
+            }
+        };
         if !r.result_array_handle.is_empty() && r.result_array_handle.len() != outputs.len() {
             return Err(ProxyError::invalid(format!(
                 "{} result handles for {} results",

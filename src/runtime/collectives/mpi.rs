@@ -105,6 +105,14 @@ impl MpiWorld {
         ))
     }
 
+    /// Overwrites `bytes` on every rank with rank 0's (the same length on every rank).
+    pub fn broadcast_from_root(&self, bytes: &mut [u8]) {
+        self.universe
+            .world()
+            .process_at_rank(0)
+            .broadcast_into(bytes);
+    }
+
     /// Waits until every rank gets here, or `deadline` passes (a rank that died never
     /// does); true if all arrived. Ranks meet here before exiting after a failure that all
     /// of them saw, so that rank 0 has printed the report before any rank's exit code
