@@ -284,12 +284,32 @@ pub fn compile(
     let devices = options.devices()?;
     let count = client.device_count();
     let mut seen = vec![false; count];
+    let mut local = Vec::with_capacity(devices.len());
     for &d in &devices {
-        match usize::try_from(d).ok().filter(|&d| d < count) {
-            Some(d) if !seen[d] => seen[d] = true,
+        let index = match client.local_index_of_id(d) {
+            Ok(Some(l)) => Some(l),
+            Ok(None) => {
+                return Err(Error::unimplemented(format!(
+                    "error: the program runs on devices {devices:?}, and device {d} belongs to another process; xlac runs a program on this process's devices only ({})",
+                    client.describe_ids()
+                )));
+            }
+            Err(_) => None,
+        };
+        match index {
+            Some(l) if !seen[l] => {
+                seen[l] = true;
+                local.push(l);
+            }
             Some(_) => {
                 return Err(Error::invalid(format!(
                     "error: the device assignment {devices:?} lists device {d} twice"
+                )));
+            }
+            None if client.process_count() > 1 => {
+                return Err(Error::invalid(format!(
+                    "error: the program runs on devices {devices:?}; {}",
+                    client.describe_ids()
                 )));
             }
             None => {
@@ -308,7 +328,7 @@ pub fn compile(
         options.num_partitions as usize,
     );
     let assignment = compile_options::device_assignment_bytes(replicas, partitions, &devices);
-    let devices: Vec<usize> = devices.iter().map(|&d| d as usize).collect();
+    let devices = local;
     let program = read_program(code, format)?;
     let module = program.module;
     let name = module.name.clone();
