@@ -466,6 +466,30 @@ impl Client {
         Ok((p as usize == self.process_index).then_some(l as usize))
     }
 
+    /// The process of each of `ids` when some are another process's (`None` when all
+    /// are this process's, or one is no device of the job: the caller reports that).
+    pub fn owners(&self, ids: &[i64]) -> Option<Vec<u32>> {
+        let mut remote = false;
+        let mut owners = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let Ok(local) = self.local_index_of_id(id) else {
+                return None;
+            };
+            remote |= local.is_none();
+            owners.push((id / crate::topology::IDS_PER_PROCESS as i64) as u32);
+        }
+        remote.then_some(owners)
+    }
+
+    /// This process's place in its job (process 0 of 1 without `jax.distributed`).
+    pub fn distributed(&self) -> Distributed {
+        Distributed {
+            node_id: self.process_index,
+            num_nodes: self.process_count(),
+            partition_index: self.options.distributed.and_then(|d| d.partition_index),
+        }
+    }
+
     /// The ids of the job's devices, for error messages.
     pub fn describe_ids(&self) -> String {
         let stride = crate::topology::IDS_PER_PROCESS;
@@ -648,6 +672,9 @@ entry_points! {
                         )));
                     }
                 };
+                if d.num_nodes > 1 {
+                    crate::mpi_job::start(d.node_id, d.num_nodes)?;
+                }
                 Client::create_in(options, d.node_id, &global)?
             }
         };

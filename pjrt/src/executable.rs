@@ -273,6 +273,27 @@ fn array_bytes(shapes: &[ArrayShape]) -> i64 {
     shapes.iter().map(|s| s.byte_size() as i64).sum()
 }
 
+/// Checks a program over the devices of several processes (`owners[i]`: the process of
+/// `devices[i]`) before it is compiled: each process runs one device of it, over MPI.
+fn check_job_program(client: &Client, devices: &[i64], owners: &[u32]) -> Result<()> {
+    let mut count = vec![0usize; client.process_count()];
+    for &p in owners {
+        count[p as usize] += 1;
+    }
+    if count.iter().any(|&n| n != 1) {
+        return Err(Error::unimplemented(format!(
+            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs one device per process (start each process with devices:1)",
+            count
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let d = client.distributed();
+    crate::mpi_job::check_launch(d.node_id, d.num_nodes)
+}
+
 /// Compiles `code` for `client`: the whole of `PJRT_Client_Compile` but the C plumbing.
 pub fn compile(
     client: &Client,
@@ -285,15 +306,15 @@ pub fn compile(
     let count = client.device_count();
     let mut seen = vec![false; count];
     let mut local = Vec::with_capacity(devices.len());
+    // The process of each device, when some belong to other processes.
+    let owners = client.owners(&devices);
+    if let Some(owners) = &owners {
+        check_job_program(client, &devices, owners)?;
+    }
     for &d in &devices {
         let index = match client.local_index_of_id(d) {
             Ok(Some(l)) => Some(l),
-            Ok(None) => {
-                return Err(Error::unimplemented(format!(
-                    "error: the program runs on devices {devices:?}, and device {d} belongs to another process; xlac runs a program on this process's devices only ({})",
-                    client.describe_ids()
-                )));
-            }
+            Ok(None) => continue,
             Err(_) => None,
         };
         match index {
@@ -371,9 +392,15 @@ pub fn compile(
     let mut shardings = None;
     let (runner, optimized_text, optimized_program, cost, memory, code_bytes) =
         match client.options.mode {
-            _ if devices.len() > 1 => {
-                let sharded =
-                    crate::sharded::compile(client, module, replicas, partitions, xlac_options)?;
+            _ if replicas * partitions > 1 => {
+                let sharded = crate::sharded::compile(
+                    client,
+                    module,
+                    replicas,
+                    partitions,
+                    xlac_options,
+                    owners,
+                )?;
                 parameters = sharded.parameters.clone();
                 outputs = sharded.outputs.iter().cloned().map(Some).collect();
                 let text = sharded.module.to_string();

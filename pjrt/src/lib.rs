@@ -28,6 +28,7 @@ pub mod compile_options;
 pub mod error;
 pub mod executable;
 pub mod host_callback;
+pub mod mpi_job;
 pub mod option_overrides;
 pub mod sharded;
 pub mod shardings;

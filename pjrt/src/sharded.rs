@@ -6,6 +6,9 @@
 //! The parameter and result shardings the partitioner decided are what JAX reads back
 //! (through the optimized program's `spmd_parameters_shardings` / `spmd_output_sharding`),
 //! so it places its arrays the way the program takes them.
+//!
+//! In a `jax.distributed` job a program's devices may belong to several processes; each
+//! process then runs only its own device, with collectives over MPI ([`crate::mpi_job`]).
 
 use std::sync::{Arc, Mutex};
 
@@ -43,6 +46,9 @@ pub struct Sharded {
     pub outputs: Vec<ArrayShape>,
     /// Device 0's module after the whole pipeline (what `compiled.as_text()` shows).
     pub module: Module,
+    /// In a program over several processes: this process's device and collectives.
+    #[cfg(feature = "mpi")]
+    job: Option<crate::mpi_job::JobPart>,
 }
 
 /// Partitions `module` for `replicas x partitions` devices and loads the per-device program
@@ -54,6 +60,7 @@ pub fn compile(
     replicas: usize,
     partitions: usize,
     options: XlacCompileOptions,
+    owners: Option<Vec<u32>>,
 ) -> Result<Sharded> {
     let name = module.name.clone();
     let failed = |e: String| Error::invalid(format!("error: {name}: {e}"));
@@ -93,7 +100,9 @@ pub fn compile(
                 .module
         }
     };
-    let grid = DeviceGrid::new(replicas as u32, partitions as u32);
+    let mut grid = DeviceGrid::new(replicas as u32, partitions as u32);
+    // Over several processes, a device's physical id is its process (its MPI rank).
+    grid.device_assignment = owners.clone();
     let run = DeviceRunOptions {
         backend,
         mode: None,
@@ -104,7 +113,21 @@ pub fn compile(
         client.install(|| load_on_devices(&[program], &grid, &run).map_err(|e| e.to_string()));
     let devices = devices.map_err(failed)?;
     let module = devices.module(0).clone();
+    #[cfg(feature = "mpi")]
+    let job = match owners {
+        Some(_) => Some(crate::mpi_job::join(&devices, &grid)?),
+        None => None,
+    };
+    #[cfg(not(feature = "mpi"))]
+    if owners.is_some() {
+        return Err(Error::new(
+            Code::Internal,
+            "a program over several processes reached a plugin without MPI",
+        ));
+    }
     Ok(Sharded {
+        #[cfg(feature = "mpi")]
+        job,
         devices: Mutex::new(SendDevices(devices)),
         parameter_shardings: parameter_shardings(&partitioned),
         result_shardings: result_shardings(&partitioned),
@@ -129,27 +152,45 @@ impl Sharded {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
         devices.0.set_custom_call_handler(host);
+        #[cfg(feature = "mpi")]
+        if let Some(job) = &self.job {
+            let [own] = args else {
+                return Err(Error::invalid(format!(
+                    "error: {name}: {} argument lists; this process runs one device of the program",
+                    args.len()
+                )));
+            };
+            let run =
+                client.install(|| devices.0.execute_device(job.device, own, job.collectives()));
+            devices.0.set_custom_call_handler(None);
+            let (result, _trace) =
+                run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            return Ok(vec![self.leaves(name, result)?]);
+        }
         let run = client.install(|| devices.0.execute(args));
         // The callables belong to this run only.
         devices.0.set_custom_call_handler(None);
         let run = run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
         run.results
             .into_iter()
-            .map(|r| {
-                let mut leaves = Vec::new();
-                crate::executable::flatten(r, &mut leaves);
-                if leaves.len() != self.outputs.len() {
-                    return Err(Error::new(
-                        Code::Internal,
-                        format!(
-                            "{name}: {} result leaves, {} expected",
-                            leaves.len(),
-                            self.outputs.len()
-                        ),
-                    ));
-                }
-                Ok(leaves)
-            })
+            .map(|r| self.leaves(name, r))
             .collect()
+    }
+
+    /// One device's result, flattened into its leaves.
+    fn leaves(&self, name: &str, result: Literal) -> Result<Vec<Literal>> {
+        let mut leaves = Vec::new();
+        crate::executable::flatten(result, &mut leaves);
+        if leaves.len() != self.outputs.len() {
+            return Err(Error::new(
+                Code::Internal,
+                format!(
+                    "{name}: {} result leaves, {} expected",
+                    leaves.len(),
+                    self.outputs.len()
+                ),
+            ));
+        }
+        Ok(leaves)
     }
 }

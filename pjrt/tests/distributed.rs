@@ -302,3 +302,99 @@ fn a_global_topology_that_does_not_fit_is_refused() {
         assert!(e.message.contains(word), "{}", e.message);
     }
 }
+
+/// A sum over a parameter split across the devices: the partitioner adds the partial sums
+/// with an all-reduce, which here crosses processes.
+fn sharded_sum(devices: usize) -> String {
+    format!(
+        "HloModule sharded_sum, num_partitions={devices}\n\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\nENTRY main {{\n  p = f32[8] parameter(0), sharding={{devices=[{devices}]<=[{devices}]}}\n  zero = f32[] constant(0)\n  ROOT r = f32[] reduce(p, zero), dimensions={{0}}, to_apply=add, sharding={{replicated}}\n}}\n"
+    )
+}
+
+/// A `CompileOptionsProto` for one replica of `ids.len()` partitions on devices `ids`.
+fn options_on(ids: &[i64]) -> Vec<u8> {
+    let assignment = xlac_pjrt::compile_options::device_assignment_bytes(1, ids.len(), ids);
+    let mut build = vec![
+        0x20,
+        1,
+        0x28,
+        ids.len() as u8,
+        0x30,
+        1,
+        0x4a,
+        assignment.len() as u8,
+    ];
+    build.extend(assignment);
+    let mut top = vec![0x1a, build.len() as u8];
+    top.extend(build);
+    top
+}
+
+/// Two processes' clients (`devices` each) on one store.
+fn two_processes(p: &Plugin, store: &Store, devices: i64) -> Vec<*mut c_void> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|n| {
+                s.spawn(move || {
+                    create(
+                        p,
+                        Some(store),
+                        &[("node_id", n), ("num_nodes", 2), ("devices", devices)],
+                    )
+                    .map(|c| c as usize)
+                    .unwrap()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap() as *mut c_void)
+            .collect()
+    })
+}
+
+#[test]
+fn a_program_over_processes_says_what_it_needs() {
+    let p = load();
+    let store = Store::default();
+    let clients = two_processes(&p, &store, 1);
+    // This test does not run under mpirun: with MPI the launch is what is missing.
+    let want = if cfg!(feature = "mpi") {
+        "this process was not started by mpirun"
+    } else {
+        "this xlac plugin was built without MPI"
+    };
+    for (&c, own) in clients.iter().zip([0, 2048]) {
+        let e = p
+            .compile(c, sharded_sum(2).as_bytes(), &options_on(&[0, 2048]))
+            .unwrap_err();
+        assert!(e.message.contains(want), "{}", e.message);
+        assert!(!e.message.contains('\n'));
+        // The process's own device still runs programs.
+        let exe = p.compile(c, sharded_sum(1).as_bytes(), &options_on(&[own]));
+        p.destroy_loaded(exe.unwrap());
+        p.destroy_client(c);
+    }
+    let store = Store::default();
+    let clients = two_processes(&p, &store, 2);
+    for &c in &clients {
+        let e = p
+            .compile(
+                c,
+                sharded_sum(4).as_bytes(),
+                &options_on(&[0, 1, 2048, 2049]),
+            )
+            .unwrap_err();
+        assert!(e.message.contains("2, 2 per process"), "{}", e.message);
+        let e = p
+            .compile(c, sharded_sum(2).as_bytes(), &options_on(&[0, 4096]))
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains("the job's processes have devices 0..1, 2048..2049"),
+            "{}",
+            e.message
+        );
+        p.destroy_client(c);
+    }
+}
