@@ -412,3 +412,66 @@ fn donation_becomes_input_output_alias() {
         }
     }
 }
+
+/// Every jax.jit artifact of `testdata/bytecode/attributes/` (`NAME.jit.mlirbc`) runs to the
+/// same outputs, bit for bit, on its devices as the text jaxlib reads it as (`NAME.mlir`,
+/// read by xlac's text parser), on the same random inputs. `explicit_while` holds Shardy
+/// constraints in both a while's cond and its body, whose values mixed serialization casts:
+/// a region's casts must not leak into its sibling region, which numbers values alike.
+#[test]
+fn jit_artifacts_run_like_the_text_jaxlib_reads() {
+    let dir = scratch("jit-like-text");
+    let attrs = root().join("bytecode/attributes");
+    let mut names: Vec<String> = std::fs::read_dir(&attrs)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_str().unwrap().to_string();
+            n.strip_suffix(".jit.mlirbc").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(names.iter().any(|n| n == "explicit_while"), "{names:?}");
+    let mut problems = Vec::new();
+    for name in &names {
+        let text = attrs.join(format!("{name}.mlir"));
+        let o = xlac(&["convert", &text.display().to_string(), "--to", "hlo"]);
+        assert_eq!(o.code, 0, "{name}.mlir: {}", o.stderr);
+        let partitions = o
+            .stdout
+            .lines()
+            .next()
+            .and_then(|h| h.split("num_partitions=").nth(1))
+            .map(|p| p.split(|c: char| !c.is_ascii_digit()).next().unwrap_or("1"))
+            .unwrap_or("1")
+            .to_string();
+        let run = |model: &Path, out: &Path| -> Result<Vec<u8>, String> {
+            let o = xlac(&[
+                "run",
+                &model.display().to_string(),
+                "--partitions",
+                &partitions,
+                "--seed",
+                "7",
+                "--output",
+                &out.display().to_string(),
+                "--quiet",
+            ]);
+            if o.code != 0 {
+                return Err(format!("{}: {}", model.display(), o.stderr.trim()));
+            }
+            std::fs::read(out).map_err(|e| e.to_string())
+        };
+        let want = run(&text, &dir.join(format!("{name}.text.npz")));
+        let got = run(
+            &attrs.join(format!("{name}.jit.mlirbc")),
+            &dir.join(format!("{name}.bytes.npz")),
+        );
+        match (want, got) {
+            (Ok(w), Ok(g)) if w == g => {}
+            (Ok(_), Ok(_)) => problems.push(format!("{name}: outputs differ")),
+            (w, g) => problems.push(format!("{name}: {:?} / {:?}", w.err(), g.err())),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

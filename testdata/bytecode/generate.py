@@ -203,7 +203,27 @@ def jit_cases():
          dict(donate_argnums=(0, 1))),
         ("sharded_replicated", lambda x: jnp.sin(x) * 3.0, [put(a, shard(None, "x"))],
          dict(out_shardings=shard("y", None))),
+        # Explicit mesh axes: Shardy constraints (and mixed serialization's casts around
+        # them) in both a while's cond and its body, which number their values alike.
+        ("explicit_while", explicit_while, [jax.random.key(0)], dict(mesh=EXPLICIT)),
     ]
+
+
+def explicit_mesh():
+    from jax.sharding import AxisType
+    return jax.make_mesh((4,), ("x",), axis_types=(AxisType.Explicit,),
+                         devices=jax.devices()[:4])
+
+
+EXPLICIT = explicit_mesh()
+
+
+def explicit_while(key):
+    """jax.random.f with an out_sharding over an Explicit mesh axis (threefry in a while)."""
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    return jax.random.f(key, dfnum=2.0, dfden=3.0, shape=(4,),
+                        out_sharding=NamedSharding(EXPLICIT, P("x")))
 
 
 def write_xla_header(folder, name, lowered):
@@ -227,7 +247,13 @@ def attributes(index):
                       "accepted", " ".join(TARGETS)))
         print(f"attributes/spmd__{name}", flush=True)
     for name, fn, args, options in jit_cases():
-        lowered = jax.jit(fn, **options).lower(*args)
+        # `mesh`: lowered under jax.set_mesh (explicit axes need it).
+        mesh = options.pop("mesh", None)
+        if mesh is None:
+            lowered = jax.jit(fn, **options).lower(*args)
+        else:
+            with jax.set_mesh(mesh):
+                lowered = jax.jit(fn, **options).lower(*args)
         module = lowered.compiler_ir("stablehlo")
         artifacts = {"jit": _jax.mlir.serialize_portable_artifact(module, JIT_TARGET, True)}
         write_case(folder, name, artifacts)

@@ -62,10 +62,7 @@ pub fn module(top: &[RawOp]) -> BResult<MlirModule> {
     let mut functions = Vec::new();
     let mut meshes = Vec::new();
     let body = m.regions.first().and_then(|r| r.blocks.first());
-    let mut cx = Legalizer {
-        scopes: Vec::new(),
-        casts: HashMap::new(),
-    };
+    let mut cx = Legalizer { scopes: Vec::new() };
     for op in body.map(|b| b.ops.as_slice()).unwrap_or_default() {
         // Shardy meshes name the device axes the `sdy.sharding` attributes use; kept
         // as the text parser keeps them (the name and the `<[...]>` text).
@@ -112,8 +109,17 @@ fn loc_of(_: &Location) -> Loc {
 }
 
 struct Legalizer {
-    /// Value types by name, one map per region.
-    scopes: Vec<HashMap<String, Type>>,
+    /// The values of each open region, innermost last.
+    scopes: Vec<RegionValues>,
+}
+
+/// The values one region defines. Sibling regions (a while's cond and body) number their
+/// values from the same base, so a name means something else in the next region: nothing
+/// a region records outlives it.
+#[derive(Default)]
+struct RegionValues {
+    /// Value types by name.
+    types: HashMap<String, Type>,
     /// `builtin.unrealized_conversion_cast` results (VHLO ↔ builtin types around the Shardy
     /// ops of a mixed artifact) and the values they stand for.
     casts: HashMap<String, String>,
@@ -179,7 +185,7 @@ impl Legalizer {
     }
 
     fn region(&mut self, r: &RawRegion, parent: &RawOp, in_function: bool) -> BResult<Region> {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(RegionValues::default());
         let mut blocks = Vec::new();
         for b in &r.blocks {
             blocks.push(self.block(b, parent, in_function)?);
@@ -209,7 +215,9 @@ impl Legalizer {
                 if self.lookup(&source).is_none() {
                     return Err(err(op, format!("value {o} is used before it is defined")));
                 }
-                self.casts.insert(r.clone(), source);
+                if let Some(s) = self.scopes.last_mut() {
+                    s.casts.insert(r.clone(), source);
+                }
                 continue;
             }
             operations.push(self.op(op, in_function)?);
@@ -223,22 +231,22 @@ impl Legalizer {
 
     fn define(&mut self, name: &str, t: Type) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string(), t);
+            s.types.insert(name.to_string(), t);
         }
     }
 
     /// The value a name stands for (through conversion casts).
     fn resolve<'n>(&'n self, name: &'n str) -> &'n str {
-        let mut n = name;
-        // Bounded: a cast's source was resolved when it was recorded.
-        if let Some(s) = self.casts.get(n) {
-            n = s;
-        }
-        n
+        // One step: a cast's source was resolved when it was recorded.
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.casts.get(name))
+            .map_or(name, String::as_str)
     }
 
     fn lookup(&self, name: &str) -> Option<&Type> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes.iter().rev().find_map(|s| s.types.get(name))
     }
 
     fn op(&mut self, op: &RawOp, in_function: bool) -> BResult<Operation> {
