@@ -66,7 +66,9 @@ def run_file(args, path, out):
             JAX_NUM_GENERATED_CASES=env.get("JAX_NUM_GENERATED_CASES", "1"),
         )
         if args.backend == "xlac":
-            env.update(JAX_PLATFORMS="xlac", XLAC_PJRT_OPTIONS="devices:1", XLAC_TEST_DUT="cpu")
+            # With the CPU backend beside it, as for the single-process files: host callbacks
+            # place their inputs on a CPU device, and some tests name "cpu".
+            env.update(JAX_PLATFORMS="xlac,cpu", XLAC_PJRT_OPTIONS="devices:1")
             env["XLAC_MP_EXTRA"] = "--jax_test_dut=cpu"
         else:
             env.update(JAX_PLATFORMS="cpu")

@@ -273,21 +273,30 @@ fn array_bytes(shapes: &[ArrayShape]) -> i64 {
     shapes.iter().map(|s| s.byte_size() as i64).sum()
 }
 
-/// Checks a program over the devices of several processes (`owners[i]`: the process of
-/// `devices[i]`) before it is compiled: each process runs one device of it, over MPI.
-fn check_job_program(client: &Client, devices: &[i64], owners: &[u32]) -> Result<()> {
+/// Checks a program with collectives over the devices of several processes (`owners[i]`:
+/// the process of device `i`): each process runs one device of it, over MPI.
+pub fn check_job_program(client: &Client, devices: &[i64], owners: &[u32]) -> Result<()> {
     let mut count = vec![0usize; client.process_count()];
     for &p in owners {
         count[p as usize] += 1;
     }
+    let per_process = || {
+        count
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if count.contains(&0) {
+        return Err(Error::unimplemented(format!(
+            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs programs over every process of the job, one device each",
+            per_process()
+        )));
+    }
     if count.iter().any(|&n| n != 1) {
         return Err(Error::unimplemented(format!(
             "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs one device per process (start each process with devices:1)",
-            count
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            per_process()
         )));
     }
     let d = client.distributed();
@@ -308,9 +317,6 @@ pub fn compile(
     let mut local = Vec::with_capacity(devices.len());
     // The process of each device, when some belong to other processes.
     let owners = client.owners(&devices);
-    if let Some(owners) = &owners {
-        check_job_program(client, &devices, owners)?;
-    }
     for &d in &devices {
         let index = match client.local_index_of_id(d) {
             Ok(Some(l)) => Some(l),
@@ -349,6 +355,7 @@ pub fn compile(
         options.num_partitions as usize,
     );
     let assignment = compile_options::device_assignment_bytes(replicas, partitions, &devices);
+    let devices_global = devices;
     let devices = local;
     let program = read_program(code, format)?;
     let module = program.module;
@@ -399,7 +406,7 @@ pub fn compile(
                     replicas,
                     partitions,
                     xlac_options,
-                    owners,
+                    owners.map(|o| (o, devices_global.clone())),
                 )?;
                 parameters = sharded.parameters.clone();
                 outputs = sharded.outputs.iter().cloned().map(Some).collect();
@@ -1112,6 +1119,10 @@ entry_points! {
                 "error: {}: execute on device {d}; the program runs on devices {devices:?}",
                 l.state.name
             )));
+        }
+        if devices.is_empty() {
+            // A program over other processes' devices only: they run it; nothing here.
+            return Ok(());
         }
         // SAFETY: the framework's options.
         let non_donatable = unsafe { execute_options_ok(a.options)? };

@@ -8,7 +8,9 @@
 //! so it places its arrays the way the program takes them.
 //!
 //! In a `jax.distributed` job a program's devices may belong to several processes; each
-//! process then runs only its own device, with collectives over MPI ([`crate::mpi_job`]).
+//! process then runs only its own devices. A program without collectives needs nothing
+//! more (every device computes alone); one with collectives runs one device per process,
+//! the collectives over MPI ([`crate::mpi_job`]).
 
 use std::sync::{Arc, Mutex};
 
@@ -19,7 +21,9 @@ use xlac::compiler::{
 use xlac::eval::CustomCallHandler;
 use xlac::ir::sharding::HloSharding;
 use xlac::ir::{ArrayShape, Literal, Module, Shape};
-use xlac::runtime::collectives::DeviceGrid;
+use xlac::runtime::collectives::{
+    CollectiveKind, CollectiveMode, Collectives, DeviceGrid, DeviceId, InProcess,
+};
 use xlac::spmd::SpmdOptions;
 use xlac::spmd::run::{parameter_shardings, result_shardings};
 
@@ -46,7 +50,11 @@ pub struct Sharded {
     pub outputs: Vec<ArrayShape>,
     /// Device 0's module after the whole pipeline (what `compiled.as_text()` shows).
     pub module: Module,
-    /// In a program over several processes: this process's device and collectives.
+    /// In a program over several processes: the devices (positions in the program) this
+    /// process runs, in execution order; `None`: it runs every device.
+    own: Option<Vec<DeviceId>>,
+    /// In a program with collectives over several processes: this process's device and
+    /// collectives.
     #[cfg(feature = "mpi")]
     job: Option<crate::mpi_job::JobPart>,
 }
@@ -60,8 +68,13 @@ pub fn compile(
     replicas: usize,
     partitions: usize,
     options: XlacCompileOptions,
-    owners: Option<Vec<u32>>,
+    spans: Option<(Vec<u32>, Vec<i64>)>,
 ) -> Result<Sharded> {
+    // Over several processes: each device's process, and the devices' ids.
+    let (owners, ids) = match spans {
+        Some((o, i)) => (Some(o), i),
+        None => (None, Vec::new()),
+    };
     let name = module.name.clone();
     let failed = |e: String| Error::invalid(format!("error: {name}: {e}"));
     let spmd = SpmdOptions {
@@ -113,19 +126,30 @@ pub fn compile(
         client.install(|| load_on_devices(&[program], &grid, &run).map_err(|e| e.to_string()));
     let devices = devices.map_err(failed)?;
     let module = devices.module(0).clone();
+    let own = owners.as_ref().map(|o| {
+        (0..o.len())
+            .filter(|&d| o[d] as usize == client.process_index)
+            .collect::<Vec<_>>()
+    });
+    let crosses = owners.is_some() && has_collectives(devices.module(0));
+    if let (true, Some(o)) = (crosses, &owners) {
+        crate::executable::check_job_program(client, &ids, o)?;
+    }
     #[cfg(feature = "mpi")]
-    let job = match owners {
-        Some(_) => Some(crate::mpi_job::join(&devices, &grid)?),
-        None => None,
+    let job = if crosses {
+        Some(crate::mpi_job::join(&devices, &grid)?)
+    } else {
+        None
     };
     #[cfg(not(feature = "mpi"))]
-    if owners.is_some() {
+    if crosses {
         return Err(Error::new(
             Code::Internal,
-            "a program over several processes reached a plugin without MPI",
+            "a program with collectives over several processes reached a plugin without MPI",
         ));
     }
     Ok(Sharded {
+        own,
         #[cfg(feature = "mpi")]
         job,
         devices: Mutex::new(SendDevices(devices)),
@@ -152,6 +176,17 @@ impl Sharded {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
         devices.0.set_custom_call_handler(host);
+        if let Some(own) = &self.own {
+            #[cfg(feature = "mpi")]
+            let job = self.job.as_ref();
+            #[cfg(not(feature = "mpi"))]
+            let job: Option<&()> = None;
+            if job.is_none() {
+                let run = self.run_own(client, name, &mut devices.0, own, args);
+                devices.0.set_custom_call_handler(None);
+                return run;
+            }
+        }
         #[cfg(feature = "mpi")]
         if let Some(job) = &self.job {
             let [own] = args else {
@@ -177,6 +212,40 @@ impl Sharded {
             .collect()
     }
 
+    /// Runs this process's devices `own` (`args[i]` for `own[i]`) of a program without
+    /// collectives, one after another: each computes alone.
+    fn run_own<A: std::borrow::Borrow<Literal> + Sync>(
+        &self,
+        client: &Client,
+        name: &str,
+        devices: &mut LoadedDevices,
+        own: &[DeviceId],
+        args: &[Vec<A>],
+    ) -> Result<Vec<Vec<Literal>>> {
+        if args.len() != own.len() {
+            return Err(Error::invalid(format!(
+                "error: {name}: {} argument lists; this process runs {} devices of the program",
+                args.len(),
+                own.len()
+            )));
+        }
+        // No collective is ever called; the runtime is there because a device runs in one.
+        let alone: Arc<dyn Collectives> = Arc::new(InProcess::new(
+            devices.grid().clone(),
+            CollectiveMode::Threaded {
+                deadline: std::time::Duration::from_secs(1),
+            },
+        ));
+        let mut out = Vec::with_capacity(own.len());
+        for (&d, row) in own.iter().zip(args) {
+            let run = client.install(|| devices.execute_device(d, row, alone.clone()));
+            let (result, _trace) =
+                run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            out.push(self.leaves(name, result)?);
+        }
+        Ok(out)
+    }
+
     /// One device's result, flattened into its leaves.
     fn leaves(&self, name: &str, result: Literal) -> Result<Vec<Literal>> {
         let mut leaves = Vec::new();
@@ -193,4 +262,15 @@ impl Sharded {
         }
         Ok(leaves)
     }
+}
+
+/// True if `module` has a collective anywhere (a per-device program that never meets the
+/// other devices has none).
+fn has_collectives(module: &Module) -> bool {
+    module.order.iter().any(|&c| {
+        module
+            .computation(c)
+            .iter()
+            .any(|(_, instr)| CollectiveKind::of(instr.opcode()).is_some())
+    })
 }

@@ -398,3 +398,74 @@ fn a_program_over_processes_says_what_it_needs() {
         p.destroy_client(c);
     }
 }
+
+/// `x + 1` over 4 partitions: no collective, so each process runs its own devices alone.
+const ADD_ONE: &str = "HloModule add_one, num_partitions=4\n\nENTRY main {\n  p = f32[8] parameter(0), sharding={devices=[4]<=[4]}\n  one = f32[] constant(1)\n  b = f32[8] broadcast(one), dimensions={}\n  ROOT r = f32[8] add(p, b), sharding={devices=[4]<=[4]}\n}\n";
+
+fn put(p: &Plugin, client: *mut c_void, device: *mut c_void, values: &[f32]) -> *mut c_void {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let dims = [values.len() as i64];
+    let mut a: PJRT_Client_BufferFromHostBuffer_Args = args();
+    a.client = client;
+    a.data = bytes.as_ptr().cast();
+    a.type_ = 11; // F32
+    a.dims = dims.as_ptr();
+    a.num_dims = 1;
+    a.host_buffer_semantics = 2;
+    a.device = device;
+    p.call("Client_BufferFromHostBuffer", &mut a).unwrap();
+    p.destroy_event(a.done_with_host_buffer);
+    a.buffer
+}
+
+fn addressable(p: &Plugin, client: *mut c_void) -> Vec<*mut c_void> {
+    let mut a: PJRT_Client_AddressableDevices_Args = args();
+    a.client = client;
+    p.call("Client_AddressableDevices", &mut a).unwrap();
+    // SAFETY: the client's list.
+    unsafe { std::slice::from_raw_parts(a.addressable_devices, a.num_addressable_devices) }.to_vec()
+}
+
+#[test]
+fn a_program_without_collectives_runs_each_process_on_its_own_devices() {
+    let p = load();
+    let store = Store::default();
+    let clients = two_processes(&p, &store, 2);
+    for (n, &c) in clients.iter().enumerate() {
+        let exe = p
+            .compile(c, ADD_ONE.as_bytes(), &options_on(&[0, 1, 2048, 2049]))
+            .unwrap();
+        let local = addressable(&p, c);
+        // Shard k of [0, 1, ..., 7] is [2k, 2k+1]; this process holds shards 2n and 2n+1.
+        let inputs: Vec<*mut c_void> = (0..2)
+            .map(|i| {
+                let k = (2 * n + i) as f32;
+                put(&p, c, local[i], &[2.0 * k, 2.0 * k + 1.0])
+            })
+            .collect();
+        let rows: Vec<&[*mut c_void]> = inputs.iter().map(std::slice::from_ref).collect();
+        let out = p.execute_on_devices(exe, &rows).unwrap();
+        for (i, o) in out.iter().enumerate() {
+            let k = (2 * n + i) as f32;
+            let got: Vec<f32> = p
+                .to_host(o[0])
+                .unwrap()
+                .chunks(4)
+                .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+                .collect();
+            assert_eq!(got, [2.0 * k + 1.0, 2.0 * k + 2.0], "process {n} shard {i}");
+            p.destroy_buffer(o[0]);
+        }
+        inputs.into_iter().for_each(|b| p.destroy_buffer(b));
+        p.destroy_loaded(exe);
+
+        // A program on the other process's device only: it compiles here and runs nowhere.
+        let other = [2048, 0][n];
+        let exe = p
+            .compile(c, sharded_sum(1).as_bytes(), &options_on(&[other]))
+            .unwrap();
+        assert!(p.execute_on_devices(exe, &[]).unwrap().is_empty());
+        p.destroy_loaded(exe);
+        p.destroy_client(c);
+    }
+}
