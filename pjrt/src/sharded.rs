@@ -176,17 +176,21 @@ impl Sharded {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
         devices.0.set_custom_call_handler(host);
-        if let Some(own) = &self.own {
-            #[cfg(feature = "mpi")]
-            let job = self.job.as_ref();
-            #[cfg(not(feature = "mpi"))]
-            let job: Option<&()> = None;
-            if job.is_none() {
-                let run = self.run_own(client, name, &mut devices.0, own, args);
-                devices.0.set_custom_call_handler(None);
-                return run;
-            }
-        }
+        let run = self.run(client, name, &mut devices.0, args);
+        // The callables belong to this run only.
+        devices.0.set_custom_call_handler(None);
+        run
+    }
+
+    /// [`Sharded::execute`] once the host callbacks are in place: this process's part over
+    /// MPI, this process's devices alone, or every device in process.
+    fn run<A: std::borrow::Borrow<Literal> + Sync>(
+        &self,
+        client: &Client,
+        name: &str,
+        devices: &mut LoadedDevices,
+        args: &[Vec<A>],
+    ) -> Result<Vec<Vec<Literal>>> {
         #[cfg(feature = "mpi")]
         if let Some(job) = &self.job {
             let [own] = args else {
@@ -195,16 +199,15 @@ impl Sharded {
                     args.len()
                 )));
             };
-            let run =
-                client.install(|| devices.0.execute_device(job.device, own, job.collectives()));
-            devices.0.set_custom_call_handler(None);
+            let run = client.install(|| devices.execute_device(job.device, own, job.collectives()));
             let (result, _trace) =
                 run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
             return Ok(vec![self.leaves(name, result)?]);
         }
-        let run = client.install(|| devices.0.execute(args));
-        // The callables belong to this run only.
-        devices.0.set_custom_call_handler(None);
+        if let Some(own) = &self.own {
+            return self.run_own(client, name, devices, own, args);
+        }
+        let run = client.install(|| devices.execute(args));
         let run = run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
         run.results
             .into_iter()
