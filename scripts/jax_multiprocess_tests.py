@@ -2,7 +2,7 @@
 job, on xlac or on jax's CPU backend, and counts each test's outcome.
 
 Each file runs in its worker mode on every rank (`--multiprocess_test_worker_id` = the MPI
-rank, `jax.distributed.initialize` on a local coordinator), one device per process, with
+rank, `jax.distributed.initialize` on a local coordinator), `--devices` per process, with
 `--xml_output_file` per rank; a test passes when it passes on every rank. On CPU the
 collectives are gloo's (`--jax_cpu_collectives_implementation=gloo`).
 
@@ -68,11 +68,14 @@ def run_file(args, path, out):
         if args.backend == "xlac":
             # With the CPU backend beside it, as for the single-process files: host callbacks
             # place their inputs on a CPU device, and some tests name "cpu".
-            env.update(JAX_PLATFORMS="xlac,cpu", XLAC_PJRT_OPTIONS="devices:1")
+            env.update(JAX_PLATFORMS="xlac,cpu", XLAC_PJRT_OPTIONS=f"devices:{args.devices}")
             env["XLAC_MP_EXTRA"] = "--jax_test_dut=cpu"
         else:
             env.update(JAX_PLATFORMS="cpu")
-            env["XLAC_MP_EXTRA"] = "--jax_cpu_collectives_implementation=gloo"
+            env["XLAC_MP_EXTRA"] = (
+                "--jax_cpu_collectives_implementation=gloo "
+                f"--jax_num_cpu_devices={args.devices}"
+            )
         try:
             done = subprocess.run(
                 ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(args.ranks),
@@ -121,6 +124,7 @@ def main():
     p.add_argument("--backend", choices=["xlac", "cpu"], default="xlac")
     p.add_argument("--out", default="target/jax-mp")
     p.add_argument("--ranks", type=int, default=4)
+    p.add_argument("--devices", type=int, default=1, help="devices per process")
     p.add_argument("--timeout", type=int, default=900)
     p.add_argument("--python", default=sys.executable)
     p.add_argument("--compare", nargs=2, metavar=("CPU_DIR", "XLAC_DIR"))
