@@ -131,7 +131,15 @@ pub fn compile(
             .filter(|&d| o[d] as usize == client.process_index)
             .collect::<Vec<_>>()
     });
-    let crosses = owners.is_some() && has_collectives(devices.module(0));
+    // Collectives cross processes when the program's devices belong to more than one (a
+    // program on one other process's devices runs there alone, in process).
+    let processes = owners.as_ref().map_or(1, |o| {
+        let mut p = o.clone();
+        p.sort_unstable();
+        p.dedup();
+        p.len()
+    });
+    let crosses = processes > 1 && has_collectives(devices.module(0));
     if let (true, Some(o)) = (crosses, &owners) {
         crate::executable::check_job_program(client, &ids, o)?;
     }

@@ -459,13 +459,14 @@ fn a_program_without_collectives_runs_each_process_on_its_own_devices() {
         inputs.into_iter().for_each(|b| p.destroy_buffer(b));
         p.destroy_loaded(exe);
 
-        // A program on the other process's device only: it compiles here and runs nowhere.
-        let other = [2048, 0][n];
-        let exe = p
-            .compile(c, sharded_sum(1).as_bytes(), &options_on(&[other]))
-            .unwrap();
-        assert!(p.execute_on_devices(exe, &[]).unwrap().is_empty());
-        p.destroy_loaded(exe);
+        // Programs on the other process's devices only, one without collectives and one
+        // with: they compile here and run nowhere.
+        let other = [[2048, 2049], [0, 1]][n];
+        for (program, ids) in [(sharded_sum(1), &other[..1]), (sharded_sum(2), &other[..])] {
+            let exe = p.compile(c, program.as_bytes(), &options_on(ids)).unwrap();
+            assert!(p.execute_on_devices(exe, &[]).unwrap().is_empty());
+            p.destroy_loaded(exe);
+        }
         p.destroy_client(c);
     }
 }
