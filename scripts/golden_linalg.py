@@ -212,6 +212,19 @@ def lapack_cases():
         cases.append((f"gesvd_{np.dtype(dt).name}_{'x'.join(map(str, shape))}", f, [crand(rs, shape, dt)]))
     cases.append(("gesvd_values_f64", lambda a: lax.linalg.svd(
         a, compute_uv=False, algorithm=lax.linalg.SvdAlgorithm.QR), [crand(rs, (4, 6), f64)]))
+    # gesdd values only: jax still sizes the unwritten U and Vt, full or reduced. (Their own
+    # generator, so the cases after keep their inputs.)
+    rs_svd = np.random.default_rng(46)
+    for shape in [(2, 5), (5, 2)]:
+        for full in [True, False]:
+            cases.append((f"gesdd_values_{'full' if full else 'reduced'}_{'x'.join(map(str, shape))}",
+                          partial(jnp.linalg.svd, full_matrices=full, compute_uv=False),
+                          [crand(rs_svd, shape, f64)]))
+    # A batch of complex SVDs (U diag(s) Vh): every matrix of the batch, not only the last.
+    def svd_product(a):
+        u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+        return s, (u * s[..., None, :].astype(u.dtype)) @ vh
+    cases.append(("gesdd_complex64_3x10x10", svd_product, [crand(rs_svd, (3, 10, 10), c64)]))
     # tridiagonal_solve(perturb_singular=True): T - lambda I singular at an eigenvalue of T.
     for dt in [f64, f32, c128]:
         n = 6

@@ -429,6 +429,26 @@ impl LapackCall {
         Ok(Some(call))
     }
 
+    /// Whether an SVD's `u` and `vt` are reduced (`m×k`, `k×n`) rather than full. Job `N`
+    /// computes no vectors, but jax still sizes their (unwritten) arrays, full or reduced
+    /// as `full_matrices` says: the `u` and `vt` results tell which.
+    fn svd_reduced(&self, job: SvdJob) -> bool {
+        match job {
+            SvdJob::Some => true,
+            SvdJob::All => false,
+            SvdJob::None => {
+                let (m, n) = dims2(&self.operands[self.matrix_operand()]);
+                let k = m.min(n);
+                let is = |i: usize, d: (usize, usize)| {
+                    self.results
+                        .get(i)
+                        .is_some_and(|r| r.rank() >= 2 && dims2(r) == d)
+                };
+                m != n && is(2, (m, k)) && is(3, (k, n))
+            }
+        }
+    }
+
     /// The per-matrix sizes every result must have.
     fn check_shapes(&self) -> Result<(), String> {
         let core = |s: &ArrayShape, c: usize| -> Vec<usize> {
@@ -458,9 +478,10 @@ impl LapackCall {
                 vec![(vec![m, n], self.ty)]
             }
             Routine::Gesdd(job) | Routine::Gesvd(job) => {
-                let (u, vt) = match job {
-                    SvdJob::Some => (vec![m, k], vec![k, n]),
-                    _ => (vec![m, m], vec![n, n]),
+                let (u, vt) = if self.svd_reduced(job) {
+                    (vec![m, k], vec![k, n])
+                } else {
+                    (vec![m, m], vec![n, n])
                 };
                 vec![
                     (vec![m, n], self.ty),
@@ -959,9 +980,10 @@ fn run_typed<T: Scalar>(call: &LapackCall, io: &mut impl LapackIo) -> Result<(),
             }
             Routine::Gesdd(job) | Routine::Gesvd(job) => {
                 let a = io.read::<T>(0, 2, b);
-                let (u_cols, vt_rows) = match job {
-                    SvdJob::Some => (m.min(n), m.min(n)),
-                    _ => (m, n),
+                let (u_cols, vt_rows) = if call.svd_reduced(job) {
+                    (m.min(n), m.min(n))
+                } else {
+                    (m, n)
                 };
                 let (s, u, vt, info) = gesdd(m, n, &a, job);
                 let s = s.unwrap_or_else(|| vec![nan::<T::Re>(); m.min(n)]);

@@ -13,6 +13,7 @@
 
 use super::{for_each_index, inputs_safe_from, offset};
 use crate::eval::lapack::{self, LapackCall, LapackIo};
+use crate::ir::denormal_mode::{DenormalMode, with_denormal_mode};
 use crate::ir::{CustomCall, Instruction, NativeType};
 use crate::runtime::RuntimeError;
 use crate::runtime::execute::Memory;
@@ -152,6 +153,9 @@ pub fn run(t: &LapackThunk, memory: &Memory) -> Result<(), RuntimeError> {
             .map(|(i, b)| Blocks::new(b, memory.ptr(b.slice), t.call.result_core_rank(i)))
             .collect(),
     };
-    lapack::run(&t.call, &mut io)
+    // IEEE arithmetic whatever the calling thread's mode: faer's SVD and eigensolvers scale
+    // by numbers near the smallest normal, and under FTZ/DAZ (jaxlib's executing threads)
+    // a batched complex SVD came out wrong.
+    with_denormal_mode(DenormalMode::Keep, || lapack::run(&t.call, &mut io))
         .map_err(|m| RuntimeError::new(format!("{} ({}): {m}", t.name, t.call.target)))
 }
