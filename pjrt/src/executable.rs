@@ -273,36 +273,6 @@ fn array_bytes(shapes: &[ArrayShape]) -> i64 {
     shapes.iter().map(|s| s.byte_size() as i64).sum()
 }
 
-/// Checks a program with collectives over the devices of several processes (`owners[i]`:
-/// the process of device `i`): each process runs one device of it, over MPI.
-pub fn check_job_program(client: &Client, devices: &[i64], owners: &[u32]) -> Result<()> {
-    let mut count = vec![0usize; client.process_count()];
-    for &p in owners {
-        count[p as usize] += 1;
-    }
-    let per_process = || {
-        count
-            .iter()
-            .map(|n| n.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if count.contains(&0) {
-        return Err(Error::unimplemented(format!(
-            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs programs over every process of the job, one device each",
-            per_process()
-        )));
-    }
-    if count.iter().any(|&n| n != 1) {
-        return Err(Error::unimplemented(format!(
-            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs one device per process (start each process with devices:1)",
-            per_process()
-        )));
-    }
-    let d = client.distributed();
-    crate::mpi_job::check_launch(d.node_id, d.num_nodes)
-}
-
 /// Compiles `code` for `client`: the whole of `PJRT_Client_Compile` but the C plumbing.
 pub fn compile(
     client: &Client,
@@ -315,6 +285,14 @@ pub fn compile(
     let count = client.device_count();
     let mut seen = vec![false; count];
     let mut local = Vec::with_capacity(devices.len());
+    let mut sorted = devices.clone();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::invalid(format!(
+            "error: the device assignment {devices:?} lists device {} twice",
+            w[0]
+        )));
+    }
     // The process of each device, when some belong to other processes.
     let owners = client.owners(&devices);
     for &d in &devices {

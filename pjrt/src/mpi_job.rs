@@ -67,6 +67,40 @@ pub fn check_launch(node_id: usize, num_nodes: usize) -> Result<()> {
     Ok(())
 }
 
+/// Checks a program with collectives over the devices of several processes (`owners[i]`:
+/// the process of device `i`): each process runs one device of it, over MPI.
+pub fn check_job_program(
+    client: &crate::client::Client,
+    devices: &[i64],
+    owners: &[u32],
+) -> Result<()> {
+    let mut count = vec![0usize; client.process_count()];
+    for &p in owners {
+        count[p as usize] += 1;
+    }
+    let per_process = || {
+        count
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if count.contains(&0) {
+        return Err(Error::unimplemented(format!(
+            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs programs over every process of the job, one device each",
+            per_process()
+        )));
+    }
+    if count.iter().any(|&n| n != 1) {
+        return Err(Error::unimplemented(format!(
+            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs one device per process (start each process with devices:1)",
+            per_process()
+        )));
+    }
+    let d = client.distributed();
+    check_launch(d.node_id, d.num_nodes)
+}
+
 #[cfg(feature = "mpi")]
 pub use with_mpi::*;
 

@@ -141,7 +141,7 @@ pub fn compile(
     });
     let crosses = processes > 1 && has_collectives(devices.module(0));
     if let (true, Some(o)) = (crosses, &owners) {
-        crate::executable::check_job_program(client, &ids, o)?;
+        crate::mpi_job::check_job_program(client, &ids, o)?;
     }
     #[cfg(feature = "mpi")]
     let job = if crosses {
