@@ -373,7 +373,11 @@ fn a_program_over_processes_says_what_it_needs() {
         let e = p
             .compile(c, sharded_sum(2).as_bytes(), &options_on(&[2048, 2048]))
             .unwrap_err();
-        assert!(e.message.contains("lists device 2048 twice"), "{}", e.message);
+        assert!(
+            e.message.contains("lists device 2048 twice"),
+            "{}",
+            e.message
+        );
         // The process's own device still runs programs.
         let exe = p.compile(c, sharded_sum(1).as_bytes(), &options_on(&[own]));
         p.destroy_loaded(exe.unwrap());
