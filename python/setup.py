@@ -3,6 +3,10 @@
 `pip install ./python` from the repository root runs this. It builds the workspace member
 `pjrt/` in release mode into the repository's `target/` (so a later build reuses it). Set
 XLAC_PJRT_LIBRARY=/path/to/libxlac_pjrt.so to package an already-built library instead.
+
+`XLAC_MPI=1 pip install ./python` builds the plugin with MPI (cargo feature `mpi`), which
+programs over the processes of a `jax.distributed` job need; it needs Open MPI's headers
+and libclang (Debian: libopenmpi-dev, libclang-dev). Without it the plugin needs no MPI.
 """
 
 import os
@@ -26,10 +30,10 @@ def build_library() -> pathlib.Path:
     manifest = ROOT / "Cargo.toml"
     if not manifest.exists():
         raise RuntimeError(f"{manifest} not found: build from a checkout of the xlac repository")
-    subprocess.run(
-        ["cargo", "build", "--release", "-p", "xlac_pjrt", "--manifest-path", str(manifest)],
-        check=True,
-    )
+    command = ["cargo", "build", "--release", "-p", "xlac_pjrt", "--manifest-path", str(manifest)]
+    if os.environ.get("XLAC_MPI", "0") == "1":
+        command += ["--features", "mpi"]
+    subprocess.run(command, check=True)
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     return target / "release" / LIBRARY
 

@@ -46,7 +46,9 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || (apt-get update && apt-get install -y python3-venv && python3 -m venv "$venv")
 fi
 "$venv/bin/pip" install --quiet jax==0.10.2 jaxlib==0.10.2 pytest setuptools wheel
-"$venv/bin/pip" install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+# With MPI (installed above): python/tests/test_distributed.py runs a jax.distributed job
+# under mpirun whose collectives cross processes.
+XLAC_MPI=1 "$venv/bin/pip" install --quiet --no-build-isolation --force-reinstall --no-deps ./python
 status=0
 # From the root: python/ itself must not be on sys.path (its jax_plugins has no library).
 "$venv/bin/python" -m pytest -q python/tests || status=$?

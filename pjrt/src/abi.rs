@@ -117,6 +117,12 @@ pub type PJRT_Buffer = c_void;
 pub type PJRT_TopologyDescription = c_void;
 pub type PJRT_ExecuteContext = c_void;
 
+/// `PJRT_CallbackError`: what the framework's key-value callbacks build their errors with.
+pub type PJRT_CallbackError =
+    unsafe extern "C" fn(PJRT_Error_Code, *const c_char, usize) -> *mut PJRT_Error;
+/// `PJRT_KeyValueGetCallback_ValueDeleter`.
+pub type PJRT_KeyValueGetCallback_ValueDeleter = Option<unsafe extern "C" fn(*mut c_char)>;
+
 pub type PJRT_Event_OnReadyCallback = Option<unsafe extern "C" fn(*mut PJRT_Error, *mut c_void)>;
 
 /// `PJRT_NamedValue`: the union is one 8-byte slot, read according to `type_`.
@@ -236,6 +242,19 @@ args_structs! {
         kv_try_get_callback: *mut c_void, kv_try_get_user_arg: *mut c_void,
     }
     PJRT_Client_Destroy_Args { client: *mut PJRT_Client }
+    PJRT_KeyValueGetCallback_Args {
+        key: *const c_char, key_size: usize, timeout_in_ms: c_int,
+        callback_error: *const PJRT_CallbackError, user_arg: *mut c_void,
+        value: *mut c_char, value_size: usize,
+        value_deleter_callback: PJRT_KeyValueGetCallback_ValueDeleter,
+    }
+    PJRT_KeyValuePutCallback_Args {
+        key: *const c_char, key_size: usize, value: *const c_char, value_size: usize,
+        callback_error: *const PJRT_CallbackError, user_arg: *mut c_void,
+    }
+    PJRT_Client_UpdateGlobalProcessInfo_Args {
+        client: *mut PJRT_Client, process_infos: *mut c_void, num_process_infos: usize,
+    }
     PJRT_Client_PlatformName_Args {
         client: *mut PJRT_Client, platform_name: *const c_char, platform_name_size: usize,
     }
@@ -654,6 +673,9 @@ mod tests {
         assert_eq!(size_of::<PJRT_Client_BufferFromHostBuffer_Args>(), 120);
         assert_eq!(size_of::<PJRT_Client_Compile_Args>(), 56);
         assert_eq!(size_of::<PJRT_Client_Create_Args>(), 88);
+        assert_eq!(size_of::<PJRT_KeyValueGetCallback_Args>(), 80);
+        assert_eq!(size_of::<PJRT_KeyValuePutCallback_Args>(), 64);
+        assert_eq!(size_of::<PJRT_Client_UpdateGlobalProcessInfo_Args>(), 40);
         assert_eq!(size_of::<PJRT_Buffer_MemoryLayout>(), 80);
         assert_eq!(size_of::<PJRT_Buffer_ToHostBuffer_Args>(), 56);
         assert_eq!(

@@ -1,6 +1,12 @@
 //! The client, its devices (`devices=N`, ids 0..N-1), each device's one memory, and the
 //! plugin attributes.
 //!
+//! After `jax.distributed.initialize`, the framework creates the client with `node_id` and
+//! `num_nodes` and hands it its key-value store; the clients of the job agree on the global
+//! topology through it ([`crate::topology`]). The client then lists every device of the
+//! job, with XLA:CPU's ids (`2048 * process + local ordinal`); the other processes' devices
+//! are not addressable and have no memory.
+//!
 //! Everything a getter returns (names, pointer arrays) lives inside the boxed [`Client`],
 //! so it has the client's lifetime as the header requires.
 
@@ -11,6 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::abi::*;
 use crate::error::{Error, Result, bytes, entry_points, guard, slice};
+use crate::topology::{self, CallbackStore, GlobalTopology, LocalTopology};
 
 /// How a client runs compiled programs (`mode=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +42,20 @@ pub struct ClientOptions {
     pub log_calls: Option<String>,
     /// `devices=N`: simulated devices, ids 0..N-1 (default 1), sharing the pool.
     pub devices: usize,
+    /// `node_id`, `num_nodes` (and `partition_index`): this process's place in a
+    /// `jax.distributed` job, which jax sends when it has a distributed client.
+    pub distributed: Option<Distributed>,
+}
+
+/// A process's place in a multi-process job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Distributed {
+    /// This process (jax's `process_id`), below `num_nodes`.
+    pub node_id: usize,
+    /// How many processes the job has.
+    pub num_nodes: usize,
+    /// `partition_index` (`JAX_PARTITION_INDEX`), recorded in the local topology.
+    pub partition_index: Option<i32>,
 }
 
 impl Default for ClientOptions {
@@ -45,6 +66,7 @@ impl Default for ClientOptions {
             threads: None,
             log_calls: None,
             devices: 1,
+            distributed: None,
         }
     }
 }
@@ -138,6 +160,18 @@ impl ClientOptions {
     /// Interprets the create options; an unknown name or a bad value is an error naming it.
     pub fn parse(values: &[(String, OptionValue)]) -> Result<ClientOptions> {
         let mut o = ClientOptions::default();
+        let (mut node_id, mut num_nodes, mut partition_index) = (None, None, None);
+        let number = |name: &str, text: &str, limit: usize| -> Result<usize> {
+            text.parse::<usize>()
+                .ok()
+                .filter(|&n| n < limit)
+                .ok_or_else(|| {
+                    Error::invalid(format!(
+                        "create option {name}={text}: expected a number from 0 to {}",
+                        limit - 1
+                    ))
+                })
+        };
         for (name, value) in values {
             let text = value.text();
             match name.as_str() {
@@ -177,19 +211,44 @@ impl ClientOptions {
                             ))
                         })?;
                 }
+                "node_id" => node_id = Some(number(name, &text, MAX_PROCESSES)?),
+                "num_nodes" => num_nodes = Some(number(name, &text, MAX_PROCESSES + 1)?),
+                "partition_index" => {
+                    partition_index = Some(number(name, &text, i32::MAX as usize)? as i32)
+                }
                 _ => {
                     return Err(Error::invalid(format!(
-                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices)"
+                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices, and node_id, num_nodes, partition_index from jax.distributed)"
                     )));
                 }
             }
         }
+        o.distributed = match (node_id, num_nodes) {
+            (None, None) if partition_index.is_none() => None,
+            (Some(node_id), Some(num_nodes)) if node_id < num_nodes => Some(Distributed {
+                node_id,
+                num_nodes,
+                partition_index,
+            }),
+            (Some(node_id), Some(num_nodes)) => {
+                return Err(Error::invalid(format!(
+                    "create option node_id={node_id} is not below num_nodes={num_nodes}"
+                )));
+            }
+            _ => {
+                return Err(Error::invalid(
+                    "create options node_id and num_nodes come together (jax.distributed sends both); partition_index needs them too",
+                ));
+            }
+        };
         Ok(o)
     }
 }
 
 /// Most devices one client simulates (the library's limit for a device grid).
 pub const MAX_DEVICES: usize = xlac::ifrt::MAX_DEVICES;
+/// Most processes of a `jax.distributed` job.
+pub const MAX_PROCESSES: usize = crate::topology::MAX_PROCESSES;
 
 /// `PJRT_Memory`: starts with the 0.105 vtable pointer, NULL (no user data support).
 #[repr(C)]
@@ -205,16 +264,23 @@ pub struct Memory {
 
 /// `PJRT_DeviceDescription`.
 pub struct DeviceDescription {
+    /// The global id (`2048 * process + local ordinal`; the local ordinal in one process).
     id: usize,
+    /// The process that owns the device.
+    process_index: usize,
     to_string: String,
     debug_string: String,
 }
 
-/// `PJRT_Device`: one simulated CPU device of a client.
+/// `PJRT_Device`: one simulated CPU device of a job: this process's, or another's.
 pub struct Device {
     description: DeviceDescription,
-    /// Its memory, as a one-entry list.
-    memories: [*mut c_void; 1],
+    /// Its index among its process's devices (`local_hardware_id`).
+    local_ordinal: usize,
+    /// This process's device: it has a memory and is addressable.
+    addressable: bool,
+    /// Its memory, as a one-entry list; empty for another process's device.
+    memories: Vec<*mut c_void>,
 }
 
 /// `PJRT_Client`.
@@ -225,13 +291,23 @@ pub struct Client {
     pub pool: Option<rayon::ThreadPool>,
     /// Compiles so far: numbers the dump folders.
     pub compiles: AtomicUsize,
+    /// This process's index in the job (0 when it is alone).
+    pub process_index: usize,
+    /// The job's processes: how many devices each has.
+    process_devices: Vec<usize>,
     // Boxed: the framework keeps pointers to each device and memory, which must not move.
     #[allow(clippy::vec_box)]
     devices: Vec<Box<Device>>,
     #[allow(clippy::vec_box)]
     memories: Vec<Box<Memory>>,
+    /// The other processes' devices.
+    #[allow(clippy::vec_box)]
+    remote_devices: Vec<Box<Device>>,
+    /// This process's devices, by local ordinal.
     device_list: Vec<*mut c_void>,
     memory_list: Vec<*mut c_void>,
+    /// Every device of the job, by process, then id.
+    global_device_list: Vec<*mut c_void>,
 }
 
 // SAFETY: the raw pointers point into the client itself, which is never moved after
@@ -253,7 +329,19 @@ const DEVICE_KIND: &str = "cpu";
 pub const MEMORY_KIND: &str = "device";
 
 impl Client {
+    /// A client alone in its job (no `jax.distributed`).
     fn create(options: ClientOptions) -> Result<Box<Client>> {
+        let local = LocalTopology::new(0, options.devices, None);
+        let global = GlobalTopology::build(vec![local], 1)?;
+        Client::create_in(options, 0, &global)
+    }
+
+    /// The client of process `process_index` of a job whose topology is `global` (checked).
+    fn create_in(
+        options: ClientOptions,
+        process_index: usize,
+        global: &GlobalTopology,
+    ) -> Result<Box<Client>> {
         let pool = match options.threads {
             Some(n) => Some(
                 rayon::ThreadPoolBuilder::new()
@@ -265,46 +353,76 @@ impl Client {
             None => None,
         };
         let n = options.devices;
+        let process_devices: Vec<usize> =
+            global.processes.iter().map(|p| p.devices.len()).collect();
         let mut client = Box::new(Client {
             options,
             pool,
             compiles: AtomicUsize::new(0),
+            process_index,
+            process_devices,
             devices: Vec::with_capacity(n),
             memories: Vec::with_capacity(n),
+            remote_devices: Vec::new(),
             device_list: Vec::with_capacity(n),
             memory_list: Vec::with_capacity(n),
+            global_device_list: Vec::new(),
         });
         let me: *const Client = &*client;
-        for id in 0..n {
-            let mut device = Box::new(Device {
-                description: DeviceDescription {
+        for (p, process) in global.processes.iter().enumerate() {
+            for d in &process.devices {
+                let id = d.global_device_id as usize;
+                let mut device = Box::new(Device {
+                    description: DeviceDescription {
+                        id,
+                        process_index: p,
+                        to_string: format!("XlacDevice(id={id})"),
+                        debug_string: format!("xlac:{id}"),
+                    },
+                    local_ordinal: d.local_device_ordinal as usize,
+                    addressable: p == process_index,
+                    memories: Vec::new(),
+                });
+                let device_ptr: *mut c_void = (&mut *device as *mut Device).cast();
+                client.global_device_list.push(device_ptr);
+                if p != process_index {
+                    client.remote_devices.push(device);
+                    continue;
+                }
+                let mut memory = Box::new(Memory {
+                    vtable: std::ptr::null(),
+                    client: me,
                     id,
-                    to_string: format!("XlacDevice(id={id})"),
-                    debug_string: format!("xlac:{id}"),
-                },
-                memories: [std::ptr::null_mut()],
-            });
-            let mut memory = Box::new(Memory {
-                vtable: std::ptr::null(),
-                client: me,
-                id,
-                to_string: format!("XlacMemory(id={id}, kind={MEMORY_KIND})"),
-                devices: [std::ptr::null_mut()],
-            });
-            // The boxes keep their addresses when moved into the vectors.
-            let device_ptr: *mut c_void = (&mut *device as *mut Device).cast();
-            let memory_ptr: *mut c_void = (&mut *memory as *mut Memory).cast();
-            device.memories = [memory_ptr];
-            memory.devices = [device_ptr];
-            client.devices.push(device);
-            client.memories.push(memory);
-            client.device_list.push(device_ptr);
-            client.memory_list.push(memory_ptr);
+                    to_string: format!("XlacMemory(id={id}, kind={MEMORY_KIND})"),
+                    devices: [device_ptr],
+                });
+                // The boxes keep their addresses when moved into the vectors.
+                let memory_ptr: *mut c_void = (&mut *memory as *mut Memory).cast();
+                device.memories = vec![memory_ptr];
+                client.devices.push(device);
+                client.memories.push(memory);
+                client.device_list.push(device_ptr);
+                client.memory_list.push(memory_ptr);
+            }
+        }
+        if client.device_list.len() != n {
+            return Err(Error::new(
+                crate::error::Code::FailedPrecondition,
+                format!(
+                    "jax.distributed topology: process {process_index} has {} devices in the global topology; devices={n}",
+                    client.device_list.len()
+                ),
+            ));
         }
         Ok(client)
     }
 
-    /// The number of devices.
+    /// How many processes the job has (1 without `jax.distributed`).
+    pub fn process_count(&self) -> usize {
+        self.process_devices.len()
+    }
+
+    /// The number of this process's devices.
     pub fn device_count(&self) -> usize {
         self.device_list.len()
     }
@@ -327,6 +445,68 @@ impl Client {
     /// The index of device handle `p`, if it is one of this client's.
     pub fn device_index(&self, p: *mut c_void) -> Option<usize> {
         self.device_list.iter().position(|&d| d == p)
+    }
+
+    /// The local index of the device with global id `id`: `Ok(None)` for another process's
+    /// device, an error for an id no process has.
+    pub fn local_index_of_id(&self, id: i64) -> Result<Option<usize>> {
+        let stride = crate::topology::IDS_PER_PROCESS as i64;
+        let (p, l) = (id.div_euclid(stride), id.rem_euclid(stride));
+        let known = id >= 0
+            && usize::try_from(p)
+                .ok()
+                .and_then(|p| self.process_devices.get(p))
+                .is_some_and(|&n| (l as usize) < n);
+        if !known {
+            return Err(Error::invalid(format!(
+                "no xlac device has id {id}; {}",
+                self.describe_ids()
+            )));
+        }
+        Ok((p as usize == self.process_index).then_some(l as usize))
+    }
+
+    /// The process of each of `ids` when some are another process's (`None` when all
+    /// are this process's, or one is no device of the job: the caller reports that).
+    pub fn owners(&self, ids: &[i64]) -> Option<Vec<u32>> {
+        let mut remote = false;
+        let mut owners = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let Ok(local) = self.local_index_of_id(id) else {
+                return None;
+            };
+            remote |= local.is_none();
+            owners.push((id / crate::topology::IDS_PER_PROCESS as i64) as u32);
+        }
+        remote.then_some(owners)
+    }
+
+    /// This process's place in its job (process 0 of 1 without `jax.distributed`).
+    pub fn distributed(&self) -> Distributed {
+        Distributed {
+            node_id: self.process_index,
+            num_nodes: self.process_count(),
+            partition_index: self.options.distributed.and_then(|d| d.partition_index),
+        }
+    }
+
+    /// The ids of the job's devices, for error messages.
+    pub fn describe_ids(&self) -> String {
+        let stride = crate::topology::IDS_PER_PROCESS;
+        if self.process_devices.len() == 1 {
+            return format!("the client has devices 0..{}", self.device_count() - 1);
+        }
+        let ranges: Vec<String> = self
+            .process_devices
+            .iter()
+            .enumerate()
+            .map(|(p, &n)| format!("{}..{}", p * stride, p * stride + n - 1))
+            .collect();
+        format!(
+            "the job's processes have devices {} (this is process {})",
+            ranges.join(", "),
+            self.process_index
+        )
     }
 
     /// The next compile's number, for `module_NNNN` dump folders.
@@ -468,6 +648,8 @@ entry_points! {
         // SAFETY: the framework's options array.
         let values = unsafe { read_named_values(a.create_options, a.num_options)? };
         let options = ClientOptions::parse(&values)?;
+        // SAFETY: the framework's callbacks, valid during the call.
+        let store = unsafe { CallbackStore::from_create_args(a) };
         if let Some(target) = &options.log_calls {
             crate::call_log::configure(target)
                 .map_err(|e| Error::invalid(format!("log_calls={target}: {e}")))?;
@@ -476,7 +658,27 @@ entry_points! {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::invalid(format!("dump_to={}: {e}", dir.display())))?;
         }
-        a.client = Box::into_raw(Client::create(options)?).cast();
+        let client = match options.distributed {
+            None => Client::create(options)?,
+            Some(d) => {
+                let local = LocalTopology::new(d.node_id, options.devices, d.partition_index);
+                let global = match store {
+                    Some(store) => topology::exchange(&store, d.node_id, d.num_nodes, local)?,
+                    None if d.num_nodes == 1 => GlobalTopology::build(vec![local], 1)?,
+                    None => {
+                        return Err(Error::invalid(format!(
+                            "create options node_id={} num_nodes={}: the caller gave no key-value store to agree on the topology with (jax.distributed.initialize gives one)",
+                            d.node_id, d.num_nodes
+                        )));
+                    }
+                };
+                if d.num_nodes > 1 {
+                    crate::mpi_job::start(d.node_id, d.num_nodes)?;
+                }
+                Client::create_in(options, d.node_id, &global)?
+            }
+        };
+        a.client = Box::into_raw(client).cast();
         Ok(())
     }
 
@@ -494,7 +696,17 @@ entry_points! {
     }
 
     fn client_process_index(a: PJRT_Client_ProcessIndex_Args) {
-        a.process_index = 0;
+        // SAFETY: a live client.
+        let c = unsafe { client_ref(a.client)? };
+        a.process_index = c.process_index as c_int;
+        Ok(())
+    }
+
+    /// IFRT's watcher thread reports the job's processes (alive, restarted); the client
+    /// aborts the host on an error here, and xlac has nothing to update.
+    fn client_update_global_process_info(a: PJRT_Client_UpdateGlobalProcessInfo_Args) {
+        // SAFETY: a live client.
+        unsafe { client_ref(a.client)? };
         Ok(())
     }
 
@@ -506,8 +718,8 @@ entry_points! {
     fn client_devices(a: PJRT_Client_Devices_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
-        a.devices = c.device_list.as_ptr();
-        a.num_devices = c.device_count();
+        a.devices = c.global_device_list.as_ptr();
+        a.num_devices = c.global_device_list.len();
         Ok(())
     }
 
@@ -522,17 +734,17 @@ entry_points! {
     fn client_lookup_device(a: PJRT_Client_LookupDevice_Args) {
         // SAFETY: a live client.
         let c = unsafe { client_ref(a.client)? };
-        let Some(d) = usize::try_from(a.id).ok().filter(|&d| d < c.device_count()) else {
+        let found = c.global_device_list.iter().copied().find(|&p| {
+            // SAFETY: the client's own handles.
+            unsafe { device_ref(p) }.is_ok_and(|d| d.description.id as i64 == a.id as i64)
+        });
+        let Some(device) = found else {
             return Err(Error::new(
                 crate::error::Code::NotFound,
-                format!(
-                    "no xlac device with id {}; the client has devices 0..{}",
-                    a.id,
-                    c.device_count()
-                ),
+                format!("no xlac device with id {}; {}", a.id, c.describe_ids()),
             ));
         };
-        a.device = c.device_ptr(d);
+        a.device = device;
         Ok(())
     }
 
@@ -586,8 +798,10 @@ entry_points! {
         }
         // SAFETY: room for `count` entries, checked above.
         let out = unsafe { std::slice::from_raw_parts_mut(a.default_assignment, count) };
-        for (i, slot) in out.iter_mut().enumerate() {
-            *slot = i as c_int;
+        // This process's devices: a program xlac compiles runs on the devices it owns.
+        for (slot, &p) in out.iter_mut().zip(&c.device_list) {
+            // SAFETY: the client's own handles.
+            *slot = unsafe { device_ref(p)? }.description.id as c_int;
         }
         Ok(())
     }
@@ -604,7 +818,9 @@ entry_points! {
     }
 
     fn device_description_process_index(a: PJRT_DeviceDescription_ProcessIndex_Args) {
-        a.process_index = 0;
+        // SAFETY: a handle from this plugin.
+        let d = unsafe { description_ref(a.device_description)? };
+        a.process_index = d.process_index as c_int;
         Ok(())
     }
 
@@ -647,14 +863,15 @@ entry_points! {
     }
 
     fn device_is_addressable(a: PJRT_Device_IsAddressable_Args) {
-        a.is_addressable = true;
+        // SAFETY: a handle from this plugin.
+        a.is_addressable = unsafe { device_ref(a.device)? }.addressable;
         Ok(())
     }
 
     fn device_local_hardware_id(a: PJRT_Device_LocalHardwareId_Args) {
         // SAFETY: a handle from this plugin.
         let d = unsafe { device_ref(a.device)? };
-        a.local_hardware_id = d.description.id as c_int;
+        a.local_hardware_id = d.local_ordinal as c_int;
         Ok(())
     }
 
@@ -662,14 +879,23 @@ entry_points! {
         // SAFETY: a handle from this plugin.
         let d = unsafe { device_ref(a.device)? };
         a.memories = d.memories.as_ptr();
-        a.num_memories = 1;
+        a.num_memories = d.memories.len();
         Ok(())
     }
 
     fn device_default_memory(a: PJRT_Device_DefaultMemory_Args) {
         // SAFETY: a handle from this plugin.
         let d = unsafe { device_ref(a.device)? };
-        a.memory = d.memories[0];
+        let Some(&memory) = d.memories.first() else {
+            return Err(Error::new(
+                crate::error::Code::NotFound,
+                format!(
+                    "xlac device {} belongs to process {}: it has no memory here",
+                    d.description.id, d.description.process_index
+                ),
+            ));
+        };
+        a.memory = memory;
         Ok(())
     }
 }

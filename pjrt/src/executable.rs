@@ -284,12 +284,37 @@ pub fn compile(
     let devices = options.devices()?;
     let count = client.device_count();
     let mut seen = vec![false; count];
+    let mut local = Vec::with_capacity(devices.len());
+    let mut sorted = devices.clone();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::invalid(format!(
+            "error: the device assignment {devices:?} lists device {} twice",
+            w[0]
+        )));
+    }
+    // The process of each device, when some belong to other processes.
+    let owners = client.owners(&devices);
     for &d in &devices {
-        match usize::try_from(d).ok().filter(|&d| d < count) {
-            Some(d) if !seen[d] => seen[d] = true,
+        let index = match client.local_index_of_id(d) {
+            Ok(Some(l)) => Some(l),
+            Ok(None) => continue,
+            Err(_) => None,
+        };
+        match index {
+            Some(l) if !seen[l] => {
+                seen[l] = true;
+                local.push(l);
+            }
             Some(_) => {
                 return Err(Error::invalid(format!(
                     "error: the device assignment {devices:?} lists device {d} twice"
+                )));
+            }
+            None if client.process_count() > 1 => {
+                return Err(Error::invalid(format!(
+                    "error: the program runs on devices {devices:?}; {}",
+                    client.describe_ids()
                 )));
             }
             None => {
@@ -308,7 +333,8 @@ pub fn compile(
         options.num_partitions as usize,
     );
     let assignment = compile_options::device_assignment_bytes(replicas, partitions, &devices);
-    let devices: Vec<usize> = devices.iter().map(|&d| d as usize).collect();
+    let devices_global = devices;
+    let devices = local;
     let program = read_program(code, format)?;
     let module = program.module;
     let name = module.name.clone();
@@ -351,9 +377,15 @@ pub fn compile(
     let mut shardings = None;
     let (runner, optimized_text, optimized_program, cost, memory, code_bytes) =
         match client.options.mode {
-            _ if devices.len() > 1 => {
-                let sharded =
-                    crate::sharded::compile(client, module, replicas, partitions, xlac_options)?;
+            _ if replicas * partitions > 1 => {
+                let sharded = crate::sharded::compile(
+                    client,
+                    module,
+                    replicas,
+                    partitions,
+                    xlac_options,
+                    owners.map(|o| (o, devices_global.clone())),
+                )?;
                 parameters = sharded.parameters.clone();
                 outputs = sharded.outputs.iter().cloned().map(Some).collect();
                 let text = sharded.module.to_string();
@@ -1065,6 +1097,10 @@ entry_points! {
                 "error: {}: execute on device {d}; the program runs on devices {devices:?}",
                 l.state.name
             )));
+        }
+        if devices.is_empty() {
+            // A program over other processes' devices only: they run it; nothing here.
+            return Ok(());
         }
         // SAFETY: the framework's options.
         let non_donatable = unsafe { execute_options_ok(a.options)? };

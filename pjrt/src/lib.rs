@@ -28,9 +28,11 @@ pub mod compile_options;
 pub mod error;
 pub mod executable;
 pub mod host_callback;
+pub mod mpi_job;
 pub mod option_overrides;
 pub mod sharded;
 pub mod shardings;
+pub mod topology;
 pub mod unimplemented;
 
 use std::ffi::c_void;
@@ -90,6 +92,7 @@ fn implemented() -> Vec<(&'static str, *const c_void)> {
         "Client_Destroy" => client_destroy,
         "Client_PlatformName" => client_platform_name,
         "Client_ProcessIndex" => client_process_index,
+        "Client_UpdateGlobalProcessInfo" => client_update_global_process_info,
         "Client_PlatformVersion" => client_platform_version,
         "Client_Devices" => client_devices,
         "Client_AddressableDevices" => client_addressable_devices,

@@ -6,6 +6,11 @@
 //! The parameter and result shardings the partitioner decided are what JAX reads back
 //! (through the optimized program's `spmd_parameters_shardings` / `spmd_output_sharding`),
 //! so it places its arrays the way the program takes them.
+//!
+//! In a `jax.distributed` job a program's devices may belong to several processes; each
+//! process then runs only its own devices. A program without collectives needs nothing
+//! more (every device computes alone); one with collectives runs one device per process,
+//! the collectives over MPI ([`crate::mpi_job`]).
 
 use std::sync::{Arc, Mutex};
 
@@ -16,7 +21,9 @@ use xlac::compiler::{
 use xlac::eval::CustomCallHandler;
 use xlac::ir::sharding::HloSharding;
 use xlac::ir::{ArrayShape, Literal, Module, Shape};
-use xlac::runtime::collectives::DeviceGrid;
+use xlac::runtime::collectives::{
+    CollectiveKind, CollectiveMode, Collectives, DeviceGrid, DeviceId, InProcess,
+};
 use xlac::spmd::SpmdOptions;
 use xlac::spmd::run::{parameter_shardings, result_shardings};
 
@@ -43,6 +50,13 @@ pub struct Sharded {
     pub outputs: Vec<ArrayShape>,
     /// Device 0's module after the whole pipeline (what `compiled.as_text()` shows).
     pub module: Module,
+    /// In a program over several processes: the devices (positions in the program) this
+    /// process runs, in execution order; `None`: it runs every device.
+    own: Option<Vec<DeviceId>>,
+    /// In a program with collectives over several processes: this process's device and
+    /// collectives.
+    #[cfg(feature = "mpi")]
+    job: Option<crate::mpi_job::JobPart>,
 }
 
 /// Partitions `module` for `replicas x partitions` devices and loads the per-device program
@@ -54,7 +68,13 @@ pub fn compile(
     replicas: usize,
     partitions: usize,
     options: XlacCompileOptions,
+    spans: Option<(Vec<u32>, Vec<i64>)>,
 ) -> Result<Sharded> {
+    // Over several processes: each device's process, and the devices' ids.
+    let (owners, ids) = match spans {
+        Some((o, i)) => (Some(o), i),
+        None => (None, Vec::new()),
+    };
     let name = module.name.clone();
     let failed = |e: String| Error::invalid(format!("error: {name}: {e}"));
     let spmd = SpmdOptions {
@@ -93,7 +113,9 @@ pub fn compile(
                 .module
         }
     };
-    let grid = DeviceGrid::new(replicas as u32, partitions as u32);
+    let mut grid = DeviceGrid::new(replicas as u32, partitions as u32);
+    // Over several processes, a device's physical id is its process (its MPI rank).
+    grid.device_assignment = owners.clone();
     let run = DeviceRunOptions {
         backend,
         mode: None,
@@ -104,7 +126,40 @@ pub fn compile(
         client.install(|| load_on_devices(&[program], &grid, &run).map_err(|e| e.to_string()));
     let devices = devices.map_err(failed)?;
     let module = devices.module(0).clone();
+    let own = owners.as_ref().map(|o| {
+        (0..o.len())
+            .filter(|&d| o[d] as usize == client.process_index)
+            .collect::<Vec<_>>()
+    });
+    // Collectives cross processes when the program's devices belong to more than one (a
+    // program on one other process's devices runs there alone, in process).
+    let processes = owners.as_ref().map_or(1, |o| {
+        let mut p = o.clone();
+        p.sort_unstable();
+        p.dedup();
+        p.len()
+    });
+    let crosses = processes > 1 && has_collectives(devices.module(0));
+    if let (true, Some(o)) = (crosses, &owners) {
+        crate::mpi_job::check_job_program(client, &ids, o)?;
+    }
+    #[cfg(feature = "mpi")]
+    let job = if crosses {
+        Some(crate::mpi_job::join(&devices, &grid)?)
+    } else {
+        None
+    };
+    #[cfg(not(feature = "mpi"))]
+    if crosses {
+        return Err(Error::new(
+            Code::Internal,
+            "a program with collectives over several processes reached a plugin without MPI",
+        ));
+    }
     Ok(Sharded {
+        own,
+        #[cfg(feature = "mpi")]
+        job,
         devices: Mutex::new(SendDevices(devices)),
         parameter_shardings: parameter_shardings(&partitioned),
         result_shardings: result_shardings(&partitioned),
@@ -129,27 +184,104 @@ impl Sharded {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         let devices: &mut SendDevices = &mut guard;
         devices.0.set_custom_call_handler(host);
-        let run = client.install(|| devices.0.execute(args));
+        let run = self.run(client, name, &mut devices.0, args);
         // The callables belong to this run only.
         devices.0.set_custom_call_handler(None);
+        run
+    }
+
+    /// [`Sharded::execute`] once the host callbacks are in place: this process's part over
+    /// MPI, this process's devices alone, or every device in process.
+    fn run<A: std::borrow::Borrow<Literal> + Sync>(
+        &self,
+        client: &Client,
+        name: &str,
+        devices: &mut LoadedDevices,
+        args: &[Vec<A>],
+    ) -> Result<Vec<Vec<Literal>>> {
+        #[cfg(feature = "mpi")]
+        if let Some(job) = &self.job {
+            let [own] = args else {
+                return Err(Error::invalid(format!(
+                    "error: {name}: {} argument lists; this process runs one device of the program",
+                    args.len()
+                )));
+            };
+            let run = client.install(|| devices.execute_device(job.device, own, job.collectives()));
+            let (result, _trace) =
+                run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            return Ok(vec![self.leaves(name, result)?]);
+        }
+        if let Some(own) = &self.own {
+            return self.run_own(client, name, devices, own, args);
+        }
+        let run = client.install(|| devices.execute(args));
         let run = run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
         run.results
             .into_iter()
-            .map(|r| {
-                let mut leaves = Vec::new();
-                crate::executable::flatten(r, &mut leaves);
-                if leaves.len() != self.outputs.len() {
-                    return Err(Error::new(
-                        Code::Internal,
-                        format!(
-                            "{name}: {} result leaves, {} expected",
-                            leaves.len(),
-                            self.outputs.len()
-                        ),
-                    ));
-                }
-                Ok(leaves)
-            })
+            .map(|r| self.leaves(name, r))
             .collect()
     }
+
+    /// Runs this process's devices `own` (`args[i]` for `own[i]`) of a program without
+    /// collectives, one after another: each computes alone.
+    fn run_own<A: std::borrow::Borrow<Literal> + Sync>(
+        &self,
+        client: &Client,
+        name: &str,
+        devices: &mut LoadedDevices,
+        own: &[DeviceId],
+        args: &[Vec<A>],
+    ) -> Result<Vec<Vec<Literal>>> {
+        if args.len() != own.len() {
+            return Err(Error::invalid(format!(
+                "error: {name}: {} argument lists; this process runs {} devices of the program",
+                args.len(),
+                own.len()
+            )));
+        }
+        // No collective is ever called; the runtime is there because a device runs in one.
+        let alone: Arc<dyn Collectives> = Arc::new(InProcess::new(
+            devices.grid().clone(),
+            CollectiveMode::Threaded {
+                deadline: std::time::Duration::from_secs(1),
+            },
+        ));
+        let mut out = Vec::with_capacity(own.len());
+        for (&d, row) in own.iter().zip(args) {
+            let run = client.install(|| devices.execute_device(d, row, alone.clone()));
+            let (result, _trace) =
+                run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            out.push(self.leaves(name, result)?);
+        }
+        Ok(out)
+    }
+
+    /// One device's result, flattened into its leaves.
+    fn leaves(&self, name: &str, result: Literal) -> Result<Vec<Literal>> {
+        let mut leaves = Vec::new();
+        crate::executable::flatten(result, &mut leaves);
+        if leaves.len() != self.outputs.len() {
+            return Err(Error::new(
+                Code::Internal,
+                format!(
+                    "{name}: {} result leaves, {} expected",
+                    leaves.len(),
+                    self.outputs.len()
+                ),
+            ));
+        }
+        Ok(leaves)
+    }
+}
+
+/// True if `module` has a collective anywhere (a per-device program that never meets the
+/// other devices has none).
+fn has_collectives(module: &Module) -> bool {
+    module.order.iter().any(|&c| {
+        module
+            .computation(c)
+            .iter()
+            .any(|(_, instr)| CollectiveKind::of(instr.opcode()).is_some())
+    })
 }

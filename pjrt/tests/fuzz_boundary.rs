@@ -217,3 +217,36 @@ fn made_up_donations_never_crash_or_corrupt() {
     p.destroy_loaded(exe);
     p.destroy_client(client);
 }
+
+/// What another process put in the key-value store as the global topology, mutated: every
+/// value decodes to a consistent topology (4 processes, XLA:CPU ids) or is refused with
+/// one line; none panics.
+#[test]
+fn mutated_global_topologies_are_refused_or_consistent() {
+    use prost::Message;
+    use xlac_pjrt::topology::{GlobalTopology, LocalTopology, decode_global};
+    let seed = GlobalTopology::build((0..4).map(|n| LocalTopology::new(n, 2, None)).collect(), 4)
+        .unwrap()
+        .encode_to_vec();
+    assert!(decode_global(&seed, 4).is_ok());
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    let (mut ok, mut failed) = (0, 0);
+    for i in 0..3000 {
+        let m = mutate(&mut rng, &seed);
+        match decode_global(&m, 4) {
+            Ok(g) => {
+                ok += 1;
+                for (p, l) in g.processes.iter().enumerate() {
+                    for (o, d) in l.devices.iter().enumerate() {
+                        assert_eq!(d.global_device_id as usize, p * 2048 + o, "mutation {i}");
+                    }
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                assert!(!e.message.contains('\n'), "multi-line error: {}", e.message);
+            }
+        }
+    }
+    assert!(ok > 0 && failed > 0, "ok {ok}, failed {failed}");
+}
