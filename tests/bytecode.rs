@@ -35,6 +35,19 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// The names of `dir`'s files that end in `suffix`, without it, sorted.
+fn names_ending(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_str().unwrap().to_string();
+            n.strip_suffix(suffix).map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// `xlac run MODEL --input inputs.npz --output OUT --quiet`; the output file's bytes.
 fn run_to_npz(model: &Path, inputs: &Path, out: &Path) -> Result<Vec<u8>, String> {
     let o = xlac(&[
@@ -374,14 +387,7 @@ fn donation_becomes_input_output_alias() {
             .filter(|p| p.starts_with("input_output_alias=") || p.starts_with("buffer_donor="))
             .collect()
     }
-    let mut names: Vec<String> = std::fs::read_dir(&attrs)
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().to_str().unwrap().to_string();
-            n.strip_suffix(".xla.hlo_header").map(str::to_string)
-        })
-        .collect();
-    names.sort();
+    let names = names_ending(&attrs, ".xla.hlo_header");
     assert_eq!(
         names,
         [
@@ -422,14 +428,7 @@ fn donation_becomes_input_output_alias() {
 fn jit_artifacts_run_like_the_text_jaxlib_reads() {
     let dir = scratch("jit-like-text");
     let attrs = root().join("bytecode/attributes");
-    let mut names: Vec<String> = std::fs::read_dir(&attrs)
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().to_str().unwrap().to_string();
-            n.strip_suffix(".jit.mlirbc").map(str::to_string)
-        })
-        .collect();
-    names.sort();
+    let names = names_ending(&attrs, ".jit.mlirbc");
     assert!(names.iter().any(|n| n == "explicit_while"), "{names:?}");
     let mut problems = Vec::new();
     for name in &names {
