@@ -860,56 +860,150 @@ ENTRY main {
     std::fs::remove_dir_all(&tmp).ok();
 }
 
-/// Unreduced shardings (partial values to be summed across devices) are refused with one
-/// error line, in a module to partition and in an already partitioned one (XLA's
-/// `compiled.as_text()` of a jax program whose result is `P('x', unreduced={'y'})`),
-/// never taken for replicas.
+/// Counts the instructions of `opcode` in HLO text (` opcode(` after the shape).
+fn count_op(text: &str, opcode: &str) -> usize {
+    text.lines()
+        .filter(|l| l.contains(&format!(" {opcode}(")))
+        .count()
+}
+
+/// Runs `hlo` on 4 partitions, compiled and interpreted, against the one-device
+/// interpreter (the partial sums add in another order than the one-device dot: 1e-5).
+fn runs_like_one_device(name: &str, hlo: &str) {
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let model = tmp.join(format!("{name}.hlo"));
+    std::fs::write(&model, hlo).unwrap();
+    let model = model.to_str().unwrap();
+    for backend in ["compiled", "interpreter"] {
+        let args = [
+            "run",
+            model,
+            "--partitions",
+            "4",
+            "--backend",
+            backend,
+            "--quiet",
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "1e-5",
+            "--atol",
+            "1e-5",
+        ];
+        let (code, stderr) = xlac(&args);
+        assert_eq!(code, 0, "{name} {backend}: {stderr}");
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// Unreduced values (jax's `P('x', None, unreduced={'y'})` on x=2,y=2): a dot whose
+/// contracting dimension is split along y keeps its partial sums (no all-reduce), an add of
+/// equally unreduced values stays unreduced, a complete value made unreduced needs no
+/// collective (a select on the partition id), and the constraint to `P('x', None)` at the
+/// end is the one all-reduce, over the y pairs. An unreduced parameter gets its value on
+/// the first device of each pair.
 #[test]
-fn unreduced_shardings_are_refused() {
-    let unpartitioned = "HloModule unreduced
+fn unreduced_values_keep_partial_sums_until_resharded() {
+    let hlo = "HloModule unreduced
 
 ENTRY main {
-  p = f32[2,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
-  ROOT r = f32[2,2]{1,0} copy(p), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+  a = f32[2,4]{1,0} parameter(0), sharding={devices=[2,2]<=[4]}
+  b = f32[4,2]{1,0} parameter(1), sharding={devices=[2,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}
+  c = f32[2,2]{1,0} parameter(2), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+  p = f32[2,2]{1,0} parameter(3), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  d = f32[2,2]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  u = f32[2,2]{1,0} custom-call(c), custom_call_target=\"Sharding\", sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  s = f32[2,2]{1,0} add(d, u), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  t = f32[2,2]{1,0} subtract(s, p), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
+  ROOT r = f32[2,2]{1,0} custom-call(t), custom_call_target=\"Sharding\", sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
 }
 ";
-    let partitioned = "HloModule unreduced, num_partitions=4
+    let module = parse_module(hlo, "unreduced.hlo").unwrap().module;
+    let text = partition(module, 4).to_string();
+    assert_eq!(count_op(&text, "all-reduce"), 1, "{text}");
+    assert!(text.contains("replica_groups={{0,1},{2,3}}"), "{text}");
+    assert_eq!(count_op(&text, "select"), 1, "{text}");
+    for c in ["all-gather", "all-to-all", "collective-permute"] {
+        assert_eq!(count_op(&text, c), 0, "{text}");
+    }
+    runs_like_one_device("unreduced", hlo);
+}
 
-ENTRY main_spmd {
-  p = f32[1,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
-  ROOT r = f32[1,2]{1,0} copy(p)
+/// Ops without an unreduced rule sum the partial values first; a sum over a dimension
+/// split along the unreduced axis keeps its partial sums; propagation never makes a value
+/// unreduced (the unannotated `sin` and `mul` are computed from complete values).
+#[test]
+fn unreduced_values_are_summed_before_other_ops() {
+    let hlo = "HloModule unreduced_ops
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  a = f32[2,4]{1,0} parameter(0), sharding={devices=[2,2]<=[4]}
+  zero = f32[] constant(0)
+  sum = f32[2]{0} reduce(a, zero), dimensions={1}, to_apply=add, sharding={devices=[2,2]<=[4] last_tile_dims={unreduced}}
+  sn = f32[2]{0} sine(sum)
+  m = f32[2]{0} multiply(sn, sum)
+  ROOT r = f32[2]{0} custom-call(m), custom_call_target=\"Sharding\", sharding={devices=[2,2]<=[4] last_tile_dim_replicate}
+}
+";
+    let mut module = parse_module(hlo, "unreduced_ops.hlo").unwrap().module;
+    let log = std::rc::Rc::new(std::cell::RefCell::new(DecisionLog::default()));
+    let mut p = Pipeline::new("test").pipeline(spmd_pipeline(
+        SpmdOptions {
+            num_partitions: 4,
+            num_replicas: 1,
+        },
+        &log,
+    ));
+    p.run(&mut module, &mut PipelineContext::new()).unwrap();
+    let text = module.to_string();
+    // The reduce keeps its partial sums; sine and multiply take them summed.
+    assert!(count_op(&text, "all-reduce") >= 1, "{text}");
+    let log = log.borrow();
+    for d in &log.decisions {
+        match d.instruction.as_str() {
+            "sum" => assert!(d.rule.contains("partial sums kept"), "{d:?}"),
+            "sn" | "m" => assert!(!d.sharding.contains("unreduced"), "{d:?}"),
+            _ => {}
+        }
+    }
+    runs_like_one_device("unreduced_ops", hlo);
+}
+
+/// An unreduced result of `xlac run` is one clear error (the devices hold partial values,
+/// not an array to assemble).
+#[test]
+fn an_unreduced_result_is_not_assembled() {
+    let hlo = "HloModule unreduced_result
+
+ENTRY main {
+  p = f32[2,2]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+  ROOT r = f32[2,2]{1,0} custom-call(p), custom_call_target=\"Sharding\", sharding={devices=[2,1,2]<=[4] last_tile_dims={unreduced}}
 }
 ";
     let tmp = std::env::temp_dir().join(format!("xlac-spmd-unreduced-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    for (name, text, extra) in [
-        ("unpartitioned.hlo", unpartitioned, None),
-        (
-            "partitioned.hlo",
-            partitioned,
-            Some("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"),
-        ),
-    ] {
-        let model = tmp.join(name);
-        std::fs::write(&model, text).unwrap();
-        let mut args = vec![
-            "run",
-            model.to_str().unwrap(),
-            "--partitions",
-            "4",
-            "--quiet",
-        ];
-        if let Some(s) = extra {
-            args.extend(["--result-sharding", s]);
-        }
-        let (code, stderr) = xlac(&args);
-        assert_ne!(code, 0, "{name}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
-        assert!(stderr.starts_with("error: "), "{name}: {stderr}");
-        assert!(
-            stderr.contains("unreduced shardings") && stderr.contains("not supported"),
-            "{name}: {stderr}"
-        );
-    }
+    let model = tmp.join("unreduced_result.hlo");
+    std::fs::write(&model, hlo).unwrap();
+    let args = [
+        "run",
+        model.to_str().unwrap(),
+        "--partitions",
+        "4",
+        "--quiet",
+    ];
+    let (code, stderr) = xlac(&args);
+    assert_ne!(code, 0, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("unreduced"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&tmp).ok();
 }

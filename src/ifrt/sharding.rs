@@ -289,6 +289,7 @@ impl Sharding {
                     mesh: "mesh".into(),
                     dims,
                     replicated: Vec::new(),
+                    unreduced: Vec::new(),
                 };
                 sdy.to_hlo(&mesh.sdy())
                     .map_err(|e| IfrtError::BadSharding(format!("{self}: {e}")))

@@ -371,6 +371,82 @@ impl HloSharding {
     }
 }
 
+impl HloSharding {
+    /// For each device `0..num_devices`, its coordinate in its unreduced group (the devices
+    /// holding partial values of the same tile), or `None` when the sharding has no
+    /// unreduced part. `{unreduced}` makes every device one group, in device order.
+    pub fn unreduced_coordinates(&self, rank: usize, num_devices: i64) -> Option<Vec<i64>> {
+        match self {
+            HloSharding::Unreduced => Some((0..num_devices).collect()),
+            HloSharding::Tiled(t) if t.data_rank() == rank => {
+                let k = t
+                    .last_tile_dims
+                    .iter()
+                    .position(|&k| k == SubgroupKind::Unreduced)?;
+                let dims = t.tiles.dims();
+                let axis = dims.len() - t.last_tile_dims.len() + k;
+                let mut out = vec![0i64; num_devices as usize];
+                for (flat, d) in t.tiles.devices().into_iter().enumerate() {
+                    let mut rem = flat as i64;
+                    for j in (axis + 1..dims.len()).rev() {
+                        rem /= dims[j];
+                    }
+                    if let Some(slot) = out.get_mut(d as usize) {
+                        *slot = rem % dims[axis];
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    /// The sharding with its unreduced part replicated instead (the summed value's layout).
+    pub fn without_unreduced(&self) -> HloSharding {
+        match self {
+            HloSharding::Unreduced => HloSharding::Replicated,
+            HloSharding::Tuple(v) => {
+                HloSharding::Tuple(v.iter().map(HloSharding::without_unreduced).collect())
+            }
+            HloSharding::Tiled(t) if t.last_tile_dims.contains(&SubgroupKind::Unreduced) => {
+                let mut kinds: Vec<SubgroupKind> = t
+                    .last_tile_dims
+                    .iter()
+                    .map(|&k| match k {
+                        SubgroupKind::Unreduced => SubgroupKind::Replicated,
+                        k => k,
+                    })
+                    .collect();
+                // Two replicated subgroups are one: merge them into the last dimension.
+                let dims = t.tiles.dims().to_vec();
+                let reps: Vec<usize> = kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| **k == SubgroupKind::Replicated)
+                    .map(|(i, _)| dims.len() - kinds.len() + i)
+                    .collect();
+                let mut tiles = t.tiles.clone();
+                if reps.len() == 2 && reps[1] == reps[0] + 1 {
+                    let mut nd = dims.clone();
+                    nd[reps[0]] *= nd[reps[1]];
+                    nd.remove(reps[1]);
+                    tiles = TileAssignment::Explicit {
+                        dims: nd,
+                        devices: t.tiles.devices(),
+                    };
+                    kinds.pop();
+                }
+                let only_replicated = kinds == [SubgroupKind::Replicated];
+                if only_replicated {
+                    kinds.clear();
+                }
+                HloSharding::tiled(tiles, only_replicated, kinds)
+            }
+            s => s.clone(),
+        }
+    }
+}
+
 /// The part of dimension `size` that tile `index` of `tiles` holds: `[start, end)`, with
 /// XLA's padding rule (every tile is `ceil(size / tiles)` long; the last ones may be short
 /// or empty).
@@ -868,6 +944,7 @@ fn parse_mesh_form(c: &mut Cur<'_>) -> SResult<HloSharding> {
         mesh: String::new(),
         dims,
         replicated: Vec::new(),
+        unreduced: Vec::new(),
     };
     sdy.to_hlo(&mesh)
 }
@@ -905,6 +982,9 @@ pub struct SdySharding {
     pub dims: Vec<SdyDim>,
     /// `replicated={...}`: axes explicitly replicated.
     pub replicated: Vec<String>,
+    /// `unreduced={...}`: axes along which the devices hold partial values (the array is
+    /// their sum).
+    pub unreduced: Vec<String>,
 }
 
 impl SdyMesh {
@@ -1060,7 +1140,8 @@ impl SdySharding {
     }
 
     /// The GSPMD sharding of this Shardy sharding on `mesh` (note: for each dimension its
-    /// axes in order; the axes no dimension uses become a trailing replicated dimension).
+    /// axes in order; the unreduced axes become a trailing unreduced dimension and the axes
+    /// nothing uses a trailing replicated one, in that order, as jax writes them).
     pub fn to_hlo(&self, mesh: &SdyMesh) -> SResult<HloSharding> {
         let sizes: Vec<i64> = mesh.axes.iter().map(|a| a.1).collect();
         let mut used = vec![false; sizes.len()];
@@ -1079,14 +1160,37 @@ impl SdySharding {
             }
             tile_dims.push(t);
         }
+        let mut partial = 1;
+        for a in &self.unreduced {
+            let i = mesh.axis(a)?;
+            if used[i] {
+                return err(format!("axis \"{a}\" is both sharding and unreduced"));
+            }
+            used[i] = true;
+            order.push(i);
+            partial *= sizes[i];
+        }
         let rest: Vec<usize> = (0..sizes.len()).filter(|&i| !used[i]).collect();
         let replicas: i64 = rest.iter().map(|&i| sizes[i]).product();
         order.extend(&rest);
         if tile_dims.iter().all(|&t| t == 1) {
-            return Ok(HloSharding::Replicated);
+            if partial == 1 {
+                return Ok(HloSharding::Replicated);
+            }
+            if replicas == 1 {
+                return Ok(HloSharding::Unreduced);
+            }
         }
         let mut dims = tile_dims;
-        if replicas > 1 {
+        let mut kinds = Vec::new();
+        if partial > 1 {
+            dims.push(partial);
+            kinds.push(SubgroupKind::Unreduced);
+            if replicas > 1 {
+                dims.push(replicas);
+                kinds.push(SubgroupKind::Replicated);
+            }
+        } else if replicas > 1 {
             dims.push(replicas);
         }
         let tiles = match &mesh.device_ids {
@@ -1100,7 +1204,11 @@ impl SdySharding {
             }
             _ => TileAssignment::iota(dims, &sizes, &order),
         };
-        Ok(HloSharding::tiled(tiles, replicas > 1, Vec::new()))
+        Ok(HloSharding::tiled(
+            tiles,
+            partial == 1 && replicas > 1,
+            kinds,
+        ))
     }
 }
 
@@ -1112,6 +1220,7 @@ fn parse_sdy_sharding(c: &mut Cur<'_>) -> SResult<SdySharding> {
     c.expect(",")?;
     let dims = parse_sdy_dims(c, '"')?;
     let mut replicated = Vec::new();
+    let mut unreduced = Vec::new();
     while c.eat(",") {
         let key = c.word();
         c.expect("=")?;
@@ -1123,7 +1232,7 @@ fn parse_sdy_sharding(c: &mut Cur<'_>) -> SResult<SdySharding> {
         }
         match key {
             "replicated" => replicated = names,
-            "unreduced" if names.is_empty() => {}
+            "unreduced" => unreduced = names,
             _ => return err(format!("`{key}=` in a sharding is not supported")),
         }
     }
@@ -1132,6 +1241,7 @@ fn parse_sdy_sharding(c: &mut Cur<'_>) -> SResult<SdySharding> {
         mesh,
         dims,
         replicated,
+        unreduced,
     })
 }
 

@@ -8,6 +8,9 @@
 //! | one dimension split less | `all-gather` along it within the groups that hold the other parts (then a `slice` off the padding) |
 //! | a split moves from dimension a to b | `reshape` + `all-to-all` + `transpose` + `reshape` |
 //! | anything else | one dimension gathered first (the one after which a direct step exists, cheapest), else every split dimension gathered, then a local slice |
+//! | unreduced → anything else | `all-reduce` (sum) over the unreduced groups first, then the rows above |
+//! | → unreduced | the rows above to the reduced split, then the first partition of each unreduced group keeps the value and the others hold zeros (`select` on the partition id): no collective |
+//! | unreduced → the same unreduced groups | nothing |
 
 use super::rules::reduction_groups;
 use super::tiling::Tiling;
@@ -40,13 +43,30 @@ pub enum Step {
         /// The tiling after the step.
         to: Tiling,
     },
+    /// Partial values summed over the unreduced groups (`all-reduce`).
+    AllReduce {
+        /// Replica groups: the unreduced groups.
+        groups: Vec<Vec<i64>>,
+        /// The tiling after the step (reduced).
+        to: Tiling,
+    },
+    /// A complete value made unreduced: partitions whose unreduced coordinate is 0 keep it,
+    /// the others hold zeros.
+    KeepOnFirst {
+        /// The tiling after the step (unreduced).
+        to: Tiling,
+    },
 }
 
 impl Step {
     /// The tiling after this step.
     pub fn to(&self) -> &Tiling {
         match self {
-            Step::LocalSlice { to } | Step::AllGather { to, .. } | Step::AllToAll { to, .. } => to,
+            Step::LocalSlice { to }
+            | Step::AllGather { to, .. }
+            | Step::AllToAll { to, .. }
+            | Step::AllReduce { to, .. }
+            | Step::KeepOnFirst { to } => to,
         }
     }
 }
@@ -193,14 +213,39 @@ fn direct(dims: &[i64], from: &Tiling, to: &Tiling) -> Option<Step> {
 pub fn step_cost(dims: &[i64], elem_bytes: i64, from: &Tiling, step: &Step) -> i64 {
     let bytes = |t: &Tiling| t.shard_dims(dims).iter().product::<i64>() * elem_bytes;
     match step {
-        Step::LocalSlice { .. } => 0,
+        Step::LocalSlice { .. } | Step::KeepOnFirst { .. } => 0,
         Step::AllGather { to, .. } => bytes(to),
-        Step::AllToAll { .. } => bytes(from),
+        Step::AllToAll { .. } | Step::AllReduce { .. } => bytes(from),
     }
 }
 
-/// The steps from `from` to `to` (empty when they are the same tiling).
+/// The steps from `from` to `to` (empty when they hold the value the same way).
 pub fn plan(dims: &[i64], elem_bytes: i64, from: &Tiling, to: &Tiling) -> Vec<Step> {
+    if from.same_as(to) {
+        return Vec::new();
+    }
+    if !from.is_unreduced() && !to.is_unreduced() {
+        return plan_reduced(dims, elem_bytes, from, to);
+    }
+    let mut steps = Vec::new();
+    let mut cur = from.clone();
+    if from.is_unreduced() {
+        cur = from.reduced();
+        steps.push(Step::AllReduce {
+            groups: from.unreduced_groups(),
+            to: cur.clone(),
+        });
+    }
+    let split = to.reduced();
+    steps.extend(plan_reduced(dims, elem_bytes, &cur, &split));
+    if to.is_unreduced() {
+        steps.push(Step::KeepOnFirst { to: to.clone() });
+    }
+    steps
+}
+
+/// [`plan`] between two reduced tilings.
+fn plan_reduced(dims: &[i64], elem_bytes: i64, from: &Tiling, to: &Tiling) -> Vec<Step> {
     if from == to {
         return Vec::new();
     }
@@ -338,6 +383,24 @@ mod tests {
             }
             p => panic!("{p:?}"),
         }
+        // Unreduced along y (x=4,y=2) -> P('x'): one all-reduce over the y pairs.
+        let xu = t("{devices=[4,1,2]<=[8] last_tile_dims={unreduced}}", 2, 8);
+        match &plan(&dims, 4, &xu, &x_)[..] {
+            [Step::AllReduce { groups, .. }] => {
+                assert_eq!(
+                    groups,
+                    &vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]]
+                )
+            }
+            p => panic!("{p:?}"),
+        }
+        // P('x') -> unreduced along y: no collective.
+        assert!(matches!(
+            plan(&dims, 4, &x_, &xu)[..],
+            [Step::KeepOnFirst { .. }]
+        ));
+        // Unreduced -> the same: nothing.
+        assert!(plan(&dims, 4, &xu, &xu).is_empty());
         // Uneven 10 on 4 -> replicated: all-gather (12), then the slice is part of the step.
         let u = t("{devices=[4]<=[4]}", 1, 4);
         assert!(matches!(

@@ -2,7 +2,6 @@
 //! the entry parameters' shardings, global results assembled by the result's sharding.
 //! (Running the devices is the runtime's; `xlac run --partitions` strings them together.)
 
-use super::sharding_propagation::UNREDUCED_UNSUPPORTED;
 use super::shards;
 use crate::ir::sharding::HloSharding;
 use crate::ir::{ArrayLiteral, Literal, Module, Shape};
@@ -75,11 +74,17 @@ pub fn shard_arguments(
             Literal::Array(a) => {
                 s.validate(a.shape.rank(), n)
                     .map_err(|e| format!("parameter {i}: {e}"))?;
-                if s.has_unreduced() {
-                    return Err(format!("parameter {i}: {UNREDUCED_UNSUPPORTED}"));
-                }
+                // An unreduced parameter: the first partition of each group holds the
+                // value, the others zeros (their sum is the value).
+                let first = s.unreduced_coordinates(a.shape.rank(), n);
+                let split = s.without_unreduced();
                 for (p, out) in per_partition.iter_mut().enumerate() {
-                    out.push(Literal::Array(shards::shard(a, s, n, p as i64)));
+                    let shard = shards::shard(a, &split, n, p as i64);
+                    let shard = match &first {
+                        Some(u) if u[p] != 0 => ArrayLiteral::zeros(shard.shape),
+                        _ => shard,
+                    };
+                    out.push(Literal::Array(shard));
                 }
             }
             other => {
@@ -106,7 +111,10 @@ pub fn assemble_results(
     let mut out = Vec::new();
     for (i, (shape, s)) in leaves.iter().zip(shardings).enumerate() {
         if s.has_unreduced() {
-            return Err(format!("result {i}: {UNREDUCED_UNSUPPORTED}"));
+            return Err(format!(
+                "result {i} is unreduced ({s}): the devices hold partial values, which \
+                 are not assembled; reshard it in the program"
+            ));
         }
         let shards: Vec<ArrayLiteral> = per_device[..grid.partitions]
             .iter()

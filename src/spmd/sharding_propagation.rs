@@ -82,11 +82,17 @@ impl Sh {
             Sh::Manual => HloSharding::Manual,
         }
     }
-}
 
-/// Why a program with unreduced shardings is refused.
-pub(crate) const UNREDUCED_UNSUPPORTED: &str = "unreduced shardings (partial sums across \
-     devices: jax's `P(unreduced=...)`, `last_tile_dims={unreduced}`) are not supported yet";
+    /// The same split with complete values: what the rules see of an unreduced annotation,
+    /// so that propagation never makes a value unreduced that no annotation made so.
+    fn reduced(&self) -> Sh {
+        match self {
+            Sh::Array(t) => Sh::Array(t.reduced()),
+            Sh::Tuple(v) => Sh::Tuple(v.iter().map(Sh::reduced).collect()),
+            Sh::Manual => Sh::Manual,
+        }
+    }
+}
 
 fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
     PassError::new(format!("sharding-propagation: `{}`: {msg}", instr.name))
@@ -94,10 +100,6 @@ fn err(instr: &Instruction, msg: impl std::fmt::Display) -> PassError {
 
 /// Checks a sharding against the instruction's shape and the partition count.
 fn check(instr: &Instruction, s: &HloSharding, shape: &Shape, n: usize) -> Result<(), PassError> {
-    // Partial values would otherwise be taken for replicas, and their sums lost.
-    if s.has_unreduced() {
-        return Err(err(instr, UNREDUCED_UNSUPPORTED).unsupported());
-    }
     match (s, shape) {
         (HloSharding::Tuple(v), Shape::Tuple(elems)) => {
             if v.len() != elems.len() {
@@ -249,7 +251,21 @@ fn propagate(
         shs.insert(id, Some(sh.clone()));
         why.insert(id, "annotated");
     }
-    let get = |shs: &HashMap<InstrId, Option<Sh>>, o: &InstrId| shs.get(o).cloned().flatten();
+    let get = |shs: &HashMap<InstrId, Option<Sh>>, o: &InstrId| {
+        shs.get(o).cloned().flatten().map(|s| s.reduced())
+    };
+    // Tuples and their elements pass an annotated unreduced value on as it is (they
+    // compute nothing); every other rule sees it reduced.
+    let operand_of = |shs: &HashMap<InstrId, Option<Sh>>, instr: &Instruction, o: &InstrId| {
+        if matches!(
+            instr.op,
+            Op::Plain(Opcode::Tuple) | Op::GetTupleElement { .. }
+        ) {
+            shs.get(o).cloned().flatten()
+        } else {
+            get(shs, o)
+        }
+    };
     for _round in 0..MAX_ROUNDS {
         let mut changed = false;
         for &id in &order {
@@ -257,7 +273,11 @@ fn propagate(
                 continue;
             }
             let instr = &comp.instrs[id];
-            let operands: Vec<Option<Sh>> = instr.operands.iter().map(|o| get(&shs, o)).collect();
+            let operands: Vec<Option<Sh>> = instr
+                .operands
+                .iter()
+                .map(|o| operand_of(&shs, instr, o))
+                .collect();
             if let Some((sh, w)) = infer(instr, &operands, comp, scope) {
                 // A split its users added stays while the operands' split agrees.
                 if get(&shs, &id).is_some_and(|cur| refines(&cur, &sh)) {
@@ -410,7 +430,10 @@ fn propagate(
             .operands
             .iter()
             .map(|o| {
-                Some(get(&shs, o).unwrap_or_else(|| Sh::replicated(&comp.instrs[*o].shape, n)))
+                Some(
+                    operand_of(&shs, instr, o)
+                        .unwrap_or_else(|| Sh::replicated(&comp.instrs[*o].shape, n)),
+                )
             })
             .collect();
         let (sh, w) = infer(instr, &operands, comp, scope).unwrap_or_else(|| {
@@ -439,13 +462,19 @@ fn propagate(
     }
     for &id in &order {
         let instr = &comp.instrs[id];
-        let sh = get(&shs, &id).expect("every instruction decided");
+        let sh = shs
+            .get(&id)
+            .cloned()
+            .flatten()
+            .expect("every instruction decided");
         let stored = match (fixed.get(&id), cc_target(instr)) {
             // The shard_map entry keeps its annotation (a partially manual one names
             // its manual groups for the partitioner).
             (Some((_, s)), Some("xla.sdy.GlobalToLocalShape" | "SPMDFullToShardShape")) => {
                 s.clone()
             }
+            // An annotation keeps its unreduced part (the rules saw it reduced).
+            (Some((s, _)), _) => s.to_sharding(),
             _ => sh.to_sharding(),
         };
         let d = log.entry(&instr.name, instr.opcode().name());

@@ -71,6 +71,8 @@ impl Pass for SpmdPartitioning {
             regions,
             region_values: HashMap::new(),
             current: InstrId::from_u32(0),
+            unreduced_target: None,
+            users: Default::default(),
         };
         p.new.name = format!("{}_spmd", p.old.name);
         p.new.execution_thread = p.old.execution_thread.clone();
@@ -110,6 +112,17 @@ pub(crate) enum PValue {
     Whole(InstrId),
 }
 
+impl PValue {
+    /// True if some array of the value holds partial values (an unreduced tiling).
+    fn is_unreduced(&self) -> bool {
+        match self {
+            PValue::Array { tiling, .. } => tiling.is_unreduced(),
+            PValue::Tuple(vs) => vs.iter().any(PValue::is_unreduced),
+            PValue::Manual(_) | PValue::Whole(_) => false,
+        }
+    }
+}
+
 pub(crate) struct Partitioner<'a> {
     module: &'a mut Module,
     old: Computation,
@@ -132,6 +145,12 @@ pub(crate) struct Partitioner<'a> {
     region_values: HashMap<InstrId, (PValue, ManualGroups)>,
     /// The instruction being partitioned.
     current: InstrId,
+    /// The unreduced tiling a dot or reduce being partitioned is annotated with (its rule
+    /// sees the annotation's reduced split): split contracting or reduced dimensions then
+    /// leave partial sums as they are.
+    unreduced_target: Option<Tiling>,
+    /// Each original instruction's users.
+    users: cranelift_entity::SecondaryMap<InstrId, Vec<InstrId>>,
 }
 
 /// Whether a split iota can count in pieces: an integer or real element type, and
@@ -160,12 +179,13 @@ fn groups_text(groups: &[Vec<i64>]) -> String {
 
 impl<'a> Partitioner<'a> {
     fn run(&mut self) -> Result<(), PassError> {
+        self.users = self.old.users();
         let order = self.old.order.clone();
         for id in order {
             let instr = self.old.instrs[id].clone();
             self.current = id;
             self.actions.clear();
-            let (value, rule) = self.partition(&instr)?;
+            let (value, rule) = self.partition_with_unreduced(&instr)?;
             let shard_shape = match &value {
                 PValue::Array { id, .. } | PValue::Manual(id) | PValue::Whole(id) => {
                     self.new.instrs[*id].shape.to_string()
@@ -611,6 +631,46 @@ impl<'a> Partitioner<'a> {
                     vec![tr],
                 )
             }
+            Step::AllReduce { groups, to } => {
+                let add = self.adder(ty);
+                let why = format!("{why}: {} -> {}", from.to_sharding(), to.to_sharding());
+                self.all_reduce(x, groups, add, &why)
+            }
+            Step::KeepOnFirst { to } => {
+                let a = self.array_shape(x);
+                let coord = self.per_partition(&to.unreduced);
+                let zero_s32 = self.s32(0);
+                let first = self.emit(
+                    Shape::scalar(PrimitiveType::Pred),
+                    Op::Compare {
+                        direction: ComparisonDirection::Eq,
+                        comparison_type: None,
+                    },
+                    vec![coord, zero_s32],
+                );
+                let first_b = self.emit(
+                    Shape::array(PrimitiveType::Pred, &a.dims),
+                    Op::Broadcast { dimensions: vec![] },
+                    vec![first],
+                );
+                let zero = self.zero(ty);
+                let zero_b = self.emit(
+                    Shape::Array(a.clone()),
+                    Op::Broadcast { dimensions: vec![] },
+                    vec![zero],
+                );
+                self.actions.push(format!(
+                    "select: the first partition of each unreduced group keeps the value, the \
+                     others hold zeros ({why}: {} -> {})",
+                    from.to_sharding(),
+                    to.to_sharding()
+                ));
+                self.emit(
+                    Shape::Array(a),
+                    Op::Plain(Opcode::Select),
+                    vec![first_b, x, zero_b],
+                )
+            }
         }
     }
 
@@ -859,7 +919,7 @@ impl<'a> Partitioner<'a> {
             Some(i) => self.tuple_target(instr, i, &shape)?,
             None => self.target(instr)?,
         };
-        if &want == tiling {
+        if want.same_as(tiling) {
             return Ok(v);
         }
         let id = self.reshard(
@@ -870,6 +930,169 @@ impl<'a> Partitioner<'a> {
             "resharded to the annotation",
         );
         Ok(PValue::Array { id, tiling: want })
+    }
+
+    /// Partitions one instruction whose operands or annotation may be unreduced. Ops that
+    /// are linear in the value they pass on (parameters, tuples, sharding constraints,
+    /// shard_map boundaries, add, subtract, negate, copy) take partial values as they are;
+    /// every other op sees its unreduced operands summed first (an `all-reduce`) and
+    /// computes a complete result, then made unreduced if its annotation says so. A dot or
+    /// a sum whose split contracting or reduced dimensions leave partial sums keeps them
+    /// when its annotation is unreduced.
+    fn partition_with_unreduced(
+        &mut self,
+        instr: &Instruction,
+    ) -> Result<(PValue, &'static str), PassError> {
+        let with_users_sharding;
+        let instr = match self.unreduced_constraint_of_users(instr) {
+            Some(s) => {
+                let mut i = instr.clone();
+                i.sharding = Some(s);
+                with_users_sharding = i;
+                &with_users_sharding
+            }
+            None => instr,
+        };
+        let unreduced_operand = instr
+            .operands
+            .iter()
+            .any(|o| self.values.get(o).is_some_and(PValue::is_unreduced));
+        let unreduced_result = instr
+            .sharding
+            .as_ref()
+            .is_some_and(HloSharding::has_unreduced);
+        if (!unreduced_operand && !unreduced_result) || self.keeps_partial_values(instr) {
+            return self.partition(instr);
+        }
+        let mut saved = Vec::new();
+        for &o in &instr.operands {
+            let v = self.values[&o].clone();
+            if v.is_unreduced() {
+                let shape = self.old.instrs[o].shape.clone();
+                let r = self.summed(&v, &shape);
+                saved.push((o, v));
+                self.values.insert(o, r);
+            }
+        }
+        let mut reduced = instr.clone();
+        reduced.sharding = instr.sharding.as_ref().map(HloSharding::without_unreduced);
+        if unreduced_result && matches!(instr.op, Op::Dot { .. } | Op::Reduce { .. }) {
+            self.unreduced_target = Some(self.target(instr)?);
+        }
+        let result = self.partition(&reduced);
+        self.unreduced_target = None;
+        // Other users may still take the partial values.
+        for (o, v) in saved.into_iter().rev() {
+            self.values.insert(o, v);
+        }
+        let (v, rule) = result?;
+        if unreduced_result {
+            let v = self.reshard_to_annotation(v, instr, None)?;
+            return Ok((v, rule));
+        }
+        Ok((v, rule))
+    }
+
+    /// The unreduced sharding every user of `instr` constrains it to, for an op that can
+    /// produce partial values (jax writes `einsum(..., out_sharding=P(unreduced=...))` as
+    /// the dot followed by an `sdy.sharding_constraint`): the op computes straight into it.
+    fn unreduced_constraint_of_users(&self, instr: &Instruction) -> Option<HloSharding> {
+        let linear = matches!(
+            instr.op,
+            Op::Dot { .. }
+                | Op::Reduce { .. }
+                | Op::Plain(Opcode::Add | Opcode::Subtract | Opcode::Negate | Opcode::Copy)
+        );
+        if !linear
+            || !instr.shape.is_array()
+            || instr
+                .sharding
+                .as_ref()
+                .is_some_and(HloSharding::has_unreduced)
+        {
+            return None;
+        }
+        let users = &self.users[self.current];
+        let mut found: Option<HloSharding> = None;
+        for &u in users {
+            let user = &self.old.instrs[u];
+            let s = match (&user.op, &user.sharding) {
+                (Op::CustomCall(cc), Some(s)) if cc.target == "Sharding" && s.has_unreduced() => s,
+                _ => return None,
+            };
+            match &found {
+                Some(f) if f != s => return None,
+                _ => found = Some(s.clone()),
+            }
+        }
+        found
+    }
+
+    /// True for the ops that pass partial values on as they are (see
+    /// [`partition_with_unreduced`](Self::partition_with_unreduced)).
+    fn keeps_partial_values(&self, instr: &Instruction) -> bool {
+        match &instr.op {
+            Op::Parameter { .. } | Op::GetTupleElement { .. } | Op::Plain(Opcode::Tuple) => true,
+            Op::CustomCall(cc) => matches!(
+                cc.target.as_str(),
+                "Sharding"
+                    | "xla.sdy.FuncResultSharding"
+                    | "SPMDFullToShardShape"
+                    | "xla.sdy.GlobalToLocalShape"
+                    | "SPMDShardToFullShape"
+                    | "xla.sdy.LocalToGlobalShape"
+            ),
+            Op::Plain(Opcode::Add | Opcode::Subtract | Opcode::Negate | Opcode::Copy) => {
+                instr.shape.is_array()
+                    && instr
+                        .operands
+                        .iter()
+                        .all(|o| self.old.instrs[*o].shape.dims() == instr.shape.dims())
+            }
+            _ => false,
+        }
+    }
+
+    /// `v` with its partial values summed (an `all-reduce` over each unreduced group).
+    fn summed(&mut self, v: &PValue, shape: &Shape) -> PValue {
+        match v {
+            PValue::Array { id, tiling } if tiling.is_unreduced() => {
+                let to = tiling.reduced();
+                let id = self.reshard(
+                    *id,
+                    shape.dims(),
+                    tiling,
+                    &to,
+                    "an op without an unreduced rule: partial values summed",
+                );
+                PValue::Array { id, tiling: to }
+            }
+            PValue::Tuple(vs) => {
+                let elems = shape
+                    .tuple_elements()
+                    .map(<[Shape]>::to_vec)
+                    .unwrap_or_default();
+                PValue::Tuple(
+                    vs.iter()
+                        .zip(elems.iter())
+                        .map(|(v, s)| self.summed(v, s))
+                        .collect(),
+                )
+            }
+            v => v.clone(),
+        }
+    }
+
+    /// True if `c` adds its two parameters (a reduce whose partial results are sums).
+    fn is_adder(&self, c: ComputationId) -> bool {
+        let comp = &self.module.computations[c];
+        let root = &comp.instrs[comp.root];
+        root.opcode() == Opcode::Add
+            && root.operands.len() == 2
+            && root
+                .operands
+                .iter()
+                .all(|o| matches!(comp.instrs[*o].op, Op::Parameter { .. }))
     }
 
     /// Partitions one instruction; returns its value and the rule's name.
@@ -1167,6 +1390,8 @@ impl<'a> Partitioner<'a> {
                 regions: HashMap::new(),
                 region_values: HashMap::new(),
                 current: InstrId::from_u32(0),
+                unreduced_target: None,
+                users: Default::default(),
             };
             inner.new.execution_thread = inner.old.execution_thread.clone();
             inner.run()?;
@@ -1596,6 +1821,8 @@ impl<'a> Partitioner<'a> {
                 regions: HashMap::new(),
                 region_values: HashMap::new(),
                 current: InstrId::from_u32(0),
+                unreduced_target: None,
+                users: Default::default(),
             };
             inner.new.execution_thread = inner.old.execution_thread.clone();
             inner.run()?;
@@ -1823,6 +2050,23 @@ impl<'a> Partitioner<'a> {
         let mut id = self.emit_clone(instr, shape, vec![x, init]);
         match reduce::partial_groups(&t, dimensions) {
             None => {}
+            Some(Ok(groups)) if self.unreduced_target.is_some() && self.is_adder(to_apply) => {
+                let want = self.unreduced_target.clone().unwrap_or_else(|| out.clone());
+                let partial = partial_tiling(&out, &groups);
+                self.actions
+                    .push("partial sums kept: the result is unreduced".to_string());
+                let id = self.reshard(
+                    id,
+                    instr.shape.dims(),
+                    &partial,
+                    &want,
+                    "reduce result to its unreduced sharding",
+                );
+                return Ok((
+                    PValue::Array { id, tiling: want },
+                    "reduce: local sum, partial sums kept (unreduced result)",
+                ));
+            }
             Some(Ok(groups)) => {
                 id = self.all_reduce(
                     id,
@@ -1885,6 +2129,22 @@ impl<'a> Partitioner<'a> {
         let l = self.mask_padding(l, &ldims, &plan.lhs, &d.lhs_contracting, zero);
         let shape = with_dims(&instr.shape, plan.out.shard_dims(&odims));
         let mut id = self.emit_clone(instr, shape, vec![l, r]);
+        if let (Some(groups), Some(want)) = (&plan.partial, self.unreduced_target.clone()) {
+            let partial = partial_tiling(&plan.out, groups);
+            self.actions
+                .push("partial sums kept: the result is unreduced".to_string());
+            let id = self.reshard(
+                id,
+                &odims,
+                &partial,
+                &want,
+                "dot result to its unreduced sharding",
+            );
+            return Ok((
+                PValue::Array { id, tiling: want },
+                "dot: local dot, partial sums kept (unreduced result)",
+            ));
+        }
         if let Some(groups) = &plan.partial {
             let ty = self.array_shape(id).element_type;
             let add = self.adder(ty);
@@ -2028,6 +2288,14 @@ impl<'a> Partitioner<'a> {
                                 ),
                             )
                         })?;
+                        // Partial values out of the body keep the annotation's groups.
+                        if let Some(u) = self
+                            .tuple_target(instr, i, leaf)
+                            .ok()
+                            .filter(Tiling::is_unreduced)
+                        {
+                            t.unreduced = u.unreduced;
+                        }
                     }
                     let want_shape = t.shard_dims(leaf.dims());
                     if self.new.instrs[local].shape.dims() != want_shape {
@@ -2061,6 +2329,19 @@ impl<'a> Partitioner<'a> {
             _ => self.fallback(instr),
         }
     }
+}
+
+/// `out` holding partial sums: each partition's unreduced coordinate is its place in its
+/// reduction group.
+fn partial_tiling(out: &Tiling, groups: &[Vec<i64>]) -> Tiling {
+    let mut t = out.reduced();
+    t.unreduced = vec![0; out.partitions()];
+    for g in groups {
+        for (k, &p) in g.iter().enumerate() {
+            t.unreduced[p as usize] = k as i64;
+        }
+    }
+    t
 }
 
 /// `t` with the splits of the dimensions where `part` does not take all of `whole` dropped.

@@ -2,6 +2,12 @@
 //! holds. Two shardings that put the same data on the same partitions are the same
 //! [`Tiling`], however they are spelled (iota or explicit devices, replica order), so the
 //! rules compare tilings, never sharding text.
+//!
+//! An unreduced tiling (jax's `P(unreduced=...)`, `last_tile_dims={unreduced}`) also gives
+//! each partition its coordinate in its unreduced group: the partitions of one group hold
+//! partial values of the same tile, and the array is their sum. Only annotations make
+//! one; every tiling the rules derive from another (`project`, `merge`, `from_parts`) is
+//! reduced.
 
 use crate::ir::sharding::{HloSharding, SubgroupKind, TileAssignment, shard_size, tile_range};
 
@@ -12,6 +18,9 @@ pub struct Tiling {
     pub counts: Vec<i64>,
     /// Per partition, its tile's coordinates (one per dimension).
     pub coords: Vec<Vec<i64>>,
+    /// Per partition, its coordinate in its unreduced group; empty when the value is
+    /// complete on every partition.
+    pub unreduced: Vec<i64>,
 }
 
 impl Tiling {
@@ -20,6 +29,7 @@ impl Tiling {
         Tiling {
             counts: vec![1; rank],
             coords: vec![vec![0; rank]; partitions],
+            unreduced: Vec::new(),
         }
     }
 
@@ -29,7 +39,60 @@ impl Tiling {
         Tiling {
             counts: sharding.tile_counts(rank),
             coords: sharding.tile_coordinates(rank, partitions as i64),
+            unreduced: sharding
+                .unreduced_coordinates(rank, partitions as i64)
+                .unwrap_or_default(),
         }
+    }
+
+    /// True if the partitions hold partial values (the array is their sum per group).
+    pub fn is_unreduced(&self) -> bool {
+        !self.unreduced.is_empty()
+    }
+
+    /// The same split with complete values (what an all-reduce over the unreduced groups
+    /// leaves).
+    pub fn reduced(&self) -> Tiling {
+        Tiling {
+            counts: self.counts.clone(),
+            coords: self.coords.clone(),
+            unreduced: Vec::new(),
+        }
+    }
+
+    /// The unreduced groups: partitions holding partial values of the same tile, each
+    /// group in partition order, groups by their first partition. The k-th partition
+    /// (in partition order) with a given tile and unreduced coordinate joins the k-th group
+    /// of that tile (replicas hold equal partial values, so any such pairing sums right).
+    /// Empty for a reduced tiling.
+    pub fn unreduced_groups(&self) -> Vec<Vec<i64>> {
+        if !self.is_unreduced() {
+            return Vec::new();
+        }
+        let mut seen = std::collections::HashMap::<(&[i64], i64), i64>::new();
+        let keys: Vec<(&[i64], i64)> = (0..self.partitions())
+            .map(|p| {
+                let k = seen
+                    .entry((self.coords[p].as_slice(), self.unreduced[p]))
+                    .or_default();
+                *k += 1;
+                (self.coords[p].as_slice(), *k)
+            })
+            .collect();
+        group_by(self.partitions(), |p| keys[p])
+    }
+
+    /// True if both hold the same value the same way: the same split and, when unreduced,
+    /// the same groups (partial values may sit in any order within a group).
+    pub fn same_as(&self, other: &Tiling) -> bool {
+        if self == other {
+            return true;
+        }
+        self.counts == other.counts
+            && self.coords == other.coords
+            && self.is_unreduced()
+            && other.is_unreduced()
+            && self.unreduced_groups() == other.unreduced_groups()
     }
 
     /// A tiling from explicit parts, if every tile is held by the same number of partitions
@@ -51,7 +114,11 @@ impl Tiling {
         if seen.len() as i64 != tiles || seen.values().any(|&k| k != per) {
             return None;
         }
-        Some(Tiling { counts, coords })
+        Some(Tiling {
+            counts,
+            coords,
+            unreduced: Vec::new(),
+        })
     }
 
     /// Number of partitions.
@@ -64,9 +131,9 @@ impl Tiling {
         self.counts.len()
     }
 
-    /// True if no dimension is split.
+    /// True if no dimension is split and every partition holds the complete value.
     pub fn is_replicated(&self) -> bool {
-        self.counts.iter().all(|&c| c == 1)
+        self.counts.iter().all(|&c| c == 1) && !self.is_unreduced()
     }
 
     /// The per-partition (padded) shape of an array of `dims`.
@@ -117,6 +184,7 @@ impl Tiling {
                 .iter()
                 .map(|c| map.iter().map(|m| m.map_or(0, |d| c[d])).collect())
                 .collect(),
+            unreduced: Vec::new(),
         }
     }
 
@@ -156,32 +224,57 @@ impl Tiling {
     }
 
     /// The sharding XLA would print for this tiling: the iota form when one fits, else
-    /// explicit devices; replicas of a tile listed in partition order.
+    /// explicit devices; replicas of a tile listed in partition order. An unreduced tiling
+    /// prints as jax writes it: the unreduced subgroup, then the replicated one.
     pub fn to_sharding(&self) -> HloSharding {
         if self.is_replicated() {
             return HloSharding::Replicated;
         }
         let tiles: i64 = self.counts.iter().product();
-        let replicas = self.partitions() as i64 / tiles;
+        let partial = self.unreduced.iter().max().map_or(1, |m| m + 1);
+        let replicas = self.partitions() as i64 / tiles / partial;
+        if self.is_unreduced() && tiles == 1 && replicas == 1 && self.unreduced_in_order() {
+            return HloSharding::Unreduced;
+        }
         let mut dims = self.counts.clone();
-        if replicas > 1 {
+        let mut kinds = Vec::new();
+        if self.is_unreduced() {
+            dims.push(partial);
+            kinds.push(SubgroupKind::Unreduced);
+            if replicas > 1 {
+                dims.push(replicas);
+                kinds.push(SubgroupKind::Replicated);
+            }
+        } else if replicas > 1 {
             dims.push(replicas);
         }
-        // Row-major over tiles, then replicas in partition order.
-        let mut slots: Vec<Vec<i64>> = vec![Vec::new(); tiles as usize];
+        // Row-major over tiles, then unreduced coordinates, then replicas in partition
+        // order.
+        let per_tile = (partial * replicas) as usize;
+        let mut slots: Vec<Vec<i64>> = vec![Vec::new(); (tiles * partial) as usize];
         for (p, c) in self.coords.iter().enumerate() {
             let flat = c
                 .iter()
                 .zip(&self.counts)
                 .fold(0i64, |acc, (&x, &t)| acc * t + x);
-            slots[flat as usize].push(p as i64);
+            let u = self.unreduced.get(p).copied().unwrap_or(0);
+            slots[(flat * partial + u) as usize].push(p as i64);
         }
         let devices: Vec<i64> = slots.concat();
+        debug_assert_eq!(devices.len(), tiles as usize * per_tile);
         let tiles = find_iota(&dims, &devices).unwrap_or(TileAssignment::Explicit {
             dims: dims.clone(),
             devices,
         });
-        HloSharding::tiled(tiles, replicas > 1, Vec::new())
+        HloSharding::tiled(tiles, !self.is_unreduced() && replicas > 1, kinds)
+    }
+
+    /// True if partition `p`'s unreduced coordinate is `p` (what `{unreduced}` means).
+    fn unreduced_in_order(&self) -> bool {
+        self.unreduced
+            .iter()
+            .enumerate()
+            .all(|(p, &u)| u == p as i64)
     }
 
     /// Partitions grouped by identical tile (replicas of each other), each group in
@@ -291,11 +384,17 @@ mod tests {
             "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}",
             "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}",
             "{devices=[2,4]<=[4,2]T(1,0)}",
+            "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dims={unreduced}}",
+            "{devices=[2,1,4]<=[8] last_tile_dims={unreduced}}",
+            "{devices=[1,1,2,4]<=[8] last_tile_dims={unreduced, replicated}}",
+            "{devices=[2,1,2,2]<=[8] last_tile_dims={unreduced, replicated}}",
+            "{devices=[1,1,2,4]<=[4,2]T(1,0) last_tile_dims={unreduced, replicated}}",
+            "{unreduced}",
         ] {
             let s = HloSharding::parse(text).unwrap();
             let rank = match &s {
                 HloSharding::Tiled(t) => t.data_rank(),
-                _ => 0,
+                _ => 2,
             };
             let t = Tiling::of(&s, rank, 8);
             assert_eq!(t.to_sharding().to_string(), text);
@@ -304,6 +403,30 @@ mod tests {
         assert_eq!(
             Tiling::of(&s, 2, 4).to_sharding().to_string(),
             "{devices=[2,2]3,1,2,0}"
+        );
+    }
+
+    #[test]
+    fn unreduced_groups_follow_the_unreduced_axis() {
+        // x=2 splits dimension 0, y=2 is unreduced: groups {0,1},{2,3}.
+        let s = HloSharding::parse("{devices=[2,1,2]<=[4] last_tile_dims={unreduced}}").unwrap();
+        let t = Tiling::of(&s, 2, 4);
+        assert_eq!(t.unreduced, vec![0, 1, 0, 1]);
+        assert_eq!(t.unreduced_groups(), vec![vec![0, 1], vec![2, 3]]);
+        assert!(!t.is_replicated());
+        assert_eq!(
+            t.reduced().to_sharding().to_string(),
+            "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"
+        );
+        // Unreduced along x of x=2,y=4, replicated along y: groups pair devices 4 apart.
+        let s =
+            HloSharding::parse("{devices=[1,1,2,4]<=[8] last_tile_dims={unreduced, replicated}}")
+                .unwrap();
+        let t = Tiling::of(&s, 2, 8);
+        assert_eq!(t.unreduced, vec![0, 0, 0, 0, 1, 1, 1, 1]);
+        assert_eq!(
+            t.unreduced_groups(),
+            vec![vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7]]
         );
     }
 

@@ -149,8 +149,8 @@ pub fn attr(t: &mut Tables<'_>, c: &mut Cursor<'_>) -> BResult<A> {
                 sdy_list(t, c, "the unreduced axes")?
             };
             if code == 17 {
-                // The reduction of unreduced axes (sum unless said otherwise): the text
-                // form has no spelling xlac reads, and xlac has no unreduced shardings.
+                // The reduction of unreduced axes: the text form has no spelling for it and
+                // xlac sums unreduced values (jax's only kind).
                 c.svarint("a reduction op")?;
             }
             Sdy::Tensor {
