@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use crate::codegen::{CodegenOptions, KernelSet, compile_kernels, cross_isa};
+use crate::codegen::inspect::cross_isa;
+use crate::codegen::{CodegenOptions, KernelSet, compile_kernels};
 use crate::fusion::decisions::decisions_text;
 use crate::fusion::{DecisionLog, FusionDecision, fusion_pipeline};
 use crate::ir::denormal_mode::{DenormalMode, with_denormal_mode};
@@ -43,7 +44,7 @@ pub struct CompileOptions {
     /// Race tunable thunks (`--autotune`), use cached winners (default), or neither.
     pub autotune: crate::autotune::AutotuneMode,
     /// Other instruction sets to list every kernel's machine code for (`--isa`; names from
-    /// [`crate::codegen::cross_isa::SUPPORTED_ISAS`]). Only used with `dump_to`.
+    /// [`crate::codegen::inspect::cross_isa::SUPPORTED_ISAS`]). Only used with `dump_to`.
     pub isas: Vec<String>,
     /// Keep each kernel's CLIF and assembly text even without `dump_to` (`xlac explain`).
     pub keep_kernel_artifacts: bool,

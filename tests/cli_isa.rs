@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use xlac::codegen::cross_isa::{SUPPORTED_ISAS, compile_for_isas, parse_isas};
+use xlac::codegen::inspect::cross_isa::{SUPPORTED_ISAS, compile_for_isas, parse_isas};
 use xlac::codegen::{CodegenOptions, compile_kernels};
 use xlac::compiler::{CompileOptions, optimize};
 

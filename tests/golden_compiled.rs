@@ -19,7 +19,7 @@ use xlac::ir::verifier::verify;
 use xlac::ir::{Module, hlo_text, stablehlo};
 use xlac::layout::BufferAssignment;
 use xlac::runtime::Executable;
-use xlac::runtime::plan::Plan;
+use xlac::runtime::buffer_plan::Plan;
 use xlac::testdata::{compare_with_expected, model_dirs};
 
 /// Loads and verifies one model file.

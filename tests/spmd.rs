@@ -860,6 +860,67 @@ ENTRY main {
     std::fs::remove_dir_all(&tmp).ok();
 }
 
+/// jax writes sharding annotations inside a reducer's body when the mesh's axes are
+/// Explicit (`jnp.argmax` over `P('x', 'y')`); the partitioner leaves such scalar bodies
+/// whole, and the annotations in them are identities: partitioned, none is left for the
+/// compiled backend, and both backends equal the one-device interpreter.
+#[test]
+fn sharding_annotations_inside_a_reducer_are_identities() {
+    let hlo = r#"HloModule argmax_explicit
+
+argmax {
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  a.s = f32[] custom-call(a), custom_call_target="Sharding", sharding={replicated}
+  b.s = f32[] custom-call(b), custom_call_target="Sharding", sharding={replicated}
+  gt = pred[] compare(a.s, b.s), direction=GT
+  gt.s = pred[] custom-call(gt), custom_call_target="Sharding", sharding={replicated}
+  m = f32[] select(gt.s, a, b)
+  k = s32[] select(gt.s, i, j)
+  ROOT t = (f32[], s32[]) tuple(m, k)
+}
+
+ENTRY main {
+  p = f32[8,2]{1,0} parameter(0), sharding={devices=[2,2]<=[4]}
+  idx = s32[8,2]{1,0} iota(), iota_dimension=0
+  ninf = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  r = (f32[2]{0}, s32[2]{0}) reduce(p, idx, ninf, zero), dimensions={0}, to_apply=argmax
+  ROOT k = s32[2]{0} get-tuple-element(r), index=1, sharding={replicated}
+}
+"#;
+    let module = parse_module(hlo, "argmax_explicit.hlo").unwrap().module;
+    let text = partition(module, 4).to_string();
+    assert!(!text.contains("custom_call_target=\"Sharding\""), "{text}");
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-reducer-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let model = tmp.join("argmax_explicit.hlo");
+    std::fs::write(&model, hlo).unwrap();
+    let model = model.to_str().unwrap();
+    for backend in ["compiled", "interpreter"] {
+        let args = [
+            "run",
+            model,
+            "--partitions",
+            "4",
+            "--backend",
+            backend,
+            "--quiet",
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "0",
+            "--atol",
+            "0",
+        ];
+        let (code, stderr) = xlac(&args);
+        assert_eq!(code, 0, "{backend}: {stderr}");
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
 /// Counts the instructions of `opcode` in HLO text (` opcode(` after the shape).
 fn count_op(text: &str, opcode: &str) -> usize {
     text.lines()

@@ -19,7 +19,7 @@ import traceback
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.sharding import Mesh, NamedSharding
+from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 DEVICES = 8
@@ -148,6 +148,19 @@ def pmap_psum(mesh):
     devices = list(mesh.devices.flat)
     f = jax.pmap(lambda a: jax.lax.psum(a, "i") * a, axis_name="i", devices=devices)
     return f, (data(DEVICES, 3),)
+
+
+@case
+def argmax_explicit_axes(mesh):
+    """argmax/argmin over a mesh with Explicit axes: jax writes sharding constraints inside
+    the reducer's body (on scalars)."""
+    m = Mesh(
+        np.array(list(mesh.devices.flat)[:4]).reshape(2, 2),
+        ("x", "y"),
+        axis_types=(AxisType.Explicit,) * 2,
+    )
+    x = jax.device_put(data(8, 2), NamedSharding(m, P("x", "y")))
+    return jax.jit(lambda a: (jnp.argmax(a, axis=0), jnp.argmin(a, axis=1))), (x,)
 
 
 def shard_shapes(out):

@@ -10,7 +10,7 @@
 //! decode RVV), `s390x`; `host` names this machine's ISA and `all` every one. A kernel an
 //! ISA cannot compile gets a listing saying why, an `index.txt` line saying so and a
 //! `warning:` line on stderr; the compile still succeeds. An unknown name is a usage error.
-//! See `crate::codegen::cross_isa`.
+//! See `crate::codegen::inspect::cross_isa`.
 
 use super::{CompileArgs, Failure, PassFlags, model};
 use crate::compiler::{CompileOptions, Optimized, optimize};
@@ -18,7 +18,7 @@ use crate::compiler::{CompileOptions, Optimized, optimize};
 /// Runs `xlac compile`.
 pub fn compile(args: &CompileArgs) -> Result<(), Failure> {
     // Check the names before loading anything: a typo is a usage error, not a compile.
-    crate::codegen::cross_isa::parse_isas(&args.isa).map_err(Failure::usage)?;
+    crate::codegen::inspect::cross_isa::parse_isas(&args.isa).map_err(Failure::usage)?;
     super::refusals::check_compile(args)?;
     let loaded = model::load(&args.model, false)?;
     let mut options = compile_options(&args.passes, Some(args.dump_to.clone()), false)?;

@@ -17,10 +17,11 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{FuncId, ModuleReloc};
 
 use super::elemental::KernelEnv;
+use super::inspect::disassembly;
 use super::jit::DeclaredLibcalls;
 use super::kernel::{KernelLayout, emit_kernel};
 use super::scalar_function::emit_scalar_function;
-use super::{CodegenError, KernelArtifacts, disassembly, math};
+use super::{CodegenError, KernelArtifacts, math};
 use crate::ir::{ComputationId, InstrId, Module};
 
 /// What a job compiles.
@@ -162,7 +163,7 @@ impl Shared<'_> {
         if self.keep_artifacts {
             artifacts.clif_with_opt = disassembly::annotated_clif(&ctx.func, &names);
             artifacts.asm = disassembly::host_asm(&ctx, self.isa);
-            artifacts.asm_hlo = super::asm_map::line_names(&ctx, self.isa, &names);
+            artifacts.asm_hlo = super::inspect::asm_map::line_names(&ctx, self.isa, &names);
         }
         artifacts.compile_ms = start.elapsed().as_secs_f64() * 1e3;
         let layout = layout.map(|mut l| {

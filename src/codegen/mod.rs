@@ -5,31 +5,20 @@
 //! of buffer pointers and the range of work units this call computes, so the runtime can
 //! split any kernel across threads by splitting the range.
 
-pub mod asm_map;
 pub mod block_math;
-pub mod column_reduce;
 pub mod compile_job;
-pub mod cross_isa;
 pub mod denormals;
-pub mod disassembly;
 pub mod elemental;
-pub mod hoist;
+pub mod inspect;
 pub mod isa;
 pub mod jit;
 pub mod kernel;
 pub mod libcalls;
-pub mod loop_emitter;
 pub mod math;
 pub mod plan;
-pub mod row_cache;
 pub mod scalar_function;
 #[cfg(test)]
 mod tests;
-pub mod tiled_loops;
-pub mod vector_reduce;
-pub mod vector_transpose;
-pub mod vector_window;
-pub mod vectorize;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -177,7 +166,7 @@ pub struct CodegenOptions {
     /// Keep CLIF and disassembly texts in [`KernelArtifacts`] (costs compile time).
     pub keep_artifacts: bool,
     /// Let row kernels call the native block routines of `codegen/block_math` when the
-    /// host runs them (`codegen/row_cache.rs`); `false` keeps all math inline.
+    /// host runs them (`codegen/kernel/loops/row_cache_emitter.rs`); `false` keeps all math inline.
     pub block_math: bool,
     /// Never contract `a*b + c` into an FMA (`elemental/fp_contraction.rs`), even where
     /// the host has one: every op rounded, as the interpreter's default computes them.

@@ -16,11 +16,11 @@ use std::fmt;
 use cranelift_codegen::ir::Type;
 
 use super::CodegenError;
-use super::column_reduce::{self, ColumnReducePlan};
 use super::elemental::error;
-use super::loop_emitter::IterationSpace;
-use super::row_cache::{self, CachedValue};
-use super::tiled_loops::{self, TiledSpace};
+use super::kernel::loops::loop_emitter::IterationSpace;
+use super::kernel::loops::row_cache_emitter::{self, CachedValue};
+use super::kernel::reductions::column_reduce::{self, ColumnReducePlan};
+use super::kernel::tiled::tiled_loops::{self, TiledSpace};
 use crate::fusion::loop_invariance::LoopInvariance;
 use crate::ir::{ArrayShape, Computation, FusionKind, InstrId, Instruction, Module, Op, Opcode};
 
@@ -38,7 +38,7 @@ pub struct PlanOptions {
     pub vector_loops: bool,
     /// The target has vector registers (column reductions and in-register transposes).
     pub vector_registers: bool,
-    /// Kernels may call the native block routines (`row_cache.rs`).
+    /// Kernels may call the native block routines (`kernel/loops/row_cache_emitter.rs`).
     pub block_math: bool,
 }
 
@@ -101,7 +101,7 @@ pub struct LoopPlan {
     pub space: IterationSpace,
     /// The vector inner loop's lane type (`vectorize.rs`, `vector_window.rs`), or scalar.
     pub vector: Option<Type>,
-    /// Values computed once per row into a stack buffer (`row_cache.rs`).
+    /// Values computed once per row into a stack buffer (`kernel/loops/row_cache_emitter.rs`).
     pub cached: Vec<CachedValue>,
 }
 
@@ -203,7 +203,7 @@ pub fn plan_kernel(
             .clone();
         update.layout = outputs[0].layout.clone();
         let vector = if options.vector_loops {
-            super::vectorize::vector_type_at(fused, root.operands[1], &update)
+            super::kernel::loops::vectorize::vector_type_at(fused, root.operands[1], &update)
         } else {
             None
         };
@@ -326,7 +326,7 @@ fn plan_loops(
         return Strategy::Tiled { tiles, transpose };
     }
     // Values computed once per row into a stack buffer.
-    let cached = row_cache::plan(fused, &space, options.block_math);
+    let cached = row_cache_emitter::plan(fused, &space, options.block_math);
     let (what, reason) = match units {
         LoopUnits::Rows => (
             "row loops (whole rows)",
@@ -418,7 +418,8 @@ impl Loops<'_> {
         if !self.single {
             // Each result as vectors, stored side by side: the outputs must share the
             // iteration space's layout (the vector runs along its minor dimension).
-            let vector = super::vectorize::multi_output_vector_type(fused, self.outputs);
+            let vector =
+                super::kernel::loops::vectorize::multi_output_vector_type(fused, self.outputs);
             match vector {
                 Some(t) => self.guard(
                     WHAT,
@@ -433,11 +434,14 @@ impl Loops<'_> {
             }
             return vector;
         }
-        let vector = super::vectorize::vector_type(fused, output, library).or_else(|| {
-            library
-                .is_none()
-                .then(|| super::vector_window::vector_window_type(module, fused, output))?
-        });
+        let vector =
+            super::kernel::loops::vectorize::vector_type(fused, output, library).or_else(|| {
+                library.is_none().then(|| {
+                    super::kernel::reductions::vector_window::vector_window_type(
+                        module, fused, output,
+                    )
+                })?
+            });
         match vector {
             Some(t) => self.guard(
                 WHAT,
@@ -488,7 +492,7 @@ impl Loops<'_> {
         const WHAT: &str = "in-register transposes";
         let transpose = if self.options.vector_loops && self.options.vector_registers && self.single
         {
-            super::vector_transpose::vector_transpose_type(self.fused, tiles)
+            super::kernel::tiled::vector_transpose::vector_transpose_type(self.fused, tiles)
         } else {
             None
         };

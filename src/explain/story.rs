@@ -66,7 +66,7 @@ pub struct Location {
     /// The kernel's whole assembly listing.
     pub asm: Vec<String>,
     /// The listing's lines that compute this instruction, by the machine code's source
-    /// locations (`codegen::asm_map`); empty when the kernel has no mapping.
+    /// locations (`codegen::inspect::asm_map`); empty when the kernel has no mapping.
     pub asm_computing: Vec<ClifLine>,
 }
 

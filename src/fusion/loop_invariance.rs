@@ -7,7 +7,7 @@
 //! The kernel's innermost loop runs along the output's physical minor dimension; a
 //! reduction's loop runs along its reduced dimensions. A `broadcast` whose operand does not
 //! depend on the dimensions that change in the loop evaluating it is *hoisted*: codegen
-//! (`codegen/hoist.rs`) emits its operand before the loop, and the loop body reuses it. The
+//! (`codegen/kernel/loops/hoist.rs`) emits its operand before the loop, and the loop body reuses it. The
 //! fusion policy (`indexing.rs`, `cpu_fusion_policy.rs`) reads the same analysis, so what
 //! the policy counts as "once per row" is exactly what the kernel computes once per row.
 //!

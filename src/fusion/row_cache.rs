@@ -6,7 +6,7 @@
 //! array once more. Cached, the row kernel computes each exponential once and keeps the row
 //! in L1 between the two loops. The second use is a native block routine: a cached `exp` or
 //! `tanh` of f32 is computed over the whole row by `codegen/block_math` (AVX-512), where
-//! the kernel's own f32x4 code is four times narrower (`codegen/row_cache.rs`).
+//! the kernel's own f32x4 code is four times narrower (`codegen/kernel/loops/row_cache_emitter.rs`).
 //!
 //! A value is *row-indexed* when every evaluation of it is at an index of the row being
 //! computed: the kernel's row loop asks for `(row, j)`, elementwise ops pass that index on,

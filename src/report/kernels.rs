@@ -2,7 +2,7 @@
 //! assembly side by side. HLO lines and CLIF lines carry `data-n="NAME"` (the HLO
 //! instruction they define or come from, read from the `; %NAME` comments codegen writes),
 //! so hovering one lights up the others. Assembly lines are named by the machine code's
-//! source locations (`codegen::asm_map`); lines Cranelift added itself carry no name.
+//! source locations (`codegen::inspect::asm_map`); lines Cranelift added itself carry no name.
 
 use std::fmt::Write as _;
 

@@ -10,13 +10,14 @@
 //! parameter's (else relays it out into a scratch buffer), runs the entry sequence, and
 //! copies the result leaves into fresh literals in the entry result's layouts.
 //!
-//! Files: [`plan`] (the slices the runtime reads from buffer assignment), [`emitter`]
+//! Files: [`buffer_plan`] (the slices the runtime reads from buffer assignment), [`emitter`]
 //! (instructions to thunks), [`thunk`] (the thunk kinds and `thunk-sequence.txt`),
 //! [`execute`] (running them), [`buffers`] (memory and literal I/O), [`dot`] and
 //! [`convolution`] (GEMM-backed library routines), [`elements`] (their type conversions),
 //! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines),
 //! [`device_memory`] (buffers kept on devices between runs).
 
+pub mod buffer_plan;
 pub mod buffers;
 pub mod collectives;
 pub mod coverage;
@@ -24,7 +25,6 @@ pub mod device_memory;
 pub mod elements;
 pub mod execute;
 pub mod library;
-pub mod plan;
 pub mod profile;
 pub mod race;
 pub mod thunk;
@@ -42,12 +42,12 @@ use crate::eval::{EvalOptions, Evaluator};
 use crate::ir::{ArrayLiteral, ArrayShape, Literal, Module, Shape, ShapeIndex};
 use crate::layout::{AllocationKind, BufferAssignment, Slice};
 
+use buffer_plan::{Plan, leaf_indices};
 use buffers::{
     AlignedBuffer, literal_bytes, literal_bytes_mut, literal_leaf, literal_leaf_mut, read_array,
     read_value, take_literal_leaf, write_array,
 };
 use execute::{Context, DeviceBinding, Memory, run_sequence};
-use plan::{Plan, leaf_indices};
 use thunk::ThunkSequence;
 use thunk_emitter::ThunkEmitter;
 

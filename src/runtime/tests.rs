@@ -2,7 +2,7 @@
 //! thunk against the reference interpreter, on the simplest plan
 //! ([`Plan::one_buffer_per_value`], where every alias is a copy) with no kernels.
 
-use super::plan::Plan;
+use super::buffer_plan::Plan;
 use super::*;
 use crate::codegen::{CodegenOptions, compile_kernels};
 use crate::eval::compare::{Tolerance, compare_arrays};

@@ -18,6 +18,7 @@ use crate::ir::{
 };
 
 use super::RuntimeError;
+use super::buffer_plan::{Plan, leaf_indices};
 use super::buffers::literal_leaf;
 use super::library::LibraryThunk;
 use super::library::complex_elementwise::{self, ComplexElementwiseThunk};
@@ -29,7 +30,6 @@ use super::library::scatter::ScatterThunk;
 use super::library::select_and_scatter::SelectAndScatterThunk;
 use super::library::sort::SortThunk;
 use super::library::top_k::TopKThunk;
-use super::plan::{Plan, leaf_indices};
 use super::thunk::{
     BufferRef, CollectiveReducer, CollectiveThunk, ConvolutionThunk, DotThunk, KernelThunk,
     ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence,

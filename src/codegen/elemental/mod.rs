@@ -97,9 +97,9 @@ pub struct Emitter<'m, 'f, 'b> {
     imported: HashMap<&'static str, FuncRef>,
     cache: Vec<HashMap<CacheKey, Vec<Value>>>,
     /// What the row strategy leaves for element reads (its cached rows, the pointer loads
-    /// in use), kept and read by `codegen/row_cache.rs`; empty in every other strategy.
+    /// in use), kept and read by `codegen/kernel/loops/row_cache_emitter.rs`; empty in every other strategy.
     /// The row strategy's own state (its prefetch queue) is its `RowKernel`.
-    pub(crate) row: crate::codegen::row_cache::RowState,
+    pub(crate) row: crate::codegen::kernel::loops::row_cache_emitter::RowState,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO
     /// instruction `names[i]` that produced them, so dumps can say which is which.

@@ -11,7 +11,7 @@ use cranelift_codegen::ir::{InstBuilder, Type, Value};
 use super::Entry;
 use crate::codegen::CodegenError;
 use crate::codegen::elemental::{Emitter, error};
-use crate::codegen::loop_emitter::{IterationSpace, VectorPlan};
+use crate::codegen::kernel::loops::loop_emitter::{IterationSpace, VectorPlan};
 
 /// For each update element `u`, stores it at `clamp(start) + u` in the output.
 pub(super) fn emit<'m>(

@@ -2,15 +2,17 @@
 //! `(buffers: *const *mut u8, begin: u64, end: u64)`: the entry block loads the buffer
 //! pointers from the table (fusion operands, then for kOutput the library result, then one
 //! per result leaf), then the loop nest the plan chose (`codegen/plan.rs`) runs work units
-//! `begin..end` and stores each output element. One file here per strategy:
-//! `in_place_dus.rs`, `tiled.rs`, `loops.rs`; the column reduction's emitter is
-//! `codegen/column_reduce.rs`.
+//! `begin..end` and stores each output element. One room here per strategy:
+//! `loops/` (row loops: the vector loop, the row cache, hoisting), `tiled/` (tiled loops and
+//! in-register transposes), `reductions/` (column, vector row and window reductions) and
+//! `in_place_dus.rs`.
 //! XLA: `xla/backends/cpu/codegen/kernel_api_ir_builder.cc` (the kernel prototype),
 //! `xla/codegen/emitters/` (loop and in-place DUS fusion emitters).
 
 mod in_place_dus;
-mod loops;
-mod tiled;
+pub mod loops;
+pub mod reductions;
+pub mod tiled;
 
 use cranelift_codegen::ir::{
     AbiParam, InstBuilder, MemFlagsData, Signature, SourceLoc, Value, types,

@@ -282,7 +282,7 @@ ENTRY main {{
     }
 }
 
-/// Row kernels (`fusion/loop_invariance.rs`, `codegen/hoist.rs`): reductions broadcast back
+/// Row kernels (`fusion/loop_invariance.rs`, `codegen/kernel/loops/hoist.rs`): reductions broadcast back
 /// over the rows they reduced are computed once before each row's loop.
 const ROW_REDUCERS: &str = "HloModule m
 

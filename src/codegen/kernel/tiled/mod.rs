@@ -5,13 +5,16 @@
 //! XLA: `xla/codegen/emitters/transpose_emitter.cc` (shared-memory tiles on GPU; the
 //! same idea on CPU caches).
 
+pub mod tiled_loops;
+pub mod vector_transpose;
+
 use cranelift_codegen::ir::Type;
 
 use super::Entry;
 use crate::codegen::CodegenError;
 use crate::codegen::elemental::Emitter;
-use crate::codegen::loop_emitter::VectorPlan;
-use crate::codegen::tiled_loops::TiledSpace;
+use crate::codegen::kernel::loops::loop_emitter::VectorPlan;
+use crate::codegen::kernel::tiled::tiled_loops::TiledSpace;
 
 /// Emits the tiled loops over `tiles`, with in-register transposes of `transpose` lanes
 /// when the plan chose them.

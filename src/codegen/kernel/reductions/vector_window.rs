@@ -16,9 +16,9 @@ use std::collections::HashMap;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, array_shape, error};
 use super::vector_reduce::reducer_kind;
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, array_shape, error};
 use crate::ir::{ArrayShape, Computation, Instruction, Module, Op, Window};
 
 /// Unrolled window positions at most.
@@ -61,7 +61,8 @@ pub fn vector_window_type(
     {
         return None;
     }
-    let ty = super::vectorize::vector_tree_type(fused, root.operands[0], input)?;
+    let ty =
+        crate::codegen::kernel::loops::vectorize::vector_tree_type(fused, root.operands[0], input)?;
     (output.dims[minor] >= i64::from(ty.lane_count())).then_some(ty)
 }
 

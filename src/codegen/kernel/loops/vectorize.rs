@@ -15,8 +15,8 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, Params, array_shape, data_flags, error};
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, Params, array_shape, data_flags, error};
 use crate::ir::{
     ArrayShape, ComparisonType, Computation, InstrId, Instruction, Op, Opcode, PrimitiveType,
 };

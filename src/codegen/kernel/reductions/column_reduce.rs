@@ -38,9 +38,9 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, data_flags};
 use super::vector_reduce::{Combine, reducer_kind};
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, data_flags};
 use crate::ir::{ArrayShape, Computation, ComputationId, InstrId, Module, Op, PrimitiveType};
 
 type R<T> = Result<T, CodegenError>;
@@ -166,7 +166,7 @@ pub fn plan(module: &Module, fused: &Computation, output: &ArrayShape) -> Option
     if kept[out_minor] != input_minor || output.dims[out_minor] != shape.dims[input_minor] {
         return None;
     }
-    let vty = super::vectorize::vector_tree_type(fused, input, shape)?;
+    let vty = crate::codegen::kernel::loops::vectorize::vector_tree_type(fused, input, shape)?;
     let lanes = i64::from(vty.lane_count());
     let cols = shape.dims[input_minor];
     if cols < lanes {

@@ -15,8 +15,8 @@ use std::collections::{BTreeSet, HashSet};
 
 use cranelift_codegen::ir::Value;
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, Params};
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, Params};
 use crate::fusion::loop_invariance::same_index_elementwise;
 use crate::ir::{InstrId, Op};
 

@@ -23,8 +23,8 @@
 
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::CodegenError;
-use super::elemental::Emitter;
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::Emitter;
 use crate::ir::{ArrayShape, Computation, InstrId, Op};
 
 type R<T> = Result<T, CodegenError>;

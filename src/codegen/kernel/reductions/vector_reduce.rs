@@ -12,8 +12,8 @@
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, Params, array_shape};
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, Params, array_shape};
 use crate::ir::{ComputationId, Instruction, Module, Op, Opcode};
 
 type R<T> = Result<T, CodegenError>;
@@ -55,7 +55,9 @@ impl<'m> Emitter<'m, '_, '_> {
         let Some(combine) = reducer_kind(self.module, to_apply) else {
             return Ok(None);
         };
-        let Some(vty) = super::vectorize::vector_tree_type(frame.comp, input, &shape) else {
+        let Some(vty) =
+            crate::codegen::kernel::loops::vectorize::vector_tree_type(frame.comp, input, &shape)
+        else {
             return Ok(None);
         };
         let lanes = i64::from(vty.lane_count());

@@ -22,10 +22,10 @@ use cranelift_codegen::ir::{
     InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Type, Value, types,
 };
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, data_flags};
 use super::loop_emitter::IterationSpace;
+use crate::codegen::CodegenError;
 use crate::codegen::block_math::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS};
+use crate::codegen::elemental::{Emitter, Frame, data_flags};
 use crate::fusion::cpu_fusion_policy::is_expensive;
 use crate::fusion::row_cache::{MAX_CACHED, RowCacheAnalysis};
 use crate::ir::{ArrayShape, Computation, InstrId, Opcode, PrimitiveType};

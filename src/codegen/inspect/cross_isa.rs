@@ -38,8 +38,8 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use rayon::prelude::*;
 use target_lexicon::Triple;
 
-use super::elemental::KernelEnv;
-use super::{KernelSet, jit, kernel};
+use crate::codegen::elemental::KernelEnv;
+use crate::codegen::{KernelSet, jit, kernel};
 use crate::ir::Module;
 
 /// One instruction set the cross-ISA dump can compile for.
@@ -283,7 +283,7 @@ fn has_vector_types(func: &Function) -> bool {
 /// Kernel `k` emitted again without its vector inner loop.
 fn scalar_function(
     module: &Module,
-    k: &super::Kernel,
+    k: &crate::codegen::Kernel,
     jit_module: &cranelift_jit::JITModule,
     env: &mut KernelEnv,
 ) -> Result<Function, String> {

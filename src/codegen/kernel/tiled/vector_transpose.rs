@@ -39,10 +39,10 @@ use cranelift_codegen::ir::{
     ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value, types,
 };
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, Params, data_flags, error};
-use super::loop_emitter::VectorPlan;
 use super::tiled_loops::TiledSpace;
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, Params, data_flags, error};
+use crate::codegen::kernel::loops::loop_emitter::VectorPlan;
 use crate::ir::{
     ArrayShape, ComparisonType, Computation, InstrId, Instruction, Op, Opcode, PrimitiveType,
 };
@@ -136,7 +136,10 @@ pub fn vector_transpose_type(fused: &Computation, space: &TiledSpace) -> Option<
                 stack.push((i.operands[0], map.clone()));
                 push_operands(fused, &i.operands[1..], &map, t, &mut stack)?;
             }
-            Op::Plain(op) if *op == Opcode::Copy || super::vectorize::vector_op(*op) => {
+            Op::Plain(op)
+                if *op == Opcode::Copy
+                    || crate::codegen::kernel::loops::vectorize::vector_op(*op) =>
+            {
                 if !is_t {
                     return None;
                 }

@@ -1,11 +1,16 @@
 //! The kernel of every other fusion: loops over the output's rows in layout order, a work
 //! unit being a chunk of a row, a whole row (a row kernel: its reductions run once, before
 //! the row's loop), or a GEMM output tile (a kOutput epilogue). Before each row the
-//! prologue fills the row cache (`row_cache.rs`) and hoists the broadcasts the row reads
+//! prologue fills the row cache (`row_cache_emitter.rs`) and hoists the broadcasts the row reads
 //! but does not change (`hoist.rs`); the inner loop is vectors of the plan's lane type
 //! with a scalar tail, or scalars.
 //! XLA: `xla/codegen/emitters/loop_emitter.cc` (loop fusions), the row reductions of
 //! `xla/codegen/emitters/reduction_emitter.cc`.
+
+pub mod hoist;
+pub mod loop_emitter;
+pub mod row_cache_emitter;
+pub mod vectorize;
 
 use std::collections::BTreeSet;
 
@@ -14,9 +19,9 @@ use cranelift_codegen::ir::Value;
 use super::Entry;
 use crate::codegen::CodegenError;
 use crate::codegen::elemental::{Emitter, Params};
-use crate::codegen::loop_emitter::VectorPlan;
+use crate::codegen::kernel::loops::loop_emitter::VectorPlan;
+use crate::codegen::kernel::loops::row_cache_emitter::RowKernel;
 use crate::codegen::plan::LoopPlan;
-use crate::codegen::row_cache::RowKernel;
 use crate::ir::{ArrayShape, Opcode};
 
 /// Emits the row loops of `plan`.

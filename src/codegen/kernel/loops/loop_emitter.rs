@@ -13,8 +13,8 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value, types};
 
-use super::CodegenError;
-use super::elemental::{Emitter, Frame, block_args};
+use crate::codegen::CodegenError;
+use crate::codegen::elemental::{Emitter, Frame, block_args};
 use crate::ir::{ArrayShape, InstrId};
 
 type R<T> = Result<T, CodegenError>;
