@@ -64,6 +64,11 @@ impl MpiWorld {
         Ok(MpiWorld { universe })
     }
 
+    /// The world communicator.
+    pub(super) fn world(&self) -> SimpleCommunicator {
+        self.universe.world()
+    }
+
     /// This process's rank.
     pub fn rank(&self) -> usize {
         self.universe.world().rank() as usize
@@ -501,7 +506,7 @@ impl Mpi {
 
 /// A hash of what makes two ranks' collectives the same one: kind, instruction, groups,
 /// pattern and reduction.
-fn fingerprint(op: &CollectiveOp) -> u64 {
+pub(super) fn fingerprint(op: &CollectiveOp) -> u64 {
     // FNV-1a over the op's debug form: stable across processes (std's hasher is seeded).
     let text = format!(
         "{}|{}|{:?}|{:?}|{:?}|{:?}",
