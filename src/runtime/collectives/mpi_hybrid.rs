@@ -15,8 +15,10 @@
 //!   folds member 0, 1, 2, ... element by element whatever the grouping: results equal the
 //!   same program on P*K devices in one process, bit for bit. A group inside one process
 //!   never touches MPI.
-//! - **Communicators** are split from the world at load, one per distinct group that spans
-//!   processes, ranked by each process's first member in the group. A process may belong to
+//! - **Communicators** are split from the world at the program's first run (a process may
+//!   compile programs on several threads at once, but runs them in the same order as the
+//!   others), one per distinct group that spans processes, ranked by each process's first
+//!   member in the group. A process may belong to
 //!   several groups of one op (`{0,2}` and `{1,3}` when it holds devices 0 and 1); splits
 //!   are made in rounds in which no process is in two groups, the same rounds on every
 //!   process.
@@ -31,22 +33,22 @@
 //! [`InProcess`]: super::InProcess
 
 use std::collections::HashMap;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-use mpi::datatype::PartitionMut;
+use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::{Color, Communicator, SimpleCommunicator};
 use mpi::traits::*;
 
 use super::exchange::{self, Member, RawArray};
 use super::mpi::{MpiWorld, fingerprint};
-use super::op::format_group;
+use super::op::{Pattern, format_group};
 use super::trace::Event;
 use super::{
     ArrayView, ArrayViewMut, CollectiveError, CollectiveKind, CollectiveOp, Collectives,
     DeviceGrid, DeviceId, Reducer, Trace,
 };
-use crate::ir::Module;
+use crate::ir::{ArrayShape, Module};
 
 /// Serializes this process's MPI calls across the threads of its devices (MPI runs at
 /// thread level SERIALIZED); held for one call at a time, never across a wait, so two local
@@ -57,11 +59,9 @@ fn mpi_calls() -> MutexGuard<'static, ()> {
     MPI_CALLS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The communicators of one loaded program.
+/// The communicators of one loaded program: per group that spans processes and has a
+/// member here, the communicator of its processes.
 struct GroupComms {
-    world: SimpleCommunicator,
-    /// Per group that spans processes and has a member here: the communicator of its
-    /// processes.
     by_group: HashMap<Vec<DeviceId>, SimpleCommunicator>,
 }
 
@@ -69,6 +69,13 @@ struct GroupComms {
 // `MPI_CALLS`, so by one thread at a time.
 unsafe impl Send for GroupComms {}
 unsafe impl Sync for GroupComms {}
+
+/// The world communicator (to split from, and to abort the job on a stall).
+struct World(SimpleCommunicator);
+
+// SAFETY: as for `GroupComms`.
+unsafe impl Send for World {}
+unsafe impl Sync for World {}
 
 /// A rendezvous key: the group and the sequence number of the collective with it.
 type Key = (Vec<DeviceId>, u64);
@@ -108,7 +115,13 @@ pub struct MpiHybrid {
     rank: usize,
     /// The devices this process runs, ascending.
     local: Vec<DeviceId>,
-    comms: GroupComms,
+    world: World,
+    /// Every group that spans processes, in module order (the same on every process).
+    spanning: Vec<Vec<DeviceId>>,
+    /// Groups of `spanning` split together: no process is in two groups of a round.
+    rounds: Vec<Vec<usize>>,
+    /// Split at the first run.
+    comms: OnceLock<Result<GroupComms, CollectiveError>>,
     state: Mutex<State>,
     changed: Condvar,
     deadline: Duration,
@@ -123,16 +136,18 @@ const HEADER: usize = 8 * 3 + LABEL;
 impl MpiHybrid {
     /// The collectives of this process for `modules` (every device runs `modules[0]`, or
     /// device d runs `modules[d]`) on `grid`, whose device assignment names each device's
-    /// process. Splits the group communicators: collective over the world, so every process
-    /// calls this with the same modules, in the same order.
+    /// process. The group communicators are split at the first run, which is collective
+    /// over the world: every process runs the program, and its programs in the same order.
     pub fn new(
         world: &MpiWorld,
         modules: &[&Module],
         grid: &DeviceGrid,
         deadline: Duration,
     ) -> Result<MpiHybrid, CollectiveError> {
-        let rank = world.rank();
-        let size = world.size();
+        let (rank, size) = {
+            let _calls = mpi_calls();
+            (world.rank(), world.size())
+        };
         let process = |d: DeviceId| grid.physical(d) as usize;
         if let Some(d) = (0..grid.count()).find(|&d| process(d) >= size) {
             return Err(CollectiveError::BadOp(format!(
@@ -182,47 +197,70 @@ impl MpiHybrid {
                 rounds[round].1[p] = true;
             }
         }
-        let world_comm = world.world();
-        let mut by_group = HashMap::new();
-        for (groups, _) in &rounds {
-            let mine = groups.iter().enumerate().find_map(|(color, &gi)| {
-                let procs = processes_of(grid, &spanning[gi]);
-                procs
-                    .iter()
-                    .position(|&p| p == rank)
-                    .map(|key| (color, key, gi))
-            });
-            let _calls = mpi_calls();
-            match mine {
-                Some((color, key, gi)) => {
-                    let comm = world_comm
-                        .split_by_color_with_key(Color::with_value(color as i32), key as i32)
-                        .ok_or_else(|| {
-                            CollectiveError::BadOp(format!(
-                                "MPI gave process {rank} no communicator for group {}",
-                                format_group(&spanning[gi])
-                            ))
-                        })?;
-                    by_group.insert(spanning[gi].clone(), comm);
-                }
-                None => {
-                    world_comm.split_by_color(Color::undefined());
-                }
-            }
-        }
         Ok(MpiHybrid {
             grid: grid.clone(),
             rank,
             local,
-            comms: GroupComms {
-                world: world_comm,
-                by_group,
-            },
+            world: World(world.world()),
+            spanning,
+            rounds: rounds.into_iter().map(|(groups, _)| groups).collect(),
+            comms: OnceLock::new(),
             state: Mutex::new(State::default()),
             changed: Condvar::new(),
             deadline,
             began: Instant::now(),
         })
+    }
+
+    /// The group communicators, split from the world at the program's first run: the
+    /// splits are collective over the world, and every process runs its programs in the
+    /// same order, while it may compile them on several threads at once.
+    fn communicators(&self) -> Result<&GroupComms, CollectiveError> {
+        self.comms
+            .get_or_init(|| self.split())
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn split(&self) -> Result<GroupComms, CollectiveError> {
+        let world = &self.world.0;
+        let mut by_group = HashMap::new();
+        let mut failed = None;
+        for groups in &self.rounds {
+            let mine = groups.iter().enumerate().find_map(|(color, &gi)| {
+                processes_of(&self.grid, &self.spanning[gi])
+                    .iter()
+                    .position(|&p| p == self.rank)
+                    .map(|key| (color, key, gi))
+            });
+            let _calls = mpi_calls();
+            // Every process makes every split, even after one failed here, so that the
+            // others' splits still pair.
+            match mine {
+                Some((color, key, gi)) => {
+                    match world.split_by_color_with_key(Color::with_value(color as i32), key as i32)
+                    {
+                        Some(comm) => {
+                            by_group.insert(self.spanning[gi].clone(), comm);
+                        }
+                        None => {
+                            failed.get_or_insert(CollectiveError::BadOp(format!(
+                                "MPI gave process {} no communicator for group {}",
+                                self.rank,
+                                format_group(&self.spanning[gi])
+                            )));
+                        }
+                    }
+                }
+                None => {
+                    world.split_by_color(Color::undefined());
+                }
+            }
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(GroupComms { by_group }),
+        }
     }
 
     /// The devices this process runs, ascending.
@@ -258,7 +296,7 @@ impl MpiHybrid {
             format_group(&self.local),
             self.deadline.as_secs_f64()
         );
-        self.comms.world.abort(3)
+        self.world.0.abort(3)
     }
 
     /// Waits for `request`, one MPI call at a time, against the deadline.
@@ -317,7 +355,7 @@ impl MpiHybrid {
     ) -> Result<(Vec<u8>, Vec<i32>), CollectiveError> {
         let displs = displacements(lens)?;
         let total: usize = lens.iter().map(|&l| l as usize).sum();
-        let mut all = vec![0u8; total];
+        let mut all = buffer(total);
         {
             let mut partition = PartitionMut::new(&mut all[..], lens, &displs[..]);
             mpi::request::scope(|scope| {
@@ -349,18 +387,15 @@ impl MpiHybrid {
             return exchange::run(op, local, reducer)
                 .map_err(|m| CollectiveError::Mismatch(format!("{what}: {m}")));
         }
-        let comm = self.comms.by_group.get(group).ok_or_else(|| {
+        let comm = self.communicators()?.by_group.get(group).ok_or_else(|| {
             CollectiveError::BadOp(format!("{what}: the group was not split at load"))
         })?;
         let member_bytes: usize = local[0].operands.iter().map(|o| o.len).sum();
-        let mut mine = Vec::with_capacity(member_bytes * local.len());
-        for m in local {
-            for o in &m.operands {
-                // SAFETY: the member's owner waits in this rendezvous until it is done.
-                mine.extend_from_slice(unsafe { std::slice::from_raw_parts(o.ptr, o.len) });
-            }
-        }
-        if mine.len() != member_bytes * local.len() {
+        let mine_len: usize = local
+            .iter()
+            .map(|m| m.operands.iter().map(|o| o.len).sum::<usize>())
+            .sum();
+        if mine_len != member_bytes * local.len() {
             return Err(CollectiveError::Mismatch(format!(
                 "{what}: the local members' operands differ in size"
             )));
@@ -375,7 +410,7 @@ impl MpiHybrid {
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(&fingerprint(op).to_le_bytes());
         header.extend_from_slice(&seq.to_le_bytes());
-        header.extend_from_slice(&(count(mine.len())? as u64).to_le_bytes());
+        header.extend_from_slice(&(count(mine_len)? as u64).to_le_bytes());
         let mut text = [0u8; LABEL];
         let b = truncated(&label, LABEL).as_bytes();
         text[..b.len()].copy_from_slice(b);
@@ -407,6 +442,30 @@ impl MpiHybrid {
                 )));
             }
             lens.push(word(2) as i32);
+        }
+        if op.pattern == Pattern::AllReduce {
+            let reducer = reducer.ok_or_else(|| {
+                CollectiveError::BadOp(format!("{what}: all-reduce needs a reduction"))
+            })?;
+            for m in local {
+                let same = m.results.len() == m.operands.len()
+                    && m.results.iter().zip(&m.operands).all(|(r, o)| {
+                        r.len == o.len && r.shape.element_type == o.shape.element_type
+                    });
+                if !same {
+                    return Err(CollectiveError::Mismatch(format!(
+                        "{what}: results are not shaped as the operands"
+                    )));
+                }
+            }
+            return self.all_reduce(group, &procs, local, reducer, comm, &what, &waiting_for);
+        }
+        let mut mine = Vec::with_capacity(mine_len.max(1));
+        for m in local {
+            for o in &m.operands {
+                // SAFETY: the member's owner waits in this rendezvous until it is done.
+                mine.extend_from_slice(unsafe { std::slice::from_raw_parts(o.ptr, o.len) });
+            }
         }
         let (all, displs) = self.all_gather_varcount(comm, &mine, &lens, &what, &waiting_for)?;
         // Every member in group order: local ones as they arrived, the others' operands
@@ -457,6 +516,178 @@ impl MpiHybrid {
         exchange::run(op, &members, reducer)
             .map_err(|m| CollectiveError::Mismatch(format!("{what}: {m}")))
     }
+}
+
+impl MpiHybrid {
+    /// An all-reduce over processes on a reduce-scatter + all-gather schedule: process i
+    /// of the group's P receives element chunk i of every member's operands (all-to-all),
+    /// folds them in group order, and the reduced chunks are all-gathered. Each element is
+    /// still folded member 0, 1, 2, ... by the same [`exchange::run`], so the bits equal
+    /// the in-process run; each process receives about 2 (P-1)/P of the array where
+    /// all-gathering the operands receives P-1 of them, and adds only its chunk.
+    #[allow(clippy::too_many_arguments)]
+    fn all_reduce(
+        &self,
+        group: &[DeviceId],
+        procs: &[usize],
+        local: &[Member],
+        reducer: &dyn Reducer,
+        comm: &SimpleCommunicator,
+        what: &str,
+        waiting_for: &str,
+    ) -> Result<(), CollectiveError> {
+        let p = procs.len();
+        let me = procs.iter().position(|&q| q == self.rank).unwrap_or(0);
+        let members_of = |i: usize| {
+            group
+                .iter()
+                .filter(|&&d| self.process(d) == procs[i])
+                .count()
+        };
+        let operands = &local[0].operands;
+        // Per operand: element size and the chunk boundaries (in elements).
+        let sizes: Vec<usize> = operands
+            .iter()
+            .map(|o| o.shape.element_type.byte_size().max(1))
+            .collect();
+        let bounds: Vec<Vec<usize>> = operands
+            .iter()
+            .zip(&sizes)
+            .map(|(o, &s)| (0..=p).map(|i| o.len / s * i / p).collect())
+            .collect();
+        // Bytes of chunk `i` of one member (every operand's chunk i, one after another).
+        let chunk_bytes = |i: usize| -> usize {
+            bounds
+                .iter()
+                .zip(&sizes)
+                .map(|(b, &s)| (b[i + 1] - b[i]) * s)
+                .sum()
+        };
+        // To process i: chunk i of every local member, in group order.
+        let mut send = Vec::with_capacity(
+            (local.len() * operands.iter().map(|o| o.len).sum::<usize>()).max(1),
+        );
+        let mut send_counts = Vec::with_capacity(p);
+        for i in 0..p {
+            for m in local {
+                for ((o, b), &s) in m.operands.iter().zip(&bounds).zip(&sizes) {
+                    // SAFETY: the member's owner waits in this rendezvous until it is done.
+                    let bytes = unsafe { std::slice::from_raw_parts(o.ptr, o.len) };
+                    send.extend_from_slice(&bytes[b[i] * s..b[i + 1] * s]);
+                }
+            }
+            send_counts.push(count(local.len() * chunk_bytes(i))?);
+        }
+        let recv_counts: Vec<i32> = (0..p)
+            .map(|i| count(members_of(i) * chunk_bytes(me)))
+            .collect::<Result<_, _>>()?;
+        let send_displs = displacements(&send_counts)?;
+        let recv_displs = displacements(&recv_counts)?;
+        let mut received = buffer(recv_counts.iter().map(|&c| c as usize).sum());
+        {
+            let send_part = Partition::new(&send[..], &send_counts[..], &send_displs[..]);
+            let mut recv_part =
+                PartitionMut::new(&mut received[..], &recv_counts[..], &recv_displs[..]);
+            mpi::request::scope(|scope| {
+                let request = {
+                    let _calls = mpi_calls();
+                    comm.immediate_all_to_all_varcount_into(scope, &send_part, &mut recv_part)
+                };
+                self.wait(request, what, waiting_for);
+            });
+        }
+        // Fold this process's chunk over every member in group order.
+        let mine = chunk_bytes(me);
+        let mut reduced = buffer(mine);
+        let chunk_shapes: Vec<ArrayShape> = operands
+            .iter()
+            .zip(&bounds)
+            .map(|(o, b)| ArrayShape::new(o.shape.element_type, &[(b[me + 1] - b[me]) as i64]))
+            .collect();
+        let mut taken = vec![0usize; p];
+        let mut members = Vec::with_capacity(group.len());
+        for (k, &d) in group.iter().enumerate() {
+            let i = procs
+                .iter()
+                .position(|&q| q == self.process(d))
+                .unwrap_or(0);
+            let mut at = recv_displs[i] as usize + taken[i] * mine;
+            taken[i] += 1;
+            let mut out_at = 0;
+            let mut ops = Vec::with_capacity(operands.len());
+            let mut results = Vec::with_capacity(operands.len());
+            for (shape, (b, &s)) in chunk_shapes.iter().zip(bounds.iter().zip(&sizes)) {
+                let len = (b[me + 1] - b[me]) * s;
+                ops.push(RawArray {
+                    shape: shape.clone(),
+                    ptr: received[at..].as_ptr() as *mut u8,
+                    len,
+                });
+                results.push(RawArray {
+                    shape: shape.clone(),
+                    ptr: if k == 0 {
+                        reduced[out_at..].as_mut_ptr()
+                    } else {
+                        std::ptr::null_mut()
+                    },
+                    len,
+                });
+                at += len;
+                out_at += len;
+            }
+            members.push(Member {
+                operands: ops,
+                results,
+                elsewhere: k != 0,
+            });
+        }
+        if mine > 0 {
+            // Operands are read through these pointers while `received` lives; only
+            // member 0's results, in `reduced`, are written.
+            exchange::run(&fold_op(), &members, Some(reducer))
+                .map_err(|m| CollectiveError::Mismatch(format!("{what}: {m}")))?;
+        }
+        drop(members);
+        // Every process's reduced chunk, to every process.
+        let lens: Vec<i32> = (0..p)
+            .map(|i| count(chunk_bytes(i)))
+            .collect::<Result<_, _>>()?;
+        let (all, displs) = self.all_gather_varcount(comm, &reduced, &lens, what, waiting_for)?;
+        for m in local {
+            for i in 0..p {
+                let mut at = displs[i] as usize;
+                for ((r, b), &s) in m.results.iter().zip(&bounds).zip(&sizes) {
+                    let len = (b[i + 1] - b[i]) * s;
+                    // SAFETY: the member's owner waits in this rendezvous; results of
+                    // different members never overlap.
+                    let out = unsafe { std::slice::from_raw_parts_mut(r.ptr, r.len) };
+                    out[b[i] * s..b[i] * s + len].copy_from_slice(&all[at..at + len]);
+                    at += len;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The op the chunk fold runs: an all-reduce (its groups and name are not read).
+fn fold_op() -> CollectiveOp {
+    CollectiveOp {
+        name: "chunk".into(),
+        kind: CollectiveKind::AllReduce,
+        pattern: Pattern::AllReduce,
+        channel_id: None,
+        groups: Vec::new(),
+        reduction: None,
+    }
+}
+
+/// `n` zero bytes at a heap address even when `n` is 0: an empty `Vec`'s dangling address
+/// is 1, which Open MPI reads as `MPI_IN_PLACE`.
+fn buffer(n: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n.max(1));
+    v.resize(n, 0);
+    v
 }
 
 /// The processes of `group`'s devices, in order of their first member.
@@ -538,7 +769,8 @@ impl Collectives for MpiHybrid {
                 format_group(&self.local)
             )));
         }
-        Ok(())
+        // The first local device to start splits the communicators; the others wait.
+        self.communicators().map(drop)
     }
 
     fn collective(
