@@ -506,7 +506,7 @@ impl Mpi {
 
 /// A hash of what makes two ranks' collectives the same one: kind, instruction, groups,
 /// pattern and reduction.
-pub(super) fn fingerprint(op: &CollectiveOp) -> u64 {
+fn fingerprint(op: &CollectiveOp) -> u64 {
     // FNV-1a over the op's debug form: stable across processes (std's hasher is seeded).
     let text = format!(
         "{}|{}|{:?}|{:?}|{:?}|{:?}",

@@ -22,7 +22,8 @@
 //!   several groups of one op (`{0,2}` and `{1,3}` when it holds devices 0 and 1); splits
 //!   are made in rounds in which no process is in two groups, the same rounds on every
 //!   process.
-//! - **Order check**: the header carries a fingerprint of the op and the sequence number;
+//! - **Order check**: the header carries a fingerprint of the rendezvous (kind, channel,
+//!   groups, pattern) and the sequence number;
 //!   processes that meet in different collectives of one group stop with a mismatch naming
 //!   both instead of combining unrelated data. Local members are compared the same way.
 //! - **Stalls**: every MPI wait is a non-blocking request polled against a deadline, and so
@@ -41,7 +42,7 @@ use mpi::topology::{Color, Communicator, SimpleCommunicator};
 use mpi::traits::*;
 
 use super::exchange::{self, Member, RawArray};
-use super::mpi::{MpiWorld, fingerprint};
+use super::mpi::MpiWorld;
 use super::op::{Pattern, format_group};
 use super::trace::Event;
 use super::{
@@ -688,6 +689,24 @@ fn buffer(n: usize) -> Vec<u8> {
     let mut v = Vec::with_capacity(n.max(1));
     v.resize(n, 0);
     v
+}
+
+/// A hash of what makes two devices' collectives one rendezvous, as in process: kind,
+/// channel, groups, pattern, and whether it reduces (not the instruction: the two branches of
+/// a conditional meet with different instructions). FNV-1a over the debug form: stable
+/// across processes (std's hasher is seeded).
+fn fingerprint(op: &CollectiveOp) -> u64 {
+    let text = format!(
+        "{}|{:?}|{:?}|{:?}|{}",
+        op.kind,
+        op.channel_id,
+        op.groups,
+        op.pattern,
+        op.reduction.is_some()
+    );
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The processes of `group`'s devices, in order of their first member.
