@@ -136,7 +136,8 @@ def main():
         sys.exit("error: mpirun not found (apt-get install openmpi-bin)")
     for f in args.files:
         path = pathlib.Path(args.tests) / "multiprocess" / f
-        s = run_file(args, path.resolve(), pathlib.Path(args.out) / path.stem)
+        # Absolute: the ranks run in the test's folder and write their reports under it.
+        s = run_file(args, path.resolve(), pathlib.Path(args.out).resolve() / path.stem)
         counts = {o: sum(1 for v in s["tests"].values() if v == o) for o in ("pass", "fail", "skip")}
         print(f"{f}: exit {s['exit']}, ranks reported {s['ranks_reported']}, {counts}", flush=True)
 

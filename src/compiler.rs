@@ -888,6 +888,36 @@ impl LoadedDevices {
         outcome.map_err(DeviceRunError::Collectives)
     }
 
+    /// Runs only `devices` (ascending), `args[i]` for `devices[i]`, as members of
+    /// `collectives` whose other devices run elsewhere (the other processes of an MPI job),
+    /// each on its own thread. Returns their results in that order, and the trace.
+    pub fn execute_devices<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
+        &mut self,
+        devices: &[usize],
+        args: &[Vec<A>],
+        collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
+    ) -> Result<(Vec<crate::ir::Literal>, crate::runtime::collectives::Trace), DeviceRunError> {
+        use crate::runtime::collectives::CollectiveError;
+        if devices.windows(2).any(|w| w[0] >= w[1])
+            || devices.iter().any(|&d| d >= self.grid.count())
+        {
+            return Err(DeviceRunError::Collectives(CollectiveError::BadOp(
+                format!("devices {devices:?}: give distinct devices of the grid, ascending"),
+            )));
+        }
+        self.start_clock();
+        let mut programs = self.programs(devices);
+        let outcome = crate::runtime::collectives::devices::run_local_devices(
+            &mut programs,
+            devices,
+            args,
+            collectives.clone(),
+        );
+        drop(programs);
+        self.dump_trace(&collectives.trace())?;
+        outcome.map_err(DeviceRunError::Collectives)
+    }
+
     /// The programs of `devices`: their compiled executables, or the interpreter over
     /// their modules.
     fn programs(

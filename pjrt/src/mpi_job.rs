@@ -1,7 +1,7 @@
 //! Programs whose devices span the processes of a `jax.distributed` job: each process runs
-//! its own device's program, and the collectives cross processes over MPI (xlac's
-//! [`Mpi`](xlac::runtime::collectives::mpi::Mpi) collectives, the engine of
-//! `xlac run --distributed mpi`). The processes must be the ranks of one `mpirun` job, with
+//! its own devices' programs, one thread each, and the collectives cross processes over MPI
+//! (xlac's [`MpiHybrid`](xlac::runtime::collectives::mpi_hybrid::MpiHybrid) collectives: the
+//! local devices meet in process, one MPI exchange per collective per process). The processes must be the ranks of one `mpirun` job, with
 //! MPI rank = jax's `process_id`.
 //!
 //! MPI is optional (cargo feature `mpi`, as for the `xlac` command): a plugin built without
@@ -68,7 +68,8 @@ pub fn check_launch(node_id: usize, num_nodes: usize) -> Result<()> {
 }
 
 /// Checks a program with collectives over the devices of several processes (`owners[i]`:
-/// the process of device `i`): each process runs one device of it, over MPI.
+/// the process of device `i`): every process of the job runs one or more devices of it,
+/// over MPI.
 pub fn check_job_program(
     client: &crate::client::Client,
     devices: &[i64],
@@ -78,23 +79,14 @@ pub fn check_job_program(
     for &p in owners {
         count[p as usize] += 1;
     }
-    let per_process = || {
-        count
+    if count.contains(&0) {
+        let per_process = count
             .iter()
             .map(|n| n.to_string())
             .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if count.contains(&0) {
+            .join(", ");
         return Err(Error::unimplemented(format!(
-            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs programs over every process of the job, one device each",
-            per_process()
-        )));
-    }
-    if count.iter().any(|&n| n != 1) {
-        return Err(Error::unimplemented(format!(
-            "error: the program runs on devices {devices:?}, {} per process; across processes xlac runs one device per process (start each process with devices:1)",
-            per_process()
+            "error: the program runs on devices {devices:?}, {per_process} per process; across processes xlac runs programs over every process of the job"
         )));
     }
     let d = client.distributed();
@@ -110,7 +102,8 @@ mod with_mpi {
     use std::time::Duration;
 
     use xlac::compiler::LoadedDevices;
-    use xlac::runtime::collectives::mpi::{Mpi, MpiOptions, MpiWorld};
+    use xlac::runtime::collectives::mpi::MpiWorld;
+    use xlac::runtime::collectives::mpi_hybrid::MpiHybrid;
     use xlac::runtime::collectives::{Collectives, DeviceGrid, DeviceId};
 
     use crate::error::{Code, Error, Result};
@@ -124,7 +117,7 @@ mod with_mpi {
     /// failed and stops the job).
     struct World(MpiWorld);
     // SAFETY: MPI runs at thread level SERIALIZED; every call on the world's communicators
-    // goes through an `Mpi`, under its lock.
+    // goes through an `MpiHybrid`, one call at a time.
     unsafe impl Send for World {}
     unsafe impl Sync for World {}
 
@@ -157,31 +150,24 @@ mod with_mpi {
         }
     }
 
-    /// This process's part of a program over several processes: its device and the
+    /// This process's part of a program over several processes: its devices and the
     /// collectives that reach the others.
     pub struct JobPart {
-        /// The logical device this process runs.
-        pub device: DeviceId,
-        /// Collectives over MPI, one communicator per set of replica groups.
-        pub collectives: Arc<Mpi>,
+        /// The logical devices this process runs, ascending.
+        pub devices: Vec<DeviceId>,
+        /// Collectives over MPI, one communicator per group that spans processes.
+        pub collectives: Arc<MpiHybrid>,
     }
 
     /// Splits the communicators of `loaded`'s program (collective over the job: every
-    /// process compiles the same programs in the same order, as SPMD scripts do).
+    /// process compiles the same programs in the same order, as SPMD scripts do). `grid`'s
+    /// device assignment names each device's process.
     pub fn join(loaded: &LoadedDevices, grid: &DeviceGrid) -> Result<JobPart> {
         let world = world()?;
-        let mpi = Mpi::new(
-            world,
-            &[loaded.module(0)],
-            grid,
-            MpiOptions {
-                check_order: false,
-                deadline: COLLECTIVES_DEADLINE,
-            },
-        )
-        .map_err(|e| Error::invalid(format!("error: {e}")))?;
+        let mpi = MpiHybrid::new(world, &[loaded.module(0)], grid, COLLECTIVES_DEADLINE)
+            .map_err(|e| Error::invalid(format!("error: {e}")))?;
         Ok(JobPart {
-            device: mpi.device(),
+            devices: mpi.local_devices().to_vec(),
             collectives: Arc::new(mpi),
         })
     }

@@ -9,8 +9,8 @@
 //!
 //! In a `jax.distributed` job a program's devices may belong to several processes; each
 //! process then runs only its own devices. A program without collectives needs nothing
-//! more (every device computes alone); one with collectives runs one device per process,
-//! the collectives over MPI ([`crate::mpi_job`]).
+//! more (every device computes alone); one with collectives runs this process's devices on
+//! their threads, the collectives across processes over MPI ([`crate::mpi_job`]).
 
 use std::sync::{Arc, Mutex};
 
@@ -53,7 +53,7 @@ pub struct Sharded {
     /// In a program over several processes: the devices (positions in the program) this
     /// process runs, in execution order; `None`: it runs every device.
     own: Option<Vec<DeviceId>>,
-    /// In a program with collectives over several processes: this process's device and
+    /// In a program with collectives over several processes: this process's devices and
     /// collectives.
     #[cfg(feature = "mpi")]
     job: Option<crate::mpi_job::JobPart>,
@@ -201,16 +201,18 @@ impl Sharded {
     ) -> Result<Vec<Vec<Literal>>> {
         #[cfg(feature = "mpi")]
         if let Some(job) = &self.job {
-            let [own] = args else {
+            if args.len() != job.devices.len() {
                 return Err(Error::invalid(format!(
-                    "error: {name}: {} argument lists; this process runs one device of the program",
-                    args.len()
+                    "error: {name}: {} argument lists; this process runs {} devices of the program",
+                    args.len(),
+                    job.devices.len()
                 )));
-            };
-            let run = client.install(|| devices.execute_device(job.device, own, job.collectives()));
-            let (result, _trace) =
+            }
+            let run =
+                client.install(|| devices.execute_devices(&job.devices, args, job.collectives()));
+            let (results, _trace) =
                 run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
-            return Ok(vec![self.leaves(name, result)?]);
+            return results.into_iter().map(|r| self.leaves(name, r)).collect();
         }
         if let Some(own) = &self.own {
             return self.run_own(client, name, devices, own, args);

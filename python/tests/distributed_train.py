@@ -1,14 +1,15 @@
 """One data-parallel training step whose gradients cross processes.
 
-Run as every rank of `mpirun -np 4 python distributed_train.py job OUT` (xlac, or jax's CPU
-backend with `JAX_PLATFORMS=cpu`): each process holds one device and a quarter of the
-batch, `jax.jit` over a Mesh of the job's devices takes the gradient of a small MLP's loss
+Run as every rank of `mpirun -np 4 python distributed_train.py job OUT [K]` (xlac with
+`devices:K`, or jax's CPU backend with `JAX_PLATFORMS=cpu`): each process holds K devices
+(default 1) and a quarter of the batch, `jax.jit` over a Mesh of the job's devices takes the gradient of a small MLP's loss
 (the partitioner sums the per-device gradients with an all-reduce across processes),
 applies one SGD step, and rank 0 writes the updated parameters, gathered with
 `multihost_utils.process_allgather`, to OUT.npz.
 
-`python distributed_train.py local OUT` runs the same program in one process over 4 local
-devices (xlac with `devices:4`), the reference the job must equal bit for bit.
+`python distributed_train.py local OUT [N]` runs the same program in one process over N
+local devices (default 4; xlac with `devices:N`), the reference the job must equal bit for
+bit.
 
 Each rank logs one line: its rank, its devices, its batch rows and the loss.
 """
@@ -19,7 +20,6 @@ import sys
 import jax
 import numpy as np
 
-DEVICES = 4
 BATCH, FEATURES, HIDDEN = 32, 8, 16
 
 
@@ -45,18 +45,20 @@ def step(params, x, y):
     return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), value
 
 
-def main(mode, out):
+def main(mode, out, per_process):
     from jax.experimental import multihost_utils
     from jax.sharding import Mesh, NamedSharding
     from jax.sharding import PartitionSpec as P
 
+    per_process = per_process or (1 if mode == "job" else 4)
     if mode == "job":
         if jax.config.jax_platforms == "cpu":
             jax.config.update("jax_cpu_collectives_implementation", "gloo")
+            jax.config.update("jax_num_cpu_devices", per_process)
         jax.distributed.initialize()
     params, x, y = data()
     devices = jax.devices()
-    assert len(devices) == DEVICES, devices
+    assert len(jax.local_devices()) == per_process, jax.local_devices()
     mesh = Mesh(np.array(devices), ("data",))
     replicated = NamedSharding(mesh, P())
     rows = NamedSharding(mesh, P("data"))
@@ -93,4 +95,4 @@ def main(mode, out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else None)

@@ -8,14 +8,17 @@ prints what it sees: `jax.process_index()`, `jax.process_count()`, `jax.devices(
 `jax.local_devices()` (ids and owners). Both backends must report the same job. Each
 process also runs a program on its own devices, and a program without collectives over
 the whole job (each process computes its own shards); a program whose collectives cross
-processes with two devices in each gets one clear error on xlac (no hang, no crash): xlac
-runs those with one device per process.
+processes gets one clear error on xlac when the processes were not started by mpirun (no
+hang, no crash): xlac moves the data between processes over MPI.
 
 Part 2 needs `mpirun` and the plugin built with MPI (`XLAC_MPI=1 pip install ./python`):
 `distributed_train.py` runs one data-parallel training step as 4 ranks of one device each,
-whose gradients cross processes; the parameters it gathers must equal, bit for bit, the
-same step on 4 xlac devices in one process, and be within 1e-5 of jax's CPU backend (gloo
-collectives) running the same job. A rank that dies before the step stops the job: mpirun
+and as 4 ranks of two devices each, whose gradients cross processes; the parameters it
+gathers must equal, bit for bit, the same step on 4 (8) xlac devices in one process, and be
+within 1e-5 of jax's CPU backend (gloo collectives) running the same job.
+`distributed_groups.py` runs collectives whose groups lie inside a process, cross
+processes, or mix both, at 4 ranks x 2 devices: bit-equal to 8 devices in one process, and
+within 1e-5 of jax's CPU backend. A rank that dies before the step stops the job: mpirun
 exits non-zero naming the rank, and nothing hangs.
 """
 
@@ -61,7 +64,7 @@ WORKER = textwrap.dedent(
         # No collective: every process computes its own shards alone.
         z = jax.jit(lambda: jax.numpy.arange(8.0) * 2, out_shardings=NamedSharding(mesh, P("d")))()
         report["job_elementwise"] = [np.asarray(s.data).tolist() for s in z.addressable_shards]
-        # A sum across processes with two devices in each: not yet.
+        # A sum across processes, which were not started by mpirun.
         try:
             jax.jit(lambda a: a.sum(), out_shardings=NamedSharding(mesh, P()))(z)
             report["job_program"] = "ran"
@@ -142,11 +145,11 @@ def test_a_program_without_collectives_runs_over_the_job(jobs):
         assert x["job_elementwise"] == [[4.0 * i], [4.0 * i + 2]], x["job_elementwise"]
 
 
-def test_collectives_over_two_devices_per_process_are_one_clear_error(jobs):
+def test_collectives_across_processes_without_mpirun_are_one_clear_error(jobs):
     xlac, _ = jobs
     for x in xlac:
-        assert "2, 2, 2, 2 per process" in x["job_program"], x["job_program"]
-        assert "one device per process" in x["job_program"], x["job_program"]
+        assert "span processes" in x["job_program"], x["job_program"]
+        assert "mpirun" in x["job_program"], x["job_program"]
 
 
 # ---- part 2: collectives across processes, under mpirun ----------------------------------
@@ -169,40 +172,73 @@ needs_mpi = pytest.mark.skipif(
 )
 
 
-def run_train(mode, out, backend, ranks=4, extra_env=None):
+GROUPS = pathlib.Path(__file__).resolve().parent / "distributed_groups.py"
+
+
+def run_train(mode, out, backend, ranks=4, extra_env=None, per_process=1, script=TRAIN):
+    """`script` as an mpirun job of `ranks` ranks of `per_process` devices ("job"), or in
+    one process over `ranks * per_process` devices ("local")."""
     env = dict(os.environ)
     env.update(extra_env or {})
+    devices = ranks * per_process if mode == "local" else per_process
     if backend == "xlac":
         env["JAX_PLATFORMS"] = "xlac"
-        env["XLAC_PJRT_OPTIONS"] = "devices:4" if mode == "local" else "devices:1"
+        env["XLAC_PJRT_OPTIONS"] = f"devices:{devices}"
     else:
         env["JAX_PLATFORMS"] = "cpu"
-    command = [sys.executable, str(TRAIN), mode, str(out)]
+    command = [sys.executable, str(script), mode, str(out), str(devices)]
     if mode != "local":
         command = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(ranks)] + command
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
 
 
-@needs_mpi
-def test_a_training_step_across_processes_equals_one_process_and_jax_cpu(tmp_path):
+def run_three(tmp_path, per_process, script):
+    """The xlac job, the same program in one xlac process, and the jax CPU job."""
     runs = {}
     for name, mode, backend in [
         ("job", "job", "xlac"),
         ("local", "local", "xlac"),
         ("cpu", "job", "cpu"),
     ]:
-        done = run_train(mode, tmp_path / f"{name}.npz", backend)
+        done = run_train(mode, tmp_path / f"{name}.npz", backend, per_process=per_process,
+                         script=script)
         assert done.returncode == 0, f"{name}: {done.stdout[-2000:]}\n{done.stderr[-3000:]}"
         runs[name] = dict(np.load(tmp_path / f"{name}.npz"))
         if mode == "job":
             # mpirun interleaves the ranks' lines: find each rank's line anywhere.
             logged = sorted(re.findall(r"rank (\d)/4: devices", done.stdout))
             assert logged == ["0", "1", "2", "3"], done.stdout
-    assert set(runs["job"]) == {"w1", "b1", "w2", "loss"}
+    return runs
+
+
+def assert_equal_to_local_and_close_to_cpu(runs):
     for key in runs["job"]:
         np.testing.assert_array_equal(runs["job"][key], runs["local"][key], err_msg=key)
         np.testing.assert_allclose(runs["job"][key], runs["cpu"][key], rtol=1e-5, atol=1e-5,
                                    err_msg=key)
+
+
+@needs_mpi
+def test_a_training_step_across_processes_equals_one_process_and_jax_cpu(tmp_path):
+    runs = run_three(tmp_path, 1, TRAIN)
+    assert set(runs["job"]) == {"w1", "b1", "w2", "loss"}
+    assert_equal_to_local_and_close_to_cpu(runs)
+
+
+@needs_mpi
+def test_a_training_step_over_two_devices_per_process_equals_eight_in_one(tmp_path):
+    runs = run_three(tmp_path, 2, TRAIN)
+    assert set(runs["job"]) == {"w1", "b1", "w2", "loss"}
+    assert_equal_to_local_and_close_to_cpu(runs)
+
+
+@needs_mpi
+def test_groups_inside_across_and_mixing_processes_equal_eight_in_one(tmp_path):
+    runs = run_three(tmp_path, 2, GROUPS)
+    assert set(runs["job"]) == {
+        "psum_l", "psum_p", "psum_all", "gather_p", "scatter_p", "shift_p", "psum_pairs"
+    }
+    assert_equal_to_local_and_close_to_cpu(runs)
 
 
 @needs_mpi

@@ -147,3 +147,63 @@ pub fn run_device<A: Borrow<Literal> + Sync>(
         ))),
     }
 }
+
+/// Runs some devices of a grid whose other devices run elsewhere (the other processes of
+/// an MPI job): `programs[i]` as `devices[i]` on `args[i]`, one thread each, over
+/// `collectives`. Returns their results in the order of `devices`, and the trace.
+pub fn run_local_devices<A: Borrow<Literal> + Sync>(
+    programs: &mut [Box<dyn DeviceProgram + '_>],
+    devices: &[DeviceId],
+    args: &[Vec<A>],
+    collectives: Arc<dyn Collectives>,
+) -> Result<(Vec<Literal>, Trace), CollectiveError> {
+    if programs.len() != devices.len() || args.len() != devices.len() {
+        return Err(CollectiveError::BadOp(format!(
+            "{} programs and {} argument lists for {} devices",
+            programs.len(),
+            args.len(),
+            devices.len()
+        )));
+    }
+    let outcomes: Vec<Result<Literal, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = programs
+            .iter_mut()
+            .zip(args)
+            .zip(devices)
+            .map(|((program, args), &d)| {
+                let collectives = collectives.clone();
+                std::thread::Builder::new()
+                    .name(format!("device{d}"))
+                    .stack_size(DEVICE_STACK)
+                    .spawn_scoped(scope, move || {
+                        run_one(&mut **program, &collectives, d, args)
+                    })
+            })
+            .collect();
+        if handles.iter().any(Result::is_err) {
+            for &d in devices {
+                collectives.finish(d, Err("a device thread could not start".into()));
+            }
+        }
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err("device thread panicked".into())),
+                Err(e) => Err(format!("cannot start a device thread: {e}")),
+            })
+            .collect()
+    });
+    if let Some(failure) = collectives.failure() {
+        return Err(failure);
+    }
+    let mut results = Vec::with_capacity(devices.len());
+    for (&d, o) in devices.iter().zip(outcomes) {
+        match o {
+            Ok(v) => results.push(v),
+            Err(m) => return Err(CollectiveError::Aborted(format!("device {d} failed: {m}"))),
+        }
+    }
+    Ok((results, collectives.trace()))
+}

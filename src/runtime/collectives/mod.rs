@@ -26,7 +26,8 @@
 //! and the schedulers), [`report`] (deadlock and mismatch reports), [`trace`] (Chrome trace
 //! and text table), [`devices`] (running N device programs), [`thunk`] (the compiled backend's
 //! collective thunks), [`interpreter`] (the interpreter's collectives on this runtime), [`static_check`] (`xlac check-collectives`), [`run_parallel`] (the conformance corpus's
-//! `interpreter.run_parallel` grids), `mpi` (feature `mpi`: one device per MPI rank).
+//! `interpreter.run_parallel` grids), `mpi` (feature `mpi`: one device per MPI rank), `mpi_hybrid` (feature `mpi`: several devices
+//! per MPI process, meeting in process, one MPI exchange per collective per process).
 
 pub mod devices;
 pub mod exchange;
@@ -34,6 +35,8 @@ pub mod in_process;
 pub mod interpreter;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+#[cfg(feature = "mpi")]
+pub mod mpi_hybrid;
 pub mod op;
 pub mod reduction;
 pub mod report;

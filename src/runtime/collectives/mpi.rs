@@ -64,6 +64,11 @@ impl MpiWorld {
         Ok(MpiWorld { universe })
     }
 
+    /// The world communicator.
+    pub(super) fn world(&self) -> SimpleCommunicator {
+        self.universe.world()
+    }
+
     /// This process's rank.
     pub fn rank(&self) -> usize {
         self.universe.world().rank() as usize
