@@ -22,7 +22,7 @@ XLAC_VERIFY_CLIF=1 cargo test --release
 if ! command -v mpirun >/dev/null || ! dpkg -s libopenmpi-dev libclang-dev >/dev/null 2>&1; then
   apt-get update && apt-get install -y libopenmpi-dev openmpi-bin libclang-dev
 fi
-cargo test --release --features xlac/mpi --test mpi --test serve_mpi
+cargo test --release --features xlac/mpi --test mpi --test mpi_hybrid --test serve_mpi
 # The MPI build of the xlac command, for python/tests/test_ifrt_proxy_mpi.py below (stock jax
 # through the IFRT proxy front of `mpirun -np 4 xlac serve --protocol ifrt-proxy`): the MPI
 # tests above just built it there (a `cargo build` would build it again without the

@@ -62,10 +62,6 @@ pub fn spmd_pipeline(options: SpmdOptions, log: &Rc<RefCell<DecisionLog>>) -> Pi
             options,
             log.clone(),
         ))
-        // The partitioner rewrites the entry and what it calls as a whole (loop bodies,
-        // branches); a reducer's or comparator's scalars are not partitioned, and the
-        // sharding annotations jax writes inside them (Explicit mesh axes) are identities.
-        .pass(sharding_remover::ShardingRemover)
 }
 
 /// The module after the `spmd-partitioner` pipeline alone (no dumps): the per-partition

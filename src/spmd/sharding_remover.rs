@@ -6,10 +6,6 @@
 //! Shardy's `xla.sdy.*`) custom calls. XLA:CPU runs this pass instead of the SPMD pipeline
 //! when `num_partitions == 1`; without it those programs fail at the custom call.
 //!
-//! After `spmd-partitioning` the same pass removes what the partitioner leaves: annotations
-//! inside computations it does not partition (a reducer's or a sort comparator's scalars,
-//! where jax writes them for Explicit mesh axes), identities on every device.
-//!
 //! XLA: `xla/service/sharding_remover.cc` (in `cpu_compiler.cc`'s `sharding-removal`
 //! pipeline).
 
@@ -18,8 +14,7 @@ use crate::ir::sharding::is_sharding_only_custom_call;
 use crate::pipeline::identity_custom_calls::forward_operands;
 use crate::pipeline::{Pass, PassError};
 
-/// Replaces the sharding-only custom calls by their operands (one device, or what is left
-/// after partitioning).
+/// Replaces the sharding-only custom calls by their operands (one device only).
 pub struct ShardingRemover;
 
 impl Pass for ShardingRemover {

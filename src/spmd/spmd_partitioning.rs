@@ -90,6 +90,14 @@ impl Pass for SpmdPartitioning {
         if module.config.num_partitions.is_none() || self.options.num_partitions > 1 {
             module.config.num_partitions = Some(self.options.num_partitions as i64);
         }
+        // The entry and what it calls as a whole (loop bodies, branches) are rewritten; a
+        // reducer's or comparator's scalars are not partitioned, and the sharding
+        // annotations jax writes inside them (Explicit mesh axes) are identities there.
+        crate::pipeline::identity_custom_calls::forward_operands(
+            module,
+            crate::ir::sharding::is_sharding_only_custom_call,
+            "a sharding annotation left after partitioning",
+        )?;
         Ok(true)
     }
 }
