@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::op::{CollectiveOp, Pattern};
 use super::reduction::Reducer;
+use super::{ArrayView, ArrayViewMut};
 use crate::ir::ArrayShape;
 
 /// One array in memory, by address (the members' buffers live on their own threads).
@@ -51,6 +52,32 @@ pub struct Member {
     /// Another process holds this member's results (an MPI rank computes only its own):
     /// their shapes are checked, nothing is written to them.
     pub elsewhere: bool,
+}
+
+impl Member {
+    /// A device's operand and result views as addresses, for a rendezvous that hands them to
+    /// whichever thread runs the exchange.
+    pub fn from_views(operands: &[ArrayView<'_>], results: &mut [ArrayViewMut<'_>]) -> Member {
+        Member {
+            operands: operands
+                .iter()
+                .map(|v| RawArray {
+                    shape: v.shape.clone(),
+                    ptr: v.data.as_ptr() as *mut u8,
+                    len: v.data.len(),
+                })
+                .collect(),
+            results: results
+                .iter_mut()
+                .map(|v| RawArray {
+                    shape: v.shape.clone(),
+                    ptr: v.data.as_mut_ptr(),
+                    len: v.data.len(),
+                })
+                .collect(),
+            elsewhere: false,
+        }
+    }
 }
 
 /// Chunk of a reduction: small enough to stay in cache while the members fold in.

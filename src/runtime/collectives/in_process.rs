@@ -270,29 +270,6 @@ impl InProcess {
     }
 }
 
-/// Turns the caller's views into addresses for the slot.
-fn raw(operands: &[ArrayView<'_>], results: &mut [ArrayViewMut<'_>]) -> Member {
-    Member {
-        operands: operands
-            .iter()
-            .map(|v| RawArray {
-                shape: v.shape.clone(),
-                ptr: v.data.as_ptr() as *mut u8,
-                len: v.data.len(),
-            })
-            .collect(),
-        results: results
-            .iter_mut()
-            .map(|v| RawArray {
-                shape: v.shape.clone(),
-                ptr: v.data.as_mut_ptr(),
-                len: v.data.len(),
-            })
-            .collect(),
-        elsewhere: false,
-    }
-}
-
 /// `f32[4]`.
 fn shape_text(a: &RawArray) -> String {
     crate::ir::Shape::Array(a.shape.clone()).to_string()
@@ -350,7 +327,7 @@ impl Collectives for InProcess {
         operands: &[ArrayView<'_>],
         results: &mut [ArrayViewMut<'_>],
     ) -> Result<(), CollectiveError> {
-        let member = raw(operands, results);
+        let member = Member::from_views(operands, results);
         let Some((group, index)) = op.group_of(device) else {
             // Only a broadcast lets devices out: they get zeros.
             if op.kind == CollectiveKind::CollectiveBroadcast {

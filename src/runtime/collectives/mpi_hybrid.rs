@@ -752,29 +752,6 @@ fn displacements(lens: &[i32]) -> Result<Vec<i32>, CollectiveError> {
         .collect()
 }
 
-/// The caller's views as addresses for the slot.
-fn raw(operands: &[ArrayView<'_>], results: &mut [ArrayViewMut<'_>]) -> Member {
-    Member {
-        operands: operands
-            .iter()
-            .map(|v| RawArray {
-                shape: v.shape.clone(),
-                ptr: v.data.as_ptr() as *mut u8,
-                len: v.data.len(),
-            })
-            .collect(),
-        results: results
-            .iter_mut()
-            .map(|v| RawArray {
-                shape: v.shape.clone(),
-                ptr: v.data.as_mut_ptr(),
-                len: v.data.len(),
-            })
-            .collect(),
-        elsewhere: false,
-    }
-}
-
 impl Collectives for MpiHybrid {
     fn grid(&self) -> &DeviceGrid {
         &self.grid
@@ -843,7 +820,7 @@ impl Collectives for MpiHybrid {
             device,
             label: label.clone(),
             fingerprint: fingerprint(op),
-            member: raw(operands, results),
+            member: Member::from_views(operands, results),
             arrive,
         };
         let slot = state.slots.entry(key.clone()).or_insert_with(|| Slot {
