@@ -833,31 +833,7 @@ ENTRY main {
     // Per partition: the 2x3 shards, and the 8-entry table of shard starts.
     assert!(!text.contains("[4,10]"), "{text}");
     assert_eq!(largest_array_in_text(&text), 8, "{text}");
-    let tmp = std::env::temp_dir().join(format!("xlac-spmd-iota-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let model = tmp.join("iota_split.hlo");
-    std::fs::write(&model, hlo).unwrap();
-    let model = model.to_str().unwrap();
-    for backend in ["compiled", "interpreter"] {
-        let args = [
-            "run",
-            model,
-            "--partitions",
-            "8",
-            "--backend",
-            backend,
-            "--quiet",
-            "--compare-to",
-            "interpreter",
-            "--rtol",
-            "0",
-            "--atol",
-            "0",
-        ];
-        let (code, stderr) = xlac(&args);
-        assert_eq!(code, 0, "{backend}: {stderr}");
-    }
-    std::fs::remove_dir_all(&tmp).ok();
+    runs_like_one_device("iota_split", hlo, 8, "0");
 }
 
 /// jax writes sharding annotations inside a reducer's body when the mesh's axes are
@@ -894,31 +870,7 @@ ENTRY main {
     let module = parse_module(hlo, "argmax_explicit.hlo").unwrap().module;
     let text = partition(module, 4).to_string();
     assert!(!text.contains("custom_call_target=\"Sharding\""), "{text}");
-    let tmp = std::env::temp_dir().join(format!("xlac-spmd-reducer-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let model = tmp.join("argmax_explicit.hlo");
-    std::fs::write(&model, hlo).unwrap();
-    let model = model.to_str().unwrap();
-    for backend in ["compiled", "interpreter"] {
-        let args = [
-            "run",
-            model,
-            "--partitions",
-            "4",
-            "--backend",
-            backend,
-            "--quiet",
-            "--compare-to",
-            "interpreter",
-            "--rtol",
-            "0",
-            "--atol",
-            "0",
-        ];
-        let (code, stderr) = xlac(&args);
-        assert_eq!(code, 0, "{backend}: {stderr}");
-    }
-    std::fs::remove_dir_all(&tmp).ok();
+    runs_like_one_device("argmax_explicit", hlo, 4, "0");
 }
 
 /// Counts the instructions of `opcode` in HLO text (` opcode(` after the shape).
@@ -928,29 +880,30 @@ fn count_op(text: &str, opcode: &str) -> usize {
         .count()
 }
 
-/// Runs `hlo` on 4 partitions, compiled and interpreted, against the one-device
-/// interpreter (the partial sums add in another order than the one-device dot: 1e-5).
-fn runs_like_one_device(name: &str, hlo: &str) {
+/// Runs `hlo` on `partitions` devices, compiled and interpreted, against the one-device
+/// interpreter within `tolerance` (relative and absolute; "0" for bit-equal).
+fn runs_like_one_device(name: &str, hlo: &str, partitions: usize, tolerance: &str) {
     let tmp = std::env::temp_dir().join(format!("xlac-spmd-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let model = tmp.join(format!("{name}.hlo"));
     std::fs::write(&model, hlo).unwrap();
     let model = model.to_str().unwrap();
+    let partitions = partitions.to_string();
     for backend in ["compiled", "interpreter"] {
         let args = [
             "run",
             model,
             "--partitions",
-            "4",
+            &partitions,
             "--backend",
             backend,
             "--quiet",
             "--compare-to",
             "interpreter",
             "--rtol",
-            "1e-5",
+            tolerance,
             "--atol",
-            "1e-5",
+            tolerance,
         ];
         let (code, stderr) = xlac(&args);
         assert_eq!(code, 0, "{name} {backend}: {stderr}");
@@ -988,7 +941,8 @@ ENTRY main {
     for c in ["all-gather", "all-to-all", "collective-permute"] {
         assert_eq!(count_op(&text, c), 0, "{text}");
     }
-    runs_like_one_device("unreduced", hlo);
+    // The partial sums add in another order than the one-device dot.
+    runs_like_one_device("unreduced", hlo, 4, "1e-5");
 }
 
 /// Ops without an unreduced rule sum the partial values first; a sum over a dimension
@@ -1034,7 +988,7 @@ ENTRY main {
             _ => {}
         }
     }
-    runs_like_one_device("unreduced_ops", hlo);
+    runs_like_one_device("unreduced_ops", hlo, 4, "1e-5");
 }
 
 /// An unreduced result of `xlac run` is one clear error (the devices hold partial values,
