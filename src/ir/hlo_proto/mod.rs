@@ -123,8 +123,8 @@ fn instruction_id(computation: i64, position: usize) -> i64 {
 
 /// `module` as an `HloModuleProto`.
 pub fn module_proto(module: &Module) -> Result<HloModuleProto> {
-    let comp_ids: HashMap<ComputationId, i64> = module
-        .order
+    let order = callees_first(module);
+    let comp_ids: HashMap<ComputationId, i64> = order
         .iter()
         .enumerate()
         .map(|(i, &c)| (c, computation_id(i)))
@@ -139,9 +139,9 @@ pub fn module_proto(module: &Module) -> Result<HloModuleProto> {
         })
         .collect();
     let names = unique_names(module);
-    let mut computations = Vec::with_capacity(module.order.len());
+    let mut computations = Vec::with_capacity(order.len());
     let mut sequences = BTreeMap::new();
-    for &c in &module.order {
+    for &c in &order {
         let comp = computation(
             module,
             c,
@@ -199,6 +199,44 @@ pub fn module_proto(module: &Module) -> Result<HloModuleProto> {
         spmd_parameters_shardings: Vec::new(),
         stack_frame_index: module.stack_frames.as_ref().map(stack_frames).transpose()?,
     })
+}
+
+/// The module's computations with every one after the computations it calls: XLA's reader
+/// resolves an instruction's `called_computation_ids` against the computations read before
+/// it. `module.order` is usually that order already, but passes append computations they
+/// make (the partitioner's reducers) after their callers. Callers keep their relative order.
+fn callees_first(module: &Module) -> Vec<ComputationId> {
+    let live: HashSet<ComputationId> = module.order.iter().copied().collect();
+    let mut placed: HashSet<ComputationId> = HashSet::with_capacity(live.len());
+    let mut out = Vec::with_capacity(live.len());
+    for &root in &module.order {
+        // Depth first without recursion: (computation, its callees pushed yet).
+        let mut stack = vec![(root, false)];
+        while let Some((c, expanded)) = stack.pop() {
+            if placed.contains(&c) {
+                continue;
+            }
+            if expanded {
+                placed.insert(c);
+                out.push(c);
+                continue;
+            }
+            stack.push((c, true));
+            for (_, instr) in module.computations[c].iter() {
+                for callee in instr.op.called_computations().into_iter().rev() {
+                    // A call cycle is not a module XLA could read either; the callee is
+                    // placed where it falls and `called_ids` still names it.
+                    if live.contains(&callee)
+                        && !placed.contains(&callee)
+                        && !stack.contains(&(callee, true))
+                    {
+                        stack.push((callee, false));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Instruction names made unique across the module, as XLA's reader requires (xlac's

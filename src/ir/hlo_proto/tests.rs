@@ -151,3 +151,32 @@ fn an_all_to_all_from_stablehlo_keeps_its_dimension_and_groups() {
     assert_eq!(a.replica_groups[0].replica_ids, [0, 1, 2, 3, 4, 5, 6, 7]);
     assert_eq!(a.channel_id, 1);
 }
+
+/// A computation appended after its caller (as the partitioner appends the reducers it
+/// makes) is written before it: XLA's reader resolves called computations against the ones
+/// read before.
+#[test]
+fn callees_are_written_before_their_callers() {
+    let mut module = parse_module(LOOP, "t.hlo").unwrap().module;
+    module.order.reverse();
+    let bytes = serialize_with_config(&module, None).unwrap();
+    let hlo = HloModuleProtoWithConfig::decode(bytes.as_slice())
+        .unwrap()
+        .hlo_module
+        .unwrap();
+    let names: Vec<&str> = hlo.computations.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names.last(), Some(&"main"), "{names:?}");
+    let mut seen = std::collections::HashSet::new();
+    for c in &hlo.computations {
+        for i in &c.instructions {
+            for id in &i.called_computation_ids {
+                assert!(
+                    seen.contains(id),
+                    "{} calls {id} before it is written: {names:?}",
+                    c.name
+                );
+            }
+        }
+        seen.insert(c.id);
+    }
+}
