@@ -225,7 +225,7 @@ fn leaves(shape: &Shape, out: &mut Vec<ArrayShape>) {
 }
 
 /// The result's leaves in order, tokens as `None`: each is one output buffer.
-fn result_leaves(shape: &Shape, out: &mut Vec<Option<ArrayShape>>) {
+pub(crate) fn result_leaves(shape: &Shape, out: &mut Vec<Option<ArrayShape>>) {
     match shape {
         Shape::Array(a) => out.push(Some(a.clone())),
         Shape::Tuple(elements) => elements.iter().for_each(|e| result_leaves(e, out)),
@@ -387,7 +387,7 @@ pub fn compile(
                     owners.map(|o| (o, devices_global.clone())),
                 )?;
                 parameters = sharded.parameters.clone();
-                outputs = sharded.outputs.iter().cloned().map(Some).collect();
+                outputs = sharded.outputs.clone();
                 let text = sharded.module.to_string();
                 let program = sharded_program(&sharded, &parameters);
                 shardings = Some(crate::shardings::ExecutableShardings {
@@ -404,7 +404,14 @@ pub fn compile(
                 let cost = cost_values(&sharded.module);
                 let memory = MemoryStats {
                     argument: shapes_bytes(&parameters),
-                    output: array_bytes(&sharded.outputs),
+                    output: array_bytes(
+                        &sharded
+                            .outputs
+                            .iter()
+                            .flatten()
+                            .cloned()
+                            .collect::<Vec<_>>(),
+                    ),
                     ..MemoryStats::default()
                 };
                 (

@@ -44,10 +44,10 @@ pub struct Sharded {
     pub parameters: Vec<Shape>,
     /// The entry parameters' shardings, as the partitioner left them.
     pub parameter_shardings: Vec<HloSharding>,
-    /// The result's sharding per leaf.
+    /// The result's sharding per leaf, tokens included.
     pub result_shardings: Vec<HloSharding>,
-    /// The per-device result leaves.
-    pub outputs: Vec<ArrayShape>,
+    /// The per-device result leaves, tokens as `None` (an ordered effect's token).
+    pub outputs: Vec<Option<ArrayShape>>,
     /// Device 0's module after the whole pipeline (what `compiled.as_text()` shows).
     pub module: Module,
     /// In a program over several processes: the devices (positions in the program) this
@@ -96,9 +96,7 @@ pub fn compile(
         .map(|&p| entry.instrs[p].shape.clone())
         .collect();
     let mut outputs = Vec::new();
-    for leaf in partitioned.result_shape().leaves() {
-        outputs.push(leaf.clone());
-    }
+    crate::executable::result_leaves(&partitioned.result_shape(), &mut outputs);
     let mut compile = options;
     compile.spmd = needs_spmd.then_some(spmd);
     let backend = match client.options.mode {
@@ -162,7 +160,7 @@ pub fn compile(
         job,
         devices: Mutex::new(SendDevices(devices)),
         parameter_shardings: parameter_shardings(&partitioned),
-        result_shardings: result_shardings(&partitioned),
+        result_shardings: with_tokens(result_shardings(&partitioned), &outputs),
         parameters,
         outputs,
         module,
@@ -275,6 +273,19 @@ impl Sharded {
         }
         Ok(leaves)
     }
+}
+
+/// The array leaves' shardings spread over every output leaf: a token (an ordered effect's,
+/// which every device returns) is replicated.
+fn with_tokens(arrays: Vec<HloSharding>, outputs: &[Option<ArrayShape>]) -> Vec<HloSharding> {
+    let mut arrays = arrays.into_iter();
+    outputs
+        .iter()
+        .map(|leaf| match leaf {
+            Some(_) => arrays.next().unwrap_or(HloSharding::Replicated),
+            None => HloSharding::Replicated,
+        })
+        .collect()
 }
 
 /// True if `module` has a collective anywhere (a per-device program that never meets the

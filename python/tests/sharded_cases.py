@@ -19,6 +19,7 @@ import traceback
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.experimental import io_callback
 from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
@@ -161,6 +162,19 @@ def argmax_explicit_axes(mesh):
     )
     x = jax.device_put(data(8, 2), NamedSharding(m, P("x", "y")))
     return jax.jit(lambda a: (jnp.argmax(a, axis=0), jnp.argmin(a, axis=1))), (x,)
+
+
+@case
+def shard_map_ordered_io_callback(mesh):
+    """An ordered io_callback inside shard_map: the program returns the effect's token beside
+    its result, and the token's type reaches the compiler in StableHLO's own bytecode."""
+
+    def body(x, y):
+        io_callback(lambda v: None, (), x, ordered=True)
+        return x + y[..., jnp.newaxis]
+
+    f = jax.jit(shard_map(body, mesh, (P(None, "x"), P(None)), P(None, "x")))
+    return f, (data(2, 16), data(2, seed=1))
 
 
 def shard_shapes(out):

@@ -45,10 +45,28 @@ pub fn result_shardings(module: &Module) -> Vec<HloSharding> {
     let entry = module.entry_computation();
     let root = entry.root_instr();
     let leaves = root.shape.leaves().len();
+    // A tuple sharding has an entry for every leaf, tokens included.
+    let tokens = token_leaves(&root.shape);
     match &root.sharding {
         Some(HloSharding::Tuple(v)) if v.len() == leaves => v.clone(),
+        Some(HloSharding::Tuple(v)) if v.len() == tokens.len() => v
+            .iter()
+            .zip(&tokens)
+            .filter(|(_, token)| !**token)
+            .map(|(s, _)| s.clone())
+            .collect(),
         Some(s) if !matches!(s, HloSharding::Tuple(_)) => vec![s.clone(); leaves],
         _ => vec![HloSharding::Replicated; leaves],
+    }
+}
+
+/// For every leaf of `shape` in order, tokens included: whether it is a token (or another
+/// leaf that holds no array).
+fn token_leaves(shape: &Shape) -> Vec<bool> {
+    match shape {
+        Shape::Tuple(elements) => elements.iter().flat_map(token_leaves).collect(),
+        Shape::Array(_) => vec![false],
+        _ => vec![true],
     }
 }
 

@@ -409,6 +409,21 @@ impl<'a> Tables<'a> {
         let t = match dialect {
             "builtin" => builtin::ty(self, c)?,
             "vhlo" => vhlo::ty(self, c)?,
+            // StableHLO's own encoding has one type, the token (code 0). jax's mixed
+            // serialization leaves it unconverted where a function's signature carries
+            // one (an ordered `io_callback` inside `shard_map`).
+            "stablehlo" => {
+                let at = c.offset();
+                match c.varint("a StableHLO type code")? {
+                    0 => T::Token,
+                    code => {
+                        return Err(Cursor::err_at(
+                            at,
+                            format!("unknown StableHLO type code {code}"),
+                        ));
+                    }
+                }
+            }
             other => {
                 return Err(c.err(format!(
                     "a type of dialect '{other}' is in its own binary encoding, which xlac does not read"
