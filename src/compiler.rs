@@ -634,13 +634,14 @@ impl crate::runtime::collectives::DeviceProgram for &mut crate::runtime::Executa
         &mut self,
         collectives: &std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
         device: crate::runtime::collectives::DeviceId,
-        args: &[&crate::ir::Literal],
+        args: Vec<crate::runtime::Argument<'_>>,
     ) -> Result<crate::ir::Literal, String> {
         let binding = crate::runtime::execute::DeviceBinding {
             collectives: collectives.clone(),
             device,
         };
-        self.execute_on(args, binding).map_err(|e| e.message)
+        self.execute_arguments_on(args, binding)
+            .map_err(|e| e.message)
     }
 }
 
@@ -695,7 +696,7 @@ impl crate::runtime::collectives::DeviceProgram for Profiled<'_> {
         &mut self,
         collectives: &std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
         device: crate::runtime::collectives::DeviceId,
-        args: &[&crate::ir::Literal],
+        args: Vec<crate::runtime::Argument<'_>>,
     ) -> Result<crate::ir::Literal, String> {
         let profiling = crate::runtime::profile::Profiling::start();
         let result = self.program.run(collectives, device, args);
@@ -820,11 +821,12 @@ impl LoadedDevices {
         }
     }
 
-    /// Runs every device on its arguments (`args[d]`: owned literals or references to
-    /// buffers the caller keeps), as [`run_on_devices`] does, on a fresh in-process runtime.
-    pub fn execute<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
+    /// Runs every device on its arguments (`args[d]`: references to buffers the caller
+    /// keeps, or [`crate::runtime::Argument`]s some of which are donated), as
+    /// [`run_on_devices`] does, on a fresh in-process runtime.
+    pub fn execute<'a, R: crate::runtime::collectives::devices::DeviceArguments<'a>>(
         &mut self,
-        args: &[Vec<A>],
+        args: impl IntoIterator<Item = R>,
     ) -> Result<crate::runtime::collectives::devices::DeviceRun, DeviceRunError> {
         use crate::runtime::collectives::{CollectiveMode, InProcess};
         let count = self.grid.count();
@@ -862,10 +864,10 @@ impl LoadedDevices {
 
     /// Runs only `device`, on `args`, as one member of `collectives` whose other devices run
     /// elsewhere (the other ranks of an MPI job). Returns its result and its trace.
-    pub fn execute_device<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
+    pub fn execute_device<'a>(
         &mut self,
         device: usize,
-        args: &[A],
+        args: impl crate::runtime::collectives::devices::DeviceArguments<'a>,
         collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
     ) -> Result<(crate::ir::Literal, crate::runtime::collectives::Trace), DeviceRunError> {
         self.start_clock();
@@ -891,10 +893,10 @@ impl LoadedDevices {
     /// Runs only `devices` (ascending), `args[i]` for `devices[i]`, as members of
     /// `collectives` whose other devices run elsewhere (the other processes of an MPI job),
     /// each on its own thread. Returns their results in that order, and the trace.
-    pub fn execute_devices<A: std::borrow::Borrow<crate::ir::Literal> + Sync>(
+    pub fn execute_devices<'a, R: crate::runtime::collectives::devices::DeviceArguments<'a>>(
         &mut self,
         devices: &[usize],
-        args: &[Vec<A>],
+        args: impl IntoIterator<Item = R>,
         collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
     ) -> Result<(Vec<crate::ir::Literal>, crate::runtime::collectives::Trace), DeviceRunError> {
         use crate::runtime::collectives::CollectiveError;

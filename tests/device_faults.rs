@@ -174,7 +174,7 @@ impl xlac::runtime::collectives::DeviceProgram for ReducingDevice<'_> {
         &mut self,
         collectives: &Arc<dyn xlac::runtime::collectives::Collectives>,
         device: usize,
-        _args: &[&Literal],
+        _args: Vec<xlac::runtime::Argument<'_>>,
     ) -> Result<Literal, String> {
         use xlac::runtime::collectives::{ArrayView, ArrayViewMut, CollectiveOp};
         let instr = self.module.entry_computation().root_instr();

@@ -632,6 +632,39 @@ impl Input {
     }
 }
 
+/// One execution's inputs taken apart: the kept buffers' shared data, which the run borrows,
+/// and the donated data, which it owns.
+struct SplitInputs {
+    kept: Vec<Option<Arc<Literal>>>,
+    given: Vec<Option<Literal>>,
+}
+
+impl SplitInputs {
+    fn new(inputs: Vec<Input>) -> Self {
+        let (kept, given) = inputs
+            .into_iter()
+            .map(|a| match a {
+                Input::Kept(l) => (Some(l), None),
+                Input::Donated(l) => (None, Some(l)),
+            })
+            .unzip();
+        SplitInputs { kept, given }
+    }
+
+    /// The run's arguments: the donated data moves into them, the kept data is borrowed.
+    fn arguments(&mut self) -> Vec<Argument<'_>> {
+        self.kept
+            .iter()
+            .zip(self.given.iter_mut())
+            .map(|(k, g)| match (g.take(), k) {
+                (Some(l), _) => Argument::Donated(l),
+                (None, Some(l)) => Argument::Borrowed(l),
+                (None, None) => unreachable!("every argument is kept or donated, once"),
+            })
+            .collect()
+    }
+}
+
 impl ExecutableState {
     /// The parameter and output shardings of a program over several devices.
     pub fn shardings(&self) -> Option<&crate::shardings::ExecutableShardings> {
@@ -679,7 +712,9 @@ impl ExecutableState {
                     let refs: Vec<&Literal> = row.iter().map(Input::literal).collect();
                     self.check_arguments(&refs)?;
                 }
-                sharded.execute(client, &self.name, &args, host)
+                let mut split: Vec<SplitInputs> = args.into_iter().map(SplitInputs::new).collect();
+                let rows = split.iter_mut().map(SplitInputs::arguments).collect();
+                sharded.execute(client, &self.name, rows, host)
             }
             _ if args.len() == 1 => Ok(vec![self.execute(client, args.remove(0), host)?]),
             _ => Err(Error::invalid(format!(
@@ -707,29 +742,8 @@ impl ExecutableState {
             Runner::Compiled(exe) => {
                 let mut guard = exe.lock().unwrap_or_else(|e| e.into_inner());
                 let exe: &mut SendExecutable = &mut guard;
-                let mut kept = Vec::with_capacity(args.len());
-                let mut given = Vec::with_capacity(args.len());
-                for a in args {
-                    match a {
-                        Input::Kept(l) => {
-                            kept.push(Some(l));
-                            given.push(None);
-                        }
-                        Input::Donated(l) => {
-                            kept.push(None);
-                            given.push(Some(l));
-                        }
-                    }
-                }
-                let arguments: Vec<Argument<'_>> = kept
-                    .iter()
-                    .zip(given)
-                    .map(|(k, g)| match (k, g) {
-                        (_, Some(l)) => Argument::Donated(l),
-                        (Some(l), None) => Argument::Borrowed(l),
-                        (None, None) => unreachable!("every argument is kept or donated"),
-                    })
-                    .collect();
+                let mut split = SplitInputs::new(args);
+                let arguments = split.arguments();
                 // The run's host callbacks, for this run only.
                 exe.0.custom_call_handler = host;
                 let result = client.install(|| exe.0.execute_donated(arguments));

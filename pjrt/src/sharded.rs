@@ -21,6 +21,7 @@ use xlac::compiler::{
 use xlac::eval::CustomCallHandler;
 use xlac::ir::sharding::HloSharding;
 use xlac::ir::{ArrayShape, Literal, Module, Shape};
+use xlac::runtime::Argument;
 use xlac::runtime::collectives::{
     CollectiveKind, CollectiveMode, Collectives, DeviceGrid, DeviceId, InProcess,
 };
@@ -96,7 +97,7 @@ pub fn compile(
         .map(|&p| entry.instrs[p].shape.clone())
         .collect();
     let mut outputs = Vec::new();
-    crate::executable::result_leaves(&partitioned.result_shape(), &mut outputs);
+    crate::executable::result_leaves(partitioned.result_shape(), &mut outputs);
     let mut compile = options;
     compile.spmd = needs_spmd.then_some(spmd);
     let backend = match client.options.mode {
@@ -172,11 +173,11 @@ impl Sharded {
     /// host callbacks (`host`) and returns each device's flattened result leaves. A
     /// collective mismatch, a stall or a failed device is an error naming the collectives
     /// and devices; the programs stay loaded for the next run.
-    pub fn execute<A: std::borrow::Borrow<Literal> + Sync>(
+    pub fn execute(
         &self,
         client: &Client,
         name: &str,
-        args: &[Vec<A>],
+        args: Vec<Vec<Argument<'_>>>,
         host: Option<Arc<dyn CustomCallHandler>>,
     ) -> Result<Vec<Vec<Literal>>> {
         let mut guard = self.devices.lock().unwrap_or_else(|e| e.into_inner());
@@ -190,12 +191,12 @@ impl Sharded {
 
     /// [`Sharded::execute`] once the host callbacks are in place: this process's part over
     /// MPI, this process's devices alone, or every device in process.
-    fn run<A: std::borrow::Borrow<Literal> + Sync>(
+    fn run(
         &self,
         client: &Client,
         name: &str,
         devices: &mut LoadedDevices,
-        args: &[Vec<A>],
+        args: Vec<Vec<Argument<'_>>>,
     ) -> Result<Vec<Vec<Literal>>> {
         #[cfg(feature = "mpi")]
         if let Some(job) = &self.job {
@@ -225,13 +226,13 @@ impl Sharded {
 
     /// Runs this process's devices `own` (`args[i]` for `own[i]`) of a program without
     /// collectives, one after another: each computes alone.
-    fn run_own<A: std::borrow::Borrow<Literal> + Sync>(
+    fn run_own(
         &self,
         client: &Client,
         name: &str,
         devices: &mut LoadedDevices,
         own: &[DeviceId],
-        args: &[Vec<A>],
+        args: Vec<Vec<Argument<'_>>>,
     ) -> Result<Vec<Vec<Literal>>> {
         if args.len() != own.len() {
             return Err(Error::invalid(format!(

@@ -92,11 +92,6 @@ def test_donation_consumes_the_sharded_input(report):
     assert d["deleted"] and d["equal"], d
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="per-device runs borrow their arguments: a donated shard is consumed but the "
-    "aliased output gets memory of its own",
-)
 def test_donation_in_place(report):
     assert report["donation"]["same_memory"]
 

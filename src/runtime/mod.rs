@@ -105,6 +105,14 @@ pub enum Argument<'a> {
 }
 
 impl Argument<'_> {
+    /// The argument's value, whoever owns it.
+    pub fn literal(&self) -> &Literal {
+        match self {
+            Argument::Borrowed(l) => l,
+            Argument::Donated(l) => l,
+        }
+    }
+
     fn leaf(&self, index: &[usize]) -> Option<&ArrayLiteral> {
         match self {
             Argument::Borrowed(l) => literal_leaf(l, index),
@@ -343,7 +351,17 @@ impl Executable {
         args: &[&Literal],
         device: DeviceBinding,
     ) -> Result<Literal, RuntimeError> {
-        let mut args: Vec<Argument<'_>> = args.iter().map(|&a| Argument::Borrowed(a)).collect();
+        let args: Vec<Argument<'_>> = args.iter().map(|&a| Argument::Borrowed(a)).collect();
+        self.execute_arguments_on(args, device)
+    }
+
+    /// [`Self::execute_on`] with some arguments donated: an output aliased with a donated
+    /// argument comes back in that argument's storage, as [`Self::execute_donated`].
+    pub fn execute_arguments_on(
+        &mut self,
+        mut args: Vec<Argument<'_>>,
+        device: DeviceBinding,
+    ) -> Result<Literal, RuntimeError> {
         self.execute_device(&mut args, true, device)?
             .ok_or_else(|| RuntimeError::new("the entry result could not be read"))
     }

@@ -9,20 +9,49 @@ use std::sync::Arc;
 
 use super::{CollectiveError, Collectives, DeviceId, Trace};
 use crate::ir::Literal;
+use crate::runtime::Argument;
 
 /// Stack of each device thread: the interpreter recurses over nested computations.
 const DEVICE_STACK: usize = 64 << 20;
 
 /// One device's program: a compiled executable or the interpreter over a computation.
 pub trait DeviceProgram: Send {
-    /// Runs as `device` of `collectives` on `args` (borrowed: the caller may keep them on
-    /// the device for the next run) and returns the program's result.
+    /// Runs as `device` of `collectives` on `args` and returns the program's result. A
+    /// borrowed argument stays the caller's (on the device for the next run); a donated one
+    /// is the run's, and an output aliased with it may be computed in its storage.
     fn run(
         &mut self,
         collectives: &Arc<dyn Collectives>,
         device: DeviceId,
-        args: &[&Literal],
+        args: Vec<Argument<'_>>,
     ) -> Result<Literal, String>;
+}
+
+/// One device's argument list as a run takes it: borrowed literals (`&[A]`, `&Vec<A>`), or
+/// [`Argument`]s some of which are donated.
+pub trait DeviceArguments<'a>: Send {
+    /// The list as arguments of one run.
+    fn into_arguments(self) -> Vec<Argument<'a>>;
+}
+
+impl<'a, A: Borrow<Literal> + Sync> DeviceArguments<'a> for &'a [A] {
+    fn into_arguments(self) -> Vec<Argument<'a>> {
+        self.iter()
+            .map(|a| Argument::Borrowed(a.borrow()))
+            .collect()
+    }
+}
+
+impl<'a, A: Borrow<Literal> + Sync> DeviceArguments<'a> for &'a Vec<A> {
+    fn into_arguments(self) -> Vec<Argument<'a>> {
+        self.as_slice().into_arguments()
+    }
+}
+
+impl<'a> DeviceArguments<'a> for Vec<Argument<'a>> {
+    fn into_arguments(self) -> Vec<Argument<'a>> {
+        self
+    }
 }
 
 /// What a run returns.
@@ -37,11 +66,12 @@ pub struct DeviceRun {
 /// Runs `programs[d]` on `args[d]` as device `d` of `collectives`, all at once. The
 /// arguments are owned literals or references to buffers the caller keeps (`ifrt`'s
 /// arrays stay on their devices between runs).
-pub fn run_devices<A: Borrow<Literal> + Sync>(
+pub fn run_devices<'a, R: DeviceArguments<'a>>(
     programs: &mut [Box<dyn DeviceProgram + '_>],
-    args: &[Vec<A>],
+    args: impl IntoIterator<Item = R>,
     collectives: Arc<dyn Collectives>,
 ) -> Result<DeviceRun, CollectiveError> {
+    let args: Vec<R> = args.into_iter().collect();
     let count = collectives.grid().count();
     if programs.len() != count || args.len() != count {
         return Err(CollectiveError::BadOp(format!(
@@ -97,18 +127,18 @@ pub fn run_devices<A: Borrow<Literal> + Sync>(
 }
 
 /// Device `d`'s thread: start, run, finish.
-fn run_one<A: Borrow<Literal>>(
+fn run_one<'a>(
     program: &mut (dyn DeviceProgram + '_),
     collectives: &Arc<dyn Collectives>,
     d: DeviceId,
-    args: &[A],
+    args: impl DeviceArguments<'a>,
 ) -> Result<Literal, String> {
     if let Err(e) = collectives.start(d) {
         collectives.finish(d, Err(e.headline()));
         return Err(e.headline());
     }
-    let args: Vec<&Literal> = args.iter().map(Borrow::borrow).collect();
-    let outcome = catch_unwind(AssertUnwindSafe(|| program.run(collectives, d, &args)))
+    let args = args.into_arguments();
+    let outcome = catch_unwind(AssertUnwindSafe(|| program.run(collectives, d, args)))
         .unwrap_or_else(|p| {
             Err(format!(
                 "device panicked: {}",
@@ -121,10 +151,10 @@ fn run_one<A: Borrow<Literal>>(
 
 /// Runs one device of a grid whose other devices run elsewhere (other MPI ranks): `program`
 /// as `device` of `collectives`, on its own thread (the interpreter needs the deep stack).
-pub fn run_device<A: Borrow<Literal> + Sync>(
+pub fn run_device<'a>(
     program: &mut (dyn DeviceProgram + '_),
     device: DeviceId,
-    args: &[A],
+    args: impl DeviceArguments<'a>,
     collectives: Arc<dyn Collectives>,
 ) -> Result<(Literal, Trace), CollectiveError> {
     let outcome = std::thread::scope(|scope| {
@@ -151,12 +181,13 @@ pub fn run_device<A: Borrow<Literal> + Sync>(
 /// Runs some devices of a grid whose other devices run elsewhere (the other processes of
 /// an MPI job): `programs[i]` as `devices[i]` on `args[i]`, one thread each, over
 /// `collectives`. Returns their results in the order of `devices`, and the trace.
-pub fn run_local_devices<A: Borrow<Literal> + Sync>(
+pub fn run_local_devices<'a, R: DeviceArguments<'a>>(
     programs: &mut [Box<dyn DeviceProgram + '_>],
     devices: &[DeviceId],
-    args: &[Vec<A>],
+    args: impl IntoIterator<Item = R>,
     collectives: Arc<dyn Collectives>,
 ) -> Result<(Vec<Literal>, Trace), CollectiveError> {
+    let args: Vec<R> = args.into_iter().collect();
     if programs.len() != devices.len() || args.len() != devices.len() {
         return Err(CollectiveError::BadOp(format!(
             "{} programs and {} argument lists for {} devices",

@@ -184,7 +184,7 @@ impl DeviceProgram for InterpretedDevice<'_> {
         &mut self,
         collectives: &Arc<dyn Collectives>,
         device: DeviceId,
-        args: &[&Literal],
+        args: Vec<crate::runtime::Argument<'_>>,
     ) -> Result<Literal, String> {
         let grid = collectives.grid();
         let mut ev = Evaluator::new(self.module, self.options.clone());
@@ -196,7 +196,7 @@ impl DeviceProgram for InterpretedDevice<'_> {
             device,
         }));
         ev.device = context;
-        let args: Vec<Literal> = args.iter().map(|a| to_row_major(a)).collect();
+        let args: Vec<Literal> = args.iter().map(|a| to_row_major(a.literal())).collect();
         let refs: Vec<&Literal> = args.iter().collect();
         let outcome = ev.call(self.computation, &refs).map_err(|e| e.to_string());
         self.queues.finish(process);
