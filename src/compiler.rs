@@ -361,6 +361,7 @@ fn compile_pipeline(
         .pipeline(fusion_pipeline(log))
         .pipeline(
             Pipeline::new("scheduling")
+                .pass(crate::pipeline::optimize_input_output_buffer_alias::OptimizeInputOutputBufferAlias)
                 .pass(CopyInsertion)
                 .pass(HloMemoryScheduler),
         )

@@ -344,18 +344,6 @@ pub fn compile(
         .iter()
         .map(|&p| entry.instrs[p].shape.clone())
         .collect();
-    let mut donated = vec![false; parameters.len()];
-    let config = &module.config;
-    for n in config
-        .input_output_alias
-        .iter()
-        .map(|a| a.parameter)
-        .chain(config.buffer_donor.iter().map(|d| d.parameter))
-    {
-        if let Some(d) = donated.get_mut(n) {
-            *d = true;
-        }
-    }
     let mut outputs = Vec::new();
     result_leaves(module.result_shape(), &mut outputs);
     let output_arrays: Vec<ArrayShape> = outputs.iter().flatten().cloned().collect();
@@ -375,7 +363,7 @@ pub fn compile(
         ..XlacCompileOptions::default()
     };
     let mut shardings = None;
-    let (runner, optimized_text, optimized_program, cost, memory, code_bytes) =
+    let (runner, optimized_text, optimized_program, cost, memory, code_bytes, donated) =
         match client.options.mode {
             _ if replicas * partitions > 1 => {
                 let sharded = crate::sharded::compile(
@@ -402,6 +390,7 @@ pub fn compile(
                     ),
                 });
                 let cost = cost_values(&sharded.module);
+                let donated = donated_parameters(&sharded.module);
                 let memory = MemoryStats {
                     argument: shapes_bytes(&parameters),
                     output: array_bytes(
@@ -421,6 +410,7 @@ pub fn compile(
                     cost,
                     memory,
                     0,
+                    donated,
                 )
             }
             Mode::Interpreter => {
@@ -432,6 +422,7 @@ pub fn compile(
                 let text = module.to_string();
                 let program = optimized_program(&module, &parameters);
                 let cost = cost_values(&module);
+                let donated = donated_parameters(&module);
                 let memory = MemoryStats {
                     argument: shapes_bytes(&parameters),
                     output: array_bytes(&output_arrays),
@@ -444,6 +435,7 @@ pub fn compile(
                     cost,
                     memory,
                     0,
+                    donated,
                 )
             }
             Mode::Compiled => {
@@ -453,6 +445,7 @@ pub fn compile(
                 let text = exe.module.to_string();
                 let program = optimized_program(&exe.module, &parameters);
                 let cost = cost_values(&exe.module);
+                let donated = donated_parameters(&exe.module);
                 let argument = shapes_bytes(&parameters);
                 let output = array_bytes(&output_arrays);
                 let temp = exe.buffers.temp_bytes() as i64;
@@ -477,6 +470,7 @@ pub fn compile(
                     cost,
                     memory,
                     code_bytes,
+                    donated,
                 )
             }
         };
@@ -524,6 +518,21 @@ pub fn compile(
         code_bytes,
         shardings,
     })
+}
+
+/// Per entry parameter of the optimized `module`: whether an execution consumes its buffer.
+/// Only an `input_output_alias` names a parameter as consumed: a buffer donor that no
+/// output could reuse (`optimize-input-output-buffer-alias` left it a donor) stays the
+/// caller's, as on XLA's PJRT clients.
+fn donated_parameters(module: &Module) -> Vec<bool> {
+    let count = module.entry_computation().parameters().len();
+    let mut donated = vec![false; count];
+    for a in &module.config.input_output_alias {
+        if let Some(d) = donated.get_mut(a.parameter) {
+            *d = true;
+        }
+    }
+    donated
 }
 
 /// `shape` with every array row-major: the layout the plugin's buffers have at the boundary

@@ -242,6 +242,35 @@ def donation():
         "equal": bool(np.array_equal(got, want)),
         "same_memory": [sh.data.unsafe_buffer_pointer() for sh in y.addressable_shards]
         == pointers,
+        "donors": {p: buffer_donors(p) for p in ("xlac", "cpu")},
+    }
+
+
+def buffer_donors(platform):
+    """Donation with no output shardings given: jax marks the arguments `jax.buffer_donor`
+    and leaves the pairing to the compiler. `a` and `b` have outputs of their shape; `c`
+    (whose only output, `c @ c.T`, has another shape) is not donated and stays alive."""
+    mesh = mesh_of(platform)
+    s = NamedSharding(mesh, P("x"))
+    a = jax.device_put(data(16, 4), s)
+    b = jax.device_put(data(16, 4, seed=1), s)
+    c = jax.device_put(data(16, 2, seed=2), s)
+    pointers = {
+        n: [sh.data.unsafe_buffer_pointer() for sh in v.addressable_shards]
+        for n, v in (("a", a), ("b", b))
+    }
+    want = (np.asarray(a) + np.asarray(b), np.asarray(b) * 3)
+    out = jax.jit(lambda a, b: (a + b, b * 3), donate_argnums=(0, 1))(a, b)
+    outer = jax.jit(lambda c: c @ c.T, donate_argnums=0)(c)
+    outer.block_until_ready()
+    return {
+        "deleted": [a.is_deleted(), b.is_deleted(), c.is_deleted()],
+        "equal": all(np.array_equal(np.asarray(o), w) for o, w in zip(out, want)),
+        # Which donated argument's memory each output reuses (None: memory of its own).
+        "reused": [
+            next((n for n, p in pointers.items() if p == [sh.data.unsafe_buffer_pointer() for sh in o.addressable_shards]), None)
+            for o in out
+        ],
     }
 
 

@@ -96,6 +96,16 @@ def test_donation_in_place(report):
     assert report["donation"]["same_memory"]
 
 
+def test_buffer_donors_are_paired_with_outputs_as_on_cpu(report):
+    donors = report["donation"]["donors"]
+    xlac, cpu = donors["xlac"], donors["cpu"]
+    assert xlac["equal"], donors
+    # The donor no output can reuse stays alive on both; the others are consumed.
+    assert xlac["deleted"] == cpu["deleted"] == [True, True, False], donors
+    # Every output of a donor's shape is computed in a donated buffer, as XLA pairs them.
+    assert None not in xlac["reused"] and len(set(xlac["reused"])) == 2, donors
+
+
 def test_bad_input_is_one_exception(report):
     b = report["bad_inputs"]
     assert "crashed" not in b, b

@@ -25,6 +25,7 @@ pub mod float_normalization;
 pub mod identity_custom_calls;
 pub mod memory_placement_remover;
 pub mod op_expander;
+pub mod optimize_input_output_buffer_alias;
 pub mod pass;
 pub mod qr_expander;
 pub mod rng_bit_generator_expander;
