@@ -239,6 +239,89 @@ pub unsafe fn read_array(src: *const u8, shape: &ArrayShape) -> ArrayLiteral {
     out
 }
 
+/// Storage for an array of `shape` that a run writes in full (`bytes` of it): room for
+/// its elements but no contents yet, so a result computed straight into it is neither
+/// zeroed first nor copied afterwards. `None` for `pred` (a kernel's byte must be checked
+/// to be 0 or 1 before it is a bool) and for element types not stored at their byte size.
+/// The run writes through [`ResultStorage::ptr`]; [`ResultStorage::written`] makes the
+/// literal.
+pub fn result_storage(
+    shape: &ArrayShape,
+    bytes: usize,
+) -> Option<Result<ResultStorage, AllocError>> {
+    use crate::ir::PrimitiveType as P;
+    use crate::ir::size::try_vec_with_capacity;
+    fn element_size<T>(_: &[T]) -> usize {
+        std::mem::size_of::<T>()
+    }
+    let count = shape.element_count();
+    let what = || format!("result {}", crate::ir::Shape::Array(shape.clone()));
+    macro_rules! empty {
+        ($variant:ident) => {
+            try_vec_with_capacity(count, what).map(ArrayData::$variant)
+        };
+    }
+    let data = match shape.element_type {
+        P::S8 => empty!(S8),
+        P::S16 => empty!(S16),
+        P::S32 => empty!(S32),
+        P::S64 => empty!(S64),
+        P::U8 => empty!(U8),
+        P::U16 => empty!(U16),
+        P::U32 => empty!(U32),
+        P::U64 => empty!(U64),
+        P::F16 => empty!(F16),
+        P::BF16 => empty!(BF16),
+        P::F32 => empty!(F32),
+        P::F64 => empty!(F64),
+        P::C64 => empty!(C64),
+        P::C128 => empty!(C128),
+        _ => return None,
+    };
+    let mut data = match data {
+        Ok(d) => d,
+        Err(e) => return Some(Err(e)),
+    };
+    let element = with_array_data!(&data, v => element_size(v.as_slice()));
+    if count.checked_mul(element) != Some(bytes) {
+        return None;
+    }
+    let ptr = with_array_data!(&mut data, v => v.as_mut_ptr().cast::<u8>());
+    Some(Ok(ResultStorage {
+        literal: ArrayLiteral {
+            shape: shape.clone(),
+            data,
+        },
+        ptr,
+    }))
+}
+
+/// An array's storage handed to a run before it holds anything (see [`result_storage`]).
+pub struct ResultStorage {
+    /// Its elements have capacity but length 0 until [`ResultStorage::written`].
+    literal: ArrayLiteral,
+    ptr: *mut u8,
+}
+
+impl ResultStorage {
+    /// Where the run writes the array's bytes.
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// The array, once the run has written every byte of it.
+    ///
+    /// # Safety
+    /// Every element must have been written through [`ResultStorage::ptr`].
+    pub unsafe fn written(mut self) -> ArrayLiteral {
+        let count = self.literal.shape.element_count();
+        // SAFETY: the capacity is `count` and the caller says all of it is written; every
+        // stored type takes any bit pattern.
+        with_array_data!(&mut self.literal.data, v => unsafe { v.set_len(count) });
+        self.literal
+    }
+}
+
 /// Reads every array leaf of `shape` via `read_leaf(index, leaf shape)` into a literal of
 /// the same tuple structure (tokens become [`Literal::Token`]).
 pub fn read_value(

@@ -126,6 +126,41 @@ pub fn on_pool<R>(f: impl FnOnce() -> R) -> R {
     .into_inner()
 }
 
+/// True if running `seq` may hand work to the pool: a kernel marked parallel (or split by
+/// the autotuner), a GEMM, a convolution, a library or reference routine, a collective.
+/// A sequence of serial kernels and copies only gains nothing from [`on_pool`], whose
+/// hand-over to a pool thread and back costs two thread switches per run (a jit of
+/// `x + 1` spends longer there than in its kernel).
+pub fn may_split(seq: &ThunkSequence) -> bool {
+    seq.thunks.iter().any(|t| match t {
+        Thunk::Kernel(k) => kernel_may_split(k),
+        Thunk::Copy { .. }
+        | Thunk::AliasCopy { .. }
+        | Thunk::Constant { .. }
+        | Thunk::DeviceIndex { .. }
+        | Thunk::Rng(_) => false,
+        Thunk::While {
+            condition, body, ..
+        } => may_split(&condition.sequence) || may_split(&body.sequence),
+        Thunk::Conditional { branches, .. } => branches.iter().any(|b| may_split(&b.sequence)),
+        Thunk::Call { callee, .. } => may_split(&callee.sequence),
+        Thunk::OutputFusion { .. }
+        | Thunk::Dot(_)
+        | Thunk::Convolution(_)
+        | Thunk::Library(_)
+        | Thunk::Reference(_)
+        | Thunk::Collective(_) => true,
+    })
+}
+
+fn kernel_may_split(k: &KernelThunk) -> bool {
+    match k.split {
+        Some(Split::Serial) => false,
+        Some(Split::Tasks(_)) => true,
+        None => k.parallel,
+    }
+}
+
 /// The machine's cores, as the standard library counts them (affinity and cgroup quotas),
 /// whatever the size of the kernels' pool.
 pub(crate) fn cores() -> usize {

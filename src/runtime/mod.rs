@@ -8,7 +8,9 @@
 //! aligned; constants filled when the executable is built). `execute` binds each entry
 //! parameter leaf to the caller's literal storage when its physical layout matches the
 //! parameter's (else relays it out into a scratch buffer), runs the entry sequence, and
-//! copies the result leaves into fresh literals in the entry result's layouts.
+//! returns the result leaves as fresh literals in the entry result's layouts: a leaf with
+//! an allocation of its own is computed straight into the literal's storage (allocated
+//! for the run), the others are copied out of the executable's memory.
 //!
 //! Files: [`buffer_plan`] (the slices the runtime reads from buffer assignment), [`emitter`]
 //! (instructions to thunks), [`thunk`] (the thunk kinds and `thunk-sequence.txt`),
@@ -45,7 +47,7 @@ use crate::layout::{AllocationKind, BufferAssignment, Slice};
 use buffer_plan::{Plan, leaf_indices};
 use buffers::{
     AlignedBuffer, literal_bytes, literal_bytes_mut, literal_leaf, literal_leaf_mut, read_array,
-    read_value, take_literal_leaf, write_array,
+    read_value, result_storage, take_literal_leaf, write_array,
 };
 use execute::{Context, DeviceBinding, Memory, run_sequence};
 use thunk::ThunkSequence;
@@ -176,6 +178,12 @@ pub struct Executable {
     parameter_scratch: Vec<Option<AlignedBuffer>>,
     parameters: Vec<ParameterLeaf>,
     result: Vec<(ShapeIndex, thunk::BufferRef)>,
+    /// Per result leaf: computed straight into the storage of the literal a run returns
+    /// (a fresh allocation per run) instead of the executable's memory and a copy. True
+    /// for a leaf alone in an allocation of its own that nothing fills in advance.
+    fresh_result: Vec<bool>,
+    /// Some thunk may split its work over the pool ([`execute::may_split`]).
+    splits: bool,
 }
 
 impl Executable {
@@ -303,7 +311,26 @@ impl Executable {
                 },
             ));
         }
+        let fresh_result = result
+            .iter()
+            .map(|(_, b)| {
+                let info = &plan.allocations[b.slice.allocation];
+                !guard
+                    && matches!(info.kind, AllocationKind::Temp)
+                    && b.slice.offset == 0
+                    && b.slice.size == info.size
+                    && result
+                        .iter()
+                        .filter(|(_, o)| o.slice.allocation == b.slice.allocation)
+                        .count()
+                        == 1
+                    && !constants
+                        .iter()
+                        .any(|(_, c)| c.slice.allocation == b.slice.allocation)
+            })
+            .collect();
         let parameter_scratch = (0..plan.allocations.len()).map(|_| None).collect();
+        let splits = execute::may_split(&entry);
         Ok(Executable {
             module,
             buffers,
@@ -318,6 +345,8 @@ impl Executable {
             parameter_scratch,
             parameters,
             result,
+            fresh_result,
+            splits,
         })
     }
 
@@ -406,7 +435,22 @@ impl Executable {
         read_result: bool,
         device: DeviceBinding,
     ) -> Result<Option<Literal>, RuntimeError> {
-        let (bases, in_place) = self.bind(args)?;
+        let (mut bases, in_place) = self.bind(args)?;
+        // The result leaves computed in place in the literals the run returns.
+        let mut fresh = Vec::with_capacity(self.result.len());
+        for ((_, b), &eligible) in self.result.iter().zip(&self.fresh_result) {
+            let storage = if eligible && read_result {
+                result_storage(&b.shape, b.slice.size)
+                    .transpose()
+                    .map_err(|e| RuntimeError::new(e.to_string()))?
+            } else {
+                None
+            };
+            if let Some(s) = &storage {
+                bases[b.slice.allocation] = s.ptr();
+            }
+            fresh.push(storage);
+        }
         let mut ctx = self.context(bases);
         let grid = device.collectives.grid().clone();
         let process =
@@ -426,10 +470,10 @@ impl Executable {
         ));
         ctx.evaluator.device = context;
         ctx.device = device;
-        // One device per process: its thunks run on the kernels' pool. Devices run on
-        // threads of their own, each waiting for the others at collectives, so none may
-        // hold a pool thread.
-        if grid.replicas * grid.partitions == 1 {
+        // One device per process: its thunks run on the kernels' pool when some may split
+        // their work. Devices run on threads of their own, each waiting for the others at
+        // collectives, so none may hold a pool thread.
+        if grid.replicas * grid.partitions == 1 && self.splits {
             let entry = &self.entry;
             execute::on_pool(|| run_sequence(entry, &mut ctx))?;
         } else {
@@ -444,7 +488,13 @@ impl Executable {
         let allocations = &self.plan.allocations;
         let mut moved = std::collections::HashSet::new();
         read_value(&root_shape, &mut |index, _| {
-            let (_, b) = result.iter().find(|(i, _)| i == index)?;
+            let position = result.iter().position(|(i, _)| i == index)?;
+            let (_, b) = &result[position];
+            if let Some(storage) = fresh[position].take() {
+                // SAFETY: the run wrote the whole leaf into it (its allocation holds that
+                // leaf alone, and the leaf's value is defined in full by the run).
+                return Some(unsafe { storage.written() });
+            }
             // An output computed in a donated argument's storage is that storage (once);
             // moving the literal keeps its heap bytes where they are.
             let whole = b.slice.offset == 0 && b.slice.size == allocations[b.slice.allocation].size;

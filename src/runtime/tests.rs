@@ -536,3 +536,135 @@ fn a_run_on_the_pool_returns_its_result_and_a_panic_ends_the_helpers_spinning() 
     assert!(failed.is_err());
     assert_eq!(squares(1000), (0..1000u64).map(|i| i * i).sum::<u64>());
 }
+
+// ---------------------------------------------------------------------------------------
+// Result leaves computed straight into the literals a run returns.
+
+/// `hlo` through the whole compiler (fusion, buffer assignment), checked against the
+/// interpreter on three runs with different arguments; returns the executable.
+fn compiled_matches_interpreter(hlo: &str) -> Executable {
+    let module = parse_module(hlo, "test.hlo").expect("parses").module;
+    let mut exe = crate::compiler::compile(module.clone(), &Default::default())
+        .expect("compiles")
+        .executable;
+    let mut earlier = Vec::new();
+    for seed in 1..4 {
+        let args = random_args(&module, seed);
+        let want = evaluate(&module, &args, &Default::default()).expect("interpreter runs");
+        let got = exe.execute(&args).expect("executes");
+        assert_eq!(got, want, "seed {seed}");
+        earlier.push((got, want));
+    }
+    // A later run never writes into an earlier run's results.
+    for (got, want) in &earlier {
+        assert_eq!(got, want);
+    }
+    exe
+}
+
+#[test]
+fn a_result_with_an_allocation_of_its_own_is_computed_in_the_returned_literal() {
+    let exe = compiled_matches_interpreter(
+        "HloModule m
+ENTRY main {
+  p = f32[256] parameter(0)
+  one = f32[] constant(1)
+  b = f32[256] broadcast(one), dimensions={}
+  ROOT add = f32[256] add(p, b)
+}",
+    );
+    let (_, root) = &exe.result[0];
+    assert!(exe.fresh_result[0]);
+    // The executable's own memory for the result stays as it was built (zero): the run
+    // wrote the returned literal instead, with no copy out.
+    let own = exe.memory[root.slice.allocation]
+        .as_ref()
+        .expect("the result allocation is the executable's");
+    // SAFETY: the buffer holds `size` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(own.ptr(), own.size()) };
+    assert!(bytes.iter().all(|&b| b == 0));
+}
+
+#[test]
+fn repeated_constant_parameter_and_pred_results_come_back_right() {
+    // The same value twice, a constant, a parameter and a pred: leaves that share an
+    // allocation, are filled when the executable is built, belong to the caller, or need
+    // their bytes checked are copied out; whatever copies the compiler added, every leaf
+    // is the interpreter's.
+    compiled_matches_interpreter(
+        "HloModule m
+ENTRY main {
+  p = f32[8] parameter(0)
+  c = f32[2] constant({1, 2})
+  n = f32[8] negate(p)
+  z = f32[8] constant({0, 0, 0, 0, 0, 0, 0, 0})
+  lt = pred[8] compare(p, z), direction=LT
+  ROOT t = (f32[8], f32[8], f32[2], f32[8], pred[8]) tuple(n, n, c, p, lt)
+}",
+    );
+}
+
+#[test]
+fn a_while_loop_result_is_computed_in_the_returned_literal() {
+    compiled_matches_interpreter(
+        "HloModule m
+cond {
+  s = (s32[], f32[16]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[16]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[16] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  x2 = f32[16] add(x, x)
+  ROOT t = (s32[], f32[16]) tuple(i2, x2)
+}
+ENTRY main {
+  p = f32[16] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[16]) tuple(zero, p)
+  ROOT w = (s32[], f32[16]) while(init), condition=cond, body=body
+}",
+    );
+}
+
+#[test]
+fn only_programs_with_work_to_split_hand_their_run_to_the_pool() {
+    let small = crate::compiler::compile(
+        parse_module(
+            "HloModule m
+ENTRY main {
+  p = f32[4] parameter(0)
+  ROOT n = f32[4] negate(p)
+}",
+            "small.hlo",
+        )
+        .expect("parses")
+        .module,
+        &Default::default(),
+    )
+    .expect("compiles")
+    .executable;
+    assert!(!small.splits, "{}", small.thunk_sequence_text());
+    let gemm = crate::compiler::compile(
+        parse_module(
+            "HloModule m
+ENTRY main {
+  a = f32[64,64] parameter(0)
+  b = f32[64,64] parameter(1)
+  ROOT d = f32[64,64] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+            "gemm.hlo",
+        )
+        .expect("parses")
+        .module,
+        &Default::default(),
+    )
+    .expect("compiles")
+    .executable;
+    assert!(gemm.splits, "{}", gemm.thunk_sequence_text());
+}
