@@ -86,6 +86,9 @@ pub fn job_lost() -> Option<&'static CollectiveError> {
 
 /// The roll call's tag on the world communicator; nothing else sends on the world.
 const ROLL_CALL_TAG: i32 = 0x7c1;
+/// One roll call at a time in a process: two at once would each take only part of the
+/// peers' answers. Later ones reuse the first's [`JOB_LOST`].
+static ROLL_CALL: Mutex<()> = Mutex::new(());
 /// The longest a roll call waits for the other processes' answers.
 const ROLL_CALL_GRACE: Duration = Duration::from_secs(5);
 
@@ -377,13 +380,21 @@ impl MpiHybrid {
     /// that do not answer a roll call, as the process's lasting failure. When every one
     /// answers, nothing is gone and the job stops.
     fn processes_gone(&self, what: &str, others: &[DeviceId]) -> CollectiveError {
+        let _one = ROLL_CALL.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(lost) = job_lost() {
+            return lost.clone();
+        }
         let silent = self.roll_call();
         let ranks: Vec<usize> = processes_of(&self.grid, others)
             .into_iter()
             .filter(|p| silent.contains(p))
             .collect();
         if ranks.is_empty() {
-            self.stall(what, &format!("devices {}", format_group(others)));
+            let waiting_for = format!(
+                "devices {} (every process answered a roll call)",
+                format_group(others)
+            );
+            self.stall(what, &waiting_for);
         }
         let mut ranks = ranks;
         ranks.sort_unstable();
@@ -1079,8 +1090,11 @@ impl Collectives for MpiHybrid {
             return Ok(());
         }
         // Wait for the leader. Only while some local member is missing does the deadline
-        // run here; once the slot is complete the leader waits in MPI against its own.
+        // run here; once the slot is complete the leader waits in MPI against its own. A
+        // missing member may wait in MPI for a process that is gone: give its roll call
+        // time to fail this process's collectives (which wakes this wait) before stopping.
         let waiting_since = Instant::now();
+        let limit = self.deadline + self.grace();
         loop {
             let slot = state.slots.get(&key);
             if let Some(outcome) = slot.and_then(|s| s.done.clone()) {
@@ -1105,12 +1119,12 @@ impl Collectives for MpiHybrid {
                 continue;
             }
             let elapsed = waiting_since.elapsed();
-            if elapsed > self.deadline {
+            if elapsed > limit {
                 self.stall(&what, &format!("devices {}", format_group(&missing)));
             }
             state = self
                 .changed
-                .wait_timeout(state, self.deadline - elapsed)
+                .wait_timeout(state, limit - elapsed)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
