@@ -5,7 +5,11 @@
 //! reference interpreter running all 8 devices in one process, and, for XLA's own
 //! partitioned programs (`testdata/collectives`), within tolerance of XLA's outputs.
 //!
-//! The test re-runs its own binary under `mpirun -np 4`; each rank runs the same test with
+//! A rank that dies between two runs of an all-reduce (under `mpirun --enable-recovery`) is
+//! named by each of the others: ranks, devices, and the same error for a program loaded
+//! after.
+//!
+//! Each test re-runs its own binary under `mpirun -np 4`; each rank runs the same test with
 //! `XLAC_MPI_HYBRID_RANK` set. Needs the `mpi` feature and Open MPI's `mpirun`.
 #![cfg(feature = "mpi")]
 
@@ -14,15 +18,17 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use xlac::compiler::{DeviceBackend, DeviceRunOptions, load_on_devices, run_on_devices};
+use xlac::compiler::{
+    DeviceBackend, DeviceRunError, DeviceRunOptions, load_on_devices, run_on_devices,
+};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::io::npz::read_npz;
 use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayLiteral, Literal, Module};
 use xlac::runtime::buffers::literal_bytes;
-use xlac::runtime::collectives::DeviceGrid;
 use xlac::runtime::collectives::mpi::MpiWorld;
-use xlac::runtime::collectives::mpi_hybrid::MpiHybrid;
+use xlac::runtime::collectives::mpi_hybrid::{MpiHybrid, job_lost};
+use xlac::runtime::collectives::{CollectiveError, DeviceGrid};
 
 const RANKS: usize = 4;
 const DEVICES: usize = 8;
@@ -203,6 +209,31 @@ fn rank_checks(world: &MpiWorld) -> Vec<String> {
     failures
 }
 
+/// Runs test `name` of this binary as the 4 ranks of an mpirun job (with `flags` before
+/// `-np`); returns whether mpirun succeeded, the ranks' stdout, and stdout with stderr.
+fn under_mpirun(name: &str, flags: &[&str]) -> (bool, String, String) {
+    let o = Command::new("mpirun")
+        .args([
+            "--oversubscribe",
+            "--allow-run-as-root",
+            "--mca",
+            "btl_vader_single_copy_mechanism",
+            "none",
+            "-x",
+            CHILD,
+        ])
+        .args(flags)
+        .args(["-np", &RANKS.to_string()])
+        .arg(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--nocapture", "--test-threads", "1"])
+        .env(CHILD, "1")
+        .output()
+        .expect("mpirun: install openmpi-bin (scripts/test-all.sh does)");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let text = format!("{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+    (o.status.success(), stdout, text)
+}
+
 #[test]
 fn two_devices_per_rank_equal_one_process() {
     if std::env::var_os(CHILD).is_some() {
@@ -215,29 +246,110 @@ fn two_devices_per_rank_equal_one_process() {
         assert!(failures.is_empty());
         return;
     }
-    let o = Command::new("mpirun")
-        .args([
-            "--oversubscribe",
-            "--allow-run-as-root",
-            "--mca",
-            "btl_vader_single_copy_mechanism",
-            "none",
-            "-x",
-            CHILD,
-            "-np",
-            &RANKS.to_string(),
-        ])
-        .arg(std::env::current_exe().unwrap())
-        .args([TEST, "--exact", "--nocapture", "--test-threads", "1"])
-        .env(CHILD, "1")
-        .output()
-        .expect("mpirun: install openmpi-bin (scripts/test-all.sh does)");
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let text = format!("{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.status.success(), "{text}");
+    let (success, stdout, text) = under_mpirun(TEST, &[]);
+    assert!(success, "{text}");
     for r in 0..RANKS {
         assert!(
             stdout.contains(&format!("rank {r} checked, 0 failures")),
+            "rank {r}: {text}"
+        );
+    }
+}
+
+const ALL_REDUCE_HLO: &str = r#"HloModule all_reduce_8, num_partitions=8
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] all-reduce(x), channel_id=1, replica_groups={{0,1,2,3,4,5,6,7}}, use_global_device_ids=true, to_apply=add
+}
+"#;
+
+/// One rank's part of [`a_rank_that_dies_is_named_by_the_others`]: an all-reduce over the
+/// 8 devices runs once; then rank 2 exits, and the others run it again.
+fn die_or_name(world: &MpiWorld) {
+    let rank = world.rank();
+    let module = parse_module(ALL_REDUCE_HLO, "all_reduce_8.hlo")
+        .unwrap()
+        .module;
+    let mut grid = DeviceGrid::new(1, DEVICES as u32);
+    grid.device_assignment = Some((0..DEVICES as u32).map(|d| d / 2).collect());
+    let load = || {
+        let loaded = load_on_devices(
+            std::slice::from_ref(&module),
+            &grid,
+            &DeviceRunOptions::default(),
+        )
+        .unwrap();
+        let engine =
+            MpiHybrid::new(world, &[loaded.module(0)], &grid, Duration::from_secs(2)).unwrap();
+        (loaded, Arc::new(engine))
+    };
+    let (mut loaded, engine) = load();
+    let local = engine.local_devices().to_vec();
+    let args: Vec<Vec<Literal>> = local
+        .iter()
+        .map(|&d| {
+            vec![Literal::from(ArrayLiteral::from_vec(
+                &[4],
+                spread_values(d, 4),
+            ))]
+        })
+        .collect();
+    let run = |loaded: &mut xlac::compiler::LoadedDevices, engine: &Arc<MpiHybrid>| {
+        loaded.execute_devices(&local, &args, engine.clone())
+    };
+    run(&mut loaded, &engine).unwrap();
+    if rank == 2 {
+        println!("rank 2 exits");
+        // No MPI_Finalize: the process is gone, as if killed.
+        std::process::exit(7);
+    }
+    let named = |what: &str, outcome: Result<_, DeviceRunError>| match outcome {
+        Err(DeviceRunError::Collectives(CollectiveError::ProcessesGone(g))) => {
+            println!(
+                "rank {rank} {what}: ranks {:?} gone, devices {:?}",
+                g.ranks, g.devices
+            );
+            g
+        }
+        Err(e) => panic!("rank {rank} {what}: another error: {e}"),
+        Ok(_) => panic!("rank {rank} {what}: ran without rank 2"),
+    };
+    let first = named("in the all-reduce", run(&mut loaded, &engine));
+    // A program loaded after that fails the same way, before any MPI call.
+    let (mut again, engine) = load();
+    let second = named("in a new program", run(&mut again, &engine));
+    assert_eq!(first, second);
+    assert_eq!(job_lost(), Some(&CollectiveError::ProcessesGone(first)));
+}
+
+#[test]
+fn a_rank_that_dies_is_named_by_the_others() {
+    const NAME: &str = "a_rank_that_dies_is_named_by_the_others";
+    if std::env::var_os(CHILD).is_some() {
+        let world = MpiWorld::initialize().unwrap();
+        die_or_name(&world);
+        println!("rank {} done", world.rank());
+        // MPI_Finalize could wait for the dead rank.
+        std::mem::forget(world);
+        return;
+    }
+    // --enable-recovery: mpirun lets the others run on once rank 2 has exited.
+    let (_, stdout, text) = under_mpirun(NAME, &["--enable-recovery"]);
+    assert!(stdout.contains("rank 2 exits"), "{text}");
+    for r in [0, 1, 3] {
+        for what in ["in the all-reduce", "in a new program"] {
+            let line = format!("rank {r} {what}: ranks [2] gone, devices [4, 5]");
+            assert!(stdout.contains(&line), "{line}: {text}");
+        }
+        assert!(
+            stdout.contains(&format!("rank {r} done")),
             "rank {r}: {text}"
         );
     }

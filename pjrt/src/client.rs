@@ -14,6 +14,7 @@ use std::ffi::{c_char, c_int, c_void};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use crate::abi::*;
 use crate::error::{Error, Result, bytes, entry_points, guard, slice};
@@ -45,7 +46,15 @@ pub struct ClientOptions {
     /// `node_id`, `num_nodes` (and `partition_index`): this process's place in a
     /// `jax.distributed` job, which jax sends when it has a distributed client.
     pub distributed: Option<Distributed>,
+    /// `collectives_timeout=SECONDS`: how long a process waits in one collective across
+    /// processes before it looks for the processes that are gone (default 120 s).
+    pub collectives_timeout: Duration,
 }
+
+/// How long a process waits in one collective across processes by default.
+pub const DEFAULT_COLLECTIVES_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest `collectives_timeout` accepted, in seconds (a day).
+const MAX_COLLECTIVES_TIMEOUT_S: f64 = 86_400.0;
 
 /// A process's place in a multi-process job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +76,7 @@ impl Default for ClientOptions {
             log_calls: None,
             devices: 1,
             distributed: None,
+            collectives_timeout: DEFAULT_COLLECTIVES_TIMEOUT,
         }
     }
 }
@@ -211,6 +221,18 @@ impl ClientOptions {
                             ))
                         })?;
                 }
+                "collectives_timeout" => {
+                    let seconds: f64 = text
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| *s > 0.0 && *s <= MAX_COLLECTIVES_TIMEOUT_S)
+                        .ok_or_else(|| {
+                            Error::invalid(format!(
+                                "create option collectives_timeout={text}: expected seconds, more than 0 and at most {MAX_COLLECTIVES_TIMEOUT_S}"
+                            ))
+                        })?;
+                    o.collectives_timeout = Duration::from_secs_f64(seconds);
+                }
                 "node_id" => node_id = Some(number(name, &text, MAX_PROCESSES)?),
                 "num_nodes" => num_nodes = Some(number(name, &text, MAX_PROCESSES + 1)?),
                 "partition_index" => {
@@ -218,7 +240,7 @@ impl ClientOptions {
                 }
                 _ => {
                     return Err(Error::invalid(format!(
-                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices, and node_id, num_nodes, partition_index from jax.distributed)"
+                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices, collectives_timeout, and node_id, num_nodes, partition_index from jax.distributed)"
                     )));
                 }
             }
@@ -958,8 +980,14 @@ mod tests {
             s("mode", "interpreter"),
             ("threads".into(), OptionValue::Int(3)),
             ("log_calls".into(), OptionValue::Bool(false)),
+            s("collectives_timeout", "2.5"),
         ])
         .unwrap();
+        assert_eq!(o.collectives_timeout, Duration::from_millis(2500));
+        assert_eq!(
+            ClientOptions::default().collectives_timeout,
+            Duration::from_secs(120)
+        );
         assert_eq!(o.dump_to, Some(PathBuf::from("/tmp/d")));
         assert_eq!(o.mode, Mode::Interpreter);
         assert_eq!(o.threads, Some(3));
@@ -975,6 +1003,11 @@ mod tests {
             (s("dumpto", "d"), "dumpto"),
             (s("devices", "0"), "devices=0"),
             (s("devices", "100000"), "devices=100000"),
+            (s("collectives_timeout", "0"), "collectives_timeout=0"),
+            (s("collectives_timeout", "-3"), "collectives_timeout=-3"),
+            (s("collectives_timeout", "soon"), "collectives_timeout=soon"),
+            (s("collectives_timeout", "NaN"), "collectives_timeout=NaN"),
+            (s("collectives_timeout", "1e9"), "collectives_timeout=1e9"),
         ] {
             let e = ClientOptions::parse(&[bad]).unwrap_err();
             assert!(e.message.contains(word), "{}", e.message);

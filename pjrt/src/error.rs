@@ -31,6 +31,8 @@ pub enum Code {
     Unimplemented = 12,
     /// `INTERNAL`: a bug in xlac (a panic, a broken invariant).
     Internal = 13,
+    /// `UNAVAILABLE`: a process of the job is gone.
+    Unavailable = 14,
 }
 
 /// The status name as absl prints it (`INVALID_ARGUMENT`).
@@ -44,6 +46,7 @@ pub fn code_name(code: Code) -> &'static str {
         Code::OutOfRange => "OUT_OF_RANGE",
         Code::Unimplemented => "UNIMPLEMENTED",
         Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
     }
 }
 

@@ -103,14 +103,10 @@ mod with_mpi {
 
     use xlac::compiler::LoadedDevices;
     use xlac::runtime::collectives::mpi::MpiWorld;
-    use xlac::runtime::collectives::mpi_hybrid::MpiHybrid;
+    use xlac::runtime::collectives::mpi_hybrid::{self, MpiHybrid};
     use xlac::runtime::collectives::{Collectives, DeviceGrid, DeviceId};
 
     use crate::error::{Code, Error, Result};
-
-    /// How long a process waits in one collective before the job is stopped (a process
-    /// that died never arrives; an MPI collective cannot be cancelled).
-    pub const COLLECTIVES_DEADLINE: Duration = Duration::from_secs(120);
 
     /// MPI, started when a client of an `mpirun` job is created and kept for the process's
     /// life: `MPI_Finalize` runs at exit (Open MPI counts a rank that exits without it as
@@ -140,6 +136,11 @@ mod with_mpi {
     }
 
     extern "C" fn finalize() {
+        // With a process of the job gone, MPI_Finalize may wait for it forever (and the
+        // abandoned collectives never complete): the process exits without it.
+        if mpi_hybrid::job_lost().is_some() {
+            return;
+        }
         let mut done = 0;
         // SAFETY: plain MPI calls on the process's world, after every client is gone.
         unsafe {
@@ -161,10 +162,11 @@ mod with_mpi {
 
     /// Splits the communicators of `loaded`'s program (collective over the job: every
     /// process compiles the same programs in the same order, as SPMD scripts do). `grid`'s
-    /// device assignment names each device's process.
-    pub fn join(loaded: &LoadedDevices, grid: &DeviceGrid) -> Result<JobPart> {
+    /// device assignment names each device's process; `deadline` is how long a process waits
+    /// in one collective before it looks for the processes that are gone.
+    pub fn join(loaded: &LoadedDevices, grid: &DeviceGrid, deadline: Duration) -> Result<JobPart> {
         let world = world()?;
-        let mpi = MpiHybrid::new(world, &[loaded.module(0)], grid, COLLECTIVES_DEADLINE)
+        let mpi = MpiHybrid::new(world, &[loaded.module(0)], grid, deadline)
             .map_err(|e| Error::invalid(format!("error: {e}")))?;
         Ok(JobPart {
             devices: mpi.local_devices().to_vec(),

@@ -144,7 +144,11 @@ pub fn compile(
     }
     #[cfg(feature = "mpi")]
     let job = if crosses {
-        Some(crate::mpi_job::join(&devices, &grid)?)
+        Some(crate::mpi_job::join(
+            &devices,
+            &grid,
+            client.options.collectives_timeout,
+        )?)
     } else {
         None
     };
@@ -209,8 +213,16 @@ impl Sharded {
             }
             let run =
                 client.install(|| devices.execute_devices(&job.devices, args, job.collectives()));
-            let (results, _trace) =
-                run.map_err(|e| Error::invalid(format!("error: {name}: {e}")))?;
+            let (results, _trace) = run.map_err(|e| {
+                use xlac::compiler::DeviceRunError::Collectives;
+                use xlac::runtime::collectives::CollectiveError::ProcessesGone;
+                // A process of the job is gone: not the caller's program or arguments.
+                let code = match &e {
+                    Collectives(ProcessesGone(_)) => Code::Unavailable,
+                    _ => Code::InvalidArgument,
+                };
+                Error::new(code, format!("error: {name}: {e}"))
+            })?;
             return results.into_iter().map(|r| self.leaves(name, r)).collect();
         }
         if let Some(own) = &self.own {

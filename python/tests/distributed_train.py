@@ -12,6 +12,10 @@ local devices (default 4; xlac with `devices:N`), the reference the job must equ
 bit.
 
 Each rank logs one line: its rank, its devices, its batch rows and the loss.
+
+With `XLAC_TEST_KILL_RANK=R` (run under `mpirun --enable-recovery`), rank R exits after a
+first step; every other rank logs the exception the second step raised and exits at once
+with code 3 (4 if the step returned).
 """
 
 import os
@@ -45,6 +49,44 @@ def step(params, x, y):
     return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), value
 
 
+def dies_mid_training(train, ps, xs, ys, rank, victim):
+    """Rank `victim` dies between two steps; every other rank must raise from the second
+    step's all-reduce naming it (within the collectives timeout), then exit with code 3."""
+    import time
+
+    ps, _ = jax.block_until_ready(train(ps, xs, ys))
+    if rank == victim:
+        print(f"rank {rank}: exiting after the first step", flush=True)
+        os._exit(7)
+    start = time.monotonic()
+    try:
+        jax.block_until_ready(train(ps, xs, ys))
+    except Exception as e:  # the plugin's error, as jax raises it
+        message = str(e).replace("\n", " ")
+        print(
+            f"rank {rank}: raised after {time.monotonic() - start:.1f} s: "
+            f"{type(e).__module__}.{type(e).__name__}: {message}",
+            flush=True,
+        )
+        # The client's later runs fail at once, with the same error.
+        start = time.monotonic()
+        try:
+            jax.block_until_ready(train(ps, xs, ys))
+            again = "returned"
+        except Exception as e:
+            again = str(e).replace("\n", " ")
+        print(
+            f"rank {rank}: ran again, raised after {time.monotonic() - start:.1f} s, "
+            f"the same error: {again == message}",
+            flush=True,
+        )
+        # Not sys.exit: jax.distributed's shutdown at exit waits for the dead task until
+        # jax's heartbeat timeout, then aborts the process.
+        os._exit(3)
+    print(f"rank {rank}: the second step returned", flush=True)
+    sys.exit(4)
+
+
 def main(mode, out, per_process):
     from jax.experimental import multihost_utils
     from jax.sharding import Mesh, NamedSharding
@@ -76,10 +118,9 @@ def main(mode, out, per_process):
         xs, ys = jax.device_put(x, rows), jax.device_put(y, rows)
         ps = jax.device_put(params, replicated)
     train = jax.jit(step, out_shardings=(replicated, replicated))
-    if os.environ.get("XLAC_TEST_KILL_RANK") == str(rank):
-        # A process that dies before the step: the others must not wait for it forever.
-        print(f"rank {rank}: exiting before the step", flush=True)
-        os._exit(7)
+    kill = os.environ.get("XLAC_TEST_KILL_RANK")
+    if kill is not None:
+        dies_mid_training(train, ps, xs, ys, rank, int(kill))
     new, value = train(ps, xs, ys)
     gathered = multihost_utils.process_allgather(new, tiled=True)
     value = float(np.asarray(multihost_utils.process_allgather(value, tiled=True)))

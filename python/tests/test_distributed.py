@@ -18,8 +18,9 @@ gathers must equal, bit for bit, the same step on 4 (8) xlac devices in one proc
 within 1e-5 of jax's CPU backend (gloo collectives) running the same job.
 `distributed_groups.py` runs collectives whose groups lie inside a process, cross
 processes, or mix both, at 4 ranks x 2 devices: bit-equal to 8 devices in one process, and
-within 1e-5 of jax's CPU backend. A rank that dies before the step stops the job: mpirun
-exits non-zero naming the rank, and nothing hangs.
+within 1e-5 of jax's CPU backend. A rank that dies between two steps (under
+`mpirun --enable-recovery`, `collectives_timeout:5`): every other rank's second step raises
+an exception naming it, later runs raise the same at once, and nothing hangs.
 """
 
 import ctypes
@@ -175,20 +176,23 @@ needs_mpi = pytest.mark.skipif(
 GROUPS = pathlib.Path(__file__).resolve().parent / "distributed_groups.py"
 
 
-def run_train(mode, out, backend, ranks=4, extra_env=None, per_process=1, script=TRAIN):
+def run_train(mode, out, backend, ranks=4, extra_env=None, per_process=1, script=TRAIN,
+              options="", mpirun_flags=()):
     """`script` as an mpirun job of `ranks` ranks of `per_process` devices ("job"), or in
-    one process over `ranks * per_process` devices ("local")."""
+    one process over `ranks * per_process` devices ("local"); `options` are more xlac
+    create options (`;k:v`)."""
     env = dict(os.environ)
     env.update(extra_env or {})
     devices = ranks * per_process if mode == "local" else per_process
     if backend == "xlac":
         env["JAX_PLATFORMS"] = "xlac"
-        env["XLAC_PJRT_OPTIONS"] = f"devices:{devices}"
+        env["XLAC_PJRT_OPTIONS"] = f"devices:{devices}{options}"
     else:
         env["JAX_PLATFORMS"] = "cpu"
     command = [sys.executable, str(script), mode, str(out), str(devices)]
     if mode != "local":
-        command = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(ranks)] + command
+        command = ["mpirun", "--oversubscribe", "--allow-run-as-root", *mpirun_flags, "-np",
+                   str(ranks)] + command
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -242,10 +246,24 @@ def test_groups_inside_across_and_mixing_processes_equal_eight_in_one(tmp_path):
 
 
 @needs_mpi
-def test_a_rank_that_dies_stops_the_job(tmp_path):
-    done = run_train("job", tmp_path / "out.npz", "xlac", extra_env={"XLAC_TEST_KILL_RANK": "2"})
-    assert done.returncode != 0
+def test_a_rank_that_dies_is_named_by_every_other_rank(tmp_path):
+    # --enable-recovery keeps the job running when rank 2 exits after the first step; with
+    # a 5 s collectives timeout, the second step's all-reduce raises on every other rank.
+    done = run_train("job", tmp_path / "out.npz", "xlac", per_process=2,
+                     extra_env={"XLAC_TEST_KILL_RANK": "2"}, options=";collectives_timeout:5",
+                     mpirun_flags=("--enable-recovery",))
     text = done.stdout + done.stderr
-    # Open MPI names the rank that failed first (job id, then rank) and its exit code.
-    assert re.search(r"Process name: \[\[\d+,\d+\],2\]\s+Exit code:\s+7", text), text[-3000:]
+    assert "rank 2: exiting after the first step" in done.stdout, text[-3000:]
+    for rank in (0, 1, 3):
+        raised = re.search(rf"rank {rank}: raised after [\d.]+ s: (.*)", done.stdout)
+        assert raised, f"rank {rank} did not raise:\n{text[-3000:]}"
+        assert re.search(
+            r"UNAVAILABLE: .*rank 2 of the MPI job \(4 ranks\) is gone \(no reply within 5 s\)"
+            r" in all-reduce .*\(group \{0,1,2,3,4,5,6,7\}\), which waits for devices \{4,5\}",
+            raised.group(1),
+        ), raised.group(1)
+        assert f"rank {rank}: ran again, raised after" in done.stdout, text[-3000:]
+        assert re.search(rf"rank {rank}: ran again, .* the same error: True", done.stdout)
+    assert "the second step returned" not in done.stdout
+    assert "stopping the job" not in text  # no MPI_Abort
     assert not (tmp_path / "out.npz").exists()

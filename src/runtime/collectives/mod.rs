@@ -222,6 +222,44 @@ pub enum CollectiveError {
     BadOp(String),
     /// Another device failed; the run stops.
     Aborted(String),
+    /// Processes of a multi-process job stopped answering in a collective over them.
+    ProcessesGone(ProcessesGone),
+}
+
+/// Processes of an MPI job that are gone: a collective with their devices passed its
+/// deadline, and then they did not answer a roll call of the processes still there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcessesGone {
+    /// Their MPI ranks, ascending.
+    pub ranks: Vec<usize>,
+    /// How many ranks the job has.
+    pub job_size: usize,
+    /// How long the roll call waited for their answer.
+    pub grace: Duration,
+    /// The collective that waited for them (`all-reduce.3 #1 (group {0,...,7})`).
+    pub collective: String,
+    /// Their devices in that collective's group.
+    pub devices: Vec<DeviceId>,
+}
+
+impl fmt::Display for ProcessesGone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ranks: Vec<String> = self.ranks.iter().map(|r| r.to_string()).collect();
+        let (noun, verb) = if self.ranks.len() == 1 {
+            ("rank", "is")
+        } else {
+            ("ranks", "are")
+        };
+        write!(
+            f,
+            "{noun} {} of the MPI job ({} ranks) {verb} gone (no reply within {} s) in {}, which waits for devices {}",
+            ranks.join(", "),
+            self.job_size,
+            self.grace.as_secs_f64(),
+            self.collective,
+            op::format_group(&self.devices)
+        )
+    }
 }
 
 impl CollectiveError {
@@ -232,6 +270,7 @@ impl CollectiveError {
             CollectiveError::Mismatch(m)
             | CollectiveError::BadOp(m)
             | CollectiveError::Aborted(m) => m.clone(),
+            CollectiveError::ProcessesGone(g) => g.to_string(),
         }
     }
 }

@@ -26,10 +26,24 @@
 //!   groups, pattern) and the sequence number;
 //!   processes that meet in different collectives of one group stop with a mismatch naming
 //!   both instead of combining unrelated data. Local members are compared the same way.
-//! - **Stalls**: every MPI wait is a non-blocking request polled against a deadline, and so
-//!   is a local member's wait for the others of its process. Past it, the process prints
-//!   which collective it waits in and for which devices, and aborts the job (`MPI_Abort`):
-//!   an MPI collective cannot be cancelled.
+//! - **A process that dies**: every MPI wait is a non-blocking request polled against a
+//!   deadline (the client's `collectives_timeout`). Open MPI 4.1 reports nothing about a
+//!   peer that died (under `mpirun --enable-recovery`, which keeps the job running): a
+//!   collective with it simply never completes. So a process whose wait passes the deadline
+//!   makes a **roll call** on the world communicator, on a tag of its own: it sends one byte
+//!   to every other process and waits a grace (the deadline, at most 5 s) for theirs. The
+//!   survivors of a collective time out within moments of each other (they entered it
+//!   together), so each hears the others, and the group's processes not heard from are
+//!   named: the collective fails with [`CollectiveError::ProcessesGone`] (ranks, the
+//!   collective, the devices). A process that is alive but more than a grace late is named
+//!   too: it did not answer in time. The abandoned MPI requests and their buffers are
+//!   leaked, never freed under MPI's feet, and from then on every collective over MPI in
+//!   the process fails at once with the same error ([`job_lost`]); the first run's
+//!   communicator splits, blocking in MPI, are preceded by a non-blocking barrier under
+//!   the same deadline. When every process answers, the stall is not a death: the process
+//!   prints which collective it waits in and for which devices, and aborts the job
+//!   (`MPI_Abort`), as it does when a local member's wait for the others of its process
+//!   passes the deadline: an MPI collective cannot be cancelled.
 //!
 //! [`InProcess`]: super::InProcess
 
@@ -47,7 +61,7 @@ use super::op::{Pattern, format_group};
 use super::trace::Event;
 use super::{
     ArrayView, ArrayViewMut, CollectiveError, CollectiveKind, CollectiveOp, Collectives,
-    DeviceGrid, DeviceId, Reducer, Trace,
+    DeviceGrid, DeviceId, ProcessesGone, Reducer, Trace,
 };
 use crate::ir::{ArrayShape, Module};
 
@@ -59,6 +73,24 @@ static MPI_CALLS: Mutex<()> = Mutex::new(());
 fn mpi_calls() -> MutexGuard<'static, ()> {
     MPI_CALLS.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// The first [`CollectiveError::ProcessesGone`] of this process: a collective with a dead
+/// member never completes, so every later one over MPI fails with it at once.
+static JOB_LOST: OnceLock<CollectiveError> = OnceLock::new();
+
+/// Why collectives over MPI fail in this process, once a process of the job is gone
+/// (`MPI_Finalize` may wait for that process forever: skip it then).
+pub fn job_lost() -> Option<&'static CollectiveError> {
+    JOB_LOST.get()
+}
+
+/// The roll call's tag on the world communicator; nothing else sends on the world.
+const ROLL_CALL_TAG: i32 = 0x7c1;
+/// One roll call at a time in a process: two at once would each take only part of the
+/// peers' answers. Later ones reuse the first's [`JOB_LOST`].
+static ROLL_CALL: Mutex<()> = Mutex::new(());
+/// The longest a roll call waits for the other processes' answers.
+const ROLL_CALL_GRACE: Duration = Duration::from_secs(5);
 
 /// The communicators of one loaded program: per group that spans processes and has a
 /// member here, the communicator of its processes.
@@ -114,6 +146,8 @@ struct State {
 pub struct MpiHybrid {
     grid: DeviceGrid,
     rank: usize,
+    /// How many processes the job has.
+    size: usize,
     /// The devices this process runs, ascending.
     local: Vec<DeviceId>,
     world: World,
@@ -201,6 +235,7 @@ impl MpiHybrid {
         Ok(MpiHybrid {
             grid: grid.clone(),
             rank,
+            size,
             local,
             world: World(world.world()),
             spanning,
@@ -225,6 +260,15 @@ impl MpiHybrid {
 
     fn split(&self) -> Result<GroupComms, CollectiveError> {
         let world = &self.world.0;
+        // The splits block in MPI: first make sure every process is there, under the deadline.
+        let others: Vec<DeviceId> = (0..self.grid.count())
+            .filter(|&d| self.process(d) != self.rank)
+            .collect();
+        let barrier = {
+            let _calls = mpi_calls();
+            world.immediate_barrier()
+        };
+        self.wait(barrier, "the first run's communicator split", &others)?;
         let mut by_group = HashMap::new();
         let mut failed = None;
         for groups in &self.rounds {
@@ -300,13 +344,16 @@ impl MpiHybrid {
         self.world.0.abort(3)
     }
 
-    /// Waits for `request`, one MPI call at a time, against the deadline.
+    /// Waits for `request`, one MPI call at a time, against the deadline; `others` are the
+    /// devices of other processes it waits for. Past the deadline, the request is abandoned
+    /// (its buffers must then be leaked by the caller) and a roll call names the processes
+    /// that are gone; when none is, the job stops.
     fn wait<'a, D: ?Sized, S: mpi::request::Scope<'a>>(
         &self,
         mut request: mpi::request::Request<'a, D, S>,
         what: &str,
-        waiting_for: &str,
-    ) {
+        others: &[DeviceId],
+    ) -> Result<(), CollectiveError> {
         let start = Instant::now();
         loop {
             let tested = {
@@ -314,11 +361,14 @@ impl MpiHybrid {
                 request.test()
             };
             match tested {
-                Ok(_) => return,
+                Ok(_) => return Ok(()),
                 Err(r) => request = r,
             }
             if start.elapsed() > self.deadline {
-                self.stall(what, waiting_for);
+                // SAFETY: the request is never completed, tested or freed again; the
+                // caller leaks the buffers MPI may still touch.
+                let _abandoned = unsafe { request.into_raw() };
+                return Err(self.processes_gone(what, others));
             }
             // Open MPI moves a large message only while some call drives its progress, so
             // keep testing; yielding leaves the core to devices that still compute.
@@ -326,46 +376,179 @@ impl MpiHybrid {
         }
     }
 
+    /// After a wait in `what` for `others` passed the deadline: the processes of `others`
+    /// that do not answer a roll call, as the process's lasting failure. When every one
+    /// answers, nothing is gone and the job stops.
+    fn processes_gone(&self, what: &str, others: &[DeviceId]) -> CollectiveError {
+        let _one = ROLL_CALL.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(lost) = job_lost() {
+            return lost.clone();
+        }
+        let silent = self.roll_call();
+        let ranks: Vec<usize> = processes_of(&self.grid, others)
+            .into_iter()
+            .filter(|p| silent.contains(p))
+            .collect();
+        if ranks.is_empty() {
+            let waiting_for = format!(
+                "devices {} (every process answered a roll call)",
+                format_group(others)
+            );
+            self.stall(what, &waiting_for);
+        }
+        let mut ranks = ranks;
+        ranks.sort_unstable();
+        let gone = CollectiveError::ProcessesGone(ProcessesGone {
+            devices: others
+                .iter()
+                .copied()
+                .filter(|&d| ranks.contains(&self.process(d)))
+                .collect(),
+            ranks,
+            job_size: self.size,
+            grace: self.grace(),
+            collective: what.to_string(),
+        });
+        JOB_LOST.get_or_init(|| gone).clone()
+    }
+
+    fn grace(&self) -> Duration {
+        self.deadline.min(ROLL_CALL_GRACE)
+    }
+
+    /// Sends one byte to every other process of the world on [`ROLL_CALL_TAG`] and waits
+    /// up to the grace for theirs; returns the processes not heard from. The peers' bytes
+    /// may have arrived long before (they timed out first): MPI keeps them until received.
+    fn roll_call(&self) -> Vec<usize> {
+        use mpi::ffi;
+        static TOKEN: [u8; 1] = [1];
+        let world = self.world.0.as_raw();
+        let peers: Vec<usize> = (0..self.size).filter(|&p| p != self.rank).collect();
+        // Leaked: a receive that is cancelled late could still write into it.
+        let inbox: &'static mut [u8] = Box::leak(vec![0u8; self.size].into_boxed_slice());
+        // SAFETY (every block below): plain MPI calls under `MPI_CALLS` on live handles;
+        // the buffers are static or leaked, so outlive the requests.
+        let null = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut receives = vec![null; self.size];
+        let mut sends = vec![null; self.size];
+        {
+            let _calls = mpi_calls();
+            for &p in &peers {
+                unsafe {
+                    ffi::MPI_Irecv(
+                        inbox[p..].as_mut_ptr().cast(),
+                        1,
+                        ffi::RSMPI_UINT8_T,
+                        p as i32,
+                        ROLL_CALL_TAG,
+                        world,
+                        &mut receives[p],
+                    );
+                    ffi::MPI_Isend(
+                        TOKEN.as_ptr().cast(),
+                        1,
+                        ffi::RSMPI_UINT8_T,
+                        p as i32,
+                        ROLL_CALL_TAG,
+                        world,
+                        &mut sends[p],
+                    );
+                }
+            }
+        }
+        let start = Instant::now();
+        let mut heard = vec![false; self.size];
+        loop {
+            {
+                let _calls = mpi_calls();
+                for &p in &peers {
+                    if !heard[p] {
+                        let mut flag = 0;
+                        unsafe {
+                            ffi::MPI_Test(&mut receives[p], &mut flag, ffi::RSMPI_STATUS_IGNORE)
+                        };
+                        heard[p] = flag != 0;
+                    }
+                    if sends[p] != null {
+                        let mut flag = 0;
+                        unsafe {
+                            ffi::MPI_Test(&mut sends[p], &mut flag, ffi::RSMPI_STATUS_IGNORE)
+                        };
+                    }
+                }
+            }
+            if peers.iter().all(|&p| heard[p]) || start.elapsed() > self.grace() {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        // Leave no receive pending that a later message could match; sends still pending
+        // go to processes that are gone.
+        let _calls = mpi_calls();
+        for &p in &peers {
+            unsafe {
+                if receives[p] != null {
+                    ffi::MPI_Cancel(&mut receives[p]);
+                    ffi::MPI_Request_free(&mut receives[p]);
+                }
+                if sends[p] != null {
+                    ffi::MPI_Request_free(&mut sends[p]);
+                }
+            }
+        }
+        peers.into_iter().filter(|&p| !heard[p]).collect()
+    }
+
     /// All-gathers `mine` (the same length everywhere) over `comm`.
     fn all_gather(
         &self,
         comm: &SimpleCommunicator,
-        mine: &[u8],
+        mine: Vec<u8>,
         what: &str,
-        waiting_for: &str,
-    ) -> Vec<u8> {
+        others: &[DeviceId],
+    ) -> Result<Vec<u8>, CollectiveError> {
         let mut all = vec![0u8; mine.len() * comm.size() as usize];
-        mpi::request::scope(|scope| {
+        let waited = mpi::request::scope(|scope| {
             let request = {
                 let _calls = mpi_calls();
-                comm.immediate_all_gather_into(scope, mine, &mut all[..])
+                comm.immediate_all_gather_into(scope, &mine[..], &mut all[..])
             };
-            self.wait(request, what, waiting_for);
+            self.wait(request, what, others)
         });
-        all
+        if let Err(e) = waited {
+            // The abandoned collective may still read and write them.
+            std::mem::forget((mine, all));
+            return Err(e);
+        }
+        Ok(all)
     }
 
     /// All-gathers `mine` over `comm` when every process's length is `lens[rank]`.
     fn all_gather_varcount(
         &self,
         comm: &SimpleCommunicator,
-        mine: &[u8],
+        mine: Vec<u8>,
         lens: &[i32],
         what: &str,
-        waiting_for: &str,
+        others: &[DeviceId],
     ) -> Result<(Vec<u8>, Vec<i32>), CollectiveError> {
         let displs = displacements(lens)?;
         let total: usize = lens.iter().map(|&l| l as usize).sum();
         let mut all = buffer(total);
-        {
+        let waited = {
             let mut partition = PartitionMut::new(&mut all[..], lens, &displs[..]);
             mpi::request::scope(|scope| {
                 let request = {
                     let _calls = mpi_calls();
-                    comm.immediate_all_gather_varcount_into(scope, mine, &mut partition)
+                    comm.immediate_all_gather_varcount_into(scope, &mine[..], &mut partition)
                 };
-                self.wait(request, what, waiting_for);
-            });
+                self.wait(request, what, others)
+            })
+        };
+        if let Err(e) = waited {
+            // The abandoned collective may still read and write them (and the counts).
+            std::mem::forget((mine, all, displs));
+            return Err(e);
         }
         Ok((all, displs))
     }
@@ -406,7 +589,6 @@ impl MpiHybrid {
             .copied()
             .filter(|&d| self.process(d) != self.rank)
             .collect();
-        let waiting_for = format!("devices {}", format_group(&others));
         // The header: what this process runs, and how much it sends.
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(&fingerprint(op).to_le_bytes());
@@ -416,7 +598,7 @@ impl MpiHybrid {
         let b = truncated(&label, LABEL).as_bytes();
         text[..b.len()].copy_from_slice(b);
         header.extend_from_slice(&text);
-        let headers = self.all_gather(comm, &header, &what, &waiting_for);
+        let headers = self.all_gather(comm, header, &what, &others)?;
         let mut lens = Vec::with_capacity(procs.len());
         for (i, h) in headers.chunks_exact(HEADER).enumerate() {
             let word = |k: usize| u64::from_le_bytes(h[8 * k..8 * k + 8].try_into().unwrap());
@@ -459,7 +641,7 @@ impl MpiHybrid {
                     )));
                 }
             }
-            return self.all_reduce(group, &procs, local, reducer, comm, &what, &waiting_for);
+            return self.all_reduce(group, &procs, local, reducer, comm, &what, &others);
         }
         let mut mine = Vec::with_capacity(mine_len.max(1));
         for m in local {
@@ -468,7 +650,7 @@ impl MpiHybrid {
                 mine.extend_from_slice(unsafe { std::slice::from_raw_parts(o.ptr, o.len) });
             }
         }
-        let (all, displs) = self.all_gather_varcount(comm, &mine, &lens, &what, &waiting_for)?;
+        let (all, displs) = self.all_gather_varcount(comm, mine, &lens, &what, &others)?;
         // Every member in group order: local ones as they arrived, the others' operands
         // from the gathered bytes (their results are on their own processes).
         let mut taken = vec![0usize; procs.len()];
@@ -535,7 +717,7 @@ impl MpiHybrid {
         reducer: &dyn Reducer,
         comm: &SimpleCommunicator,
         what: &str,
-        waiting_for: &str,
+        others: &[DeviceId],
     ) -> Result<(), CollectiveError> {
         let p = procs.len();
         let me = procs.iter().position(|&q| q == self.rank).unwrap_or(0);
@@ -585,7 +767,7 @@ impl MpiHybrid {
         let send_displs = displacements(&send_counts)?;
         let recv_displs = displacements(&recv_counts)?;
         let mut received = buffer(recv_counts.iter().map(|&c| c as usize).sum());
-        {
+        let waited = {
             let send_part = Partition::new(&send[..], &send_counts[..], &send_displs[..]);
             let mut recv_part =
                 PartitionMut::new(&mut received[..], &recv_counts[..], &recv_displs[..]);
@@ -594,8 +776,14 @@ impl MpiHybrid {
                     let _calls = mpi_calls();
                     comm.immediate_all_to_all_varcount_into(scope, &send_part, &mut recv_part)
                 };
-                self.wait(request, what, waiting_for);
-            });
+                self.wait(request, what, others)
+            })
+        };
+        if let Err(e) = waited {
+            // The abandoned collective may still read and write them.
+            std::mem::forget((send, send_counts, send_displs));
+            std::mem::forget((received, recv_counts, recv_displs));
+            return Err(e);
         }
         // Fold this process's chunk over every member in group order.
         let mine = chunk_bytes(me);
@@ -653,7 +841,7 @@ impl MpiHybrid {
         let lens: Vec<i32> = (0..p)
             .map(|i| count(chunk_bytes(i)))
             .collect::<Result<_, _>>()?;
-        let (all, displs) = self.all_gather_varcount(comm, &reduced, &lens, what, waiting_for)?;
+        let (all, displs) = self.all_gather_varcount(comm, reduced, &lens, what, others)?;
         for m in local {
             for i in 0..p {
                 let mut at = displs[i] as usize;
@@ -765,6 +953,10 @@ impl Collectives for MpiHybrid {
                 format_group(&self.local)
             )));
         }
+        if let Some(lost) = job_lost() {
+            let mut state = self.lock();
+            return Err(self.fail(&mut state, lost.clone()));
+        }
         // The first local device to start splits the communicators; the others wait.
         self.communicators().map(drop)
     }
@@ -808,6 +1000,9 @@ impl Collectives for MpiHybrid {
         let mut state = self.lock();
         if let Some(f) = &state.failure {
             return Err(f.clone());
+        }
+        if let Some(lost) = job_lost() {
+            return Err(self.fail(&mut state, lost.clone()));
         }
         let seq = {
             let s = state.sequence.entry((device, group.clone())).or_insert(0);
@@ -895,8 +1090,11 @@ impl Collectives for MpiHybrid {
             return Ok(());
         }
         // Wait for the leader. Only while some local member is missing does the deadline
-        // run here; once the slot is complete the leader waits in MPI against its own.
+        // run here; once the slot is complete the leader waits in MPI against its own. A
+        // missing member may wait in MPI for a process that is gone: give its roll call
+        // time to fail this process's collectives (which wakes this wait) before stopping.
         let waiting_since = Instant::now();
+        let limit = self.deadline + self.grace();
         loop {
             let slot = state.slots.get(&key);
             if let Some(outcome) = slot.and_then(|s| s.done.clone()) {
@@ -921,12 +1119,12 @@ impl Collectives for MpiHybrid {
                 continue;
             }
             let elapsed = waiting_since.elapsed();
-            if elapsed > self.deadline {
+            if elapsed > limit {
                 self.stall(&what, &format!("devices {}", format_group(&missing)));
             }
             state = self
                 .changed
-                .wait_timeout(state, self.deadline - elapsed)
+                .wait_timeout(state, limit - elapsed)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
