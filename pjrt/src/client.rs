@@ -47,12 +47,14 @@ pub struct ClientOptions {
     /// `jax.distributed` job, which jax sends when it has a distributed client.
     pub distributed: Option<Distributed>,
     /// `collectives_timeout=SECONDS`: how long a process waits in one collective across
-    /// processes before it looks for the processes that are gone (default 120 s).
+    /// processes before it looks for the processes that are gone (default 60 s).
     pub collectives_timeout: Duration,
 }
 
-/// How long a process waits in one collective across processes by default.
-pub const DEFAULT_COLLECTIVES_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a process waits in one collective across processes by default: with the roll
+/// call's grace (at most 5 s) it stays under `jax.distributed`'s heartbeat timeout (100 s),
+/// after which jax ends every process before xlac's error could reach Python.
+pub const DEFAULT_COLLECTIVES_TIMEOUT: Duration = Duration::from_secs(60);
 /// The longest `collectives_timeout` accepted, in seconds (a day).
 const MAX_COLLECTIVES_TIMEOUT_S: f64 = 86_400.0;
 
@@ -986,7 +988,7 @@ mod tests {
         assert_eq!(o.collectives_timeout, Duration::from_millis(2500));
         assert_eq!(
             ClientOptions::default().collectives_timeout,
-            Duration::from_secs(120)
+            Duration::from_secs(60)
         );
         assert_eq!(o.dump_to, Some(PathBuf::from("/tmp/d")));
         assert_eq!(o.mode, Mode::Interpreter);
