@@ -148,6 +148,25 @@ def _(rng):
                 in_specs=[P("x", "y"), P("y", None)], out_specs=P("x", None))
 
 
+@program("dot_free_same_axis", "8 devices: P('x',None) @ P(None,'x'), both free dimensions "
+                               "split on 'x'; the result left to propagation (XLA keeps the "
+                               "lhs's rows split and gathers the rhs)")
+def _(rng):
+    m = mesh((8,), ("x",))
+    return dict(fn=lambda a, b: a @ b, args=[normal(rng, (16, 4)), normal(rng, (4, 16))], mesh=m,
+                in_specs=[P("x", None), P(None, "x")], out_specs=None)
+
+
+@program("dot_free_same_axis_2d", "4x2 mesh: x @ x.T with x P('x','y'): the free dimensions "
+                                  "on 'x', the contraction on 'y'; the result left to "
+                                  "propagation")
+def _(rng):
+    m = mesh((4, 2), ("x", "y"))
+    x = normal(rng, (8, 2))
+    return dict(fn=lambda a, b: a @ b, args=[x, x.T.copy()], mesh=m,
+                in_specs=[P("x", "y"), P("y", "x")], out_specs=None)
+
+
 def contracting(out_spec):
     def make(rng):
         m = mesh((8,), ("d",))

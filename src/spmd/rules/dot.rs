@@ -221,6 +221,30 @@ pub fn plan(
     {
         candidates.push(("contracting dimensions gathered", l4, r4));
     }
+    // One operand as it is and the other's free dimensions gathered: what XLA does when
+    // both operands split their free dimensions over the same mesh axis (`z @ x.T` with
+    // `z` and `x` split on 'x' by rows), which no result tiling can hold twice; the lhs's
+    // split wins a tie, as in XLA.
+    if let Some(r6) = assemble(
+        rr,
+        n,
+        &[
+            (&d.rhs_batch, lhs, &d.lhs_batch),
+            (&d.rhs_contracting, lhs, &d.lhs_contracting),
+        ],
+    ) {
+        candidates.push(("the rhs's free dimensions gathered", lhs.clone(), r6));
+    }
+    if let Some(l7) = assemble(
+        lr,
+        n,
+        &[
+            (&d.lhs_batch, rhs, &d.rhs_batch),
+            (&d.lhs_contracting, rhs, &d.rhs_contracting),
+        ],
+    ) {
+        candidates.push(("the lhs's free dimensions gathered", l7, rhs.clone()));
+    }
     if let Some(t) = target
         && let (Some(l5), Some(r5)) = (
             assemble(
