@@ -60,17 +60,14 @@ impl Pass for OptimizeInputOutputBufferAlias {
                 donees.push((index, bytes(&a)?, a.layout.extra.clone()));
             }
         }
-        donors.sort_by(|a, b| b.1.cmp(&a.1));
-        donees.sort_by(|a, b| b.1.cmp(&a.1));
+        // Stable: equal sizes keep their order.
+        donors.sort_by_key(|d| std::cmp::Reverse(d.1));
+        donees.sort_by_key(|e| std::cmp::Reverse(e.1));
         let mut used = vec![false; module.config.buffer_donor.len()];
         let mut changed = false;
-        let spaces: Vec<Option<String>> = {
-            let mut v: Vec<Option<String>> = donors.iter().map(|d| d.2.clone()).collect();
-            v.dedup();
-            v.sort();
-            v.dedup();
-            v
-        };
+        let mut spaces: Vec<Option<String>> = donors.iter().map(|d| d.2.clone()).collect();
+        spaces.sort();
+        spaces.dedup();
         for space in spaces {
             let ds: Vec<_> = donors.iter().filter(|d| d.2 == space).collect();
             let es: Vec<_> = donees.iter().filter(|e| e.2 == space).collect();
