@@ -133,6 +133,15 @@ mod tests {
     use super::*;
     use crate::pipeline::Pass;
 
+    /// (output index, parameter) of every alias, in the config's order.
+    fn pairs(m: &Module) -> Vec<(Vec<usize>, usize)> {
+        m.config
+            .input_output_alias
+            .iter()
+            .map(|a| (a.output_index.clone(), a.parameter))
+            .collect()
+    }
+
     fn run(text: &str) -> Module {
         let mut m = crate::pipeline::testing::parse_verified(text);
         OptimizeInputOutputBufferAlias.run(&mut m).expect("runs");
@@ -151,13 +160,7 @@ ENTRY e {
   ROOT t = (f32[4]{0}, f32[8,2]{1,0}, f32[8,2]{1,0}) tuple(n, s, s)
 }
 "#);
-        let pairs: Vec<(Vec<usize>, usize)> = m
-            .config
-            .input_output_alias
-            .iter()
-            .map(|a| (a.output_index.clone(), a.parameter))
-            .collect();
-        assert_eq!(pairs, vec![(vec![0], 1), (vec![1], 0)]);
+        assert_eq!(pairs(&m), vec![(vec![0], 1), (vec![1], 0)]);
         assert!(m.config.buffer_donor.is_empty());
     }
 
@@ -193,13 +196,7 @@ ENTRY e {
 }
 "#,
         );
-        let pairs: Vec<(Vec<usize>, usize)> = m
-            .config
-            .input_output_alias
-            .iter()
-            .map(|a| (a.output_index.clone(), a.parameter))
-            .collect();
-        assert_eq!(pairs, vec![(vec![0], 1), (vec![1], 0), (vec![2], 2)]);
+        assert_eq!(pairs(&m), vec![(vec![0], 1), (vec![1], 0), (vec![2], 2)]);
         let left: Vec<usize> = m.config.buffer_donor.iter().map(|d| d.parameter).collect();
         assert_eq!(left, vec![3]);
     }
