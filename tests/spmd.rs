@@ -326,21 +326,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
         "concatenate along a split dimension: xlac gathers the operands, concatenates and \
          slices; XLA moves the pieces with all-to-alls",
     ),
-    (
-        "conv_spatial",
-        "a spatially split convolution: xlac gathers the input along the split dimension and \
-         slices the result; XLA exchanges halos with collective-permutes",
-    ),
-    (
-        "roll_sharded",
-        "slices along a split dimension: xlac gathers and slices; XLA shifts the pieces \
-         between neighbours with a collective-permute",
-    ),
-    (
-        "slice_shift",
-        "slices along a split dimension: xlac gathers and slices; XLA shifts the pieces \
-         between neighbours with a collective-permute",
-    ),
 ];
 
 #[test]
@@ -394,18 +379,6 @@ const LARGER_THAN_XLA: &[(&str, &str)] = &[
     (
         "concat_sharded",
         "the operands are gathered, concatenated and sliced (KNOWN_DIFFERENCES)",
-    ),
-    (
-        "conv_spatial",
-        "the input is gathered along the split dimension (KNOWN_DIFFERENCES)",
-    ),
-    (
-        "roll_sharded",
-        "the slices gather the split dimension (KNOWN_DIFFERENCES)",
-    ),
-    (
-        "slice_shift",
-        "the slices gather the split dimension (KNOWN_DIFFERENCES)",
     ),
     (
         "grad_scan",
@@ -1021,4 +994,107 @@ ENTRY main {
         "{stderr}"
     );
     std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// Slices, rolls (`concatenate` of two slices) and convolutions along a split dimension,
+/// which the partitioner computes with halo exchanges: random sizes (uneven splits too),
+/// offsets, shifts, windows, paddings (negative ones too), dilations, partition counts,
+/// device orders and replicated tiles. The partitioned run must equal the one-device
+/// reference interpreter.
+#[test]
+fn random_halo_exchanges_match_one_device() {
+    let tmp = std::env::temp_dir().join(format!("xlac-spmd-halo-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut rng = Lcg(0x4a10);
+    let mut failures = Vec::new();
+    let mut permutes = 0;
+    for case in 0..12 {
+        let n = [2usize, 3, 4, 5, 8][rng.below(5)];
+        let rows = 8 + rng.below(12) as i64;
+        // Rows split k ways, each tile on n / k partitions.
+        let k = if n % 2 == 0 && rng.below(2) == 0 {
+            n / 2
+        } else {
+            n
+        };
+        let mut devices: Vec<usize> = (0..n).collect();
+        if rng.below(2) == 0 {
+            for i in (1..n).rev() {
+                devices.swap(i, rng.below(i + 1));
+            }
+        }
+        let devices: Vec<String> = devices.iter().map(|d| d.to_string()).collect();
+        let devices = devices.join(",");
+        let split = |lead: &str, tail: &str| {
+            if k == n {
+                format!("{{devices=[{lead}{k}{tail}]{devices}}}")
+            } else {
+                format!("{{devices=[{lead}{k}{tail},2]{devices} last_tile_dim_replicate}}")
+            }
+        };
+        let (rows_split, conv_split) = (split("", ",1"), split("1,", ",1,1"));
+        let start = rng.below(rows as usize - 1) as i64;
+        let limit = start + 1 + rng.below((rows - start) as usize) as i64;
+        let shift = 1 + rng.below(rows as usize - 1) as i64;
+        let size = 1 + rng.below(4) as i64;
+        let dilation = 1 + rng.below(2) as i64;
+        let extent = (size - 1) * dilation + 1;
+        let lo = rng.below(extent as usize + 1) as i64 - 1;
+        let hi = rng.below(extent as usize + 1) as i64 - 1;
+        let out = rows + lo + hi - extent + 1;
+        let r = limit - start;
+        let text = format!(
+            "HloModule halo_{case}, num_partitions={n}\n\n\
+             ENTRY %main (p0: f32[{rows},3], p1: f32[2,{rows},3,2], p2: f32[{size},1,2,3]) -> (f32[{r},3], f32[{rows},3], f32[2,{out},3,3]) {{\n\
+             \x20 %p0 = f32[{rows},3] parameter(0), sharding={rows_split}\n\
+             \x20 %p1 = f32[2,{rows},3,2] parameter(1), sharding={conv_split}\n\
+             \x20 %p2 = f32[{size},1,2,3] parameter(2), sharding={{replicated}}\n\
+             \x20 %s = f32[{r},3] slice(%p0), slice={{[{start}:{limit}], [0:3]}}, sharding={rows_split}\n\
+             \x20 %ra = f32[{shift},3] slice(%p0), slice={{[{}:{rows}], [0:3]}}\n\
+             \x20 %rb = f32[{},3] slice(%p0), slice={{[0:{}], [0:3]}}\n\
+             \x20 %roll = f32[{rows},3] concatenate(%ra, %rb), dimensions={{0}}, sharding={rows_split}\n\
+             \x20 %conv = f32[2,{out},3,3] convolution(%p1, %p2), window={{size={size}x1 pad={lo}_{hi}x0_0 rhs_dilate={dilation}x1}}, dim_labels=b01f_01io->b01f, sharding={conv_split}\n\
+             \x20 ROOT %t = (f32[{r},3], f32[{rows},3], f32[2,{out},3,3]) tuple(%s, %roll, %conv)\n}}\n",
+            rows - shift,
+            rows - shift,
+            rows - shift,
+        );
+        let module = parse_module(&text, "halo.hlo").unwrap().module;
+        permutes += count_op(&partition(module, n).to_string(), "collective-permute");
+        let path = tmp.join(format!("halo_{case}.hlo"));
+        std::fs::write(&path, &text).unwrap();
+        let backend = if case % 2 == 0 {
+            "interpreter"
+        } else {
+            "compiled"
+        };
+        let seed = case.to_string();
+        let (code, err) = xlac(&[
+            "run",
+            path.to_str().unwrap(),
+            "--partitions",
+            &n.to_string(),
+            "--backend",
+            backend,
+            "--seed",
+            &seed,
+            "--quiet",
+            "--compare-to",
+            "interpreter",
+            "--rtol",
+            "1e-5",
+            "--atol",
+            "1e-5",
+        ]);
+        if code != 0 {
+            failures.push(format!("case {case} ({backend}):\n{text}\n{err}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The cases exercise the halo exchanges, not only the gathering fallback.
+    assert!(
+        permutes >= 12,
+        "{permutes} collective-permutes in all cases"
+    );
 }

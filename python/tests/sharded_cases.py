@@ -152,6 +152,32 @@ def pmap_psum(mesh):
 
 
 @case
+def roll_rows(mesh):
+    """jnp.roll along the split rows: a rotate, moved between neighbours (collective-permute)."""
+    s = NamedSharding(mesh, P("x"))
+    return jax.jit(lambda a: jnp.roll(a, 3, axis=0), in_shardings=s, out_shardings=s), (data(32, 4),)
+
+
+@case
+def slice_shift_rows(mesh):
+    """x[1:] - x[:-1] over split rows: one row from the next partition (collective-permute)."""
+    s = NamedSharding(mesh, P("x"))
+    return jax.jit(lambda a: a[1:] - a[:-1], in_shardings=s), (data(32, 4),)
+
+
+@case
+def conv_spatial_rows(mesh):
+    """A 3x3 SAME convolution with the image rows split: halos from both neighbours."""
+    x = NamedSharding(mesh, P(None, "x"))
+    r = NamedSharding(mesh, P())
+
+    def f(a, k):
+        return jax.lax.conv_general_dilated(a, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    return jax.jit(f, in_shardings=(x, r)), (data(2, 32, 8, 3), data(3, 3, 3, 4, seed=1))
+
+
+@case
 def argmax_explicit_axes(mesh):
     """argmax/argmin over a mesh with Explicit axes: jax writes sharding constraints inside
     the reducer's body (on scalars)."""

@@ -15,6 +15,7 @@
 //! `module_0000.NAME.spmd-decisions.txt`.
 
 pub mod decisions;
+pub mod halo_exchange;
 pub mod manual;
 pub mod reshard;
 pub mod rules;

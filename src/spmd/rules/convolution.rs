@@ -1,8 +1,9 @@
 //! `convolution`: local on shards split along the input batch and the kernel's output
 //! features (spatial and input-feature dimensions whole, so no halo exchange), the result
 //! split along its batch and feature dimensions alike. XLA:
-//! `SpmdPartitioningVisitor::HandleConvolution` (its batch and output-feature cases;
-//! spatial halos and split input features are not done here: those operands are gathered).
+//! `SpmdPartitioningVisitor::HandleConvolution` (its batch and output-feature cases; the
+//! spatial case exchanges halos, `spmd_partitioning.rs` with `halo_exchange.rs`; split
+//! input features are not done: that operand is gathered).
 
 use super::dot::assemble;
 use crate::ir::ConvolutionDimensionNumbers;
@@ -10,9 +11,8 @@ use crate::spmd::tiling::Tiling;
 
 /// Propagation: the result's batch and spatial splits from the input's, its feature split
 /// from the kernel's output features (when they combine into one tiling; else the input's
-/// part alone, else its batch split alone), other dims whole. XLA keeps a spatially split
-/// input's split on the result (its partitioner exchanges halos; xlac's gathers the input
-/// and slices the result, the same values and per-partition shapes).
+/// part alone, else its batch split alone), other dims whole. A spatially split input's
+/// split stays on the result, as XLA keeps it (the partitioner exchanges halos).
 pub fn result(
     d: &ConvolutionDimensionNumbers,
     lhs: &Tiling,
