@@ -1012,7 +1012,7 @@ fn random_halo_exchanges_match_one_device() {
         let n = [2usize, 3, 4, 5, 8][rng.below(5)];
         let rows = 8 + rng.below(12) as i64;
         // Rows split k ways, each tile on n / k partitions.
-        let k = if n % 2 == 0 && rng.below(2) == 0 {
+        let k = if n.is_multiple_of(2) && rng.below(2) == 0 {
             n / 2
         } else {
             n

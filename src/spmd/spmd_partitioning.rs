@@ -2791,6 +2791,9 @@ impl Partitioner<'_> {
         let out_dim = d.output_spatial_dimensions[i];
         let global = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
         let out_dims = instr.shape.dims().to_vec();
+        if global[in_dim] == 0 {
+            return Ok(None);
+        }
         let k = t.counts[in_dim];
         let size = shard_size(out_dims[out_dim], k);
         let extent = (wd.size - 1) * wd.window_dilation + 1;
