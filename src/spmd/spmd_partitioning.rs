@@ -2225,7 +2225,8 @@ impl<'a> Partitioner<'a> {
             ),
             concatenate::Plan::MoveSplit { dim, moved } => {
                 self.actions.push(format!(
-                    "all-to-all: the split of dimension {dimension} moves to dimension {dim}                      for the local concatenate, and back"
+                    "all-to-all: the split of dimension {dimension} moves to dimension {dim} \
+                     for the local concatenate, and back"
                 ));
                 (
                     moved,
@@ -2235,7 +2236,8 @@ impl<'a> Partitioner<'a> {
             }
             concatenate::Plan::Gather => {
                 self.actions.push(
-                    "gather: the pieces do not divide evenly, or no other dimension can hold                      the split"
+                    "gather: the pieces do not divide evenly, or no other dimension can hold \
+                     the split"
                         .to_string(),
                 );
                 return self.fallback(instr);
