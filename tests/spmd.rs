@@ -315,18 +315,7 @@ fn per_partition_signature_equals_xlas() {
 
 /// The fixtures' collectives whose multiset differs from XLA's, with the reason (the
 /// table in docs/spmd.md lists the same). Everything else must match exactly.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "argmax_sharded",
-        "a variadic reduce (argmax's values and indices) has no rule: xlac gathers the values \
-         and computes it whole; XLA reduces locally and gathers values and indices",
-    ),
-    (
-        "concat_sharded",
-        "concatenate along a split dimension: xlac gathers the operands, concatenates and \
-         slices; XLA moves the pieces with all-to-alls",
-    ),
-];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 #[test]
 fn collectives_match_xlas() {
@@ -372,14 +361,6 @@ fn collectives_match_xlas() {
 
 /// Fixtures where xlac's partitioned program holds a larger array than XLA's, with why.
 const LARGER_THAN_XLA: &[(&str, &str)] = &[
-    (
-        "argmax_sharded",
-        "the variadic reduce is computed on gathered values (KNOWN_DIFFERENCES)",
-    ),
-    (
-        "concat_sharded",
-        "the operands are gathered, concatenated and sliced (KNOWN_DIFFERENCES)",
-    ),
     (
         "grad_scan",
         "the gradient through a scan with a sharded carry holds one 128-element value whole \
@@ -703,6 +684,23 @@ fn random_sharding(rng: &mut Lcg, dims: &[i64], n: usize) -> Option<String> {
     ))
 }
 
+/// argmax's reducer, as jax writes it: the larger value, and on a tie the lower index.
+const ARGMAX: &str = "%argmax (av: f32[], ai: s32[], bv: f32[], bi: s32[]) -> (f32[], s32[]) {
+  %av = f32[] parameter(0)
+  %ai = s32[] parameter(1)
+  %bv = f32[] parameter(2)
+  %bi = s32[] parameter(3)
+  %gt = pred[] compare(%av, %bv), direction=GT
+  %eq = pred[] compare(%av, %bv), direction=EQ
+  %ilt = pred[] compare(%ai, %bi), direction=LT
+  %tie = pred[] and(%eq, %ilt)
+  %pick = pred[] or(%gt, %tie)
+  %v = f32[] select(%pick, %av, %bv)
+  %i = s32[] select(%pick, %ai, %bi)
+  ROOT %r = (f32[], s32[]) tuple(%v, %i)
+}
+";
+
 /// A program that is not a fixture, with random partition counts, shardings and device
 /// orders, some parameters left for propagation to decide (forward and backward): the
 /// partitioned run must equal the one-device reference interpreter.
@@ -740,7 +738,8 @@ fn random_shardings_of_a_program_match_one_device() {
             "HloModule random_{case}, num_partitions={n}\n\n\
              %add (a: f32[], b: f32[]) -> f32[] {{\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}}\n\n\
              %lt (x: f32[], y: f32[]) -> pred[] {{\n  %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n  ROOT %c = pred[] compare(%x, %y), direction=LT\n}}\n\n\
-             ENTRY %main (p0: f32[16,8], p1: f32[8,12], p2: f32[16,12], p3: f32[12]) -> (f32[12,16], f32[12], f32[16,12]) {{\n\
+             {ARGMAX}\n\
+             ENTRY %main (p0: f32[16,8], p1: f32[8,12], p2: f32[16,12], p3: f32[12]) -> (f32[12,16], f32[12], f32[16,12], s32[12], f32[32,12]) {{\n\
              {decls}  %t = f32[16,8] tanh(%p0)\n\
              \x20 %d = f32[16,12] dot(%t, %p1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n\
              \x20 %b3 = f32[16,12] broadcast(%p3), dimensions={{1}}\n\
@@ -750,7 +749,13 @@ fn random_shardings_of_a_program_match_one_device() {
              \x20 %r = f32[12] reduce(%m, %z), dimensions={{0}}, to_apply=%add\n\
              \x20 %tr = f32[12,16] transpose(%m), dimensions={{1,0}}\n\
              \x20 %sorted = f32[16,12] sort(%e), dimensions={{1}}, to_apply=%lt\n\
-             \x20 ROOT %out = (f32[12,16], f32[12], f32[16,12]) tuple(%tr, %r, %sorted)\n}}\n"
+             \x20 %io = s32[16,12] iota(), iota_dimension=0\n\
+             \x20 %ninf = f32[] constant(-inf)\n\
+             \x20 %zi = s32[] constant(0)\n\
+             \x20 %am = (f32[12], s32[12]) reduce(%e, %io, %ninf, %zi), dimensions={{0}}, to_apply=%argmax\n\
+             \x20 %ami = s32[12] get-tuple-element(%am), index=1\n\
+             \x20 %cat = f32[32,12] concatenate(%m, %p2), dimensions={{0}}\n\
+             \x20 ROOT %out = (f32[12,16], f32[12], f32[16,12], s32[12], f32[32,12]) tuple(%tr, %r, %sorted, %ami, %cat)\n}}\n"
         );
         let path = tmp.join(format!("random_{case}.hlo"));
         std::fs::write(&path, &text).unwrap();
@@ -807,6 +812,68 @@ ENTRY main {
     assert!(!text.contains("[4,10]"), "{text}");
     assert_eq!(largest_array_in_text(&text), 8, "{text}");
     runs_like_one_device("iota_split", hlo, 8, "0");
+}
+
+/// A variadic reduce over a split dimension (argmax over rows, 10 on 4, values with many
+/// ties): each partition reduces its rows (the padding masked), the partial values and
+/// indices are all-gathered (one all-gather each) and reduced again with the same reducer;
+/// no partition holds the input whole, and the indices equal the one-device
+/// interpreter's (ties keep the lowest index).
+#[test]
+fn a_variadic_reduce_over_a_split_dimension_gathers_partial_results() {
+    let hlo = format!(
+        "HloModule argmax_split
+
+{ARGMAX}
+ENTRY %main {{
+  %p = s32[10,6]{{1,0}} parameter(0), sharding={{devices=[4,1]<=[4]}}
+  %v = f32[10,6]{{1,0}} convert(%p)
+  %io = s32[10,6]{{1,0}} iota(), iota_dimension=0
+  %ninf = f32[] constant(-inf)
+  %zi = s32[] constant(0)
+  %am = (f32[6]{{0}}, s32[6]{{0}}) reduce(%v, %io, %ninf, %zi), dimensions={{0}}, to_apply=%argmax
+  ROOT %i = s32[6]{{0}} get-tuple-element(%am), index=1
+}}
+"
+    );
+    let module = parse_module(&hlo, "argmax_split.hlo").unwrap().module;
+    let text = partition(module, 4).to_string();
+    assert_eq!(count_op(&text, "all-gather"), 2, "{text}");
+    assert_eq!(count_op(&text, "reduce"), 2, "{text}");
+    assert!(
+        !text.contains("[10,6]") && !text.contains("[12,6]"),
+        "{text}"
+    );
+    runs_like_one_device("argmax_split", &hlo, 4, "0");
+}
+
+/// A concatenate along a split dimension whose pieces divide evenly moves the split to
+/// another dimension and back (an all-to-all per operand and one for the result, no
+/// gather); when they do not (6 rows on 4), the operands are gathered. Both equal the
+/// one-device interpreter.
+#[test]
+fn a_concatenate_along_a_split_dimension_moves_the_split() {
+    for (rows, all_to_all, all_gather) in [(8, 3, 0), (6, 0, 2)] {
+        let hlo = format!(
+            "HloModule concat_split
+
+ENTRY %main {{
+  %a = f32[{rows},4]{{1,0}} parameter(0), sharding={{devices=[4,1]<=[4]}}
+  %b = f32[16,4]{{1,0}} parameter(1), sharding={{devices=[4,1]<=[4]}}
+  %c = f32[{total},4]{{1,0}} concatenate(%a, %b), dimensions={{0}}, sharding={{devices=[4,1]<=[4]}}
+  %two = f32[] constant(2)
+  %twos = f32[{total},4]{{1,0}} broadcast(%two), dimensions={{}}
+  ROOT %r = f32[{total},4]{{1,0}} multiply(%c, %twos), sharding={{devices=[4,1]<=[4]}}
+}}
+",
+            total = rows + 16
+        );
+        let module = parse_module(&hlo, "concat_split.hlo").unwrap().module;
+        let text = partition(module, 4).to_string();
+        assert_eq!(count_op(&text, "all-to-all"), all_to_all, "{text}");
+        assert_eq!(count_op(&text, "all-gather"), all_gather, "{text}");
+        runs_like_one_device(&format!("concat_split_{rows}"), &hlo, 4, "0");
+    }
 }
 
 /// jax writes sharding annotations inside a reducer's body when the mesh's axes are

@@ -386,6 +386,21 @@ fn propagate(
                         }
                         continue;
                     }
+                    // An input of a variadic reduce: its sibling inputs' split (they
+                    // reduce together; an index iota takes its values' split).
+                    (Op::Reduce { .. }, _) if is_variadic_reduce(user) => {
+                        let inputs = user.operands.len() / 2;
+                        if user.operands[..inputs].contains(&id) {
+                            for o in &user.operands[..inputs] {
+                                if *o != id
+                                    && let Some(Sh::Array(t)) = get(&shs, o)
+                                {
+                                    found.push((t, "from its variadic reduce's other inputs"));
+                                }
+                            }
+                        }
+                        continue;
+                    }
                     (_, Some(Sh::Array(t))) => t,
                     _ => continue,
                 };
@@ -690,6 +705,21 @@ fn infer(
                 }),
                 "reduce",
             );
+        }
+        (Op::Reduce { dimensions, .. }, _) if is_variadic_reduce(instr) => {
+            // The inputs reduce together: the most split input's kept dimensions.
+            let inputs = operands.len() / 2;
+            let ts: Vec<&Tiling> = (0..inputs).filter_map(arr).collect();
+            let t = match elementwise::choose(&ts) {
+                Some(t) => reduce::result(&t, dimensions),
+                None if (0..inputs).any(open) => return None,
+                None => Tiling::replicated(instr.shape.tuple_elements()?[0].rank(), n),
+            };
+            let elems = (0..inputs).map(|_| Sh::Array(t.clone())).collect();
+            (
+                Sh::Tuple(elems),
+                "variadic reduce: the kept dimensions' split",
+            )
         }
         (
             Op::Dot {
@@ -1302,4 +1332,11 @@ fn backward(
         }
         _ => None,
     }
+}
+
+/// A reduce of several inputs: a tuple of arrays, one per input.
+fn is_variadic_reduce(instr: &Instruction) -> bool {
+    matches!(instr.op, Op::Reduce { .. })
+        && matches!(&instr.shape, Shape::Tuple(e)
+            if !e.is_empty() && e.len() * 2 == instr.operands.len() && e.iter().all(Shape::is_array))
 }

@@ -15,7 +15,7 @@ use super::decisions::DecisionLog;
 use super::halo_exchange::{self, HaloPiece, PieceSource, WindowedInput};
 use super::manual::{self, ManualGroups};
 use super::reshard::{self, Step};
-use super::rules::{convolution, dot, gather_scatter, reduce, shape_ops, sort};
+use super::rules::{concatenate, convolution, dot, gather_scatter, reduce, shape_ops, sort};
 use super::tiling::Tiling;
 use super::{SpmdOptions, is_spmd_custom_call};
 use crate::ir::sharding::{HloSharding, shard_size};
@@ -1316,6 +1316,12 @@ impl<'a> Partitioner<'a> {
             (Op::Concatenate { .. }, _) if self.rotate_pattern(instr).is_some() => {
                 self.rotate(instr)
             }
+            (Op::Reduce { dimensions, .. }, _) if self.variadic_reduce_partitionable(instr) => {
+                self.variadic_reduce(instr, dimensions)
+            }
+            (Op::Concatenate { dimension }, _) if instr.shape.is_array() => {
+                self.concatenate(instr, *dimension)
+            }
             (Op::DynamicSlice { sizes }, _) if instr.shape.is_array() => {
                 self.dynamic_slice(instr, sizes)
             }
@@ -2104,6 +2110,164 @@ impl<'a> Partitioner<'a> {
             "reduce result to its sharding",
             "reduce: local reduce, then all-reduce over split reduced dimensions",
         )
+    }
+
+    /// A reduce of several inputs (a tuple of arrays, one per input) whose first input is
+    /// a partitioned array; a result annotated unreduced is left to the fallback.
+    fn variadic_reduce_partitionable(&self, instr: &Instruction) -> bool {
+        let Shape::Tuple(elems) = &instr.shape else {
+            return false;
+        };
+        !elems.is_empty()
+            && elems.len() * 2 == instr.operands.len()
+            && elems.iter().all(Shape::is_array)
+            && self.unreduced_target.is_none()
+            && self.operand_tiling(instr, 0).is_some()
+    }
+
+    /// A variadic reduce (argmax's values and indices): every input in the first one's
+    /// tiling, a local reduce; when a reduced dimension is split, each partial result gets
+    /// its reduced dimensions back (one element per tile), is all-gathered along them in
+    /// tile order and reduced again with the same reducer, so the partial results combine
+    /// in the order one device would meet them (XLA's `HandleReduce` for tuples).
+    fn variadic_reduce(
+        &mut self,
+        instr: &Instruction,
+        dimensions: &[usize],
+    ) -> Result<(PValue, &'static str), PassError> {
+        let Shape::Tuple(elems) = &instr.shape else {
+            return self.fallback(instr);
+        };
+        let k = elems.len();
+        let Some((_, t)) = self.operand_tiling(instr, 0) else {
+            return self.fallback(instr);
+        };
+        let global = self.old.instrs[instr.operands[0]].shape.dims().to_vec();
+        let mut inits = Vec::with_capacity(k);
+        for i in 0..k {
+            inits.push(self.operand_in(
+                instr,
+                k + i,
+                &Tiling::replicated(0, self.n),
+                "init value",
+            )?);
+        }
+        let mut ops = Vec::with_capacity(2 * k);
+        for (i, &init) in inits.iter().enumerate() {
+            let x = self.operand_in(instr, i, &t, "inputs of a variadic reduce split alike")?;
+            ops.push(self.mask_padding(x, &global, &t, dimensions, init));
+        }
+        ops.extend(inits.iter().copied());
+        let out = reduce::result(&t, dimensions);
+        let out_dims = elems[0].dims().to_vec();
+        let local: Vec<Shape> = elems
+            .iter()
+            .map(|e| with_dims(e, out.shard_dims(&out_dims)))
+            .collect();
+        let mut id = self.emit_clone(instr, Shape::Tuple(local.clone()), ops);
+        let split = dimensions.iter().any(|&d| t.counts[d] > 1);
+        if split {
+            let (pieces, gathered) = reduce::partial_pieces(&t, &global, dimensions);
+            let piece_dims = t.shard_dims(&pieces);
+            let mut parts = Vec::with_capacity(2 * k);
+            for (i, s) in local.iter().enumerate() {
+                let g = self.emit(s.clone(), Op::GetTupleElement { index: i }, vec![id]);
+                let ty = s
+                    .element_type()
+                    .ok_or_else(|| err(instr, "a tuple element"))?;
+                let r = self.emit(
+                    Shape::array(ty, &piece_dims),
+                    Op::Plain(Opcode::Reshape),
+                    vec![g],
+                );
+                parts.push(self.reshard(
+                    r,
+                    &pieces,
+                    &t,
+                    &gathered,
+                    "partial results of a variadic reduce",
+                ));
+            }
+            parts.extend(inits.iter().copied());
+            self.actions
+                .push("the partial results reduced again with the same reducer".to_string());
+            id = self.emit_clone(instr, Shape::Tuple(local.clone()), parts);
+            self.new.instrs[id].name = self.fresh_name(&instr.name);
+        }
+        let mut vs = Vec::with_capacity(k);
+        for (i, s) in local.into_iter().enumerate() {
+            let g = self.emit(s, Op::GetTupleElement { index: i }, vec![id]);
+            let want = self.tuple_target(instr, i, &elems[i])?;
+            let g = self.reshard(g, &out_dims, &out, &want, "reduce result to its sharding");
+            vs.push(PValue::Array {
+                id: g,
+                tiling: want,
+            });
+        }
+        let rule = if split {
+            "variadic reduce: local reduce, partial results all-gathered and reduced again"
+        } else {
+            "variadic reduce: local, no reduced dimension split"
+        };
+        Ok((PValue::Tuple(vs), rule))
+    }
+
+    /// `concatenate`: see `rules::concatenate` for the three plans.
+    fn concatenate(
+        &mut self,
+        instr: &Instruction,
+        dimension: usize,
+    ) -> Result<(PValue, &'static str), PassError> {
+        if (0..instr.operands.len()).any(|i| self.operand_tiling(instr, i).is_none()) {
+            return self.fallback(instr);
+        }
+        let target = self.target(instr)?;
+        let dims = instr.shape.dims().to_vec();
+        let sizes: Vec<i64> = instr
+            .operands
+            .iter()
+            .map(|&o| self.old.instrs[o].shape.dims()[dimension])
+            .collect();
+        let (held, why, rule) = match concatenate::plan(&target, dimension, &sizes, &dims) {
+            concatenate::Plan::Local => (
+                target.clone(),
+                "operand to the result's sharding",
+                "concatenate: local, the concatenated dimension whole",
+            ),
+            concatenate::Plan::MoveSplit { dim, moved } => {
+                self.actions.push(format!(
+                    "all-to-all: the split of dimension {dimension} moves to dimension {dim} \
+                     for the local concatenate, and back"
+                ));
+                (
+                    moved,
+                    "the concatenated dimension's split moved off it",
+                    "concatenate: the split moved to another dimension (all-to-all) and back",
+                )
+            }
+            concatenate::Plan::Gather => {
+                self.actions.push(
+                    "gather: the pieces do not divide evenly, or no other dimension can hold \
+                     the split"
+                        .to_string(),
+                );
+                return self.fallback(instr);
+            }
+        };
+        let mut ops = Vec::with_capacity(instr.operands.len());
+        for i in 0..instr.operands.len() {
+            ops.push(self.operand_in(instr, i, &held, why)?);
+        }
+        let shape = with_dims(&instr.shape, held.shard_dims(&dims));
+        let id = self.emit_clone(instr, shape, ops);
+        let id = self.reshard(
+            id,
+            &dims,
+            &held,
+            &target,
+            "concatenate result to its sharding",
+        );
+        Ok((PValue::Array { id, tiling: target }, rule))
     }
 
     fn dot(

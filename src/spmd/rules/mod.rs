@@ -4,6 +4,7 @@
 //! The rules are pure functions of tilings; `sharding_propagation` asks them for result
 //! shardings and `spmd_partitioning` for plans it then emits.
 
+pub mod concatenate;
 pub mod convolution;
 pub mod dot;
 pub mod elementwise;

@@ -1,6 +1,8 @@
 //! `reduce`: reduce each shard locally (padding masked with the init value), then combine
 //! the partial results across the partitions that held different parts of a reduced
-//! dimension (an all-reduce with the same reducer).
+//! dimension (an all-reduce with the same reducer). A variadic reduce (several inputs,
+//! as argmax's values and indices) has no all-reduce: its partial results are gathered
+//! along the split reduced dimensions, in order, and reduced again.
 
 use super::{coords_of, reduction_groups};
 use crate::spmd::tiling::Tiling;
@@ -31,4 +33,17 @@ pub fn partial_groups(operand: &Tiling, reduced: &[usize]) -> Option<Result<Vec<
         )
         .ok_or(()),
     )
+}
+
+/// For a variadic reduce's partial results: the global dimensions of the gathered pieces
+/// (each reduced dimension kept, one element per tile along it) and the tiling after
+/// gathering them (the reduced dimensions whole, the kept ones split as before).
+pub fn partial_pieces(operand: &Tiling, dims: &[i64], reduced: &[usize]) -> (Vec<i64>, Tiling) {
+    let mut pieces = dims.to_vec();
+    let mut gathered = operand.clone();
+    for &d in reduced {
+        pieces[d] = operand.counts[d];
+        gathered = gathered.without_dim(d);
+    }
+    (pieces, gathered)
 }
