@@ -216,9 +216,22 @@ pub struct CollectiveThunk {
     >,
 }
 
+/// A copy for another device: the op resolves against the grid that device runs on.
+impl Clone for CollectiveThunk {
+    fn clone(&self) -> CollectiveThunk {
+        CollectiveThunk {
+            instruction: self.instruction.clone(),
+            operands: self.operands.clone(),
+            results: self.results.clone(),
+            reducer: self.reducer,
+            resolved: std::sync::Mutex::new(None),
+        }
+    }
+}
+
 /// A nested sequence with the copies into its parameters and out of its root (empty
 /// where the plan shares the buffers, as XLA's does for loop state).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Region {
     /// The computation's thunks.
     pub sequence: ThunkSequence,
@@ -231,7 +244,7 @@ pub struct Region {
 }
 
 /// One runtime step.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Thunk {
     /// A generated kernel (`kLoop`/`kInput` fusion).
     Kernel(KernelThunk),
@@ -325,7 +338,7 @@ pub enum Thunk {
 }
 
 /// The thunks of one computation, in schedule order.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ThunkSequence {
     /// The computation's name.
     pub computation: String,

@@ -33,7 +33,7 @@ use crate::runtime::thunk::BufferRef;
 use super::inputs_safe_from;
 
 /// One elementwise instruction over complex numbers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ComplexElementwiseThunk {
     /// The instruction.
     pub name: String,

@@ -20,7 +20,7 @@ use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
 /// A LAPACK custom call on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LapackThunk {
     /// The custom-call instruction.
     pub name: String,

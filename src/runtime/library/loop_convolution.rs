@@ -26,7 +26,7 @@ use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
 /// A `convolution` on buffers, computed by the direct loop (integer or complex).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LoopConvolutionThunk {
     /// The convolution instruction.
     pub name: String,

@@ -24,7 +24,7 @@ use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
 /// A `dot` on buffers, computed by the loop (integer or complex).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LoopDotThunk {
     /// The dot instruction.
     pub name: String,

@@ -39,7 +39,7 @@ use super::thunk::BufferRef;
 use crate::layout::Slice;
 
 /// One library call.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum LibraryThunk {
     /// `sort` with a compiled comparator.
     Sort(sort::SortThunk),

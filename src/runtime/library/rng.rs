@@ -28,7 +28,7 @@ use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
 /// One `rng` instruction.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct RngThunk {
     /// The instruction (its name also keys its counter and its Philox key).
     pub name: String,

@@ -18,7 +18,7 @@ use crate::runtime::execute::{Memory, parallel_copy};
 use crate::runtime::thunk::{BufferRef, ParallelCopy};
 
 /// A `scatter` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ScatterThunk {
     /// The scatter instruction.
     pub name: String,

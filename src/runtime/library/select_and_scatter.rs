@@ -17,7 +17,7 @@ use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
 /// A `select-and-scatter` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SelectAndScatterThunk {
     /// The instruction.
     pub name: String,

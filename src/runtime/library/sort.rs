@@ -29,7 +29,7 @@ use crate::runtime::thunk::{BufferRef, ParallelCopy};
 const PARALLEL_ELEMENTS: usize = 1 << 14;
 
 /// A `sort` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SortThunk {
     /// The sort instruction.
     pub name: String,

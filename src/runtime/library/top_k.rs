@@ -14,7 +14,7 @@ use crate::runtime::execute::Memory;
 use crate::runtime::thunk::BufferRef;
 
 /// A `TopK` custom call on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TopKThunk {
     /// The custom-call instruction.
     pub name: String,
