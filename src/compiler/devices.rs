@@ -70,7 +70,7 @@ impl crate::runtime::collectives::DeviceProgram for &mut crate::runtime::Executa
         device: crate::runtime::collectives::DeviceId,
         args: Vec<crate::runtime::Argument<'_>>,
     ) -> Result<crate::ir::Literal, String> {
-        let binding = crate::runtime::execute::DeviceBinding {
+        let binding = crate::runtime::context::DeviceBinding {
             collectives: collectives.clone(),
             device,
         };

@@ -22,10 +22,12 @@
 pub mod buffer_plan;
 pub mod buffers;
 pub mod collectives;
+pub mod context;
 pub mod device_memory;
 pub mod elements;
 pub mod execute;
 pub mod library;
+pub mod memory;
 pub mod profile;
 pub mod race;
 pub mod thunk;
@@ -47,7 +49,9 @@ use buffers::{
     AlignedBuffer, literal_bytes, literal_bytes_mut, literal_leaf, literal_leaf_mut, read_array,
     read_value, result_storage, take_literal_leaf, write_array,
 };
-use execute::{Context, DeviceBinding, Memory, run_sequence};
+use context::{Context, DeviceBinding};
+use execute::run_sequence;
+use memory::Memory;
 use thunk::{BufferRef, ThunkSequence};
 
 /// Why building or running an executable failed; names the instruction where there is one.

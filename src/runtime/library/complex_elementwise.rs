@@ -27,8 +27,8 @@ use num_complex::Complex as Cx;
 
 use crate::ir::{ComparisonDirection, OpCategory, Opcode, PrimitiveType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 use super::inputs_safe_from;
 

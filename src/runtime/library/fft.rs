@@ -28,8 +28,8 @@ use rustfft::{Fft, FftDirection, FftNum, FftPlanner};
 use super::{for_each_index, inputs_safe_from, offset};
 use crate::ir::{ArrayShape, FftType, PrimitiveType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// An `fft` on buffers.
 #[derive(Clone, Debug)]
