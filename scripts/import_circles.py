@@ -2,7 +2,7 @@
 """Lists import circles between the files of one folder of src/ (a file that, through the
 paths it names, reaches back to itself). A path is `crate::a::b`, `super::b` or `self::b`
 in code or in a `use` (braces expanded); it counts as naming the deepest file it reaches.
-Files of tests (`tests.rs`, `tests/`) and comments are left out: test code may reach
+Files of tests (`tests.rs`, `tests/`), comments and `macro_rules!` bodies are left out: test code may reach
 across. A `mod.rs` naming its own children by their bare names (`use child::X`, its
 re-exports) is not counted as reaching them.
 
@@ -63,9 +63,28 @@ def expand_use(text):
     return expand([], text)
 
 
+def without_macro_bodies(source):
+    """`macro_rules!` bodies: their paths resolve where the macro expands."""
+    out, i = [], 0
+    for m in re.finditer(r"macro_rules!\s*\w+\s*\{", source):
+        if m.start() < i:
+            continue
+        out.append(source[i : m.start()])
+        depth, j = 0, m.end() - 1
+        while j < len(source):
+            depth += source[j] == "{"
+            depth -= source[j] == "}"
+            j += 1
+            if depth == 0:
+                break
+        i = j
+    out.append(source[i:])
+    return "".join(out)
+
+
 def paths_in(source):
     # Comments (doc links included) name paths without depending on them.
-    source = re.sub(r"//[^\n]*", "", source)
+    source = without_macro_bodies(re.sub(r"//[^\n]*", "", source))
     uses = re.findall(r"\buse\s+((?:crate|super|self)[^;]*);", source)
     paths = []
     for u in uses:
