@@ -57,7 +57,7 @@ fn coverage_table() -> String {
             "| `{}` | {} | {} | {} |",
             op.name(),
             yes_no(interprets(op)),
-            xlac::runtime::coverage::compiled_route(op),
+            xlac::compiler::coverage::compiled_route(op),
             used
         ));
     }

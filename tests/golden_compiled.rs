@@ -12,14 +12,15 @@
 use std::path::Path;
 
 use xlac::codegen::{CodegenOptions, compile_kernels};
+use xlac::compiler::thunk_emitter::emit_executable;
 use xlac::compiler::{CompileOptions, compile, optimize};
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
 use xlac::ir::verifier::verify;
 use xlac::ir::{Module, hlo_text, stablehlo};
 use xlac::layout::BufferAssignment;
-use xlac::runtime::Executable;
 use xlac::runtime::buffer_plan::Plan;
+use xlac::runtime::{BufferMode, Executable};
 use xlac::testdata::{compare_with_expected, model_dirs};
 
 /// Loads and verifies one model file.
@@ -64,8 +65,14 @@ fn build(module: Module, plan: PlanKind) -> Result<Executable, String> {
     let kernels =
         compile_kernels(&module, &CodegenOptions::default()).map_err(|e| e.to_string())?;
     let plan = Plan::one_buffer_per_value(&module);
-    Executable::with_plan(module, BufferAssignment::default(), plan, kernels)
-        .map_err(|e| e.to_string())
+    emit_executable(
+        module,
+        BufferAssignment::default(),
+        plan,
+        kernels,
+        BufferMode::Plain,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Compiles and runs one model file; one line per problem.

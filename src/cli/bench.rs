@@ -7,11 +7,11 @@
 
 use std::time::Instant;
 
-use super::run::{bind_inputs, compile_loaded};
+use super::outcome::write_measured_report;
+use super::prepare::{bind_inputs, compile_loaded};
 use super::{BenchArgs, Failure, model};
 use crate::io::arguments::entry_parameters;
-use crate::report::{ReportData, ReportOptions};
-use crate::runtime::profile::{Profiling, ThunkTimes};
+use crate::runtime::profile::Profiling;
 
 /// Timed iterations when `--iters` is not given.
 pub const DEFAULT_ITERS: u64 = 30;
@@ -76,7 +76,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
         disable_passes: args.disable_passes.clone(),
         ..Default::default()
     };
-    let options = super::compile::compile_options(&flags, args.dump_to.clone(), false)?;
+    let options = super::prepare::compile_options(&flags, args.dump_to.clone(), false)?;
     let mut compiled = compile_loaded(loaded, &options)?;
     let exe = &mut compiled.executable;
     exe.limits = args.limits.run_limits();
@@ -192,45 +192,6 @@ fn measure_triads() -> Result<Vec<crate::runtime::triad::TriadFigure>, Failure> 
                 .map_err(Failure::error)
         })
         .collect()
-}
-
-/// Rewrites `DIR/report.html` with per-thunk mean times over `runs` warm executions.
-pub fn write_measured_report(
-    dir: &std::path::Path,
-    compiled: &crate::compiler::Compiled,
-    times: &ThunkTimes,
-    runs: usize,
-    triad_gbs: Option<f64>,
-) -> Result<(), Failure> {
-    write_measured_report_as(dir, compiled, times, runs, false, triad_gbs)
-}
-
-/// Rewrites `DIR/report.html` with per-thunk mean times over `runs` executions; `cold`
-/// says they are the first execution's (page faults and cold caches included).
-pub fn write_measured_report_as(
-    dir: &std::path::Path,
-    compiled: &crate::compiler::Compiled,
-    times: &ThunkTimes,
-    runs: usize,
-    cold: bool,
-    triad_gbs: Option<f64>,
-) -> Result<(), Failure> {
-    let data = ReportData {
-        executable: &compiled.executable,
-        fusion_decisions: &compiled.fusion_decisions,
-        pass_steps: &compiled.pass_steps,
-        spmd: compiled.spmd_decisions.as_ref(),
-        collectives: None,
-    };
-    let options = ReportOptions {
-        thunk_ms: Some(times.mean_ms(runs)),
-        runs,
-        cold,
-        triad_gbs,
-        devices: None,
-    };
-    crate::compiler::write_measured_report(dir, &data, &options)
-        .map_err(|e| Failure::error(e.to_string()))
 }
 
 #[cfg(test)]

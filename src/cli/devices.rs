@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::compile::{compile_options, optimize_loaded};
+use super::prepare::{compile_options, optimize_loaded};
 use super::{Failure, RunArgs, model};
 use crate::compiler::{DeviceBackend, DeviceRunOptions, run_on_devices};
 use crate::eval::{EvalOptions, evaluate};
@@ -444,7 +444,7 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
     }
     let globals = match &args.devices.input_shards {
         Some(_) => Vec::new(),
-        None => super::run::bind_inputs(&params, &args.inputs, args.seed, quiet)?.literals,
+        None => super::prepare::bind_inputs(&params, &args.inputs, args.seed, quiet)?.literals,
     };
     let run = run_on_grid(
         loaded,
@@ -492,9 +492,9 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
             write_npz(&path, &r.leaves())?;
         }
     }
-    super::run::print_and_save(&result, args)?;
+    super::outcome::print_and_save(&result, args)?;
     if let Some(expected) = &args.expected {
-        super::run::compare_with_file(&result, expected, args, &file)?;
+        super::outcome::compare_with_file(&result, expected, args, &file)?;
     }
     if args.compare_to.is_some() && has_manual_regions(&original) {
         if !args.quiet {
@@ -520,10 +520,10 @@ pub fn run(loaded: model::LoadedModel, args: &RunArgs, grid: Grid) -> Result<(),
         )
         .map_err(|e| Failure::error(format!("{file}: one-device interpreter: {e}")))?;
         let tol = crate::eval::compare::Tolerance {
-            rtol: args.rtol.unwrap_or(super::run::DEFAULT_TOLERANCE.rtol),
-            atol: args.atol.unwrap_or(super::run::DEFAULT_TOLERANCE.atol),
+            rtol: args.rtol.unwrap_or(super::outcome::DEFAULT_TOLERANCE.rtol),
+            atol: args.atol.unwrap_or(super::outcome::DEFAULT_TOLERANCE.atol),
         };
-        let (report, failed) = super::run::comparison_report(&result, &want, tol)?;
+        let (report, failed) = super::outcome::comparison_report(&result, &want, tol)?;
         if !args.quiet {
             print!("{report}");
         }

@@ -92,12 +92,17 @@ fn compile_into(
     let file = loaded.file.clone();
     let params = crate::io::arguments::entry_parameters(&loaded.module);
     let arguments = if args.measure {
-        Some(super::run::bind_inputs(&params, &args.inputs, None, true)?)
+        Some(super::prepare::bind_inputs(
+            &params,
+            &args.inputs,
+            None,
+            true,
+        )?)
     } else {
         None
     };
-    let options = super::compile::compile_options(&args.passes, Some(dir.to_path_buf()), false)?;
-    let mut compiled = super::run::compile_loaded(loaded, &options)?;
+    let options = super::prepare::compile_options(&args.passes, Some(dir.to_path_buf()), false)?;
+    let mut compiled = super::prepare::compile_loaded(loaded, &options)?;
     let Some(arguments) = arguments else {
         return Ok(None);
     };
@@ -114,7 +119,7 @@ fn compile_into(
         run(exe)?;
     }
     let times = profiling.finish();
-    super::bench::write_measured_report(dir, &compiled, &times, iters as usize, None)?;
+    super::outcome::write_measured_report(dir, &compiled, &times, iters as usize, None)?;
     Ok(Some((times.mean_ms(iters as usize), iters as usize)))
 }
 

@@ -13,9 +13,9 @@ pub fn explain(args: &ExplainArgs) -> Result<(), Failure> {
     // Look the instruction up before compiling: a typo should not cost a compile.
     crate::explain::find_instructions(&input, &args.instruction)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
-    let mut options = super::compile::compile_options(&args.passes, args.dump_to.clone(), false)?;
+    let mut options = super::prepare::compile_options(&args.passes, args.dump_to.clone(), false)?;
     options.keep_kernel_artifacts = true;
-    let compiled = super::run::compile_loaded(loaded, &options)?;
+    let compiled = super::prepare::compile_loaded(loaded, &options)?;
     let stories = crate::explain::explain(&input, &compiled, &args.instruction)
         .map_err(|e| Failure::error(format!("{file}: {e}")))?;
     if stories.len() > 1 {

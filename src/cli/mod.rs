@@ -28,6 +28,8 @@ mod diff_dump;
 mod distributed;
 mod explain;
 mod model;
+mod outcome;
+mod prepare;
 mod refusals;
 mod run;
 pub mod serve;

@@ -4,24 +4,14 @@
 //! and relative error and whether it is within `--rtol`/`--atol`.
 //! XLA counterpart: `xla/tools/run_hlo_module.cc` (`RunAndCompare`).
 
-use std::io::Write;
-use std::path::PathBuf;
-
-use super::compile::{compile_options, optimize_loaded};
+use super::outcome::{DEFAULT_TOLERANCE, compare_with_file, comparison_report, print_and_save};
+use super::prepare::{bind_inputs, compile_loaded, compile_options, optimize_loaded};
 use super::{Backend, Failure, RunArgs, model};
-use crate::compiler::{CompileOptions, Compiled, compile};
-use crate::eval::compare::{Tolerance, compare_arrays};
+use crate::eval::compare::Tolerance;
 use crate::eval::{EvalOptions, evaluate};
-use crate::io::arguments::{Arguments, ParameterInfo, bind_arguments, entry_parameters};
-use crate::io::npz::{NamedArray, read_arrays, write_npz};
+use crate::io::arguments::entry_parameters;
 use crate::ir::Literal;
 use crate::pipeline::bisect::bisect;
-
-/// `--rtol` and `--atol` when not given: run_hlo_module's defaults.
-pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
-    rtol: 1e-3,
-    atol: 1e-3,
-};
 
 /// Warm runs `run --dump-to` times per thunk when `--profile-runs` is not given.
 pub const DEFAULT_PROFILE_RUNS: u64 = 5;
@@ -55,55 +45,6 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         return execute(loaded, args);
     }
     execute_compiled(loaded, args)
-}
-
-/// Compiles a loaded module; a failure becomes one `error:` line naming the model file.
-pub fn compile_loaded(
-    loaded: model::LoadedModel,
-    options: &CompileOptions,
-) -> Result<Compiled, Failure> {
-    let file = loaded.file.clone();
-    let mut options = options.clone();
-    options.stablehlo_source = loaded.stablehlo;
-    compile(loaded.module, &options).map_err(|e| Failure::error(format!("{file}: {e}")))
-}
-
-/// Binds `--input` files (random data from `seed` for the rest) to `params`, warning
-/// about parameters that got random values when some inputs were given.
-pub fn bind_inputs(
-    params: &[ParameterInfo],
-    paths: &[PathBuf],
-    seed_flag: Option<u64>,
-    quiet: bool,
-) -> Result<Arguments, Failure> {
-    let seed = seed_flag.unwrap_or(0);
-    let inputs = read_inputs(paths)?;
-    let given = inputs.len();
-    if given == 0 && !paths.is_empty() && !params.is_empty() && seed_flag.is_none() {
-        // An empty archive is more often a mistake than a request for random inputs.
-        let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::error(format!(
-            "{} holds no arrays for the model's {} parameter(s); give --seed N to run on random inputs",
-            files.join(", "),
-            params.len()
-        )));
-    }
-    let arguments = bind_arguments(params, inputs, seed)?;
-    if given > 0 && !arguments.randomized.is_empty() && !quiet {
-        let names: Vec<String> = arguments
-            .randomized
-            .iter()
-            .map(|&n| format!("{n} ({})", params[n].name))
-            .collect();
-        eprintln!(
-            "warning: {} input(s) for {} parameters; parameter(s) {} get random values from --seed {}",
-            given,
-            params.len(),
-            names.join(", "),
-            seed
-        );
-    }
-    Ok(arguments)
 }
 
 /// The compiled backend: compile (and dump), bind, execute, optionally compare.
@@ -142,7 +83,7 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
                 (p.finish(), profile_runs as usize, false)
             }
         };
-        super::bench::write_measured_report_as(
+        super::outcome::write_measured_report_as(
             dir,
             &compiled,
             &times,
@@ -157,36 +98,6 @@ fn execute_compiled(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Fa
     }
     if let Some(expected) = &args.expected {
         compare_with_file(&result, expected, args, &file)?;
-    }
-    Ok(())
-}
-
-/// `--expected FILE.npz`: compares the result's leaves with the file's arrays, in order,
-/// with the `--compare-to` rules; prints the per-leaf report (unless `--quiet`) and fails
-/// on a mismatch.
-pub(super) fn compare_with_file(
-    result: &Literal,
-    expected: &std::path::Path,
-    args: &RunArgs,
-    file: &str,
-) -> Result<(), Failure> {
-    let arrays = read_arrays(expected)?;
-    let want: Vec<&crate::ir::ArrayLiteral> = arrays.iter().map(|a| &a.literal).collect();
-    let tol = Tolerance {
-        rtol: args.rtol.unwrap_or(DEFAULT_TOLERANCE.rtol),
-        atol: args.atol.unwrap_or(DEFAULT_TOLERANCE.atol),
-    };
-    let shown = expected.display().to_string();
-    let theirs = format!("{shown} holds");
-    let (report, failed) = compare_leaves(&result.leaves(), &want, tol, &shown, &theirs)?;
-    if !args.quiet {
-        print!("{report}");
-    }
-    if failed > 0 {
-        return Err(Failure::error(format!(
-            "{file}: {failed} output(s) differ from {shown} beyond rtol {} / atol {}",
-            tol.rtol, tol.atol
-        )));
     }
     Ok(())
 }
@@ -233,80 +144,6 @@ fn compare_with_interpreter(
     Ok(())
 }
 
-/// One line per output leaf: `output N TYPE: max abs error A, max rel error R: ok` (or
-/// `MISMATCH (...)`), after a header naming the tolerances. Returns the text and the number
-/// of leaves that failed.
-pub fn comparison_report(
-    got: &Literal,
-    want: &Literal,
-    tol: Tolerance,
-) -> Result<(String, usize), Failure> {
-    compare_leaves(
-        &got.leaves(),
-        &want.leaves(),
-        tol,
-        "interpreter",
-        "the interpreter's",
-    )
-}
-
-/// [`comparison_report`] over leaves; `against` names the reference in the header
-/// (`compare to interpreter`), `theirs` in the count mismatch (`the interpreter's`).
-pub fn compare_leaves(
-    g: &[&crate::ir::ArrayLiteral],
-    w: &[&crate::ir::ArrayLiteral],
-    tol: Tolerance,
-    against: &str,
-    theirs: &str,
-) -> Result<(String, usize), Failure> {
-    if g.len() != w.len() {
-        return Err(Failure::error(format!(
-            "the compiled result has {} outputs, {theirs} {}",
-            g.len(),
-            w.len()
-        )));
-    }
-    let mut out = format!(
-        "compare to {against} (rtol {}, atol {}):\n",
-        tol.rtol, tol.atol
-    );
-    let mut failed = 0;
-    for (i, (a, e)) in g.iter().zip(w).enumerate() {
-        let c =
-            compare_arrays(a, e, tol).map_err(|m| Failure::error(format!("output {i}: {m}")))?;
-        let verdict = if c.ok() {
-            "ok".to_string()
-        } else {
-            failed += 1;
-            format!("MISMATCH ({c})")
-        };
-        out.push_str(&format!(
-            "  output {i} {}: max abs error {:.3e}, max rel error {:.3e}: {verdict}\n",
-            crate::ir::Shape::Array(a.shape.clone()),
-            c.max_abs_error,
-            c.max_rel_error
-        ));
-    }
-    Ok((out, failed))
-}
-
-/// Prints the result (unless `--quiet`) and writes `--output`.
-pub(super) fn print_and_save(result: &Literal, args: &RunArgs) -> Result<(), Failure> {
-    if !args.quiet {
-        let mut stdout = std::io::stdout().lock();
-        if let Err(e) = writeln!(stdout, "{result}").and_then(|_| stdout.flush()) {
-            // A closed pipe (`xlac run m.hlo | head`) is the reader's choice, not an error.
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                return Err(Failure::error(format!("cannot print the result: {e}")));
-            }
-        }
-    }
-    if let Some(out) = &args.output {
-        write_npz(out, &result.leaves())?;
-    }
-    Ok(())
-}
-
 /// The interpreter backend: optimize (and dump), bind inputs, evaluate, print, save.
 /// The interpreter runs the optimized module, as the compiled backend does.
 fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
@@ -347,29 +184,9 @@ fn execute(loaded: model::LoadedModel, args: &RunArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Reads `--input` files: one `.npz` (or `.npy`) alone, or several files of one array each.
-fn read_inputs(paths: &[PathBuf]) -> Result<Vec<NamedArray>, Failure> {
-    if let [single] = paths {
-        return Ok(read_arrays(single)?);
-    }
-    let mut out = Vec::with_capacity(paths.len());
-    for path in paths {
-        let mut arrays = read_arrays(path)?;
-        if arrays.len() != 1 {
-            return Err(Failure::error(format!(
-                "{} holds {} arrays; give one .npz alone, or one array per --input",
-                path.display(),
-                arrays.len()
-            )));
-        }
-        out.append(&mut arrays);
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     use super::*;
     use crate::io::npz::read_npz;

@@ -30,7 +30,7 @@ pub struct FusionDecision {
     pub result: Option<String>,
 }
 
-/// Shared by the fusion passes of one compile; `compiler.rs` prints it afterwards.
+/// Shared by the fusion passes of one compile; `compiler/` prints it afterwards.
 pub type DecisionLog = Rc<RefCell<Vec<FusionDecision>>>;
 
 /// Appends `decision` to `log` and, when it fused, tells the provenance log

@@ -1,7 +1,7 @@
 //! The CPU pass pipeline, in order; it reads like XLA's `cpu_compiler.cc`
 //! (`RunHloPassesThroughLayoutAssn`), keeping the passes that matter for xlac
 //! (the expanders, the simplification fixed point, cse). The layout-assignment pass itself lives in
-//! `crate::layout` and is handed in by `compiler.rs`; fusion and scheduling follow this
+//! `crate::layout` and is handed in by `compiler/`; fusion and scheduling follow this
 //! pipeline there.
 
 use super::algsimp::AlgebraicSimplifier;

@@ -1,6 +1,6 @@
 //! The dump folder (`--dump-to DIR`): the only code that knows dump file names and writes
 //! `index.txt`. Names follow XLA's (`xla/service/dump.cc`, `FilenameFor`), see design.md §5.
-//! Stages never write files: they return printable values, and `compiler.rs` hands them here.
+//! Stages never write files: they return printable values, and `compiler/` hands them here.
 
 use std::path::{Path, PathBuf};
 

@@ -10,28 +10,13 @@ use std::time::{Duration, Instant};
 use crate::codegen::denormals::with_flushed_denormals;
 use rayon::prelude::*;
 
-use crate::eval::Evaluator;
-use crate::layout::Slice;
-
 use super::RuntimeError;
-use super::buffers::{copy_array, read_array, read_value, write_array};
+use super::buffers::{read_array, read_value, write_array};
+use super::context::Context;
 use super::library::{convolution, dot};
-use super::thunk::{KernelThunk, ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence};
+use super::memory::{Memory, cores, parallel_copy};
+use super::thunk::{KernelThunk, ReferenceThunk, Region, Thunk, ThunkSequence};
 use super::tuning::Split;
-
-/// Base address of every allocation for one run.
-pub struct Memory {
-    /// By allocation index.
-    pub bases: Vec<*mut u8>,
-}
-
-impl Memory {
-    /// The address of a slice.
-    pub fn ptr(&self, s: Slice) -> *mut u8 {
-        // SAFETY: slices come from the plan, inside their allocation.
-        unsafe { self.bases[s.allocation].add(s.offset) }
-    }
-}
 
 /// The buffer table of a kernel call, shared by the tasks of a split call.
 struct Table(Vec<*mut u8>);
@@ -50,27 +35,6 @@ impl Table {
     fn as_ptr(&self) -> *const *mut u8 {
         self.0.as_ptr()
     }
-}
-
-/// What a run needs besides the thunks.
-pub struct Context<'m> {
-    /// Addresses.
-    pub memory: Memory,
-    /// The reference implementation, for library thunks that use it (and its rng state).
-    pub evaluator: Evaluator<'m>,
-    /// The device this run is, and the runtime its collectives go to.
-    pub device: DeviceBinding,
-    /// The counters of the run's `rng` instructions.
-    pub rng: super::library::rng::RngCounters,
-}
-
-/// Which device of which grid a run is.
-#[derive(Clone)]
-pub struct DeviceBinding {
-    /// The runtime.
-    pub collectives: std::sync::Arc<dyn crate::runtime::collectives::Collectives>,
-    /// This device.
-    pub device: crate::runtime::collectives::DeviceId,
 }
 
 /// Runs a sequence.
@@ -159,13 +123,6 @@ fn kernel_may_split(k: &KernelThunk) -> bool {
         Some(Split::Tasks(_)) => true,
         None => k.parallel,
     }
-}
-
-/// The machine's cores, as the standard library counts them (affinity and cgroup quotas),
-/// whatever the size of the kernels' pool.
-pub(crate) fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Sets its flag when dropped.
@@ -404,31 +361,6 @@ fn run_units(k: &KernelThunk, table: &Table, lo: u64, hi: u64) {
         // SAFETY: as above; each task writes the output elements of its own range.
         with_flushed_denormals(|| unsafe { entry(table.as_ptr(), begin, end) });
     });
-}
-
-/// Performs the copies of a [`ParallelCopy`], through temporaries when they overlap.
-pub fn parallel_copy(copy: &ParallelCopy, memory: &Memory) {
-    if !copy.staged {
-        for (s, d) in &copy.pairs {
-            // SAFETY: disjoint slices of the plan, sized for their shapes.
-            unsafe { copy_array(memory.ptr(s.slice), &s.shape, memory.ptr(d.slice), &d.shape) };
-        }
-        return;
-    }
-    let staged: Vec<Vec<u8>> = copy
-        .pairs
-        .iter()
-        .map(|(s, _)| {
-            let mut v = vec![0u8; s.slice.size];
-            // SAFETY: the source slice holds `size` bytes.
-            unsafe { std::ptr::copy(memory.ptr(s.slice), v.as_mut_ptr(), s.slice.size) };
-            v
-        })
-        .collect();
-    for ((s, d), bytes) in copy.pairs.iter().zip(&staged) {
-        // SAFETY: the temporary holds the source's bytes; the destination its shape.
-        unsafe { copy_array(bytes.as_ptr(), &s.shape, memory.ptr(d.slice), &d.shape) };
-    }
 }
 
 /// Reads the operands into literals, runs the reference implementation of the op, writes

@@ -1,8 +1,8 @@
 //! The runtime: an [`Executable`] is a thunk sequence over the buffer plan (kernel calls,
 //! library calls for dot, convolution, ..., copies, while, conditional, call), with buffers
 //! allocated once and reused across runs. Large kernels split their range over a rayon
-//! pool. XLA: `xla/backends/cpu/runtime/` (thunks, `ThunkExecutor`),
-//! `xla/service/cpu/thunk_emitter.cc`.
+//! pool. The compiler's thunk emitter (`compiler/thunk_emitter.rs`) makes the sequence; this
+//! room only runs it. XLA: `xla/backends/cpu/runtime/` (thunks, `ThunkExecutor`).
 //!
 //! How a run goes: every non-parameter allocation of the plan exists once (64-byte
 //! aligned; constants filled when the executable is built). `execute` binds each entry
@@ -12,8 +12,8 @@
 //! an allocation of its own is computed straight into the literal's storage (allocated
 //! for the run), the others are copied out of the executable's memory.
 //!
-//! Files: [`buffer_plan`] (the slices the runtime reads from buffer assignment), [`emitter`]
-//! (instructions to thunks), [`thunk`] (the thunk kinds and `thunk-sequence.txt`),
+//! Files: [`buffer_plan`] (the slices the runtime reads from buffer assignment), [`thunk`]
+//! (the thunk kinds and `thunk-sequence.txt`),
 //! [`execute`] (running them), [`buffers`] (memory and literal I/O), [`dot`] and
 //! [`convolution`] (GEMM-backed library routines), [`elements`] (their type conversions),
 //! [`library`] (native sort, scatter, select-and-scatter and LAPACK routines),
@@ -22,15 +22,15 @@
 pub mod buffer_plan;
 pub mod buffers;
 pub mod collectives;
-pub mod coverage;
+pub mod context;
 pub mod device_memory;
 pub mod elements;
 pub mod execute;
 pub mod library;
+pub mod memory;
 pub mod profile;
 pub mod race;
 pub mod thunk;
-pub mod thunk_emitter;
 pub mod triad;
 pub mod tuning;
 
@@ -49,9 +49,10 @@ use buffers::{
     AlignedBuffer, literal_bytes, literal_bytes_mut, literal_leaf, literal_leaf_mut, read_array,
     read_value, result_storage, take_literal_leaf, write_array,
 };
-use execute::{Context, DeviceBinding, Memory, run_sequence};
-use thunk::ThunkSequence;
-use thunk_emitter::ThunkEmitter;
+use context::{Context, DeviceBinding};
+use execute::run_sequence;
+use memory::Memory;
+use thunk::{BufferRef, ThunkSequence};
 
 /// Why building or running an executable failed; names the instruction where there is one.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,8 +169,9 @@ pub struct Executable {
     /// Custom calls the runtime has no thunk for run on the interpreter, which asks this
     /// handler first (`xlac check --backend compiled` plugs in the `check.*` ops).
     pub custom_call_handler: Option<std::sync::Arc<dyn crate::eval::CustomCallHandler>>,
-    /// `--guard-buffers`: parameters are copied into guarded memory, never bound in place.
-    guard: bool,
+    /// `--guard-buffers` ([`BufferMode::Guarded`]): parameters are copied into guarded
+    /// memory, never bound in place.
+    mode: BufferMode,
     plan: Plan,
     entry: ThunkSequence,
     /// Owned memory per allocation (`None` for parameter allocations bound per run).
@@ -182,78 +184,107 @@ pub struct Executable {
     /// (a fresh allocation per run) instead of the executable's memory and a copy. True
     /// for a leaf alone in an allocation of its own that nothing fills in advance.
     fresh_result: Vec<bool>,
+    /// The slices constants fill (copied, not recomputed, by [`Executable::replicate`]).
+    constant_slices: Vec<Slice>,
     /// Some thunk may split its work over the pool ([`execute::may_split`]).
     splits: bool,
 }
 
-impl Executable {
-    /// Builds the thunk sequence; fails, naming the instruction, if some op has neither a
-    /// kernel nor a library thunk.
-    pub fn new(
-        module: Module,
-        buffers: BufferAssignment,
-        kernels: KernelSet,
-    ) -> Result<Executable, RuntimeError> {
-        let plan = Plan::from_assignment(&module, &buffers);
-        Executable::with_plan(module, buffers, plan, kernels)
-    }
+/// Where an executable's buffers live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferMode {
+    /// Plain 64-byte aligned allocations; parameters bound in place where their layout
+    /// allows.
+    Plain,
+    /// `--guard-buffers`: every buffer (parameters too: they are always copied in) in its
+    /// own [`AlignedBuffer::guarded`] mapping, so that an access past any buffer faults.
+    Guarded,
+}
 
-    /// Builds an executable over an explicit [`Plan`] (tests use
-    /// [`Plan::one_buffer_per_value`] to run the thunks without buffer assignment).
-    pub fn with_plan(
+/// What the thunk emitter hands the runtime: the entry computation's sequence and the
+/// constants that live in constant allocations (written once, when the buffers are made).
+#[derive(Debug, Default)]
+pub struct Thunks {
+    /// The entry computation's thunks.
+    pub entry: ThunkSequence,
+    /// Each constant's value and the slice it fills.
+    pub constants: Vec<(ArrayLiteral, BufferRef)>,
+}
+
+impl Executable {
+    /// The executable that runs `thunks` over `plan`: allocates every non-parameter buffer
+    /// once and writes the constants. Fails if the plan and the thunks disagree.
+    pub fn from_thunks(
         module: Module,
         buffers: BufferAssignment,
         plan: Plan,
-        kernels: KernelSet,
+        kernels: std::sync::Arc<KernelSet>,
+        thunks: Thunks,
+        mode: BufferMode,
     ) -> Result<Executable, RuntimeError> {
-        Executable::with_plan_and_memory(module, buffers, plan, std::sync::Arc::new(kernels), false)
+        let Thunks { entry, constants } = thunks;
+        let mut e = Executable::over_fresh_memory(module, buffers, plan, kernels, entry, mode)?;
+        for (value, dst) in &constants {
+            let Some(Some(buf)) = e.memory.get(dst.slice.allocation) else {
+                return Err(RuntimeError::new("a constant slice is outside the plan"));
+            };
+            // SAFETY: the slice lies inside its allocation and holds the constant's shape.
+            unsafe { write_array(buf.ptr().add(dst.slice.offset), value, &dst.shape) };
+        }
+        e.constant_slices = constants.into_iter().map(|(_, dst)| dst.slice).collect();
+        e.fresh_result = e.fresh_results();
+        Ok(e)
     }
 
-    /// `--guard-buffers`: the executable over [`Plan::one_buffer_per_value`], every
-    /// buffer (parameters too: they are always copied in) in its own
-    /// [`AlignedBuffer::guarded`] mapping, so that an access past any buffer faults.
-    pub fn guarded(
-        module: Module,
-        buffers: BufferAssignment,
-        kernels: KernelSet,
-    ) -> Result<Executable, RuntimeError> {
-        let plan = Plan::one_buffer_per_value(&module);
-        Executable::with_plan_and_memory(module, buffers, plan, std::sync::Arc::new(kernels), true)
-    }
-
-    /// Another executable of the same module and code with its own buffers: one per device
-    /// of a grid, compiled once.
+    /// Another executable of the same module, code and thunks with its own buffers: one
+    /// per device of a grid, compiled once. Constants are copied from this executable's
+    /// buffers (nothing writes them); collectives resolve against their grid anew.
     pub fn replicate(&self) -> Result<Executable, RuntimeError> {
-        let mut e = Executable::with_plan_and_memory(
+        let mut e = Executable::over_fresh_memory(
             self.module.clone(),
             self.buffers.clone(),
             self.plan.clone(),
             self.kernels.clone(),
-            self.guard,
+            self.entry.clone(),
+            self.mode,
         )?;
+        for slice in &self.constant_slices {
+            let (Some(Some(from)), Some(Some(to))) = (
+                self.memory.get(slice.allocation),
+                e.memory.get(slice.allocation),
+            ) else {
+                return Err(RuntimeError::new("a constant slice is outside the plan"));
+            };
+            // SAFETY: both buffers are allocations of one plan, which holds the slice.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    from.ptr().add(slice.offset),
+                    to.ptr().add(slice.offset),
+                    slice.size,
+                )
+            };
+        }
+        e.constant_slices = self.constant_slices.clone();
+        e.fresh_result = e.fresh_results();
         e.seed = self.seed;
         e.limits = self.limits.clone();
         e.custom_call_handler = self.custom_call_handler.clone();
         Ok(e)
     }
 
-    fn with_plan_and_memory(
+    /// The executable over newly allocated buffers, constants not yet written.
+    fn over_fresh_memory(
         module: Module,
         buffers: BufferAssignment,
         plan: Plan,
         kernels: std::sync::Arc<KernelSet>,
-        guard: bool,
+        entry: ThunkSequence,
+        mode: BufferMode,
     ) -> Result<Executable, RuntimeError> {
-        let allocate = |size: usize, what: &dyn Fn() -> String| {
-            if guard {
-                AlignedBuffer::guarded(size, what)
-            } else {
-                AlignedBuffer::try_new(size, what)
-            }
+        let allocate = |size: usize, what: &dyn Fn() -> String| match mode {
+            BufferMode::Guarded => AlignedBuffer::guarded(size, what),
+            BufferMode::Plain => AlignedBuffer::try_new(size, what),
         };
-        let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
-        let entry = emitter.emit_computation(module.entry)?;
-        let constants = std::mem::take(&mut emitter.constants);
         let memory: Vec<Option<AlignedBuffer>> = plan
             .allocations
             .iter()
@@ -264,13 +295,6 @@ impl Executable {
             })
             .collect::<Result<_, _>>()
             .map_err(|e| RuntimeError::new(e.to_string()))?;
-        for (value, dst) in &constants {
-            let Some(Some(buf)) = memory.get(dst.slice.allocation) else {
-                return Err(RuntimeError::new("a constant slice is outside the plan"));
-            };
-            // SAFETY: the slice lies inside its allocation and holds the constant's shape.
-            unsafe { write_array(buf.ptr().add(dst.slice.offset), value, &dst.shape) };
-        }
         let entry_comp = module.entry_computation();
         let mut parameters = Vec::new();
         for &p in &entry_comp.parameters() {
@@ -311,24 +335,6 @@ impl Executable {
                 },
             ));
         }
-        let fresh_result = result
-            .iter()
-            .map(|(_, b)| {
-                let info = &plan.allocations[b.slice.allocation];
-                !guard
-                    && matches!(info.kind, AllocationKind::Temp)
-                    && b.slice.offset == 0
-                    && b.slice.size == info.size
-                    && result
-                        .iter()
-                        .filter(|(_, o)| o.slice.allocation == b.slice.allocation)
-                        .count()
-                        == 1
-                    && !constants
-                        .iter()
-                        .any(|(_, c)| c.slice.allocation == b.slice.allocation)
-            })
-            .collect();
         let parameter_scratch = (0..plan.allocations.len()).map(|_| None).collect();
         let splits = execute::may_split(&entry);
         Ok(Executable {
@@ -338,16 +344,42 @@ impl Executable {
             seed: 0,
             limits: Default::default(),
             custom_call_handler: None,
-            guard,
+            mode,
             plan,
             entry,
             memory,
             parameter_scratch,
             parameters,
+            fresh_result: vec![false; result.len()],
             result,
-            fresh_result,
+            constant_slices: Vec::new(),
             splits,
         })
+    }
+
+    /// Per result leaf: whether it can be computed straight into the returned literal (a
+    /// leaf alone in a temporary allocation of its own that no constant fills).
+    fn fresh_results(&self) -> Vec<bool> {
+        let result = &self.result;
+        result
+            .iter()
+            .map(|(_, b)| {
+                let info = &self.plan.allocations[b.slice.allocation];
+                self.mode == BufferMode::Plain
+                    && matches!(info.kind, AllocationKind::Temp)
+                    && b.slice.offset == 0
+                    && b.slice.size == info.size
+                    && result
+                        .iter()
+                        .filter(|(_, o)| o.slice.allocation == b.slice.allocation)
+                        .count()
+                        == 1
+                    && !self
+                        .constant_slices
+                        .iter()
+                        .any(|c| c.allocation == b.slice.allocation)
+            })
+            .collect()
     }
 
     /// Runs on `args` (the entry parameters, in any layouts) and returns the entry result
@@ -586,7 +618,12 @@ impl Executable {
             let same_layout = p.shape.rank() <= 1
                 || leaf.shape.layout.minor_to_major == p.shape.layout.minor_to_major;
             let owned = !matches!(info.kind, AllocationKind::Parameter { .. });
-            if whole && same_layout && !owned && !info.maybe_live_out && !self.guard {
+            if whole
+                && same_layout
+                && !owned
+                && !info.maybe_live_out
+                && self.mode == BufferMode::Plain
+            {
                 // Bound in place: kernels only read parameter allocations.
                 bases[p.slice.allocation] = literal_bytes(leaf).as_ptr() as *mut u8;
                 continue;
@@ -595,7 +632,7 @@ impl Executable {
             if whole
                 && same_layout
                 && !owned
-                && !self.guard
+                && self.mode == BufferMode::Plain
                 && let Argument::Donated(lit) = &mut args[p.number]
                 && let Some(leaf) = literal_leaf_mut(lit, &p.index)
             {
@@ -621,7 +658,7 @@ impl Executable {
                 if slot.is_none() {
                     let what =
                         || format!("parameter {} ({})", p.number, Shape::Array(p.shape.clone()));
-                    let buffer = if self.guard {
+                    let buffer = if self.mode == BufferMode::Guarded {
                         AlignedBuffer::guarded(info.size, what)
                     } else {
                         AlignedBuffer::try_new(info.size, what)

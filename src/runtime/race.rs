@@ -70,15 +70,15 @@ impl Executable {
                         c.into_iter().map(Choice::Dot).collect(),
                     )
                 }
-                Thunk::Convolution(c) if super::library::convolution_nhwc::applies(c) => {
+                Thunk::Convolution(c) if super::library::convolution::nhwc::applies(c) => {
                     let mut candidates = vec![
                         Choice::Conv(ConvAlgorithm::NhwcPatches),
                         Choice::Conv(ConvAlgorithm::GenericIm2col),
                     ];
-                    if super::library::convolution_direct::applies(c) {
+                    if super::library::convolution::direct::applies(c) {
                         candidates.push(Choice::Conv(ConvAlgorithm::DirectSmallK));
                     }
-                    let default = if super::library::convolution_direct::is_default(c) {
+                    let default = if super::library::convolution::direct::is_default(c) {
                         ConvAlgorithm::DirectSmallK
                     } else {
                         ConvAlgorithm::NhwcPatches

@@ -5,6 +5,7 @@
 use super::buffer_plan::Plan;
 use super::*;
 use crate::codegen::{CodegenOptions, compile_kernels};
+use crate::compiler::thunk_emitter::emit_executable;
 use crate::eval::compare::{Tolerance, compare_arrays};
 use crate::eval::evaluate;
 use crate::io::arguments::{bind_arguments, entry_parameters};
@@ -16,8 +17,14 @@ pub(super) fn build(hlo: &str) -> (Module, Executable) {
     crate::ir::verifier::verify(&module).expect("verifies");
     let plan = Plan::one_buffer_per_value(&module);
     let kernels = compile_kernels(&module, &CodegenOptions::default()).expect("no kernels");
-    let exe = Executable::with_plan(module.clone(), BufferAssignment::default(), plan, kernels)
-        .expect("builds");
+    let exe = emit_executable(
+        module.clone(),
+        BufferAssignment::default(),
+        plan,
+        kernels,
+        BufferMode::Plain,
+    )
+    .expect("builds");
     (module, exe)
 }
 
@@ -515,9 +522,15 @@ ENTRY main {
     {
         return; // codegen made one: nothing to check here
     }
-    let e = Executable::with_plan(module, BufferAssignment::default(), plan, kernels)
-        .err()
-        .expect("must fail");
+    let e = emit_executable(
+        module,
+        BufferAssignment::default(),
+        plan,
+        kernels,
+        BufferMode::Plain,
+    )
+    .err()
+    .expect("must fail");
     assert!(e.message.contains("main/f: no kernel"), "{e}");
 }
 

@@ -7,61 +7,10 @@
 use std::fmt::{self, Write as _};
 
 use crate::codegen::KernelFn;
-use crate::ir::{
-    ArrayLiteral, ArrayShape, ComputationId, ConvolutionDimensionNumbers, DotDimensionNumbers,
-    InstrId, ShapeIndex, Window,
-};
+use crate::ir::{ArrayLiteral, ComputationId, InstrId, ShapeIndex};
 use crate::layout::Slice;
 
-/// An array in a buffer: where it lives and how it is laid out there.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BufferRef {
-    /// The bytes.
-    pub slice: Slice,
-    /// Dimensions, element type and physical layout.
-    pub shape: ArrayShape,
-}
-
-/// A list of copies that happen "at once": when some source overlaps some other copy's
-/// destination (a loop body that swaps two state elements), all sources are staged through
-/// a temporary first. Sources equal to their destination were dropped when it was built.
-#[derive(Clone, Debug, Default)]
-pub struct ParallelCopy {
-    /// (source, destination) pairs.
-    pub pairs: Vec<(BufferRef, BufferRef)>,
-    /// Some source overlaps another pair's destination: stage through temporaries.
-    pub staged: bool,
-}
-
-impl ParallelCopy {
-    /// The copies needed to move `from` (leaf by leaf) into `to`, skipping leaves that the
-    /// plan already put in the same place.
-    pub fn new(from: &[BufferRef], to: &[BufferRef]) -> ParallelCopy {
-        let pairs: Vec<(BufferRef, BufferRef)> = from
-            .iter()
-            .zip(to)
-            .filter(|(s, d)| s.slice != d.slice || s.shape.layout != d.shape.layout)
-            .map(|(s, d)| (s.clone(), d.clone()))
-            .collect();
-        let overlaps = |a: &Slice, b: &Slice| {
-            a.allocation == b.allocation
-                && a.offset < b.offset + b.size
-                && b.offset < a.offset + a.size
-        };
-        let staged = pairs.iter().enumerate().any(|(i, (s, _))| {
-            pairs
-                .iter()
-                .enumerate()
-                .any(|(j, (_, d))| overlaps(&s.slice, &d.slice) && (i != j || s.slice != d.slice))
-        });
-        ParallelCopy { pairs, staged }
-    }
-
-    /// True when nothing needs copying.
-    pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
-    }
-}
+pub use super::memory::{BufferRef, ParallelCopy};
 
 /// One generated kernel call.
 #[derive(Clone, Debug)]
@@ -126,46 +75,8 @@ impl std::fmt::Debug for ScratchPool {
     }
 }
 
-/// A dot on buffers (see `dot.rs`).
-#[derive(Clone, Debug)]
-pub struct DotThunk {
-    /// The dot instruction.
-    pub name: String,
-    /// Left operand.
-    pub lhs: BufferRef,
-    /// Right operand.
-    pub rhs: BufferRef,
-    /// Result.
-    pub out: BufferRef,
-    /// Batch and contracting dimensions.
-    pub dimension_numbers: DotDimensionNumbers,
-    /// An explicit strategy chosen by `--autotune` (default: a parallel GEMM for big dots).
-    pub strategy: Option<super::tuning::DotStrategy>,
-}
-
-/// A convolution on buffers (see `convolution.rs`).
-#[derive(Clone, Debug)]
-pub struct ConvolutionThunk {
-    /// The convolution instruction.
-    pub name: String,
-    /// Input.
-    pub lhs: BufferRef,
-    /// Kernel.
-    pub rhs: BufferRef,
-    /// Result.
-    pub out: BufferRef,
-    /// Strides, padding, dilations, reversal.
-    pub window: Window,
-    /// Which dimension is which.
-    pub dimension_numbers: ConvolutionDimensionNumbers,
-    /// `feature_group_count`.
-    pub feature_group_count: usize,
-    /// `batch_group_count`.
-    pub batch_group_count: usize,
-    /// An explicit algorithm chosen by `--autotune` (default: direct for small NHWC
-    /// reductions, else NHWC patches where they apply).
-    pub algorithm: Option<super::tuning::ConvAlgorithm>,
-}
+pub use super::library::convolution::ConvolutionThunk;
+pub use super::library::dot::DotThunk;
 
 /// One op run by the reference interpreter's implementation of that op: operands are read
 /// out of their buffers into literals, the result written back. Named as such in
@@ -216,9 +127,22 @@ pub struct CollectiveThunk {
     >,
 }
 
+/// A copy for another device: the op resolves against the grid that device runs on.
+impl Clone for CollectiveThunk {
+    fn clone(&self) -> CollectiveThunk {
+        CollectiveThunk {
+            instruction: self.instruction.clone(),
+            operands: self.operands.clone(),
+            results: self.results.clone(),
+            reducer: self.reducer,
+            resolved: std::sync::Mutex::new(None),
+        }
+    }
+}
+
 /// A nested sequence with the copies into its parameters and out of its root (empty
 /// where the plan shares the buffers, as XLA's does for loop state).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Region {
     /// The computation's thunks.
     pub sequence: ThunkSequence,
@@ -231,7 +155,7 @@ pub struct Region {
 }
 
 /// One runtime step.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Thunk {
     /// A generated kernel (`kLoop`/`kInput` fusion).
     Kernel(KernelThunk),
@@ -325,7 +249,7 @@ pub enum Thunk {
 }
 
 /// The thunks of one computation, in schedule order.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ThunkSequence {
     /// The computation's name.
     pub computation: String,

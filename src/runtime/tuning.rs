@@ -36,7 +36,7 @@ pub enum ConvAlgorithm {
     /// The general im2col + GEMM for every layout and attribute.
     GenericIm2col,
     /// NHWC/HWIO f32: direct convolution, all output channels of a few pixels in
-    /// registers (`convolution_direct.rs`); the default when `KH·KW·C_in` is small.
+    /// registers (`library/convolution/direct.rs`); the default when `KH·KW·C_in` is small.
     DirectSmallK,
 }
 

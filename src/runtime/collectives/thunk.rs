@@ -9,8 +9,9 @@ use crate::ir::ArrayShape;
 use crate::layout::Slice;
 use crate::runtime::RuntimeError;
 use crate::runtime::buffers::copy_array;
-use crate::runtime::execute::Context;
-use crate::runtime::thunk::{BufferRef, CollectiveReducer, CollectiveThunk};
+use crate::runtime::context::Context;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::thunk::{CollectiveReducer, CollectiveThunk};
 
 /// A staging buffer, 8-byte aligned.
 fn staging(bytes: usize) -> Vec<u64> {

@@ -27,13 +27,13 @@ use num_complex::Complex as Cx;
 
 use crate::ir::{ComparisonDirection, OpCategory, Opcode, PrimitiveType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 use super::inputs_safe_from;
 
 /// One elementwise instruction over complex numbers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ComplexElementwiseThunk {
     /// The instruction.
     pub name: String,

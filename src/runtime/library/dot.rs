@@ -16,9 +16,25 @@ use super::transpose_copy::transpose_into_parallel;
 use crate::runtime::RuntimeError;
 use crate::runtime::buffers::copy_array;
 use crate::runtime::elements::{Compute, load, store};
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::DotThunk;
+use crate::runtime::memory::{BufferRef, Memory};
 use crate::runtime::tuning::DotStrategy;
+
+/// A dot on buffers.
+#[derive(Clone, Debug)]
+pub struct DotThunk {
+    /// The dot instruction.
+    pub name: String,
+    /// Left operand.
+    pub lhs: BufferRef,
+    /// Right operand.
+    pub rhs: BufferRef,
+    /// Result.
+    pub out: BufferRef,
+    /// Batch and contracting dimensions.
+    pub dimension_numbers: DotDimensionNumbers,
+    /// An explicit strategy chosen by `--autotune` (default: a parallel GEMM for big dots).
+    pub strategy: Option<DotStrategy>,
+}
 
 /// The output and operand base pointers, shared by the tasks of a batch-parallel dot.
 #[derive(Clone, Copy)]
@@ -503,7 +519,7 @@ fn batch_offset(b: usize, batch_dims: &[usize], stride: impl Fn(usize) -> isize)
 /// depend on it (a 128x64x1000 dot differed in half its elements between one thread and
 /// two). With fewer threads than blocks, rayon runs the blocks' tiles in turn.
 fn split_blocks() -> usize {
-    crate::runtime::execute::cores()
+    crate::runtime::memory::cores()
 }
 
 /// Whether a GEMM computes into a column-major temporary (then copied into the row-major

@@ -28,11 +28,11 @@ use rustfft::{Fft, FftDirection, FftNum, FftPlanner};
 use super::{for_each_index, inputs_safe_from, offset};
 use crate::ir::{ArrayShape, FftType, PrimitiveType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// An `fft` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FftThunk {
     /// The fft instruction.
     pub name: String,
@@ -48,7 +48,9 @@ pub struct FftThunk {
     plans: Plans,
 }
 
-/// The planned transforms, in the precision of the element type.
+/// The planned transforms, in the precision of the element type (shared by clones:
+/// rustfft's plans keep no state between calls).
+#[derive(Clone)]
 enum Plans {
     F32(Vec<Arc<dyn Fft<f32>>>),
     F64(Vec<Arc<dyn Fft<f64>>>),

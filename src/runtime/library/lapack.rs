@@ -16,11 +16,11 @@ use crate::eval::lapack::{self, LapackCall, LapackIo};
 use crate::ir::denormal_mode::{DenormalMode, with_denormal_mode};
 use crate::ir::{CustomCall, Instruction, NativeType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// A LAPACK custom call on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LapackThunk {
     /// The custom-call instruction.
     pub name: String,

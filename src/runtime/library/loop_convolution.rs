@@ -22,11 +22,11 @@ use super::{SendPtr, inputs_safe_from};
 use crate::eval::{ConvolutionGeometry, EvalError};
 use crate::ir::{ConvolutionDimensionNumbers, PrimitiveType, Window};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// A `convolution` on buffers, computed by the direct loop (integer or complex).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LoopConvolutionThunk {
     /// The convolution instruction.
     pub name: String,

@@ -20,11 +20,11 @@
 use super::{for_each_index, offset};
 use crate::ir::{DotDimensionNumbers, PrimitiveType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// A `dot` on buffers, computed by the loop (integer or complex).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LoopDotThunk {
     /// The dot instruction.
     pub name: String,

@@ -15,8 +15,6 @@
 
 pub mod complex_elementwise;
 pub mod convolution;
-pub mod convolution_direct;
-pub mod convolution_nhwc;
 pub mod dot;
 pub mod dot_few_rows;
 pub mod fft;
@@ -34,12 +32,12 @@ use std::fmt::Write as _;
 
 use super::RuntimeError;
 use super::buffers::AlignedBuffer;
-use super::execute::Memory;
-use super::thunk::BufferRef;
+use super::memory::BufferRef;
+use super::memory::Memory;
 use crate::layout::Slice;
 
 /// One library call.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum LibraryThunk {
     /// `sort` with a compiled comparator.
     Sort(sort::SortThunk),

@@ -24,11 +24,11 @@ use crate::eval::{RNG_STATE_INITIAL, rng_data, rng_key, rng_words};
 use crate::ir::{ArrayLiteral, PrimitiveType, RandomDistribution};
 use crate::runtime::RuntimeError;
 use crate::runtime::buffers::{read_array, write_array};
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// One `rng` instruction.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct RngThunk {
     /// The instruction (its name also keys its counter and its Philox key).
     pub name: String,

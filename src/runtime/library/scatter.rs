@@ -14,11 +14,11 @@ use crate::codegen::ScalarFn;
 use crate::codegen::denormals::with_flushed_denormals;
 use crate::ir::{PrimitiveType, ScatterDimensionNumbers};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::{Memory, parallel_copy};
-use crate::runtime::thunk::{BufferRef, ParallelCopy};
+use crate::runtime::memory::{BufferRef, ParallelCopy};
+use crate::runtime::memory::{Memory, parallel_copy};
 
 /// A `scatter` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ScatterThunk {
     /// The scatter instruction.
     pub name: String,

@@ -13,11 +13,11 @@ use crate::codegen::ScalarFn;
 use crate::codegen::denormals::with_flushed_denormals;
 use crate::ir::Window;
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// A `select-and-scatter` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SelectAndScatterThunk {
     /// The instruction.
     pub name: String,

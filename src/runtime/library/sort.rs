@@ -22,14 +22,14 @@ use crate::codegen::ScalarFn;
 use crate::codegen::denormals::with_flushed_denormals;
 use crate::eval::merge_sort;
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::{Memory, parallel_copy};
-use crate::runtime::thunk::{BufferRef, ParallelCopy};
+use crate::runtime::memory::{BufferRef, ParallelCopy};
+use crate::runtime::memory::{Memory, parallel_copy};
 
 /// Sorts with fewer elements than this run on the calling thread.
 const PARALLEL_ELEMENTS: usize = 1 << 14;
 
 /// A `sort` on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SortThunk {
     /// The sort instruction.
     pub name: String,

@@ -10,11 +10,11 @@
 use super::{for_each_index, offset};
 use crate::ir::{ComparisonDirection, CustomCall, Module, Op, PrimitiveType};
 use crate::runtime::RuntimeError;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::BufferRef;
+use crate::runtime::memory::BufferRef;
+use crate::runtime::memory::Memory;
 
 /// A `TopK` custom call on buffers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TopKThunk {
     /// The custom-call instruction.
     pub name: String,

@@ -24,7 +24,7 @@ pub(crate) unsafe fn transpose_into_parallel<T: Copy>(
 ) {
     use rayon::prelude::*;
     const MIN_BLOCK_ELEMENTS: usize = 1 << 16;
-    let blocks = (m * n / MIN_BLOCK_ELEMENTS).clamp(1, 4 * crate::runtime::execute::cores());
+    let blocks = (m * n / MIN_BLOCK_ELEMENTS).clamp(1, 4 * crate::runtime::memory::cores());
     if blocks == 1 {
         // SAFETY: the caller's guarantees.
         return unsafe { transpose_into(src, (m, n), dst, (rs, cs)) };

@@ -2,7 +2,7 @@
 //! dilation, no window reversal (any padding, stride and window dilation): the algorithm
 //! the runtime picks by default when the reduction `K = KH·KW·C_in` is small.
 //!
-//! Why: im2col + GEMM (`convolution_nhwc.rs`) copies every input pixel `KH·KW` times into
+//! Why: im2col + GEMM (`nhwc.rs`) copies every input pixel `KH·KW` times into
 //! a patch matrix and then runs a GEMM whose depth `K` is small (27 for the first layer of
 //! an RGB CNN), so building patches and the GEMM's packing and edges dominate. Measured on
 //! the `cnn` benchmark (2 shared cores, `examples/thunk_times`, noisy): first conv
@@ -32,9 +32,9 @@
 
 use rayon::prelude::*;
 
-use super::convolution_nhwc::Geometry;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::ConvolutionThunk;
+use super::ConvolutionThunk;
+use super::nhwc::Geometry;
+use crate::runtime::memory::Memory;
 
 /// Output channels per block: one AVX-512 f32 vector.
 const LANES: usize = 16;

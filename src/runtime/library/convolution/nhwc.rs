@@ -8,7 +8,7 @@
 //! the only work besides the GEMM is the patch matrix `P[(b, oh, ow), (kh, kw, ci)]`, built
 //! in parallel straight from the input buffer: for every output position and window row,
 //! the input pixels the window row covers are one contiguous run of `kw × ci` floats
-//! (stride-1 window) copied at once. The general path (`convolution.rs`) copies every
+//! (stride-1 window) copied at once. The general path (`mod.rs`) copies every
 //! operand into vectors, builds patches element by element on one thread and scatters the
 //! result back; here nothing is copied but the patches.
 //! XLA: `xla/backends/cpu/runtime/convolution_thunk.cc` → Eigen's `SpatialConvolution`
@@ -19,9 +19,8 @@ use rayon::prelude::*;
 
 use crate::ir::{ArrayShape, PrimitiveType};
 
-use super::convolution::GemmT;
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::ConvolutionThunk;
+use super::{ConvolutionThunk, GemmT};
+use crate::runtime::memory::Memory;
 
 /// Patch rows per parallel task.
 const ROWS_PER_TASK: usize = 256;
@@ -48,7 +47,7 @@ pub fn try_run(c: &ConvolutionThunk, memory: &Memory) -> bool {
 
 /// The sizes of a convolution with NHWC input, HWIO kernel and NHWC output, all row-major
 /// f32, without groups, base dilation or reversal: the convolutions the NHWC paths (this
-/// file's patches and `convolution_direct.rs`) handle.
+/// file's patches and `direct.rs`) handle.
 #[derive(Clone, Debug)]
 pub(super) struct Geometry {
     pub(super) batch: usize,
@@ -296,7 +295,7 @@ mod tests {
                 offset: 0,
                 size: 0,
             };
-            let r = |s| crate::runtime::thunk::BufferRef { slice, shape: s };
+            let r = |s| crate::runtime::memory::BufferRef { slice, shape: s };
             super::ConvolutionThunk {
                 name: "c".into(),
                 lhs: r(shape(root.operands[0])),

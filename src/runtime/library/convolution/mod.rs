@@ -12,29 +12,56 @@
 //! XLA: `xla/backends/cpu/runtime/convolution_thunk.cc` (Eigen's spatial convolution is
 //! im2col + GEMM too); semantics as in `src/eval/convolution.rs`.
 
+pub mod direct;
+pub mod nhwc;
+
 use gemm::Parallelism;
 
-use crate::ir::{ArrayShape, PrimitiveType};
+use crate::ir::{ArrayShape, ConvolutionDimensionNumbers, PrimitiveType, Window};
 
 use crate::runtime::RuntimeError;
 use crate::runtime::elements::{Compute, load, store};
-use crate::runtime::execute::Memory;
-use crate::runtime::thunk::ConvolutionThunk;
+use crate::runtime::memory::{BufferRef, Memory};
+use crate::runtime::tuning::ConvAlgorithm;
+
+/// A convolution on buffers.
+#[derive(Clone, Debug)]
+pub struct ConvolutionThunk {
+    /// The convolution instruction.
+    pub name: String,
+    /// Input.
+    pub lhs: BufferRef,
+    /// Kernel.
+    pub rhs: BufferRef,
+    /// Result.
+    pub out: BufferRef,
+    /// Strides, padding, dilations, reversal.
+    pub window: Window,
+    /// Which dimension is which.
+    pub dimension_numbers: ConvolutionDimensionNumbers,
+    /// `feature_group_count`.
+    pub feature_group_count: usize,
+    /// `batch_group_count`.
+    pub batch_group_count: usize,
+    /// An explicit algorithm chosen by `--autotune` (default: direct for small NHWC
+    /// reductions, else NHWC patches where they apply).
+    pub algorithm: Option<ConvAlgorithm>,
+}
 
 /// Runs a convolution thunk.
 pub fn run(c: &ConvolutionThunk, memory: &Memory) -> Result<(), RuntimeError> {
-    // NHWC/HWIO f32 with a small reduction runs directly (`convolution_direct.rs`).
+    // NHWC/HWIO f32 with a small reduction runs directly (`direct.rs`).
     let direct = match c.algorithm {
         Some(crate::runtime::tuning::ConvAlgorithm::DirectSmallK) => true,
-        None => super::convolution_direct::is_default(c),
+        None => direct::is_default(c),
         Some(_) => false,
     };
-    if direct && super::convolution_direct::try_run(c, memory) {
+    if direct && direct::try_run(c, memory) {
         return Ok(());
     }
-    // NHWC/HWIO f32 runs in place on the buffers (`convolution_nhwc.rs`).
+    // NHWC/HWIO f32 runs in place on the buffers (`nhwc.rs`).
     let generic = c.algorithm == Some(crate::runtime::tuning::ConvAlgorithm::GenericIm2col);
-    if !generic && super::convolution_nhwc::try_run(c, memory) {
+    if !generic && nhwc::try_run(c, memory) {
         return Ok(());
     }
     let f64_compute = [&c.lhs, &c.rhs, &c.out]

@@ -1,5 +1,5 @@
 //! How the compiled backend runs each opcode, for the op coverage table of docs/op-coverage.md
-//! (`tests/readme.rs`). It states the routes `runtime/thunk_emitter.rs` and the fusion pass take
+//! (`tests/readme.rs`). It states the routes `compiler/thunk_emitter.rs` and the fusion pass take
 //! on real types; on complex numbers, elementwise ops run as a native routine
 //! (`library/complex_elementwise.rs`) and data movement and reductions take the reference
 //! route.

@@ -17,20 +17,20 @@ use crate::ir::{
     Shape, ShapeIndex,
 };
 
-use super::RuntimeError;
-use super::buffer_plan::{Plan, leaf_indices};
-use super::buffers::literal_leaf;
-use super::library::LibraryThunk;
-use super::library::complex_elementwise::{self, ComplexElementwiseThunk};
-use super::library::fft::FftThunk;
-use super::library::lapack::LapackThunk;
-use super::library::loop_convolution::{self, LoopConvolutionThunk};
-use super::library::loop_dot::{self, LoopDotThunk};
-use super::library::scatter::ScatterThunk;
-use super::library::select_and_scatter::SelectAndScatterThunk;
-use super::library::sort::SortThunk;
-use super::library::top_k::TopKThunk;
-use super::thunk::{
+use crate::runtime::RuntimeError;
+use crate::runtime::buffer_plan::{Plan, leaf_indices};
+use crate::runtime::buffers::literal_leaf;
+use crate::runtime::library::LibraryThunk;
+use crate::runtime::library::complex_elementwise::{self, ComplexElementwiseThunk};
+use crate::runtime::library::fft::FftThunk;
+use crate::runtime::library::lapack::LapackThunk;
+use crate::runtime::library::loop_convolution::{self, LoopConvolutionThunk};
+use crate::runtime::library::loop_dot::{self, LoopDotThunk};
+use crate::runtime::library::scatter::ScatterThunk;
+use crate::runtime::library::select_and_scatter::SelectAndScatterThunk;
+use crate::runtime::library::sort::SortThunk;
+use crate::runtime::library::top_k::TopKThunk;
+use crate::runtime::thunk::{
     BufferRef, CollectiveReducer, CollectiveThunk, ConvolutionThunk, DotThunk, KernelThunk,
     ParallelCopy, ReferenceThunk, Region, Thunk, ThunkSequence,
 };
@@ -38,6 +38,32 @@ use super::thunk::{
 /// Kernels whose outputs are smaller than this run on the calling thread: a task costs
 /// more than the work.
 const PARALLEL_OUTPUT_BYTES: usize = 64 << 10;
+
+/// Emits the entry computation's thunks over `plan` and builds the runtime's executable
+/// from them: what the compiler calls once the kernels exist. Fails, naming the
+/// instruction, if some op has neither a kernel nor a library thunk.
+pub fn emit_executable(
+    module: Module,
+    buffers: crate::layout::BufferAssignment,
+    plan: Plan,
+    kernels: KernelSet,
+    mode: crate::runtime::BufferMode,
+) -> Result<crate::runtime::Executable, RuntimeError> {
+    let mut emitter = ThunkEmitter::new(&module, &plan, &kernels);
+    let entry = emitter.emit_computation(module.entry)?;
+    let thunks = crate::runtime::Thunks {
+        entry,
+        constants: emitter.constants,
+    };
+    crate::runtime::Executable::from_thunks(
+        module,
+        buffers,
+        plan,
+        std::sync::Arc::new(kernels),
+        thunks,
+        mode,
+    )
+}
 
 /// Builds thunk sequences; collects the constants to fill once.
 pub struct ThunkEmitter<'a> {
@@ -232,10 +258,10 @@ impl<'a> ThunkEmitter<'a> {
                 if instr
                     .shape
                     .element_type()
-                    .is_some_and(|t| super::library::rng::supported(t, *distribution))
+                    .is_some_and(|t| crate::runtime::library::rng::supported(t, *distribution))
                     && instr.operands.len() == 2 =>
             {
-                out.push(Thunk::Rng(super::library::rng::RngThunk {
+                out.push(Thunk::Rng(crate::runtime::library::rng::RngThunk {
                     name,
                     distribution: *distribution,
                     a: self.array_leaf(comp, instr.operands[0])?,
@@ -565,14 +591,15 @@ impl<'a> ThunkEmitter<'a> {
             let epilogue = kernel_thunk(instr.name.clone(), kernel, buffers, output_bytes);
             // Row blocks of the GEMM map onto ranges of the epilogue's units when both walk
             // the output in the same (row-major) order.
-            let units_per_row = super::library::dot::row_major_rows(&dot).and_then(|rows| {
-                let units = kernel.work_units as usize;
-                (kernel.units_in_layout_order && rows > 0 && units.is_multiple_of(rows))
-                    .then_some((units / rows) as u64)
-            });
+            let units_per_row =
+                crate::runtime::library::dot::row_major_rows(&dot).and_then(|rows| {
+                    let units = kernel.work_units as usize;
+                    (kernel.units_in_layout_order && rows > 0 && units.is_multiple_of(rows))
+                        .then_some((units / rows) as u64)
+                });
             // Units of equal width that tile each GEMM row: tiles may cut rows between them.
             let columns_per_unit = units_per_row.and_then(|u| {
-                let rows = super::library::dot::row_major_rows(&dot)? as u64;
+                let rows = crate::runtime::library::dot::row_major_rows(&dot)? as u64;
                 let n = dot.out.shape.element_count() as u64 / rows.max(1);
                 kernel.unit_elements.filter(|&c| u > 1 && c * u == n)
             });
@@ -847,7 +874,7 @@ fn kernel_thunk(
         strategy: kernel.plan.summary(),
         first_phase_units: kernel.first_phase_units,
         scratch: (kernel.scratch_bytes > 0)
-            .then(|| super::thunk::ScratchPool::new(kernel.scratch_bytes as usize)),
+            .then(|| crate::runtime::thunk::ScratchPool::new(kernel.scratch_bytes as usize)),
     }
 }
 
