@@ -360,13 +360,11 @@ fn collectives_match_xlas() {
 }
 
 /// Fixtures where xlac's partitioned program holds a larger array than XLA's, with why.
-const LARGER_THAN_XLA: &[(&str, &str)] = &[
-    (
-        "grad_scan",
-        "the gradient through a scan with a sharded carry holds one 128-element value whole \
+const LARGER_THAN_XLA: &[(&str, &str)] = &[(
+    "grad_scan",
+    "the gradient through a scan with a sharded carry holds one 128-element value whole \
          where XLA's largest per-device value has 16 elements (not yet traced to its pass)",
-    ),
-];
+)];
 
 /// The element count of the largest array in `text` (HLO text: every `type[dims]`).
 fn largest_array_in_text(text: &str) -> u64 {
