@@ -468,6 +468,43 @@ fn collectives(m: &Module, _n: usize) -> Option<BTreeMap<String, usize>> {
     Some(out)
 }
 
+/// Runs the program at `path` (whose text is `text`) on `n` partitions with `xlac run
+/// --compare-to interpreter` (the interpreter backend for even cases, the compiled one for
+/// odd ones, random inputs from the case number), within `tolerance` both ways. The
+/// failure, naming the case and the program, if any.
+fn run_against_interpreter(
+    path: &Path,
+    text: &str,
+    n: usize,
+    case: usize,
+    tolerance: &str,
+) -> Option<String> {
+    let backend = if case.is_multiple_of(2) {
+        "interpreter"
+    } else {
+        "compiled"
+    };
+    let seed = case.to_string();
+    let (code, err) = xlac(&[
+        "run",
+        path.to_str().unwrap(),
+        "--partitions",
+        &n.to_string(),
+        "--backend",
+        backend,
+        "--seed",
+        &seed,
+        "--quiet",
+        "--compare-to",
+        "interpreter",
+        "--rtol",
+        tolerance,
+        "--atol",
+        tolerance,
+    ]);
+    (code != 0).then(|| format!("case {case} ({backend}):\n{text}\n{err}"))
+}
+
 /// Runs the binary with `args`; returns (exit code, stderr).
 fn xlac(args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_xlac"))
@@ -757,31 +794,8 @@ fn random_shardings_of_a_program_match_one_device() {
         );
         let path = tmp.join(format!("random_{case}.hlo"));
         std::fs::write(&path, &text).unwrap();
-        let backend = if case % 2 == 0 {
-            "interpreter"
-        } else {
-            "compiled"
-        };
-        let seed = case.to_string();
-        let (code, err) = xlac(&[
-            "run",
-            path.to_str().unwrap(),
-            "--partitions",
-            &n.to_string(),
-            "--backend",
-            backend,
-            "--seed",
-            &seed,
-            "--quiet",
-            "--compare-to",
-            "interpreter",
-            "--rtol",
-            "1e-4",
-            "--atol",
-            "1e-4",
-        ]);
-        if code != 0 {
-            failures.push(format!("case {case} ({backend}):\n{text}\n{err}"));
+        if let Some(failure) = run_against_interpreter(&path, &text, n, case, "1e-4") {
+            failures.push(failure);
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -1128,31 +1142,8 @@ fn random_halo_exchanges_match_one_device() {
         permutes += count_op(&partition(module, n).to_string(), "collective-permute");
         let path = tmp.join(format!("halo_{case}.hlo"));
         std::fs::write(&path, &text).unwrap();
-        let backend = if case % 2 == 0 {
-            "interpreter"
-        } else {
-            "compiled"
-        };
-        let seed = case.to_string();
-        let (code, err) = xlac(&[
-            "run",
-            path.to_str().unwrap(),
-            "--partitions",
-            &n.to_string(),
-            "--backend",
-            backend,
-            "--seed",
-            &seed,
-            "--quiet",
-            "--compare-to",
-            "interpreter",
-            "--rtol",
-            "1e-5",
-            "--atol",
-            "1e-5",
-        ]);
-        if code != 0 {
-            failures.push(format!("case {case} ({backend}):\n{text}\n{err}"));
+        if let Some(failure) = run_against_interpreter(&path, &text, n, case, "1e-5") {
+            failures.push(failure);
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
