@@ -5,7 +5,7 @@
 //! `HandleConvolution`.
 //!
 //! This file plans only (which rows of which neighbour's shard each partition receives);
-//! `spmd_partitioning.rs` emits the slices, collective-permutes and concatenates.
+//! `spmd_partitioning/halo_handler.rs` emits the slices, collective-permutes and concatenates.
 
 use super::tiling::Tiling;
 use crate::ir::sharding::shard_size;

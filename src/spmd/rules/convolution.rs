@@ -2,7 +2,7 @@
 //! features (spatial and input-feature dimensions whole, so no halo exchange), the result
 //! split along its batch and feature dimensions alike. XLA:
 //! `SpmdPartitioningVisitor::HandleConvolution` (its batch and output-feature cases; the
-//! spatial case exchanges halos, `spmd_partitioning.rs` with `halo_exchange.rs`; split
+//! spatial case exchanges halos, `spmd_partitioning/halo_handler.rs` with `halo_exchange.rs`; split
 //! input features are not done: that operand is gathered).
 
 use super::dot::assemble;
