@@ -14,6 +14,7 @@
 //! `xla/codegen/emitters/elemental_hlo_to_mlir.cc`.
 
 pub mod convert;
+pub(crate) mod element_generator;
 pub mod elementwise;
 pub mod fp_contraction;
 pub mod index;
@@ -96,10 +97,9 @@ pub struct Emitter<'m, 'f, 'b> {
     pub env: &'f mut KernelEnv,
     imported: HashMap<&'static str, FuncRef>,
     cache: Vec<HashMap<CacheKey, Vec<Value>>>,
-    /// What the row strategy leaves for element reads (its cached rows, the pointer loads
-    /// in use), kept and read by `codegen/kernel/loops/row_cache_emitter.rs`; empty in every other strategy.
-    /// The row strategy's own state (its prefetch queue) is its `RowKernel`.
-    pub(crate) row: crate::codegen::kernel::loops::row_cache_emitter::RowState,
+    /// What the kernel's strategy holds for element reads (rows it computed first, the
+    /// pointer loads in use); empty in most strategies.
+    pub(crate) generator: element_generator::ElementGenerator,
     next_frame: u32,
     /// HLO names by source location: CLIF instructions carry `SourceLoc(i)` of the HLO
     /// instruction `names[i]` that produced them, so dumps can say which is which.
@@ -159,7 +159,7 @@ impl<'m, 'f, 'b> Emitter<'m, 'f, 'b> {
             env,
             imported: HashMap::new(),
             cache: vec![HashMap::new()],
-            row: Default::default(),
+            generator: Default::default(),
             next_frame: 0,
             names: vec![String::new()],
             locs: Vec::new(),

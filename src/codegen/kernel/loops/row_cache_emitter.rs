@@ -25,6 +25,7 @@ use cranelift_codegen::ir::{
 use super::loop_emitter::IterationSpace;
 use crate::codegen::CodegenError;
 use crate::codegen::block_math::{PREFETCH_QUEUE_BYTES, PREFETCH_STREAMS};
+use crate::codegen::elemental::element_generator::{HeldRow, PointerLoads};
 use crate::codegen::elemental::{Emitter, Frame, data_flags};
 use crate::fusion::cpu_fusion_policy::is_expensive;
 use crate::fusion::row_cache::{MAX_CACHED, RowCacheAnalysis};
@@ -82,31 +83,6 @@ struct RowPrefetch {
     lines_per_call: i64,
 }
 
-/// The buffer pointers of a row kernel that calls block routines, loaded afresh at the start
-/// of each row and after its calls. Loaded once in the entry block, a pointer would live
-/// across every call: the register allocator then spills it and, inside the row's loops,
-/// reloads it and stores it back on every iteration. A fresh load lives only in its loop.
-struct PointerReloads {
-    /// The kernel's pointer table (its first argument).
-    table: Value,
-    /// The entry block's loads, in table order: the values the emitter's buffers name.
-    entry: Vec<Value>,
-    /// The latest loads, in the same order.
-    current: Vec<Value>,
-}
-
-/// What the row strategy leaves in the [`Emitter`] for element reads: the rows it cached
-/// (a read at an index in a cached row loads from the buffer) and the buffer pointers as
-/// last loaded afresh. Empty in every other strategy; the row strategy's own state is its
-/// [`RowKernel`].
-#[derive(Default)]
-pub(crate) struct RowState {
-    /// Values computed once per row into a stack buffer, by (frame, instruction).
-    cache: std::collections::HashMap<(u32, InstrId), CachedRow>,
-    /// The buffer pointers as last loaded afresh.
-    pointer_reloads: Option<PointerReloads>,
-}
-
 /// The row strategy's context for one kernel: the values it caches per row and the
 /// prefetch queue their block routine calls drain.
 pub(crate) struct RowKernel<'p> {
@@ -157,16 +133,6 @@ impl<'p> RowKernel<'p> {
         e.reload_pointers();
         Ok(())
     }
-}
-
-/// A filled row of the cache, valid inside the row whose outer index it names.
-struct CachedRow {
-    base: Value,
-    outer: Vec<Value>,
-    minor: usize,
-    /// The first minor index the buffer holds (the unit's chunk start).
-    lo: Value,
-    element_type: PrimitiveType,
 }
 
 /// The values the kernel of `fused` over `space` caches per row, in computation order;
@@ -335,9 +301,9 @@ impl<'m> Emitter<'m, '_, '_> {
                     self.libcall_no_result(routine.symbol(), &[base, len, queue, lines]);
                     self.leave_instruction();
                 }
-                self.row.cache.insert(
+                self.generator.rows.insert(
                     (frame.id, c.instr),
-                    CachedRow {
+                    HeldRow {
                         base,
                         outer: index.to_vec(),
                         minor,
@@ -394,7 +360,7 @@ impl<'m> Emitter<'m, '_, '_> {
     /// From here on, reads and writes through the pointers `entry` (loaded from `table` in
     /// the entry block, in table order) use the loads of the latest [`Self::reload_pointers`].
     fn start_pointer_reloads(&mut self, table: Value, entry: Vec<Value>) {
-        self.row.pointer_reloads = Some(PointerReloads {
+        self.generator.pointers = Some(PointerLoads {
             table,
             current: entry.clone(),
             entry,
@@ -404,7 +370,7 @@ impl<'m> Emitter<'m, '_, '_> {
     /// Loads the buffer pointers afresh (not `readonly`, so that the egraph does not merge
     /// them with the loads before a call).
     fn reload_pointers(&mut self) {
-        let Some(mut reloads) = self.row.pointer_reloads.take() else {
+        let Some(mut reloads) = self.generator.pointers.take() else {
             return;
         };
         for (k, v) in reloads.current.iter_mut().enumerate() {
@@ -415,21 +381,7 @@ impl<'m> Emitter<'m, '_, '_> {
                 8 * k as i32,
             );
         }
-        self.row.pointer_reloads = Some(reloads);
-    }
-
-    /// The latest load of buffer pointer `entry` (itself outside a row kernel's reloads).
-    pub(crate) fn base(&self, entry: Value) -> Value {
-        self.row
-            .pointer_reloads
-            .as_ref()
-            .and_then(|r| {
-                r.entry
-                    .iter()
-                    .position(|&e| e == entry)
-                    .map(|k| r.current[k])
-            })
-            .unwrap_or(entry)
+        self.generator.pointers = Some(reloads);
     }
 
     /// Before the row at `index`: queues the next row of each stream for the row's block
@@ -455,34 +407,6 @@ impl<'m> Emitter<'m, '_, '_> {
                 .ins()
                 .store(data_flags(), to, queue, 16 * k as i32 + 8);
         }
-    }
-
-    /// The cached element (`vty: None`) or vector of `id` at `index`, if `id` is cached and
-    /// `index` lies in the cached row.
-    pub(crate) fn row_cached(
-        &mut self,
-        frame_id: u32,
-        id: InstrId,
-        index: &[Value],
-        vty: Option<Type>,
-    ) -> Option<Value> {
-        let row = self.row.cache.get(&(frame_id, id))?;
-        if index.len() != row.outer.len()
-            || (0..index.len()).any(|d| d != row.minor && index[d] != row.outer[d])
-        {
-            return None;
-        }
-        let (base, t, lo) = (row.base, row.element_type, row.lo);
-        let j = self.b.ins().isub(index[row.minor], lo);
-        let size = t.byte_size() as i64;
-        let bytes = self.b.ins().imul_imm_s(j, size);
-        let addr = self.b.ins().iadd(base, bytes);
-        let ty = vty.unwrap_or(if t == PrimitiveType::F64 {
-            types::F64
-        } else {
-            types::F32
-        });
-        Some(self.b.ins().load(ty, data_flags(), addr, 0))
     }
 }
 
