@@ -35,8 +35,10 @@ fn time(n: usize, op: &CollectiveOp, operand: usize, result: usize, iters: u64) 
     };
     let in_shape = ArrayShape::new(PrimitiveType::F32, &[(operand / 4) as i64]);
     let out_shape = ArrayShape::new(PrimitiveType::F32, &[(result / 4) as i64]);
-    let mut inputs: Vec<Vec<u8>> = (0..n).map(|d| vec![d as u8; operand]).collect();
-    let mut outputs: Vec<Vec<u8>> = (0..n).map(|_| vec![0u8; result]).collect();
+    // Nonzero fills touch every page before the clock starts: a zero `vec!` is fresh
+    // mapped zero pages, and the collective's first writes would time the page faults.
+    let mut inputs: Vec<Vec<u8>> = (0..n).map(|d| vec![d as u8 + 1; operand]).collect();
+    let mut outputs: Vec<Vec<u8>> = (0..n).map(|_| vec![1u8; result]).collect();
     let start = Instant::now();
     std::thread::scope(|s| {
         for (d, (input, output)) in inputs.iter_mut().zip(outputs.iter_mut()).enumerate() {
