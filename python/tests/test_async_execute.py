@@ -1,0 +1,153 @@
+"""Asynchronous execution through the plugin: a one-device call returns before its run
+ends, and what follows (dependent calls, reads, deletes, donation, callbacks) sees the
+run's results or its error. jax's CPU backend in the same process is the oracle."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+
+def _step(x, w):
+    return jnp.tanh(x @ w) + 0.5 * x
+
+
+def _chain(device, steps, x, w, donate=False):
+    f = jax.jit(_step, donate_argnums=(0,) if donate else ())
+    x = jax.device_put(x, device)
+    w = jax.device_put(w, device)
+    outs = []
+    for _ in range(steps):
+        x = f(x, w)
+        if not donate:
+            outs.append(x)
+    return x, outs
+
+
+def _data():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    w = (rng.standard_normal((64, 64)) / 8).astype(np.float32)
+    return x, w
+
+
+def test_a_chain_of_dependent_calls_comes_back_right(xlac, cpu):
+    x, w = _data()
+    got, got_all = _chain(xlac, 40, x, w)
+    want, want_all = _chain(cpu, 40, x, w)
+    # Every intermediate is read after the whole chain was dispatched.
+    for k, (g, c) in enumerate(zip(got_all, want_all)):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(c), rtol=2e-5, atol=2e-5, err_msg=f"step {k}")
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=2e-5)
+
+
+def test_deleting_intermediates_while_calls_are_in_flight(xlac, cpu):
+    x, w = _data()
+    f = jax.jit(_step)
+    xs = jax.device_put(x, xlac)
+    ws = jax.device_put(w, xlac)
+    for _ in range(30):
+        y = f(xs, ws)
+        # The run just queued may still read `xs`: deleting it must not disturb it.
+        xs.delete()
+        xs = y
+    # Many outputs in flight, then dropped unread.
+    dropped = [f(xs, ws) for _ in range(16)]
+    del dropped
+    want, _ = _chain(cpu, 30, x, w)
+    np.testing.assert_allclose(np.asarray(xs), np.asarray(want), rtol=2e-5, atol=2e-5)
+
+
+def test_donation_under_pipelining(xlac, cpu):
+    x, w = _data()
+    got, _ = _chain(xlac, 30, x, w, donate=True)
+    want, _ = _chain(cpu, 30, x, w)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=2e-5)
+
+
+def test_a_donated_input_read_by_a_call_in_flight_keeps_its_value(xlac, cpu):
+    """`a` is read by `g` (queued), then donated to `f`: `g` sees the value `a` had."""
+    x, w = _data()
+    g = jax.jit(lambda a, w: (a @ w).sum())
+    f = jax.jit(lambda a: a * 3.0 - 1.0, donate_argnums=0)
+    results = []
+    for device in (xlac, cpu):
+        a = jax.device_put(x, device)
+        ws = jax.device_put(w, device)
+        s = g(a, ws)
+        b = f(a)
+        results.append((np.asarray(s), np.asarray(b)))
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-4)
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-6)
+
+
+def test_an_error_in_a_run_surfaces_when_blocking(xlac):
+    def fail(x):
+        raise ValueError("xlac async test: the callback fails")
+
+    def f(x):
+        y = jax.pure_callback(fail, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+        return y + 1
+
+    x, w = _data()
+    step = jax.jit(_step)
+    xs = jax.device_put(x, xlac)
+    ws = jax.device_put(w, xlac)
+    # Calls in flight before and after the failing one.
+    before = [step(xs, ws) for _ in range(8)]
+    with pytest.raises(Exception, match="the callback fails"):
+        jax.block_until_ready(jax.jit(f)(jax.device_put(np.ones(4, np.float32), xlac)))
+    after = [step(xs, ws) for _ in range(8)]
+    want = np.asarray(step(jax.device_put(x, jax.devices("cpu")[0]), jax.device_put(w, jax.devices("cpu")[0])))
+    for y in before + after:
+        np.testing.assert_allclose(np.asarray(y), want, rtol=2e-5, atol=2e-5)
+
+
+def test_host_callbacks_in_a_pipeline_see_the_values_in_order(xlac):
+    seen = []
+
+    def record(v):
+        seen.append(float(v))
+
+    @jax.jit
+    def f(x):
+        jax.debug.callback(record, x.sum(), ordered=True)
+        return x + 1.0
+
+    x = jax.device_put(np.zeros(4, np.float32), xlac)
+    for _ in range(10):
+        x = f(x)
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(x), np.full(4, 10.0, np.float32))
+    assert seen == [4.0 * k for k in range(10)]
+
+
+def test_synchronous_option_gives_the_same_results(tmp_path):
+    """`asynchronous:0` (XLAC_PJRT_OPTIONS) runs every call before Execute returns."""
+    script = textwrap.dedent(
+        """
+        import jax, jax.numpy as jnp, numpy as np
+        f = jax.jit(lambda x: jnp.sin(x) * 2.0 + x)
+        x = jax.device_put(np.linspace(0, 1, 256, dtype=np.float32), jax.devices("xlac")[0])
+        for _ in range(20):
+            x = f(x)
+        c = jax.device_put(np.linspace(0, 1, 256, dtype=np.float32), jax.devices("cpu")[0])
+        for _ in range(20):
+            c = f(c)
+        np.testing.assert_allclose(np.asarray(x), np.asarray(c), rtol=1e-5)
+        print("ok")
+        """
+    )
+    env = dict(os.environ, XLAC_PJRT_OPTIONS="asynchronous:0")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+    env = dict(os.environ, XLAC_PJRT_OPTIONS="asynchronous:sometimes")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert out.returncode != 0
+    assert "asynchronous:sometimes" in out.stderr
