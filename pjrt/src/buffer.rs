@@ -334,6 +334,14 @@ pub enum Source {
 }
 
 impl Source {
+    /// True if the data is there: no run in flight produces it.
+    pub fn is_ready(&self) -> bool {
+        match self {
+            Source::Ready(_) => true,
+            Source::Pending(p) => p.run.outcome().is_some_and(|o| o.is_ok()),
+        }
+    }
+
     /// The value, once the run producing it has ended (its failure if it failed). The
     /// handle on the producing run is let go first, so a donated value may be the only
     /// reference left.

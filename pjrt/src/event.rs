@@ -86,10 +86,11 @@ impl Signal {
             s.outcome = Some(outcome.clone());
             std::mem::take(&mut s.waiters)
         };
-        self.fired.notify_all();
+        // The callbacks first: whoever waits sees them run once it wakes.
         for w in waiters {
             w(&outcome);
         }
+        self.fired.notify_all();
     }
 
     /// The outcome, if fired.

@@ -190,6 +190,9 @@ pub struct ExecutableState {
     /// The parameter and output shardings of a program over several devices (what the
     /// Shardings extension reports); `None` on one device.
     shardings: Option<crate::shardings::ExecutableShardings>,
+    /// A run costs less than handing it to a worker thread and back (see [`is_cheap`]):
+    /// with its inputs ready, Execute runs it on the caller's thread.
+    cheap: bool,
 }
 
 // SAFETY: the raw pointers point at 'static strings.
@@ -237,7 +240,8 @@ pub(crate) fn result_leaves(shape: &Shape, out: &mut Vec<Option<ArrayShape>>) {
 
 static COST_NAMES: [&str; 3] = ["flops", "transcendentals", "bytes accessed"];
 
-fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
+/// The entry computation's flops, transcendentals and bytes accessed.
+fn cost_totals(module: &Module) -> [u64; 3] {
     let entry = module.entry;
     let comp = &module.computations[entry];
     let (mut flops, mut transcendentals, mut bytes) = (0u64, 0u64, 0u64);
@@ -248,6 +252,30 @@ fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
         bytes += c.bytes;
     }
     [flops, transcendentals, bytes]
+}
+
+/// The most bytes a cheap program touches.
+const CHEAP_BYTES: u64 = 64 << 10;
+/// The most flops (transcendentals counted 16 times) a cheap program does.
+const CHEAP_FLOPS: u64 = 1 << 16;
+
+/// True if a run of `module` takes about as long as handing it to the device's worker and
+/// waking the caller when it ends (a few microseconds): few bytes and flops, and no loop
+/// or conditional whose trip count the cost leaves out. XLA's CPU client runs such
+/// "cheap" computations inline too.
+fn is_cheap(module: &Module) -> bool {
+    let [flops, transcendentals, bytes] = cost_totals(module);
+    let control_flow = module.computations.values().any(|c| {
+        c.contains_opcode(xlac::ir::Opcode::While)
+            || c.contains_opcode(xlac::ir::Opcode::Conditional)
+    });
+    !control_flow
+        && bytes <= CHEAP_BYTES
+        && flops.saturating_add(transcendentals.saturating_mul(16)) <= CHEAP_FLOPS
+}
+
+fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
+    cost_totals(module)
         .iter()
         .zip(COST_NAMES)
         .map(|(&v, name)| PJRT_NamedValue {
@@ -364,6 +392,7 @@ pub fn compile(
         ..XlacCompileOptions::default()
     };
     let mut shardings = None;
+    let cheap = is_cheap(&module);
     let (runner, optimized_text, optimized_program, cost, memory, code_bytes, donated) =
         match client.options.mode {
             _ if replicas * partitions > 1 => {
@@ -518,6 +547,7 @@ pub fn compile(
         memory,
         code_bytes,
         shardings,
+        cheap,
     })
 }
 
@@ -1025,6 +1055,11 @@ pub struct Taken {
 }
 
 impl Taken {
+    /// True if the data is there (no run in flight produces it).
+    fn is_ready(&self) -> bool {
+        self.source.is_ready()
+    }
+
     /// Waits for the data (the producing run's failure if it failed) and makes it an
     /// input: owned if donated and nothing else shares it, else shared.
     fn wait(self, i: usize) -> Result<Input> {
@@ -1256,13 +1291,16 @@ entry_points! {
         for handles in rows {
             taken.push(take_arguments(&l.state, handles, &non_donatable)?);
         }
-        // One device, no host callbacks: queue the run and return. Host callbacks run
+        // One device, no host callbacks: queue the run and return (a cheap run whose inputs
+        // are there runs here: the hand-off would cost more than the run). Host callbacks run
         // Python under the GIL, which the caller may hold while it waits for the plugin
         // (XLA's own clients run such programs synchronously too); programs over several
         // devices run together and synchronously.
+        let inline = l.state.cheap && taken.iter().flatten().all(Taken::is_ready);
         let asynchronous = client.options.asynchronous
             && devices.len() == 1
             && host.is_none()
+            && !inline
             && !matches!(l.state.runner, Runner::Devices(_));
         let (outputs, complete) = if asynchronous {
             let args = taken.pop().unwrap_or_default();
@@ -1519,6 +1557,23 @@ mod tests {
             "{}",
             text.lines().next().unwrap_or_default()
         );
+    }
+
+    #[test]
+    fn small_programs_without_loops_are_cheap() {
+        let program = |text: &str| read_program(text.as_bytes(), "mlir").unwrap().module;
+        let add = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  \
+                   %c = stablehlo.constant dense<1.0> : tensor<4xf32>\n  \
+                   %0 = stablehlo.add %a, %c : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+        assert!(is_cheap(&program(add)));
+        let big = add.replace("4xf32", "1024x1024xf32");
+        assert!(!is_cheap(&program(&big)));
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/bytecode/programs/fori_loop.jit.mlirbc"
+        );
+        let code = std::fs::read(path).unwrap();
+        assert!(!is_cheap(&read_program(&code, "mlir").unwrap().module));
     }
 
     #[test]

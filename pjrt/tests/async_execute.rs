@@ -15,6 +15,10 @@ use xlac::ir::{ArrayLiteral, Literal};
 use xlac_pjrt::abi::*;
 use xlac_pjrt::buffer::{buffer_type, literal_bytes};
 
+/// The elements of the programs' arrays: 64 KiB each, so that no program counts as cheap
+/// (cheap programs with their inputs ready run inside Execute).
+const N: usize = 16384;
+
 /// One step of a chain: `x * 3 + 1` (wrapping, so exact on every backend) and its sum.
 const STEP: &str = r#"HloModule step
 add {
@@ -23,34 +27,34 @@ add {
   ROOT r = s32[] add(a, b)
 }
 ENTRY e {
-  x = s32[64] parameter(0)
+  x = s32[16384] parameter(0)
   h = s32[] constant(3)
-  hb = s32[64] broadcast(h), dimensions={}
+  hb = s32[16384] broadcast(h), dimensions={}
   one = s32[] constant(1)
-  ob = s32[64] broadcast(one), dimensions={}
-  m = s32[64] multiply(x, hb)
-  y = s32[64] add(m, ob)
+  ob = s32[16384] broadcast(one), dimensions={}
+  m = s32[16384] multiply(x, hb)
+  y = s32[16384] add(m, ob)
   zero = s32[] constant(0)
   s = s32[] reduce(y, zero), dimensions={0}, to_apply=add
-  ROOT t = (s32[64], s32[]) tuple(y, s)
+  ROOT t = (s32[16384], s32[]) tuple(y, s)
 }
 "#;
 
 /// A host callback with no host to call: it fails when it runs.
 const CALLBACK: &str = r#"HloModule callback
 ENTRY e {
-  x = f32[3] parameter(0)
+  x = f32[16384] parameter(0)
   t = token[] after-all()
-  cb = (token[], f32[3]) custom-call(t, x), custom_call_target="xla_ffi_python_cpu_callback", custom_call_has_side_effect=true, api_version=API_VERSION_TYPED_FFI, backend_config={index = 0 : ui64}
-  ROOT r = f32[3] get-tuple-element(cb), index=1
+  cb = (token[], f32[16384]) custom-call(t, x), custom_call_target="xla_ffi_python_cpu_callback", custom_call_has_side_effect=true, api_version=API_VERSION_TYPED_FFI, backend_config={index = 0 : ui64}
+  ROOT r = f32[16384] get-tuple-element(cb), index=1
 }
 "#;
 
-/// `x + x` on f32[3].
+/// `x + x`.
 const DOUBLE: &str = r#"HloModule double
 ENTRY e {
-  x = f32[3] parameter(0)
-  ROOT y = f32[3] add(x, x)
+  x = f32[16384] parameter(0)
+  ROOT y = f32[16384] add(x, x)
 }
 "#;
 
@@ -181,7 +185,10 @@ fn a_chain_of_runs_in_flight_matches_the_interpreter() {
     let p = load();
     let client = p.client(&[]).expect("client");
     let exe = p.compile(client, STEP.as_bytes(), &[]).expect("compile");
-    let start = ArrayLiteral::from_vec(&[64], (0..64).map(|i| i - 20).collect::<Vec<i32>>());
+    let start = ArrayLiteral::from_vec(
+        &[N as i64],
+        (0..N as i32).map(|i| i - 20).collect::<Vec<i32>>(),
+    );
     let steps = 40;
     let (mut want, mut want_sums) = (start.clone(), Vec::new());
     for _ in 0..steps {
@@ -230,7 +237,7 @@ fn buffers_and_events_outlive_the_client_teardown_of_queued_runs() {
     let p = load();
     let client = p.client(&[]).expect("client");
     let exe = p.compile(client, STEP.as_bytes(), &[]).expect("compile");
-    let start = ArrayLiteral::from_vec(&[64], vec![1i32; 64]);
+    let start = ArrayLiteral::from_vec(&[N as i64], vec![1i32; N]);
     let mut x = put(&p, client, &start);
     for _ in 0..20 {
         let (outs, complete) = launch(&p, exe, &[x]).expect("execute");
@@ -255,7 +262,7 @@ fn a_run_time_failure_reaches_the_events_and_the_runs_after() {
     let x = put(
         &p,
         client,
-        &ArrayLiteral::from_vec(&[3], vec![1.0f32, 2.0, 3.0]),
+        &ArrayLiteral::from_vec(&[N as i64], (0..N).map(|i| i as f32).collect::<Vec<f32>>()),
     );
     // Execute itself succeeds: the run fails later, on the device's worker.
     let (outs, complete) = launch(&p, failing, &[x]).expect("Execute returns before the run");
@@ -288,7 +295,10 @@ fn a_run_time_failure_reaches_the_events_and_the_runs_after() {
     // The device still runs the next program.
     let (good, complete3) = launch(&p, double, &[x]).expect("Execute");
     let bytes = p.to_host(good[0]).unwrap();
-    let want = ArrayLiteral::from_vec(&[3], vec![2.0f32, 4.0, 6.0]);
+    let want = ArrayLiteral::from_vec(
+        &[N as i64],
+        (0..N).map(|i| 2.0 * i as f32).collect::<Vec<f32>>(),
+    );
     assert_eq!(bytes, literal_bytes(&want));
     for e in [ready, complete, complete2, complete3] {
         p.destroy_event(e);
@@ -300,6 +310,26 @@ fn a_run_time_failure_reaches_the_events_and_the_runs_after() {
     p.destroy_loaded(double);
     p.destroy_client(client);
 
+    // A cheap program (a few bytes) with its inputs there runs inside Execute, which
+    // returns its failure.
+    let client = p.client(&[]).expect("client");
+    let cheap = CALLBACK.replace("f32[16384]", "f32[3]");
+    let failing = p.compile(client, cheap.as_bytes(), &[]).expect("compile");
+    let x = put(
+        &p,
+        client,
+        &ArrayLiteral::from_vec(&[3], vec![1.0f32, 2.0, 3.0]),
+    );
+    let e = launch(&p, failing, &[x]).expect_err("the cheap run fails in Execute");
+    assert!(
+        e.message.contains("calls back into the host program"),
+        "{}",
+        e.message
+    );
+    p.destroy_buffer(x);
+    p.destroy_loaded(failing);
+    p.destroy_client(client);
+
     // Synchronous execution: Execute returns the failure itself.
     let client = p.client(&[("asynchronous", "0")]).expect("client");
     let failing = p
@@ -308,7 +338,7 @@ fn a_run_time_failure_reaches_the_events_and_the_runs_after() {
     let x = put(
         &p,
         client,
-        &ArrayLiteral::from_vec(&[3], vec![1.0f32, 2.0, 3.0]),
+        &ArrayLiteral::from_vec(&[N as i64], (0..N).map(|i| i as f32).collect::<Vec<f32>>()),
     );
     let e = launch(&p, failing, &[x]).expect_err("the run fails in Execute");
     assert!(
