@@ -151,3 +151,44 @@ def test_synchronous_option_gives_the_same_results(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert out.returncode != 0
     assert "asynchronous:sometimes" in out.stderr
+
+
+def test_two_devices_wait_for_each_others_runs():
+    """With `devices:2`: runs queued on device 0 feed copies to device 1, runs there, and a
+    program sharded over both; every result matches jax's CPU backend."""
+    script = textwrap.dedent(
+        """
+        import jax, jax.numpy as jnp, numpy as np
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+        d0, d1 = jax.devices("xlac")
+        cpu = jax.devices("cpu")[0]
+        rng = np.random.default_rng(3)
+        x = rng.standard_normal((128, 128)).astype(np.float32)
+        w = (rng.standard_normal((128, 128)) / 16).astype(np.float32)
+        step = jax.jit(lambda x, w: jnp.tanh(x @ w) + 0.5 * x)
+
+        def run(a, b):
+            xs, ws = jax.device_put(x, a), jax.device_put(w, a)
+            for _ in range(10):
+                xs = step(xs, ws)
+            moved = jax.device_put(xs, b)
+            wb = jax.device_put(w, b)
+            for _ in range(10):
+                moved = step(moved, wb)
+            return xs, moved
+
+        got0, got1 = run(d0, d1)
+        want0, want1 = run(cpu, cpu)
+        mesh = Mesh(np.array([d0, d1]), ("x",))
+        sharded = jax.device_put(got1, NamedSharding(mesh, P("x")))
+        total = jax.jit(lambda a: (a * 2.0).sum(axis=0))(sharded)
+        np.testing.assert_allclose(np.asarray(got0), np.asarray(want0), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(np.asarray(got1), np.asarray(want1), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(np.asarray(total), (np.asarray(want1) * 2.0).sum(axis=0), rtol=1e-4, atol=1e-3)
+        print("ok")
+        """
+    )
+    env = dict(os.environ, XLAC_PJRT_OPTIONS="devices:2")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == "ok"
