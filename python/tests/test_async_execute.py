@@ -192,3 +192,36 @@ def test_two_devices_wait_for_each_others_runs():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip() == "ok"
+
+
+_WORKER_PROBE = textwrap.dedent(
+    """
+    import os, sys, jax, jax.numpy as jnp, numpy as np
+
+    def workers():
+        names = []
+        for t in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{t}/comm") as f:
+                names.append(f.read().strip())
+        # Thread names are cut to 15 bytes: "xlac-pjrt-device-0" reads "xlac-pjrt-devic".
+        return sum(n.startswith("xlac-pjrt-devic") for n in names)
+
+    d = jax.devices("xlac")[0]
+    small = jax.device_put(np.ones(4, np.float32), d)
+    jax.jit(lambda x: x + 1)(small).block_until_ready()
+    after_small = workers()
+    big = jax.device_put(np.ones((256, 256), np.float32), d)
+    jax.jit(lambda x: jnp.tanh(x @ x))(big).block_until_ready()
+    print(after_small, workers())
+    """
+)
+
+
+@pytest.mark.parametrize("options, want", [("", "0 1"), ("asynchronous:0", "0 0")])
+def test_a_larger_program_runs_on_the_device_worker(options, want):
+    """A cheap program runs inside the call (no worker thread); a larger one on the
+    device's worker, unless `asynchronous:0`."""
+    env = dict(os.environ, XLAC_PJRT_OPTIONS=options)
+    out = subprocess.run([sys.executable, "-c", _WORKER_PROBE], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == want
