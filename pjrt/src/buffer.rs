@@ -7,19 +7,23 @@
 //! `OpaqueDeviceMemoryDataPointer`, holding an external reference that keeps the memory
 //! alive even after the buffer is deleted.
 //!
-//! Events: every transfer and execution finishes before its call returns, so events are
-//! born ready, carrying the outcome.
+//! An output of an asynchronous execute is pending until its run ends: its ready event
+//! fires then, and whatever reads its data (`ToHostBuffer`, copies, a zero-copy view)
+//! waits for it; what the run reads or writes it holds itself, so deleting or destroying a
+//! buffer while a run uses it is safe. Transfers from the host finish before their call
+//! returns, and their events are born fired.
 
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
 use half::{bf16, f16};
 use num_complex::Complex;
-use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, NativeType, PrimitiveType};
+use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, NativeType, PrimitiveType, Shape};
 
 use crate::abi::*;
 use crate::client::{Client, check_device, check_memory, client_ref};
 use crate::error::{Code, Error, Result, entry_points, guard, slice};
+use crate::event::{Event, Signal};
 
 /// The largest buffer accepted from the host, in bytes (allocation failures would abort
 /// the process, so sizes are bounded and allocations fallible).
@@ -274,6 +278,90 @@ pub fn row_major_strides(dims: &[i64], element: usize) -> Vec<i64> {
     strides
 }
 
+/// What a buffer holds.
+enum Data {
+    /// Its value.
+    Ready(Arc<Literal>),
+    /// An output of an asynchronous run, filled when the run ends.
+    Pending(Arc<Produced>),
+    /// Nothing: deleted or donated.
+    Gone,
+}
+
+/// One output of an asynchronous run: its value is set when the run ends, before the run's
+/// signal fires.
+pub struct Produced {
+    run: Arc<Signal>,
+    value: Mutex<Option<Arc<Literal>>>,
+}
+
+impl Produced {
+    /// An output of the run whose end `run` signals.
+    pub fn new(run: Arc<Signal>) -> Arc<Produced> {
+        Arc::new(Produced {
+            run,
+            value: Mutex::new(None),
+        })
+    }
+
+    /// Sets the value (row-major, as every buffer is); the run fires its signal after.
+    pub fn set(&self, value: Literal) {
+        let value = match value {
+            Literal::Array(a) => Literal::Array(row_major(a)),
+            other => other,
+        };
+        *self.value.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(value));
+    }
+
+    /// Waits for the run; its value, or its failure.
+    pub fn wait(&self) -> Result<Arc<Literal>> {
+        self.run.wait().map_err(|f| f.error())?;
+        self.value
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .ok_or_else(|| Error::new(Code::Internal, "a run ended without setting an output"))
+    }
+}
+
+/// Where a run finds one argument: a value, or the output of a run that may still be in
+/// flight.
+pub enum Source {
+    /// The value.
+    Ready(Arc<Literal>),
+    /// An earlier run's output.
+    Pending(Arc<Produced>),
+}
+
+impl Source {
+    /// True if the data is there: no run in flight produces it.
+    pub fn is_ready(&self) -> bool {
+        match self {
+            Source::Ready(_) => true,
+            Source::Pending(p) => p.run.outcome().is_some_and(|o| o.is_ok()),
+        }
+    }
+
+    /// The value, once the run producing it has ended (its failure if it failed). The
+    /// handle on the producing run is let go first, so a donated value may be the only
+    /// reference left.
+    pub fn wait(self) -> Result<Arc<Literal>> {
+        match self {
+            Source::Ready(l) => Ok(l),
+            Source::Pending(p) => p.wait(),
+        }
+    }
+}
+
+/// `a`, row-major.
+fn row_major(a: ArrayLiteral) -> ArrayLiteral {
+    if a.shape.rank() > 1 && !a.shape.layout.is_row_major() {
+        a.to_row_major()
+    } else {
+        a
+    }
+}
+
 /// `PJRT_Buffer`.
 pub struct Buffer {
     client: *const Client,
@@ -284,8 +372,10 @@ pub struct Buffer {
     /// Row-major `minor_to_major`, kept for `Buffer_GetMemoryLayout`.
     minor_to_major: Vec<i64>,
     element_type: PrimitiveType,
-    /// The data; `None` once deleted or donated.
-    data: Mutex<Option<Arc<Literal>>>,
+    /// A token (`PJRT_Buffer_Type_TOKEN`): no data.
+    token: bool,
+    /// The data.
+    data: Mutex<Data>,
     /// One clone of the data per external reference (zero-copy views hold memory alive).
     external: Mutex<Vec<Arc<Literal>>>,
 }
@@ -295,23 +385,54 @@ pub struct Buffer {
 unsafe impl Send for Buffer {}
 unsafe impl Sync for Buffer {}
 
+fn gone() -> Error {
+    Error::new(
+        Code::FailedPrecondition,
+        "the buffer has been deleted or donated",
+    )
+}
+
 impl Buffer {
-    /// A buffer on device `device` over an array literal (made row-major if it is not).
-    pub fn new(client: &Client, device: usize, literal: ArrayLiteral) -> Buffer {
-        let literal = if literal.shape.rank() > 1 && !literal.shape.layout.is_row_major() {
-            literal.to_row_major()
-        } else {
-            literal
+    fn with(client: &Client, device: usize, shape: Option<&ArrayShape>, data: Data) -> Buffer {
+        let (dims, element_type) = match shape {
+            Some(s) => (s.dims.clone(), s.element_type),
+            None => (Vec::new(), PrimitiveType::Pred),
         };
         Buffer {
             client,
             device,
-            dims: literal.shape.dims.clone(),
-            minor_to_major: (0..literal.shape.rank() as i64).rev().collect(),
-            element_type: literal.shape.element_type,
-            data: Mutex::new(Some(Arc::new(Literal::Array(literal)))),
+            minor_to_major: (0..dims.len() as i64).rev().collect(),
+            dims,
+            element_type,
+            token: shape.is_none(),
+            data: Mutex::new(data),
             external: Mutex::new(Vec::new()),
         }
+    }
+
+    /// A buffer on device `device` over an array literal (made row-major if it is not).
+    pub fn new(client: &Client, device: usize, literal: ArrayLiteral) -> Buffer {
+        let literal = row_major(literal);
+        let shape = literal.shape.clone();
+        let data = Data::Ready(Arc::new(Literal::Array(literal)));
+        Buffer::with(client, device, Some(&shape), data)
+    }
+
+    /// A token buffer (`PJRT_Buffer_Type_TOKEN`, no data) on device `device`: what a program with ordered
+    /// effects returns, and takes back in its next call.
+    pub fn token(client: &Client, device: usize) -> Buffer {
+        Buffer::with(client, device, None, Data::Ready(Arc::new(Literal::Token)))
+    }
+
+    /// An output of an asynchronous run on device `device`: an array of `shape`, or a
+    /// token for `None`, whose value `produced` gets when the run ends.
+    pub fn pending(
+        client: &Client,
+        device: usize,
+        shape: Option<&ArrayShape>,
+        produced: Arc<Produced>,
+    ) -> Buffer {
+        Buffer::with(client, device, shape, Data::Pending(produced))
     }
 
     /// The device the buffer is on.
@@ -319,29 +440,18 @@ impl Buffer {
         self.device
     }
 
-    /// A token buffer (`PJRT_Buffer_Type_TOKEN`, no data) on device `device`: what a program with ordered
-    /// effects returns, and takes back in its next call.
-    pub fn token(client: &Client, device: usize) -> Buffer {
-        Buffer {
-            client,
-            device,
-            dims: Vec::new(),
-            minor_to_major: Vec::new(),
-            element_type: PrimitiveType::Pred,
-            data: Mutex::new(Some(Arc::new(Literal::Token))),
-            external: Mutex::new(Vec::new()),
-        }
-    }
-
     /// True for a token buffer.
     pub fn is_token(&self) -> bool {
-        matches!(
-            self.data
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .as_deref(),
-            Some(Literal::Token)
-        )
+        self.token
+    }
+
+    /// The buffer's shape as a parameter sees it.
+    pub fn shape(&self) -> Shape {
+        if self.token {
+            Shape::Token
+        } else {
+            Shape::Array(ArrayShape::new(self.element_type, &self.dims))
+        }
     }
 
     /// Hands the buffer to C.
@@ -349,32 +459,51 @@ impl Buffer {
         Box::into_raw(Box::new(self)).cast()
     }
 
-    /// The data, or an error if the buffer was deleted or donated.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Data> {
+        self.data.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The data, once the run producing it has ended; an error if the buffer was deleted
+    /// or donated, or if that run failed.
     pub fn literal(&self) -> Result<Arc<Literal>> {
-        self.data
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .ok_or_else(|| {
-                Error::new(
-                    Code::FailedPrecondition,
-                    "the buffer has been deleted or donated",
-                )
-            })
+        let produced = match &*self.lock() {
+            Data::Ready(l) => return Ok(l.clone()),
+            Data::Pending(p) => p.clone(),
+            Data::Gone => return Err(gone()),
+        };
+        // Not under the lock: deleting the buffer meanwhile stays possible.
+        let value = produced.wait()?;
+        let mut data = self.lock();
+        if matches!(&*data, Data::Pending(p) if Arc::ptr_eq(p, &produced)) {
+            *data = Data::Ready(value.clone());
+        }
+        Ok(value)
+    }
+
+    /// Where a run finds the data, without waiting for it.
+    pub fn source(&self) -> Result<Source> {
+        match &*self.lock() {
+            Data::Ready(l) => Ok(Source::Ready(l.clone())),
+            Data::Pending(p) => Ok(Source::Pending(p.clone())),
+            Data::Gone => Err(gone()),
+        }
     }
 
     /// Takes the data out (donation): the buffer counts as deleted afterwards.
-    pub fn take(&self) -> Result<Arc<Literal>> {
-        self.data
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .ok_or_else(|| {
-                Error::new(
-                    Code::FailedPrecondition,
-                    "the buffer has been deleted or donated",
-                )
-            })
+    pub fn take(&self) -> Result<Source> {
+        match std::mem::replace(&mut *self.lock(), Data::Gone) {
+            Data::Ready(l) => Ok(Source::Ready(l)),
+            Data::Pending(p) => Ok(Source::Pending(p)),
+            Data::Gone => Err(gone()),
+        }
+    }
+
+    /// The event that fires when the data is there (at once unless a run produces it).
+    pub fn ready_event(&self) -> *mut c_void {
+        match &*self.lock() {
+            Data::Pending(p) => Event::on(p.run.clone()),
+            _ => Event::ready(),
+        }
     }
 
     /// True while a zero-copy view (an external reference) holds the data.
@@ -402,10 +531,7 @@ impl Buffer {
     }
 
     fn is_deleted(&self) -> bool {
-        self.data
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_none()
+        matches!(&*self.lock(), Data::Gone)
     }
 
     fn byte_size(&self) -> usize {
@@ -425,102 +551,6 @@ impl Buffer {
 pub unsafe fn buffer_ref<'a>(p: *mut c_void) -> Result<&'a Buffer> {
     // SAFETY: the caller's contract.
     unsafe { p.cast::<Buffer>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Buffer is NULL"))
-}
-
-/// `PJRT_Event`: always ready; holds the outcome.
-pub struct Event {
-    error: Option<(Code, String)>,
-}
-
-impl Event {
-    /// A ready event that succeeded.
-    pub fn ready() -> *mut c_void {
-        Box::into_raw(Box::new(Event { error: None })).cast()
-    }
-
-    /// A ready event that failed with `e`.
-    pub fn failed(e: &Error) -> *mut c_void {
-        Box::into_raw(Box::new(Event {
-            error: Some((e.code, e.message.clone())),
-        }))
-        .cast()
-    }
-
-    fn outcome(&self) -> *mut c_void {
-        match &self.error {
-            None => std::ptr::null_mut(),
-            Some((code, message)) => Error::new(*code, message.clone()).into_raw(),
-        }
-    }
-}
-
-unsafe fn event_ref<'a>(p: *mut c_void) -> Result<&'a Event> {
-    // SAFETY: event handles come from this plugin.
-    unsafe { p.cast::<Event>().as_ref() }.ok_or_else(|| Error::invalid("the PJRT_Event is NULL"))
-}
-
-// ---- events ---------------------------------------------------------------------------
-
-entry_points! {
-    fn event_destroy(a: PJRT_Event_Destroy_Args) {
-        if !a.event.is_null() {
-            // SAFETY: the handle came from `Event::ready`/`failed`; destroyed once.
-            drop(unsafe { Box::from_raw(a.event.cast::<Event>()) });
-        }
-        Ok(())
-    }
-
-    fn event_is_ready(a: PJRT_Event_IsReady_Args) {
-        // SAFETY: a live event.
-        unsafe { event_ref(a.event)? };
-        a.is_ready = true;
-        Ok(())
-    }
-}
-
-pub unsafe extern "C" fn event_error(args: *mut PJRT_Event_Error_Args) -> *mut c_void {
-    // The event's own failure is this call's return value, so no `guard` result mapping.
-    crate::call_log::record("Event_Error");
-    if args.is_null() {
-        return Error::invalid("PJRT_Event_Error: the args struct is NULL").into_raw();
-    }
-    std::panic::catch_unwind(|| {
-        // SAFETY: a valid args struct with a live event.
-        match unsafe { event_ref((*args).event) } {
-            Ok(e) => e.outcome(),
-            Err(e) => e.into_raw(),
-        }
-    })
-    .unwrap_or_else(|_| Error::new(Code::Internal, "panic in PJRT_Event_Error").into_raw())
-}
-
-pub unsafe extern "C" fn event_await(args: *mut PJRT_Event_Await_Args) -> *mut c_void {
-    crate::call_log::record("Event_Await");
-    if args.is_null() {
-        return Error::invalid("PJRT_Event_Await: the args struct is NULL").into_raw();
-    }
-    std::panic::catch_unwind(|| {
-        // SAFETY: a valid args struct with a live event.
-        match unsafe { event_ref((*args).event) } {
-            Ok(e) => e.outcome(),
-            Err(e) => e.into_raw(),
-        }
-    })
-    .unwrap_or_else(|_| Error::new(Code::Internal, "panic in PJRT_Event_Await").into_raw())
-}
-
-entry_points! {
-    fn event_on_ready(a: PJRT_Event_OnReady_Args) {
-        // SAFETY: a live event.
-        let e = unsafe { event_ref(a.event)? };
-        let Some(callback) = a.callback else {
-            return Err(Error::invalid("PJRT_Event_OnReady without a callback"));
-        };
-        // Ready already: call back now; the callback owns (and destroys) the error.
-        // SAFETY: the framework's callback with its own user argument.
-        unsafe { callback(e.outcome(), a.user_arg) };
-        Ok(())
-    }
 }
 
 // ---- transfers ------------------------------------------------------------------------
@@ -741,8 +771,9 @@ entry_points! {
     fn buffer_delete(a: PJRT_Buffer_Delete_Args) {
         // SAFETY: a live buffer.
         let b = unsafe { buffer_ref(a.buffer)? };
-        // External references keep their own clones: views stay valid.
-        b.data.lock().unwrap_or_else(|e| e.into_inner()).take();
+        // External references keep their own clones: views stay valid; a run in flight
+        // keeps what it reads or writes.
+        *b.lock() = Data::Gone;
         Ok(())
     }
 
@@ -760,8 +791,7 @@ entry_points! {
 
     fn buffer_ready_event(a: PJRT_Buffer_ReadyEvent_Args) {
         // SAFETY: a live buffer.
-        unsafe { buffer_ref(a.buffer)? };
-        a.event = Event::ready();
+        a.event = unsafe { buffer_ref(a.buffer)? }.ready_event();
         Ok(())
     }
 }

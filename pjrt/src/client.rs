@@ -49,6 +49,9 @@ pub struct ClientOptions {
     /// `collectives_timeout=SECONDS`: how long a process waits in one collective across
     /// processes before it looks for the processes that are gone (default 60 s).
     pub collectives_timeout: Duration,
+    /// `asynchronous=1|0`: a one-device Execute returns once its run is queued on the
+    /// device's worker thread (the default), or only when the run has ended (`0`).
+    pub asynchronous: bool,
 }
 
 /// How long a process waits in one collective across processes by default: with the roll
@@ -79,6 +82,7 @@ impl Default for ClientOptions {
             devices: 1,
             distributed: None,
             collectives_timeout: DEFAULT_COLLECTIVES_TIMEOUT,
+            asynchronous: true,
         }
     }
 }
@@ -235,6 +239,17 @@ impl ClientOptions {
                         })?;
                     o.collectives_timeout = Duration::from_secs_f64(seconds);
                 }
+                "asynchronous" => {
+                    o.asynchronous = match text.as_str() {
+                        "1" | "true" | "True" => true,
+                        "0" | "false" | "False" => false,
+                        _ => {
+                            return Err(Error::invalid(format!(
+                                "create option asynchronous:{text}: expected 1 or 0"
+                            )));
+                        }
+                    }
+                }
                 "node_id" => node_id = Some(number(name, &text, MAX_PROCESSES)?),
                 "num_nodes" => num_nodes = Some(number(name, &text, MAX_PROCESSES + 1)?),
                 "partition_index" => {
@@ -242,7 +257,7 @@ impl ClientOptions {
                 }
                 _ => {
                     return Err(Error::invalid(format!(
-                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices, collectives_timeout, and node_id, num_nodes, partition_index from jax.distributed)"
+                        "unknown create option '{name}' (xlac takes dump_to, mode, threads, log_calls, devices, collectives_timeout, asynchronous, and node_id, num_nodes, partition_index from jax.distributed)"
                     )));
                 }
             }
@@ -332,6 +347,15 @@ pub struct Client {
     memory_list: Vec<*mut c_void>,
     /// Every device of the job, by process, then id.
     global_device_list: Vec<*mut c_void>,
+    /// The worker threads asynchronous executes run on, one per local device.
+    pub queues: crate::execute_queue::ExecuteQueues,
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        // The runs in flight use the client (its pool): they end before it goes.
+        self.queues.shut_down();
+    }
 }
 
 // SAFETY: the raw pointers point into the client itself, which is never moved after
@@ -391,6 +415,7 @@ impl Client {
             device_list: Vec::with_capacity(n),
             memory_list: Vec::with_capacity(n),
             global_device_list: Vec::new(),
+            queues: crate::execute_queue::ExecuteQueues::new(n),
         });
         let me: *const Client = &*client;
         for (p, process) in global.processes.iter().enumerate() {

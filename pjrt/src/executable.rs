@@ -19,10 +19,11 @@ use xlac::ir::{ArrayShape, Literal, Module, Shape, verifier};
 use xlac::runtime::Argument;
 
 use crate::abi::*;
-use crate::buffer::{Buffer, Event, PJRT_BUFFER_TYPE_TOKEN, buffer_ref, buffer_type};
+use crate::buffer::{Buffer, PJRT_BUFFER_TYPE_TOKEN, Produced, Source, buffer_ref, buffer_type};
 use crate::client::{Client, MEMORY_KIND, Mode, client_ref};
 use crate::compile_options;
 use crate::error::{Code, Error, Result, bytes, entry_points, guard, slice};
+use crate::event::{Event, Failure, Signal};
 use crate::sharded::Sharded;
 
 /// The largest program accepted, in bytes.
@@ -189,6 +190,9 @@ pub struct ExecutableState {
     /// The parameter and output shardings of a program over several devices (what the
     /// Shardings extension reports); `None` on one device.
     shardings: Option<crate::shardings::ExecutableShardings>,
+    /// A run costs less than handing it to a worker thread and back (see [`is_cheap`]):
+    /// with its inputs ready, Execute runs it on the caller's thread.
+    cheap: bool,
 }
 
 // SAFETY: the raw pointers point at 'static strings.
@@ -236,7 +240,8 @@ pub(crate) fn result_leaves(shape: &Shape, out: &mut Vec<Option<ArrayShape>>) {
 
 static COST_NAMES: [&str; 3] = ["flops", "transcendentals", "bytes accessed"];
 
-fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
+/// The entry computation's flops, transcendentals and bytes accessed.
+fn cost_totals(module: &Module) -> [u64; 3] {
     let entry = module.entry;
     let comp = &module.computations[entry];
     let (mut flops, mut transcendentals, mut bytes) = (0u64, 0u64, 0u64);
@@ -247,6 +252,30 @@ fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
         bytes += c.bytes;
     }
     [flops, transcendentals, bytes]
+}
+
+/// The most bytes a cheap program touches.
+const CHEAP_BYTES: u64 = 64 << 10;
+/// The most flops (transcendentals counted 16 times) a cheap program does.
+const CHEAP_FLOPS: u64 = 1 << 16;
+
+/// True if a run of `module` takes about as long as handing it to the device's worker and
+/// waking the caller when it ends (a few microseconds): few bytes and flops, and no loop
+/// or conditional whose trip count the cost leaves out. XLA's CPU client runs such
+/// "cheap" computations inline too.
+fn is_cheap(module: &Module) -> bool {
+    let [flops, transcendentals, bytes] = cost_totals(module);
+    let control_flow = module.computations.values().any(|c| {
+        c.contains_opcode(xlac::ir::Opcode::While)
+            || c.contains_opcode(xlac::ir::Opcode::Conditional)
+    });
+    !control_flow
+        && bytes <= CHEAP_BYTES
+        && flops.saturating_add(transcendentals.saturating_mul(16)) <= CHEAP_FLOPS
+}
+
+fn cost_values(module: &Module) -> Vec<PJRT_NamedValue> {
+    cost_totals(module)
         .iter()
         .zip(COST_NAMES)
         .map(|(&v, name)| PJRT_NamedValue {
@@ -363,6 +392,7 @@ pub fn compile(
         ..XlacCompileOptions::default()
     };
     let mut shardings = None;
+    let cheap = is_cheap(&module);
     let (runner, optimized_text, optimized_program, cost, memory, code_bytes, donated) =
         match client.options.mode {
             _ if replicas * partitions > 1 => {
@@ -517,6 +547,7 @@ pub fn compile(
         memory,
         code_bytes,
         shardings,
+        cheap,
     })
 }
 
@@ -687,6 +718,12 @@ impl ExecutableState {
 
     /// Checks the argument count and shapes against the parameters.
     pub fn check_arguments(&self, args: &[&Literal]) -> Result<()> {
+        let shapes: Vec<Shape> = args.iter().map(|a| a.shape()).collect();
+        self.check_shapes(&shapes)
+    }
+
+    /// Checks the arguments' shapes against the parameters.
+    pub fn check_shapes(&self, args: &[Shape]) -> Result<()> {
         if args.len() != self.parameters.len() {
             return Err(Error::invalid(format!(
                 "error: {} takes {} arguments, got {}",
@@ -695,9 +732,8 @@ impl ExecutableState {
                 args.len()
             )));
         }
-        for (i, (arg, param)) in args.iter().zip(&self.parameters).enumerate() {
-            let given = arg.shape();
-            if !shapes_match(&given, param) {
+        for (i, (given, param)) in args.iter().zip(&self.parameters).enumerate() {
+            if !shapes_match(given, param) {
                 return Err(Error::invalid(format!(
                     "error: {}: argument {i} is {given}, the parameter is {param}",
                     self.name
@@ -1009,42 +1045,86 @@ unsafe fn execute_options_ok(options: *mut PJRT_ExecuteOptions) -> Result<Vec<i6
     Ok(indices.to_vec())
 }
 
-/// The arguments of one Execute: each buffer's data, shared, or taken out of a donated
-/// buffer (which counts as deleted from then on). A buffer under an external reference
+/// One argument of an Execute, as taken from its buffer: where its data is (perhaps the
+/// output of a run still in flight) and whether the run may own it.
+pub struct Taken {
+    source: Source,
+    donated: bool,
+    /// A token parameter: whatever was passed, the run gets a token.
+    token: bool,
+}
+
+impl Taken {
+    /// True if the data is there (no run in flight produces it).
+    fn is_ready(&self) -> bool {
+        self.source.is_ready()
+    }
+
+    /// Waits for the data (the producing run's failure if it failed) and makes it an
+    /// input: owned if donated and nothing else shares it, else shared.
+    fn wait(self, i: usize) -> Result<Input> {
+        let data = self.source.wait().map_err(|e| {
+            Error::new(
+                e.code,
+                format!(
+                    "error: argument {i} comes from a run that failed: {}",
+                    e.message
+                ),
+            )
+        })?;
+        if self.token {
+            return Ok(Input::Kept(Arc::new(Literal::Token)));
+        }
+        Ok(if self.donated {
+            match Arc::try_unwrap(data) {
+                Ok(owned) => Input::Donated(owned),
+                Err(l) => Input::Kept(l),
+            }
+        } else {
+            Input::Kept(data)
+        })
+    }
+}
+
+/// Waits for every argument of one run.
+fn wait_all(args: Vec<Taken>) -> Result<Vec<Input>> {
+    args.into_iter()
+        .enumerate()
+        .map(|(i, a)| a.wait(i))
+        .collect()
+}
+
+/// The arguments of one Execute: where each buffer's data is, shared, or taken out of a
+/// donated buffer (which counts as deleted from then on). Nothing waits here: an argument
+/// may be the output of a run still in flight. A buffer under an external reference
 /// (a zero-copy numpy view) is not donated: it stays alive and the run reads it, the
 /// aliased output getting memory of its own, as XLA:CPU refuses such a donation. A
 /// donated buffer passed more than once is refused with XLA's INVALID_ARGUMENT messages,
 /// nothing consumed; the run owns a donated buffer's data only when nothing else shares
-/// it.
+/// it by the time it starts.
 fn take_arguments(
     state: &ExecutableState,
     handles: &[*mut c_void],
     non_donatable: &[i64],
-) -> Result<Vec<Input>> {
+) -> Result<Vec<Taken>> {
     let buffers = handles
         .iter()
         // SAFETY: live buffers from this plugin.
         .map(|&h| unsafe { buffer_ref(h) })
         .collect::<Result<Vec<_>>>()?;
-    let shared = buffers
+    for (i, b) in buffers.iter().enumerate() {
+        b.source()
+            .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))?;
+    }
+    // A token parameter takes whatever jax passes for it: a token from an earlier run, or
+    // the `bool[0]` array it starts an ordered effect with.
+    let token = |i: usize| matches!(state.parameters.get(i), Some(Shape::Token));
+    let given: Vec<Shape> = buffers
         .iter()
         .enumerate()
-        .map(|(i, b)| {
-            let data = b
-                .literal()
-                .map_err(|e| Error::new(e.code, format!("error: argument {i}: {}", e.message)))?;
-            // A token parameter takes whatever jax passes for it: a token from an earlier
-            // run, or the `bool[0]` array it starts an ordered effect with.
-            Ok(match state.parameters.get(i) {
-                Some(Shape::Token) => Arc::new(Literal::Token),
-                _ => data,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    {
-        let refs: Vec<&Literal> = shared.iter().map(|l| &**l).collect();
-        state.check_arguments(&refs)?;
-    }
+        .map(|(i, b)| if token(i) { Shape::Token } else { b.shape() })
+        .collect();
+    state.check_shapes(&given)?;
     let donate = |i: usize| {
         state.donates(i)
             && !non_donatable.contains(&(i as i64))
@@ -1078,25 +1158,74 @@ fn take_arguments(
             ),
         ));
     }
-    for (i, _) in handles.iter().enumerate() {
-        if donate(i) {
-            drop(buffers[i].take()?);
-        }
-    }
-    Ok(shared
-        .into_iter()
+    buffers
+        .iter()
         .enumerate()
-        .map(|(i, l)| {
-            if donate(i) {
-                match Arc::try_unwrap(l) {
-                    Ok(owned) => Input::Donated(owned),
-                    Err(l) => Input::Kept(l),
-                }
-            } else {
-                Input::Kept(l)
-            }
+        .map(|(i, b)| {
+            Ok(Taken {
+                source: if donate(i) { b.take()? } else { b.source()? },
+                donated: donate(i),
+                token: token(i),
+            })
         })
-        .collect())
+        .collect()
+}
+
+/// A client pointer a worker thread may hold: the client shuts its queues down (waiting
+/// for the runs in flight) before it goes.
+struct ClientRef(*const Client);
+
+// SAFETY: the client is `Sync` and outlives every queued run (see above).
+unsafe impl Send for ClientRef {}
+
+/// Queues one run of a one-device program on the worker of local device `device` and
+/// returns at once with the output buffers (pending until the run ends) and the signal of
+/// its end.
+fn execute_async(
+    client: &Client,
+    state: &Arc<ExecutableState>,
+    device: usize,
+    args: Vec<Taken>,
+) -> Result<(Vec<Buffer>, Arc<Signal>)> {
+    let run = Signal::pending();
+    let produced: Vec<Arc<Produced>> = state
+        .outputs
+        .iter()
+        .map(|_| Produced::new(run.clone()))
+        .collect();
+    let buffers = state
+        .outputs
+        .iter()
+        .zip(&produced)
+        .map(|(shape, p)| Buffer::pending(client, device, shape.as_ref(), p.clone()))
+        .collect();
+    let job_state = state.clone();
+    let job_run = run.clone();
+    let job_client = ClientRef(client);
+    client.queues.enqueue(
+        device,
+        Box::new(move || {
+            let job_client = job_client;
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // SAFETY: the client outlives its queued runs.
+                let client = unsafe { &*job_client.0 };
+                let inputs = wait_all(args)?;
+                let leaves = job_state.execute(client, inputs, None)?;
+                for (p, leaf) in produced.iter().zip(leaves) {
+                    p.set(leaf);
+                }
+                Ok(())
+            }))
+            .unwrap_or_else(|_| {
+                Err(Error::new(
+                    Code::Internal,
+                    format!("error: {}: the run panicked", job_state.name),
+                ))
+            });
+            job_run.fire(outcome.map_err(|e: Error| Failure::of(&e)));
+        }),
+    )?;
+    Ok((buffers, run))
 }
 
 entry_points! {
@@ -1152,31 +1281,63 @@ entry_points! {
             }
             rows.push(handles);
         }
-        let host = unsafe { host_callbacks(a.options)? };
-        let mut inputs = Vec::with_capacity(rows.len());
-        for handles in rows {
-            inputs.push(take_arguments(&l.state, handles, &non_donatable)?);
-        }
-        let outputs = l.state.execute_all(client, inputs, host)?;
         // SAFETY: `output_lists[d]` has room for `NumOutputs` buffers per device.
         let out_lists = unsafe { slice(a.output_lists, devices.len(), "output_lists")? };
-        for ((&list, leaves), &device) in out_lists.iter().zip(outputs).zip(devices) {
-            if list.is_null() && !leaves.is_empty() {
-                return Err(Error::invalid("output_lists[d] is NULL"));
-            }
-            for (i, leaf) in leaves.into_iter().enumerate() {
-                let buffer = match leaf {
-                    Literal::Array(a) => Buffer::new(client, device, a),
-                    _ => Buffer::token(client, device),
-                };
+        if out_lists.iter().any(|l| l.is_null()) && !l.state.outputs.is_empty() {
+            return Err(Error::invalid("output_lists[d] is NULL"));
+        }
+        let host = unsafe { host_callbacks(a.options)? };
+        let mut taken = Vec::with_capacity(rows.len());
+        for handles in rows {
+            taken.push(take_arguments(&l.state, handles, &non_donatable)?);
+        }
+        // One device, no host callbacks: queue the run and return (a cheap run whose inputs
+        // are there runs here: the hand-off would cost more than the run). Host callbacks run
+        // Python under the GIL, which the caller may hold while it waits for the plugin
+        // (XLA's own clients run such programs synchronously too); programs over several
+        // devices run together and synchronously.
+        let inline = l.state.cheap && taken.iter().flatten().all(Taken::is_ready);
+        let asynchronous = client.options.asynchronous
+            && devices.len() == 1
+            && host.is_none()
+            && !inline
+            && !matches!(l.state.runner, Runner::Devices(_));
+        let (outputs, complete) = if asynchronous {
+            let args = taken.pop().unwrap_or_default();
+            let (buffers, run) = execute_async(client, &l.state, devices[0], args)?;
+            (vec![buffers], Some(run))
+        } else {
+            let inputs = taken.into_iter().map(wait_all).collect::<Result<Vec<_>>>()?;
+            let outputs = l.state.execute_all(client, inputs, host)?;
+            let buffers = outputs
+                .into_iter()
+                .zip(devices)
+                .map(|(leaves, &device)| {
+                    leaves
+                        .into_iter()
+                        .map(|leaf| match leaf {
+                            Literal::Array(a) => Buffer::new(client, device, a),
+                            _ => Buffer::token(client, device),
+                        })
+                        .collect()
+                })
+                .collect();
+            (buffers, None)
+        };
+        for (&list, buffers) in out_lists.iter().zip(outputs) {
+            for (i, buffer) in buffers.into_iter().enumerate() {
                 // SAFETY: index within the pre-sized list.
                 unsafe { *list.add(i) = buffer.into_raw() };
             }
         }
         if !a.device_complete_events.is_null() {
             for d in 0..devices.len() {
+                let event = match &complete {
+                    Some(run) => Event::on(run.clone()),
+                    None => Event::ready(),
+                };
                 // SAFETY: room for one event per device.
-                unsafe { *a.device_complete_events.add(d) = Event::ready() };
+                unsafe { *a.device_complete_events.add(d) = event };
             }
         }
         Ok(())
@@ -1396,6 +1557,23 @@ mod tests {
             "{}",
             text.lines().next().unwrap_or_default()
         );
+    }
+
+    #[test]
+    fn small_programs_without_loops_are_cheap() {
+        let program = |text: &str| read_program(text.as_bytes(), "mlir").unwrap().module;
+        let add = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  \
+                   %c = stablehlo.constant dense<1.0> : tensor<4xf32>\n  \
+                   %0 = stablehlo.add %a, %c : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+        assert!(is_cheap(&program(add)));
+        let big = add.replace("4xf32", "1024x1024xf32");
+        assert!(!is_cheap(&program(&big)));
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/bytecode/programs/fori_loop.jit.mlirbc"
+        );
+        let code = std::fs::read(path).unwrap();
+        assert!(!is_cheap(&read_program(&code, "mlir").unwrap().module));
     }
 
     #[test]

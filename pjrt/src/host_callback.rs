@@ -150,6 +150,11 @@ impl ExecuteContext {
                 loaded.num_callbacks
             )));
         }
+        // jaxlib adds the list to every execute, empty for a program without callbacks:
+        // such a run needs no host (and may run asynchronously).
+        if loaded.num_callbacks == 0 {
+            return Ok(None);
+        }
         // SAFETY: `callbacks` holds `num_callbacks` pointers.
         let callables = unsafe {
             crate::error::slice(

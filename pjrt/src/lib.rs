@@ -4,8 +4,9 @@
 //!
 //! What fills the slots:
 //! - real functions for everything a JAX session calls: the client and its one CPU device
-//!   and memory ([`client`]), buffers and events ([`buffer`]), compile and execute
-//!   ([`executable`], with the compile options read by [`compile_options`]);
+//!   and memory ([`client`]), buffers ([`buffer`]) and events ([`event`]), compile and
+//!   execute ([`executable`], with the compile options read by [`compile_options`]; one-device
+//!   runs go to a per-device worker, [`execute_queue`], and Execute returns at once);
 //! - NULL for the 8 slots the client tests for NULL ([`abi::NULL_SLOTS`]);
 //! - a named trampoline returning UNIMPLEMENTED for every other slot ([`unimplemented`]),
 //!   because a NULL in a slot the client calls unconditionally is a segfault.
@@ -26,7 +27,9 @@ pub mod call_log;
 pub mod client;
 pub mod compile_options;
 pub mod error;
+pub mod event;
 pub mod executable;
+pub mod execute_queue;
 pub mod host_callback;
 pub mod mpi_job;
 pub mod option_overrides;
@@ -72,6 +75,7 @@ fn api() -> &'static PJRT_Api {
 fn implemented() -> Vec<(&'static str, *const c_void)> {
     use buffer::*;
     use client::*;
+    use event::*;
     use executable::*;
     macro_rules! table {
         ($( $name:literal => $f:expr ),* $(,)?) => { vec![ $( ($name, $f as *const c_void) ),* ] };
