@@ -80,14 +80,16 @@ fn expansion() -> Pipeline {
 }
 
 /// The algebraic clean-up, run until nothing changes (XLA's "simplification" HloPassFix).
-/// A loop's per-step products with an invariant matrix are hoisted before the dead-state
-/// rule of `simplify-while-loops` runs, which then drops the sliced input from the state.
+/// A loop's per-step products with an invariant matrix are hoisted first, so the
+/// dead-state rule of `simplify-while-loops` drops the sliced input from the state in the
+/// same round; first also because a dump file names the pass after the one that changed
+/// the module, and no other pass's file is renamed where the hoist finds nothing.
 fn simplification(hoist_log: &Rc<RefCell<InputProjectionLog>>) -> Pipeline {
     Pipeline::new("simplification")
+        .pass(WhileLoopInputProjection::new(hoist_log))
         .pass(AlgebraicSimplifier::new())
         .pass(Dce)
         .pass(TupleSimplifier)
-        .pass(WhileLoopInputProjection::new(hoist_log))
         .pass(WhileLoopSimplifier)
         .pass(Dce)
         .pass(ConstantFolding)

@@ -11,8 +11,8 @@
 //! body:   x = reshape(dynamic-slice(gte(s, X), gte(s, i), 0, ...)), sizes={1,...}
 //!         d = dot(x, W)                       W = gte(s, J) passed through, or a constant
 //! =>
-//! before: p = reshape(dot(reshape(xs) [T·M,K], W)) [T,M,N]    carried as a new element P
-//! body:   d = reshape(dynamic-slice(gte(s, P), gte(s, i), 0, 0)), sizes={1,M,N}
+//! before: p = dot(reshape(xs) [T·M,K], W) [T·M,N]        carried as a new element P
+//! body:   d = dynamic-slice(gte(s, P), gte(s, i) * M, 0), sizes={M,N}
 //! ```
 //!
 //! It fires only when it is exact, the same dot of the same operands per element:
@@ -26,7 +26,12 @@
 //!   dimensions whole, so their start indices clamp to 0), at the loop counter itself;
 //! - the trip count is known (the counter pattern of `simplify-while-loops`) and the
 //!   counter visits each of the T rows exactly once, in range, so no start index clamps;
-//! - the product is at most [`MAX_HOISTED_BYTES`], so memory cannot blow up.
+//! - the product is at most [`MAX_HOISTED_BYTES`], so memory cannot blow up, and its
+//!   row numbers fit the counter's type.
+//!
+//! The product is carried as the dot's own `[T·M,N]` result, not reshaped to `[T,M,N]`:
+//! copy insertion copies a loop's initial value that only forwards another buffer (a
+//! bitcast), which would cost a copy of the whole product before the loop.
 //!
 //! A GEMM may sum a row's K products in another order in a batch of T·M rows than in a
 //! batch of M (xlac's few-rows kernel and the blocked GEMM differ), so a hoisted result is
@@ -87,6 +92,8 @@ pub enum NotHoisted {
     },
     /// The dot is ordered by control edges.
     ControlEdges,
+    /// The product's row numbers (counter × M) do not fit the counter's type.
+    IndexTypeTooNarrow,
 }
 
 impl fmt::Display for NotHoisted {
@@ -122,6 +129,9 @@ impl fmt::Display for NotHoisted {
                 "the product would take {bytes} bytes, over the limit of {MAX_HOISTED_BYTES}"
             ),
             NotHoisted::ControlEdges => f.write_str("the dot has control edges"),
+            NotHoisted::IndexTypeTooNarrow => {
+                f.write_str("the product's row numbers do not fit the counter's type")
+            }
         }
     }
 }
@@ -256,14 +266,12 @@ impl WhileLoopInputProjection {
             let outcome = plan_dot(module, body, d, counter.as_ref());
             let logged = outcome.as_ref().map(|p| {
                 format!(
-                    "one [{},{}]x[{},{}] dot before the loop; the body reads row i of its [{},{},{}] result",
+                    "one [{},{}]x[{},{}] dot before the loop; step i reads its rows [i*{m}, i*{m}+{m})",
                     p.rows * p.m,
                     p.k,
                     p.k,
                     p.n,
-                    p.rows,
-                    p.m,
-                    p.n
+                    m = p.m,
                 )
             });
             self.log.borrow_mut().record(Decision {
@@ -413,6 +421,10 @@ fn plan_dot(
     if bytes > MAX_HOISTED_BYTES {
         return Err(NotHoisted::TooLarge { bytes });
     }
+    let index_bits = index_ty.bit_width() as u32 - u32::from(index_ty.is_signed_integral());
+    if (rows as i128) * (m as i128) > (1i128 << index_bits.min(100)) {
+        return Err(NotHoisted::IndexTypeTooNarrow);
+    }
     Ok(Plan {
         dot: d,
         xs,
@@ -442,7 +454,7 @@ fn rewrite_loop(module: &mut Module, c: ComputationId, id: InstrId, plans: &[Pla
     let body_comp = &module.computations[body];
     let products: Vec<Shape> = plans
         .iter()
-        .map(|p| Shape::array(p.ty, &[p.rows, p.m, p.n]))
+        .map(|p| Shape::array(p.ty, &[p.rows * p.m, p.n]))
         .collect();
     let new_shape = Shape::Tuple(old_elements.iter().chain(&products).cloned().collect());
 
@@ -482,16 +494,7 @@ fn rewrite_loop(module: &mut Module, c: ComputationId, id: InstrId, plans: &[Pla
         );
         large.metadata = dot.metadata.clone();
         let large = comp.insert_before(id, large);
-        let product = comp.insert_before(
-            id,
-            Instruction::new(
-                format!("{}.steps", dot.name),
-                Shape::array(ty, &[p.rows, p.m, p.n]),
-                Op::Plain(Opcode::Reshape),
-                vec![large],
-            ),
-        );
-        init_operands.push(product);
+        init_operands.push(large);
     }
     let new_init = comp.insert_before(
         id,
@@ -540,30 +543,45 @@ fn rewrite_loop(module: &mut Module, c: ComputationId, id: InstrId, plans: &[Pla
                 vec![],
             ),
         );
-        let ty = p.ty;
-        let row = copy.insert_before(
-            p.dot,
-            Instruction::new(
-                "dynamic-slice",
-                Shape::array(ty, &[1, p.m, p.n]),
-                Op::DynamicSlice {
-                    sizes: vec![1, p.m, p.n],
-                },
-                vec![carried, p.index, zero, zero],
-            ),
-        );
+        // Step i's rows start at i·M (checked to fit the counter's type).
+        let start = if p.m == 1 {
+            p.index
+        } else {
+            let m = copy.insert_before(
+                p.dot,
+                Instruction::new(
+                    "constant",
+                    Shape::scalar(index_ty),
+                    Op::Constant {
+                        literal: index_literal(index_ty, p.m),
+                    },
+                    vec![],
+                ),
+            );
+            copy.insert_before(
+                p.dot,
+                Instruction::new(
+                    "multiply",
+                    Shape::scalar(index_ty),
+                    Op::Plain(Opcode::Multiply),
+                    vec![p.index, m],
+                ),
+            )
+        };
         let dot_shape = copy.instrs[p.dot].shape.clone();
         let dot_name = copy.instrs[p.dot].name.clone();
-        let reshaped = copy.insert_before(
+        let row = copy.insert_before(
             p.dot,
             Instruction::new(
                 format!("{dot_name}.row"),
                 dot_shape,
-                Op::Plain(Opcode::Reshape),
-                vec![row],
+                Op::DynamicSlice {
+                    sizes: vec![p.m, p.n],
+                },
+                vec![carried, start, zero],
             ),
         );
-        copy.replace_all_uses(p.dot, reshaped);
+        copy.replace_all_uses(p.dot, row);
         let root = copy.root;
         copy.instrs[root].operands.push(carried);
     }
@@ -577,4 +595,19 @@ fn rewrite_loop(module: &mut Module, c: ComputationId, id: InstrId, plans: &[Pla
         condition: new_condition,
         body: new_body,
     };
+}
+
+/// `value` as a scalar literal of the integer type `ty` (it fits: see `plan_dot`).
+fn index_literal(ty: PrimitiveType, value: i64) -> Literal {
+    let a = match ty {
+        PrimitiveType::S8 => ArrayLiteral::scalar(value as i8),
+        PrimitiveType::S16 => ArrayLiteral::scalar(value as i16),
+        PrimitiveType::S32 => ArrayLiteral::scalar(value as i32),
+        PrimitiveType::U8 => ArrayLiteral::scalar(value as u8),
+        PrimitiveType::U16 => ArrayLiteral::scalar(value as u16),
+        PrimitiveType::U32 => ArrayLiteral::scalar(value as u32),
+        PrimitiveType::U64 => ArrayLiteral::scalar(value as u64),
+        _ => ArrayLiteral::scalar(value),
+    };
+    Literal::Array(a)
 }
