@@ -268,7 +268,7 @@ fn leaves_a_loop_that_visits_fewer_rows() {
 
 #[test]
 fn leaves_a_product_over_the_size_limit() {
-    // 4096 steps of [2,5]... made large through N: [4096·2, 3] x [3, 1024·2] is 64 MiB + .
+    // 4096 steps of 2 rows by 2049 columns: the [8192,2049] f32 product is 64.03 MiB.
     let before = plain_scan()
         .replace("f32[4,2,3]", "f32[4096,2,3]")
         .replace("f32[3,5]", "f32[3,2049]")
