@@ -30,6 +30,7 @@ use crate::layout::layout_assignment::LayoutAssignment;
 use crate::layout::scheduler::HloMemoryScheduler;
 use crate::pipeline::bisect::Snapshot;
 use crate::pipeline::cpu::cpu_pipeline;
+use crate::pipeline::while_loop_input_projection::InputProjectionLog;
 use crate::pipeline::{Artifact, DumpWriter, PassRecord, Pipeline, PipelineContext, PipelineError};
 use crate::report::{ReportData, ReportOptions};
 use crate::runtime::buffer_plan::Plan;
@@ -351,6 +352,7 @@ fn compile_pipeline(
     options: &CompileOptions,
     log: &DecisionLog,
     spmd_log: &std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>>,
+    hoist_log: &Rc<std::cell::RefCell<InputProjectionLog>>,
 ) -> Pipeline {
     let layout = LayoutAssignment {
         forced_parameter_layouts: options.forced_parameter_layouts.clone(),
@@ -367,7 +369,7 @@ fn compile_pipeline(
         ),
     };
     pipeline
-        .pipeline(cpu_pipeline(layout))
+        .pipeline(cpu_pipeline(layout, hoist_log))
         .pipeline(fusion_pipeline(log))
         .pipeline(
             Pipeline::new("scheduling")
@@ -388,12 +390,18 @@ pub fn pass_and_pipeline_names() -> Vec<&'static str> {
         }),
         ..CompileOptions::default()
     };
-    let mut names =
-        compile_pipeline(&options, &DecisionLog::default(), &Rc::default()).step_names();
+    let mut names = compile_pipeline(
+        &options,
+        &DecisionLog::default(),
+        &Rc::default(),
+        &Rc::default(),
+    )
+    .step_names();
     // One device's steps: the sharding removal that replaces the SPMD pipeline.
     for name in compile_pipeline(
         &CompileOptions::default(),
         &DecisionLog::default(),
+        &Rc::default(),
         &Rc::default(),
     )
     .step_names()
@@ -413,7 +421,8 @@ fn optimize_with(
 ) -> Result<Optimized, CompileError> {
     let log: DecisionLog = Rc::default();
     let spmd_log: std::rc::Rc<std::cell::RefCell<crate::spmd::DecisionLog>> = Rc::default();
-    let mut pipeline = compile_pipeline(options, &log, &spmd_log);
+    let hoist_log: Rc<std::cell::RefCell<InputProjectionLog>> = Rc::default();
+    let mut pipeline = compile_pipeline(options, &log, &spmd_log, &hoist_log);
     let mut ctx = PipelineContext::new();
     ctx.disabled = options
         .disabled_passes
@@ -448,6 +457,16 @@ fn optimize_with(
         && let Some(d) = ctx.dump.as_deref_mut()
     {
         write(d, Artifact::SpmdDecisions, &spmd_log.borrow().to_string())?;
+    }
+    // Only modules with a dot in a loop body get the file, so other dumps stay as they were.
+    if !hoist_log.borrow().decisions.is_empty()
+        && let Some(d) = ctx.dump.as_deref_mut()
+    {
+        write(
+            d,
+            Artifact::WhileLoopInputProjection,
+            &hoist_log.borrow().to_string(),
+        )?;
     }
     let spmd_decisions = options.spmd.map(|_| spmd_log.borrow().clone());
     drop(ctx);

@@ -4,6 +4,9 @@
 //! `crate::layout` and is handed in by `compiler/`; fusion and scheduling follow this
 //! pipeline there.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::algsimp::AlgebraicSimplifier;
 use super::all_reduce_promotion::AllReducePromotion;
 use super::call_inliner::CallInliner;
@@ -21,6 +24,7 @@ use super::rng_bit_generator_expander::RngBitGeneratorExpander;
 use super::topk_decomposer::TopkDecomposer;
 use super::triangular_solve_expander::TriangularSolveExpander;
 use super::tuple_simplifier::TupleSimplifier;
+use super::while_loop_input_projection::{InputProjectionLog, WhileLoopInputProjection};
 use super::while_loop_simplifier::WhileLoopSimplifier;
 use super::{Pass, Pipeline};
 
@@ -28,11 +32,15 @@ use super::{Pass, Pipeline};
 const MAX_ROUNDS: usize = 25;
 
 /// The HLO optimization pipeline `xlac run` and `xlac compile` apply before fusion;
-/// `layout_assignment` runs after the simplifications, as in XLA.
-pub fn cpu_pipeline(layout_assignment: impl Pass + 'static) -> Pipeline {
+/// `layout_assignment` runs after the simplifications, as in XLA; the loop dots hoisted
+/// (or not) go to `hoist_log`.
+pub fn cpu_pipeline(
+    layout_assignment: impl Pass + 'static,
+    hoist_log: &Rc<RefCell<InputProjectionLog>>,
+) -> Pipeline {
     Pipeline::new("cpu-hlo-passes")
         .pipeline(expansion())
-        .pipeline(simplification())
+        .pipeline(simplification(hoist_log))
         .pass(Cse)
         .pass(Dce)
         .pass(FlattenCallGraph)
@@ -72,8 +80,13 @@ fn expansion() -> Pipeline {
 }
 
 /// The algebraic clean-up, run until nothing changes (XLA's "simplification" HloPassFix).
-fn simplification() -> Pipeline {
+/// A loop's per-step products with an invariant matrix are hoisted first, so the
+/// dead-state rule of `simplify-while-loops` drops the sliced input from the state in the
+/// same round; first also because a dump file names the pass after the one that changed
+/// the module, and no other pass's file is renamed where the hoist finds nothing.
+fn simplification(hoist_log: &Rc<RefCell<InputProjectionLog>>) -> Pipeline {
     Pipeline::new("simplification")
+        .pass(WhileLoopInputProjection::new(hoist_log))
         .pass(AlgebraicSimplifier::new())
         .pass(Dce)
         .pass(TupleSimplifier)

@@ -30,6 +30,8 @@ pub enum Artifact<'a> {
     FpContraction,
     /// Per instruction: shardings in and out, the partitioner's rule, the collectives it made.
     SpmdDecisions,
+    /// Every dot in a loop body `while-loop-input-projection` considered: hoisted or why not.
+    WhileLoopInputProjection,
     /// The buffer plan: allocations and the values in them (XLA's format).
     BufferAssignment,
     /// Schedule positions where each value is defined and last used.
@@ -187,6 +189,11 @@ impl DumpWriter {
             Artifact::SpmdDecisions => (
                 "spmd-decisions.txt".to_string(),
                 "per instruction: its sharding and why, the partitioner's rule, the collectives it made"
+                    .to_string(),
+            ),
+            Artifact::WhileLoopInputProjection => (
+                "while-loop-input-projection.txt".to_string(),
+                "every dot in a loop body: computed for all steps before the loop, or why not"
                     .to_string(),
             ),
             Artifact::BufferAssignment => (

@@ -32,6 +32,7 @@ pub mod rng_bit_generator_expander;
 pub mod topk_decomposer;
 pub mod triangular_solve_expander;
 pub mod tuple_simplifier;
+pub mod while_loop_input_projection;
 pub mod while_loop_simplifier;
 
 #[cfg(test)]

@@ -124,10 +124,12 @@ fn known_trip_count(json: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
-/// A loop counter `i`: starts at `init`, the loop runs while `i direction bound`, and
-/// each iteration adds `step`. Values are exact (i128); `min..=max` is the element type's
-/// range.
-struct Counter {
+/// A loop counter `i`: element `element` of the state, starts at `init`, the loop runs
+/// while `i direction bound`, and each iteration adds `step`. Values are exact (i128);
+/// `min..=max` is the element type's range.
+pub(crate) struct Counter {
+    /// Its index in the loop state.
+    pub(crate) element: usize,
     init: i128,
     step: i128,
     bound: i128,
@@ -149,10 +151,28 @@ impl Counter {
             Ge => i >= self.bound,
         }
     }
+
+    /// The counter's value at the start of each iteration, in order; `None` when the loop
+    /// would run more than `max_trips` times or the counter would wrap around.
+    pub(crate) fn values(&self, max_trips: usize) -> Option<Vec<i128>> {
+        let mut values = Vec::new();
+        let mut i = self.init;
+        while self.compare(i) {
+            if values.len() == max_trips {
+                return None;
+            }
+            values.push(i);
+            i += self.step;
+            if i < self.min || i > self.max {
+                return None;
+            }
+        }
+        Some(values)
+    }
 }
 
 /// Matches the counter pattern of the module doc.
-fn match_counter(
+pub(crate) fn match_counter(
     module: &Module,
     c: ComputationId,
     init: InstrId,
@@ -204,6 +224,7 @@ fn match_counter(
         return None;
     };
     Some(Counter {
+        element: k,
         init: start,
         step,
         bound,
@@ -214,7 +235,7 @@ fn match_counter(
 }
 
 /// `k` if `id` is `get-tuple-element(parameter(0)), index=k`.
-fn param_element(comp: &Computation, id: InstrId) -> Option<usize> {
+pub(crate) fn param_element(comp: &Computation, id: InstrId) -> Option<usize> {
     let instr = &comp.instrs[id];
     let Op::GetTupleElement { index } = instr.op else {
         return None;
@@ -337,7 +358,7 @@ fn plan_dead_state(module: &Module, c: ComputationId, id: InstrId) -> Option<Dea
 
 /// Indices `i` of `get-tuple-element(parameter(0)), index=i` in `comp`; `None` if the
 /// parameter has any other use.
-fn element_reads(comp: &Computation) -> Option<HashSet<usize>> {
+pub(crate) fn element_reads(comp: &Computation) -> Option<HashSet<usize>> {
     let param = *comp.parameters().first()?;
     let mut reads = HashSet::new();
     for (id, instr) in comp.iter() {
