@@ -7,8 +7,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use xlac::compiler::{CompileOptions, compile};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::random_inputs::random_literal;
-use xlac::ir::hlo_text::parse_module;
 
 /// One dot program: `m x k` by `k x n` with the operands stored as the layout asks.
 fn program(m: usize, n: usize, k: usize, lhs_t: bool, rhs_t: bool) -> String {

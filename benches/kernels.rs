@@ -6,8 +6,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use xlac::compiler::{CompileOptions, compile};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::random_inputs::random_literal;
-use xlac::ir::hlo_text::parse_module;
 
 /// (name, HLO text) per kernel class, the reductions aside.
 const PROGRAMS: &[(&str, &str)] = &[

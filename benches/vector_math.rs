@@ -12,7 +12,7 @@ use xlac::codegen::block_math::{
 };
 use xlac::codegen::denormals::with_flushed_denormals;
 use xlac::codegen::{CodegenOptions, compile_kernels};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 
 /// Inputs in [−4, 4): a fixed, non-trivial spread.
 fn inputs(n: usize) -> Vec<f32> {

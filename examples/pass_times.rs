@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");

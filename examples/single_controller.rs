@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use xlac::distributed::{Controller, RemoteArray, Token};
+use xlac::front::hlo_text::parse_module;
 use xlac::ifrt::{Mesh, Sharding};
-use xlac::ir::hlo_text::parse_module;
 use xlac::pspec;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -4,8 +4,8 @@
 //! Run: `cargo run --release --example thunk_times -- path/to/model.hlo [rounds]`.
 
 use xlac::compiler::{CompileOptions, compile};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::arguments::entry_parameters;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayLiteral, Literal};
 
 fn main() {

@@ -1,7 +1,7 @@
-"""Golden values for xlac's CHLO decomposition tests (src/ir/stablehlo/chlo/).
+"""Golden values for xlac's CHLO decomposition tests (src/front/stablehlo/chlo/).
 
 Runs each function through real JAX/XLA:CPU (jax/jaxlib 0.10.2), where `jax.lax.<op>` lowers
-to the `chlo.<op>` under test, and writes `src/ir/stablehlo/chlo/golden.rs`: one `Golden`
+to the `chlo.<op>` under test, and writes `src/front/stablehlo/chlo/golden.rs`: one `Golden`
 per (op, element type) with its inputs and XLA's outputs, all as f64 (f32 values are exact
 in f64; nan and inf are spelled out).
 Usage: python3 scripts/golden_chlo.py
@@ -16,7 +16,7 @@ import numpy as np
 jax.config.update("jax_enable_x64", True)
 jax.config.update("jax_platforms", "cpu")
 
-OUT = pathlib.Path(__file__).resolve().parent.parent / "src/ir/stablehlo/chlo/golden.rs"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "src/front/stablehlo/chlo/golden.rs"
 
 INF, NAN = float("inf"), float("nan")
 GENERAL = [-3.5, -1.0, -0.25, 0.0, 1e-3, 0.3, 1.0, 2.5, 7.0, 30.0]

@@ -15,6 +15,7 @@ pub mod diff_dump;
 pub mod distributed;
 pub mod eval;
 pub mod explain;
+pub mod front;
 pub mod fusion;
 pub mod fuzz;
 pub mod ifrt;

@@ -14,9 +14,10 @@ use std::path::Path;
 use xlac::compiler::{CompileOptions, compile};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::hlo_text;
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::{NamedArray, read_npz};
-use xlac::ir::{Literal, hlo_text};
+use xlac::ir::Literal;
 
 struct Case {
     rule: String,

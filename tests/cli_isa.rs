@@ -29,7 +29,7 @@ fn every_testdata_kernel_lists_on_every_isa() {
     let mut kernel_count = 0;
     for dir in xlac::testdata::model_dirs() {
         let text = std::fs::read_to_string(dir.join("model.hlo")).unwrap();
-        let module = xlac::ir::hlo_text::parse_module(&text, "model.hlo")
+        let module = xlac::front::hlo_text::parse_module(&text, "model.hlo")
             .unwrap()
             .module;
         let module = optimize(module, &CompileOptions::default())

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use xlac::compiler::{DeviceBackend, DeviceRunError, DeviceRunOptions, run_on_devices};
 use xlac::eval::compare::{Tolerance, compare_arrays};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayLiteral, Literal, Module};
 use xlac::runtime::collectives::report::Cause;
 use xlac::runtime::collectives::static_check::check_collectives;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use xlac::compiler::{DeviceBackend, DeviceRunError, DeviceRunOptions, load_on_devices};
 use xlac::eval::host_callback::{HostCallbackHandler, HostCallbacks};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, PrimitiveType, Shape};
 use xlac::runtime::collectives::{CollectiveError, CollectiveMode, DeviceGrid};
 

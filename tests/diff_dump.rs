@@ -355,7 +355,7 @@ fn mutated_dumps_never_panic() {
         .iter()
         .find(|(n, _)| n.ends_with(".before_optimizations.txt"))
         .unwrap();
-    let module = xlac::ir::hlo_text::parse_module(std::str::from_utf8(&before.1).unwrap(), "b")
+    let module = xlac::front::hlo_text::parse_module(std::str::from_utf8(&before.1).unwrap(), "b")
         .unwrap()
         .module;
     let options = xlac::compiler::CompileOptions {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use xlac::compiler::{CompileOptions, optimize};
 use xlac::eval::{EvalOptions, evaluate, interprets};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 use xlac::ir::{
     ArrayLiteral, ComputationBuilder, Literal, Module, OpCategory, Opcode, PrimitiveType, Shape,
 };

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::pipeline::cholesky_expander::CholeskyExpander;
 use xlac::pipeline::dce::Dce;
 use xlac::pipeline::dot_decomposer::DotDecomposer;

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use xlac::compiler::{CompileOptions, compile};
 use xlac::explain::{Story, explain};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 
 const TRANSFORMER: &str = "testdata/bench/transformer_block/model.hlo";
 

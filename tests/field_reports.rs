@@ -13,9 +13,10 @@ use std::process::Command;
 use xlac::compiler::{CompileOptions, compile};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::hlo_text;
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
-use xlac::ir::{ArrayLiteral, Literal, Module, hlo_text};
+use xlac::ir::{ArrayLiteral, Literal, Module};
 use xlac::testdata::compare_with_expected;
 
 const PROGRAMS: [&str; 4] = ["jax39257", "jax40412", "jax39741", "xla47316"];

@@ -13,9 +13,10 @@ use std::path::Path;
 use xlac::compiler::{CompileOptions, compile, optimize};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::hlo_text;
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
-use xlac::ir::{ArrayLiteral, Literal, Module, hlo_text};
+use xlac::ir::{ArrayLiteral, Literal, Module};
 use xlac::testdata::model_dirs;
 
 const PROGRAMS: &[&str] = &["fp_contraction", "fp_contraction_f64", "fp_contraction_f16"];

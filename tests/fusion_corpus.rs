@@ -3,7 +3,7 @@
 //! rules, its `kLoop` fusions are kept, and the result still matches `expected.npz`.
 
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 use xlac::ir::{FusionKind, Op};
 use xlac::testdata::{check_against_expected, model_dirs};
 

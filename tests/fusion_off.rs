@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use xlac::compiler::{CompileOptions, compile, optimize};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 use xlac::ir::kernel_ops::{is_free, is_kernel_instruction};
 use xlac::ir::{Module, Op};
 

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 use xlac::ir::verifier::verify;
 use xlac::testdata::{check_against_expected, model_dirs};
 

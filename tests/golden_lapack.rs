@@ -16,10 +16,11 @@ use std::path::{Path, PathBuf};
 use xlac::compiler::{CompileOptions, compile};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::stablehlo;
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
 use xlac::ir::verifier::verify;
-use xlac::ir::{ArrayLiteral, Module, PrimitiveType, stablehlo};
+use xlac::ir::{ArrayLiteral, Module, PrimitiveType};
 
 /// The case folders, sorted.
 fn cases() -> Vec<PathBuf> {

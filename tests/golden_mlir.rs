@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::{hlo_text, stablehlo};
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
 use xlac::ir::verifier::verify;
-use xlac::ir::{Literal, Module, hlo_text, stablehlo};
+use xlac::ir::{Literal, Module};
 
 /// The model folders under `testdata/`, sorted.
 fn models() -> Vec<PathBuf> {

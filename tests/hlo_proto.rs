@@ -1,4 +1,4 @@
-//! `ir::hlo_proto` over the testdata models after every xlac pass (fusions, layouts,
+//! `front::hlo_proto` over the testdata models after every xlac pass (fusions, layouts,
 //! schedule): the bytes decode back (prost) into a proto that says what the module says,
 //! checked field by field against the module, not against the writer's own helpers.
 
@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use prost::Message;
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::ir::hlo_proto::messages::*;
-use xlac::ir::hlo_proto::serialize_with_config;
+use xlac::front::hlo_proto::messages::*;
+use xlac::front::hlo_proto::serialize_with_config;
 use xlac::ir::{Module, Op, Shape};
 
 /// `xla.PrimitiveType` numbers by HLO spelling, from `xla/xla_data.proto`.
@@ -428,7 +428,8 @@ fn every_testdata_model_after_optimization_round_trips() {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let parsed = xlac::ir::hlo_text::parse_module(&text, &path.display().to_string()).unwrap();
+        let parsed =
+            xlac::front::hlo_text::parse_module(&text, &path.display().to_string()).unwrap();
         let Ok(optimized) = optimize(parsed.module, &CompileOptions::default()) else {
             continue;
         };

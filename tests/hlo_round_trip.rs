@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xlac::ir::hlo_text::{module_diff, parse_module, print_module};
+use xlac::front::hlo_text::{module_diff, parse_module, print_module};
 
 fn hlo_files() -> Option<Vec<PathBuf>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use xlac::compiler::{CompileOptions, compile};
 use xlac::eval::host_callback::{HostCallbackHandler, HostCallbacks};
 use xlac::eval::{EvalOptions, evaluate, evaluate_with_handler};
-use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, PrimitiveType, Shape, hlo_text};
+use xlac::front::hlo_text;
+use xlac::ir::{ArrayData, ArrayLiteral, ArrayShape, Literal, PrimitiveType, Shape};
 
 /// The program jax 0.10.2 writes for `pure_callback(lambda x: x * 10, ...)` inside
 /// `jax.debug.print`-style ordering: a token in, a token out, an f32 result used after.

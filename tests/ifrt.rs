@@ -7,12 +7,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use xlac::front::hlo_text::parse_module;
 use xlac::ifrt::{
     Array, Client, IfrtError, IndexDomain, Mesh, PartitionDim, PartitionSpec, Sharding, StepKind,
 };
 use xlac::io::npz::read_npz;
 use xlac::ir::ArrayLiteral;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::sharding::HloSharding;
 use xlac::pspec;
 
@@ -408,7 +408,7 @@ fn execute_keeps_parameters_on_devices_and_the_losses_equal_jax() {
 #[test]
 fn the_stablehlo_export_trains_the_same() {
     let text = std::fs::read_to_string(dir().join("dp_step.mlir")).unwrap();
-    let module = xlac::ir::stablehlo::parse_module(&text, "dp_step.mlir")
+    let module = xlac::front::stablehlo::parse_module(&text, "dp_step.mlir")
         .unwrap()
         .module;
     let data = npz("dp_step.npz");

@@ -6,7 +6,7 @@
 //! The per-model table: `cargo run --release --example kernel_table`.
 
 use xlac::compiler::{CompileOptions, optimize};
-use xlac::ir::hlo_text::parse_module;
+use xlac::front::hlo_text::parse_module;
 use xlac::ir::kernel_ops::kernel_count;
 use xlac::testdata::model_dirs;
 

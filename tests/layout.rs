@@ -8,8 +8,8 @@ use std::process::Command;
 
 use xlac::compiler::{CompileOptions, optimize};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayLiteral, Layout, Literal, Module};
 use xlac::layout::BufferAssignment;
 use xlac::layout::buffer_check::check_buffer_assignment;

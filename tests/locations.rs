@@ -17,7 +17,7 @@ const PROGRAMS: [&str; 5] = ["nested", "multi", "loops", "mlp", "cond"];
 fn from_text(name: &str) -> Module {
     let path = format!("{DIR}/{name}.mlir");
     let text = std::fs::read_to_string(&path).unwrap();
-    xlac::ir::stablehlo::parse_module(&text, &path)
+    xlac::front::stablehlo::parse_module(&text, &path)
         .unwrap()
         .module
 }
@@ -25,7 +25,7 @@ fn from_text(name: &str) -> Module {
 fn from_bytes(name: &str) -> Module {
     let path = format!("{DIR}/{name}.mlirbc");
     let bytes = std::fs::read(&path).unwrap();
-    xlac::ir::stablehlo::bytecode::parse_module(&bytes, &path)
+    xlac::front::stablehlo::bytecode::parse_module(&bytes, &path)
         .unwrap()
         .module
 }
@@ -33,7 +33,7 @@ fn from_bytes(name: &str) -> Module {
 fn from_xla(name: &str) -> Module {
     let path = format!("{DIR}/{name}.xla.txt");
     let text = std::fs::read_to_string(&path).unwrap();
-    xlac::ir::hlo_text::parse_module(&text, &path)
+    xlac::front::hlo_text::parse_module(&text, &path)
         .unwrap()
         .module
 }
@@ -132,8 +132,8 @@ fn text_and_bytecode_convert_to_the_same_hlo_with_metadata() {
         let (t, b) = (from_text(name), from_bytes(name));
         assert!(t.stack_frames.is_some(), "{name}: no stack frames");
         assert_eq!(
-            xlac::ir::hlo_text::print_module(&t),
-            xlac::ir::hlo_text::print_module(&b),
+            xlac::front::hlo_text::print_module(&t),
+            xlac::front::hlo_text::print_module(&b),
             "{name}"
         );
     }
@@ -142,7 +142,7 @@ fn text_and_bytecode_convert_to_the_same_hlo_with_metadata() {
 #[test]
 fn programs_without_debug_info_get_no_metadata() {
     let text = std::fs::read_to_string("testdata/bytecode/programs/softmax.mlir").unwrap();
-    let m = xlac::ir::stablehlo::parse_module(&text, "softmax.mlir")
+    let m = xlac::front::stablehlo::parse_module(&text, "softmax.mlir")
         .unwrap()
         .module;
     assert!(m.stack_frames.is_none());

@@ -22,8 +22,8 @@ use xlac::compiler::{
     DeviceBackend, DeviceRunError, DeviceRunOptions, load_on_devices, run_on_devices,
 };
 use xlac::eval::compare::{Tolerance, compare_arrays};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayLiteral, Literal, Module};
 use xlac::runtime::buffers::literal_bytes;
 use xlac::runtime::collectives::mpi::MpiWorld;

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use xlac::compiler::{CompileOptions, compile};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayData, ArrayLiteral, Literal, Module};
 
 fn cases() -> Vec<PathBuf> {

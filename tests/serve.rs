@@ -17,9 +17,9 @@ use xlac::distributed::{
     Controller, ControllerError, ErrorKind, Request, Response, ServeOptions, Token, Transport,
     Worker, WorkerLog,
 };
+use xlac::front::hlo_text::parse_module;
 use xlac::ifrt::{Client, Sharding};
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{ArrayLiteral, PrimitiveType};
 
 const SECRET: &[u8] = b"a shared secret of 32 bytes.....";

@@ -13,10 +13,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use xlac::distributed::{Controller, RemoteArray, Token};
+use xlac::front::hlo_text::parse_module;
 use xlac::ifrt::{Client, Mesh, Sharding};
 use xlac::io::npz::read_npz;
 use xlac::ir::ArrayLiteral;
-use xlac::ir::hlo_text::parse_module;
 use xlac::pspec;
 
 const SECRET: &str = "the four workers' shared secret";

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use xlac::eval::compare::{Tolerance, compare_arrays};
+use xlac::front::hlo_text::parse_module;
 use xlac::io::npz::read_npz;
-use xlac::ir::hlo_text::parse_module;
 use xlac::ir::{Module, OpCategory, Opcode};
 use xlac::pipeline::{Pipeline, PipelineContext};
 use xlac::spmd::{DecisionLog, SpmdOptions, spmd_pipeline};

@@ -16,10 +16,11 @@ use std::sync::Mutex;
 use xlac::compiler::{CompileOptions, compile};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::eval::{EvalOptions, evaluate};
+use xlac::front::{hlo_text, stablehlo};
 use xlac::io::arguments::{bind_arguments, entry_parameters};
 use xlac::io::npz::{NamedArray, read_npz};
 use xlac::ir::verifier::verify;
-use xlac::ir::{Literal, Module, hlo_text, stablehlo};
+use xlac::ir::{Literal, Module};
 
 /// One way to run a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

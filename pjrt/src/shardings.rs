@@ -7,7 +7,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use xlac::ir::hlo_proto::op_sharding_bytes;
+use xlac::front::hlo_proto::op_sharding_bytes;
 use xlac::ir::sharding::HloSharding;
 
 use crate::error::guard;

@@ -59,7 +59,7 @@ ENTRY e {
 "#;
 
 fn interpreter(text: &str, arg: &ArrayLiteral) -> Vec<ArrayLiteral> {
-    let module = xlac::ir::hlo_text::parse_module(text, "step.hlo")
+    let module = xlac::front::hlo_text::parse_module(text, "step.hlo")
         .unwrap()
         .module;
     let result = evaluate(

@@ -30,7 +30,7 @@ fn inputs(name: &str) -> Vec<ArrayLiteral> {
 
 fn interpreter(text: &str, args: &[ArrayLiteral]) -> Vec<ArrayLiteral> {
     // As `xlac run --backend interpreter`: the interpreter runs the optimized module.
-    let module = xlac::ir::stablehlo::parse_module(text, "model.mlir")
+    let module = xlac::front::stablehlo::parse_module(text, "model.mlir")
         .unwrap()
         .module;
     let module = xlac::compiler::optimize(module, &Default::default())

@@ -142,7 +142,7 @@ fn a_partitioned_program_runs_on_every_device() {
     let client = p.client(&[("devices", "4")]).unwrap();
     let list = devices(&p, client);
     let global: Vec<f32> = (0..8).map(|i| i as f32 * 0.5 - 1.0).collect();
-    let module = xlac::ir::hlo_text::parse_module(SHARDED_SUM, "sharded_sum.hlo")
+    let module = xlac::front::hlo_text::parse_module(SHARDED_SUM, "sharded_sum.hlo")
         .unwrap()
         .module;
     let want = evaluate(

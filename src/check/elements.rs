@@ -4,11 +4,11 @@
 //!
 //! Element types the interpreter stores raw (one byte per element: `s2`, `u4`, the f8, f6
 //! and f4 families) are decoded here; the narrow float encodings (the conformance README
-//! §6.3) are the parser's, `ir::hlo_text::minifloat`.
+//! §6.3) are the parser's, `front::hlo_text::minifloat`.
 
 use half::{bf16, f16};
 
-use crate::ir::hlo_text::minifloat::MiniFloat;
+use crate::front::hlo_text::minifloat::MiniFloat;
 use crate::ir::{ArrayData, ArrayLiteral};
 
 /// One float element: its value and its bit pattern.

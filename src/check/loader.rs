@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{ErrorKind, Module};
 
 /// Why a case could not be loaded.
@@ -46,8 +46,8 @@ impl LoadError {
     }
 }
 
-impl From<crate::ir::hlo_text::ParseError> for LoadError {
-    fn from(e: crate::ir::hlo_text::ParseError) -> LoadError {
+impl From<crate::front::hlo_text::ParseError> for LoadError {
+    fn from(e: crate::front::hlo_text::ParseError) -> LoadError {
         LoadError::new(e.kind, e.to_string())
     }
 }
@@ -65,7 +65,7 @@ pub type Loader = fn(&str, &str, usize) -> Result<Module, LoadError>;
 /// The StableHLO loader.
 pub fn stablehlo(text: &str, file: &str, line_offset: usize) -> Result<Module, LoadError> {
     let line_offset = u32::try_from(line_offset).unwrap_or(u32::MAX);
-    let module = crate::ir::stablehlo::parse_chunk(text, file, line_offset)?;
+    let module = crate::front::stablehlo::parse_chunk(text, file, line_offset)?;
     verified(module, file)
 }
 

@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use super::{ConvertArgs, ConvertTo, Failure, model};
-use crate::ir::stablehlo::bytecode;
+use crate::front::stablehlo::bytecode;
 
 /// Runs `xlac convert`.
 pub fn convert(args: &ConvertArgs) -> Result<(), Failure> {

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use super::Failure;
-use crate::ir::hlo_text::parse_module;
-use crate::ir::stablehlo::bytecode;
+use crate::front::hlo_text::parse_module;
+use crate::front::stablehlo::bytecode;
 use crate::ir::{Module, verifier};
 
 /// What a model file holds, decided by its first token (design.md §4: "told apart by
@@ -68,7 +68,7 @@ pub fn load(path: &Path, quiet: bool) -> Result<LoadedModel, Failure> {
     };
     let parsed = match format {
         ModelFormat::HloText => parse_module(&text, &file),
-        ModelFormat::StableHlo => crate::ir::stablehlo::parse_module(&text, &file),
+        ModelFormat::StableHlo => crate::front::stablehlo::parse_module(&text, &file),
     }
     .map_err(|e| Failure::error(e.to_string()))?;
     let stablehlo = (format == ModelFormat::StableHlo).then_some(text);
@@ -83,7 +83,7 @@ fn load_bytecode(bytes: &[u8], file: String, quiet: bool) -> Result<LoadedModel,
     let text = bytecode::to_text(bytes, &ast)
         .map_err(|e| Failure::error(bytecode::located(&file, e).to_string()))?;
     let module = bytecode::to_module(&ast, &file).map_err(|e| Failure::error(e.to_string()))?;
-    let parsed = crate::ir::hlo_text::ParsedModule {
+    let parsed = crate::front::hlo_text::ParsedModule {
         module,
         warnings: Vec::new(),
     };
@@ -92,7 +92,7 @@ fn load_bytecode(bytes: &[u8], file: String, quiet: bool) -> Result<LoadedModel,
 
 /// Prints warnings and verifies.
 fn finish(
-    parsed: crate::ir::hlo_text::ParsedModule,
+    parsed: crate::front::hlo_text::ParsedModule,
     file: String,
     stablehlo: Option<String>,
     quiet: bool,

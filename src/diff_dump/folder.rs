@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::DiffDumpError;
 use super::passes::{PassFile, count_instructions, parse_pass_file_name};
+use crate::front::hlo_text::parse_module;
 use crate::ir::Module;
-use crate::ir::hlo_text::parse_module;
 
 /// Files larger than this are refused: a dump file is a module's text, and 256 MiB is far
 /// beyond any real one (XLA elides large constants in dumps).

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::ir::hlo_text::shape_with_layout;
+use crate::front::hlo_text::shape_with_layout;
 use crate::ir::{ComputationId, InstrId, Metadata, Module, Op, Opcode};
 
 /// Opcodes of entry instructions that launch nothing.

@@ -27,7 +27,7 @@ use std::collections::{BTreeSet, HashMap};
 pub use folder::{Dump, read_dump};
 use mapping::{Landing, Side};
 
-use crate::ir::hlo_text::shape_with_layout;
+use crate::front::hlo_text::shape_with_layout;
 use crate::ir::{ComputationId, InstrId, Module, Op, Opcode};
 
 /// Why a comparison could not be made.

@@ -23,7 +23,7 @@
 
 use half::f16;
 
-use crate::ir::hlo_text::minifloat::MiniFloat;
+use crate::front::hlo_text::minifloat::MiniFloat;
 use crate::ir::{ArrayData, PrimitiveType};
 
 /// True for the narrow float formats the evaluator computes with.

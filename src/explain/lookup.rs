@@ -181,7 +181,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     const HLO: &str = r#"HloModule m
 

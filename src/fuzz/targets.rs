@@ -11,7 +11,7 @@ pub fn hlo_text(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(parsed) = crate::ir::hlo_text::parse_module(text, "fuzz.hlo") {
+    if let Ok(parsed) = crate::front::hlo_text::parse_module(text, "fuzz.hlo") {
         let _ = verifier::verify(&parsed.module);
         // The printer must handle whatever the parser accepted.
         let _ = parsed.module.to_string();
@@ -23,7 +23,7 @@ pub fn stablehlo_text(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(parsed) = crate::ir::stablehlo::parse_module(text, "fuzz.mlir") {
+    if let Ok(parsed) = crate::front::stablehlo::parse_module(text, "fuzz.mlir") {
         let _ = verifier::verify(&parsed.module);
         // Metadata and stack frames made from locations must print.
         let _ = parsed.module.to_string();
@@ -33,12 +33,12 @@ pub fn stablehlo_text(data: &[u8]) {
 /// A StableHLO portable artifact (MLIR bytecode): read, print as text, convert to HLO,
 /// then verify.
 pub fn bytecode(data: &[u8]) {
-    let Ok(ast) = crate::ir::stablehlo::bytecode::read(data) else {
+    let Ok(ast) = crate::front::stablehlo::bytecode::read(data) else {
         return;
     };
     // The printer must handle whatever the reader accepted.
-    let _ = crate::ir::stablehlo::bytecode::to_text(data, &ast);
-    if let Ok(module) = crate::ir::stablehlo::bytecode::to_module(&ast, "fuzz.mlirbc") {
+    let _ = crate::front::stablehlo::bytecode::to_text(data, &ast);
+    if let Ok(module) = crate::front::stablehlo::bytecode::to_module(&ast, "fuzz.mlirbc") {
         let _ = verifier::verify(&module);
         let _ = module.to_string();
     }
@@ -135,12 +135,12 @@ pub fn parse_and_verify(data: &[u8]) -> Option<Module> {
     let text = std::str::from_utf8(data).ok()?;
     let module = match crate::cli::detect_model_format(text).ok()? {
         crate::cli::ModelFormat::HloText => {
-            crate::ir::hlo_text::parse_module(text, "fuzz.hlo")
+            crate::front::hlo_text::parse_module(text, "fuzz.hlo")
                 .ok()?
                 .module
         }
         crate::cli::ModelFormat::StableHlo => {
-            crate::ir::stablehlo::parse_module(text, "fuzz.mlir")
+            crate::front::stablehlo::parse_module(text, "fuzz.mlir")
                 .ok()?
                 .module
         }

@@ -246,7 +246,7 @@ pub fn fma_f64(a: f64, b: f64, c: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     fn fused(body: &str) -> (Computation, Contractions) {
         let text = format!(

@@ -51,13 +51,10 @@ pub use sharding::HloSharding;
 pub mod denormal_mode;
 pub mod fp_contraction;
 /// HLO modules as XLA's `HloModuleProto` (the PJRT plugin's optimized program).
-pub mod hlo_proto;
-pub mod hlo_text;
 pub mod kernel_ops;
 pub mod provenance;
 pub mod replica_groups;
 pub mod shape_inference;
 pub mod size;
 /// StableHLO (MLIR text) ingestion: parser, conversion to HLO, CHLO decompositions.
-pub mod stablehlo;
 pub mod verifier;

@@ -231,7 +231,7 @@ impl Shape {
 
 /// XLA's `ShapeUtil::HumanString`: the shape without layouts, as error messages print it
 /// (`f32[4,8]`, `(f32[4], s32[])`, `f32[<=10]`). HLO text with layouts is printed by
-/// `ir::hlo_text`.
+/// `front::hlo_text`.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

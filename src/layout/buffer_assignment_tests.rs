@@ -4,8 +4,8 @@
 
 use super::buffer_assignment::{ALIGNMENT, AllocationKind, BufferAssignment, Slice};
 use super::buffer_check::check_buffer_assignment;
+use crate::front::hlo_text::parse_module;
 use crate::ir::Module;
-use crate::ir::hlo_text::parse_module;
 
 fn parse(text: &str) -> Module {
     parse_module(text, "test.hlo").expect("parses").module

@@ -291,7 +291,7 @@ pub fn is_valid_schedule(comp: &Computation, order: &[InstrId]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     /// Two independent chains: a = big(x) -> small; b = big(y) -> small; the given order
     /// computes both big values first (both live at once); a good schedule finishes one

@@ -143,7 +143,7 @@ fn with_type(shape: &Shape, to: PrimitiveType) -> Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     const HLO: &str = r#"
 HloModule m, num_partitions=2

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::{Pass, PassError};
-use crate::ir::hlo_text::literals_identical;
+use crate::front::hlo_text::literals_identical;
 use crate::ir::{ComputationId, InstrId, Instruction, Module, Op, Opcode, Shape};
 
 /// Constants with more elements than this are not compared.

@@ -137,7 +137,7 @@ impl DumpWriter {
         let (suffix, description) = match what {
             Artifact::StableHlo => (
                 "stablehlo.mlir".to_string(),
-                if text.starts_with(crate::ir::stablehlo::bytecode::TEXT_HEADER) {
+                if text.starts_with(crate::front::stablehlo::bytecode::TEXT_HEADER) {
                     "the StableHLO portable artifact given (MLIR bytecode), printed as text; its first line names the producer and bytecode version".to_string()
                 } else {
                     "the StableHLO input as given".to_string()

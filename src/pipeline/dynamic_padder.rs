@@ -75,7 +75,7 @@ impl Pass for DynamicPadder {
 mod tests {
     use super::*;
     use crate::eval::{EvalOptions, evaluate};
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     const HLO: &str = r#"
 HloModule m

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use super::PassError;
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{ComputationId, InstrId, Module, Op};
 
 /// Parses `text` (a whole `HloModule`) and adds all its computations to `module`, right

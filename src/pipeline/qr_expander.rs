@@ -97,7 +97,7 @@ fn column_major(rank: usize) -> Layout {
 mod tests {
     use super::*;
     use crate::eval::{EvalOptions, evaluate};
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
     use crate::ir::{ArrayLiteral, Literal};
 
     /// What jax 0.10.2 lowers `jnp.linalg.qr` to for a platform without LAPACK.

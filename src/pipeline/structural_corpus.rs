@@ -15,8 +15,8 @@ use super::flatten_call_graph::FlattenCallGraph;
 use super::tuple_simplifier::TupleSimplifier;
 use super::while_loop_simplifier::WhileLoopSimplifier;
 use super::{Pipeline, PipelineContext};
+use crate::front::hlo_text::parse_module;
 use crate::ir::Module;
-use crate::ir::hlo_text::parse_module;
 use crate::testdata::{check_against_expected, model_dirs};
 
 /// The structural passes in the order recommended for `cpu.rs`.

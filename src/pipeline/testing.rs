@@ -13,9 +13,9 @@
 use super::Pass;
 use crate::eval::compare::{Tolerance, compare_arrays};
 use crate::eval::{EvalOptions, evaluate};
+use crate::front::hlo_text::parse_module;
 use crate::io::random_inputs::random_literal;
 use crate::ir::Module;
-use crate::ir::hlo_text::parse_module;
 use crate::ir::verifier::verify;
 
 /// Parses and verifies HLO text, panicking with the errors (test input must be valid).

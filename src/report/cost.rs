@@ -158,7 +158,7 @@ fn is_transcendental(op: Opcode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     #[test]
     fn counts_a_dot_and_an_elementwise_fusion_by_hand() {

@@ -8,8 +8,8 @@ use crate::codegen::{CodegenOptions, compile_kernels};
 use crate::compiler::thunk_emitter::emit_executable;
 use crate::eval::compare::{Tolerance, compare_arrays};
 use crate::eval::evaluate;
+use crate::front::hlo_text::parse_module;
 use crate::io::arguments::{bind_arguments, entry_parameters};
-use crate::ir::hlo_text::parse_module;
 
 /// `hlo` parsed, verified and built on the simplest plan with its kernels compiled.
 pub(super) fn build(hlo: &str) -> (Module, Executable) {

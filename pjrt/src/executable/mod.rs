@@ -486,7 +486,7 @@ fn optimized_program(
         parameters: parameters.iter().map(row_major).collect(),
         result: row_major(module.result_shape()),
     };
-    xlac::ir::hlo_proto::serialize_with_config(module, Some(&boundary)).map_err(|e| {
+    xlac::front::hlo_proto::serialize_with_config(module, Some(&boundary)).map_err(|e| {
         format!(
             "error: {}: the optimized program cannot be written as an HloModuleProto: {e}",
             module.name
@@ -510,7 +510,7 @@ fn sharded_program(
         [one] if !matches!(module.result_shape(), Shape::Tuple(_)) => one.clone(),
         all => HloSharding::Tuple(all.to_vec()),
     };
-    xlac::ir::hlo_proto::serialize_partitioned(
+    xlac::front::hlo_proto::serialize_partitioned(
         module,
         &boundary,
         &sharded.parameter_shardings,

@@ -69,7 +69,7 @@ pub fn read_program(code: &[u8], format: &str) -> Result<Program> {
     match first_word.as_str() {
         "HloModule" => {
             let file = "program.hlo";
-            let parsed = xlac::ir::hlo_text::parse_module(text, file)
+            let parsed = xlac::front::hlo_text::parse_module(text, file)
                 .map_err(|e| Error::invalid(format!("error: {e}")))?;
             Ok(Program {
                 module: verified(parsed.module, file)?,
@@ -81,7 +81,7 @@ pub fn read_program(code: &[u8], format: &str) -> Result<Program> {
         )),
         _ => {
             let file = "program.mlir";
-            let parsed = xlac::ir::stablehlo::parse_module(text, file)
+            let parsed = xlac::front::stablehlo::parse_module(text, file)
                 .map_err(|e| Error::invalid(format!("error: {e}")))?;
             Ok(Program {
                 module: verified(parsed.module, file)?,
@@ -106,7 +106,7 @@ fn skip_comments(mut text: &str) -> &str {
 /// the text parser's op tree, converted and verified. The dump keeps it printed as
 /// StableHLO text after a line naming its producer, as `xlac run --dump-to` does.
 fn read_bytecode(code: &[u8]) -> Result<Program> {
-    use xlac::ir::stablehlo::bytecode;
+    use xlac::front::stablehlo::bytecode;
     let file = "program.mlirbc";
     let broken = |e| Error::invalid(format!("error: {}", bytecode::located(file, e)));
     let ast = bytecode::read(code).map_err(broken)?;

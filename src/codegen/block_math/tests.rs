@@ -174,7 +174,7 @@ ENTRY main {{
   ROOT f = f32[{n}]{{0}} fusion(a), kind=kLoop, calls=fused
 }}"
     );
-    let module = crate::ir::hlo_text::parse_module(&text, "test")
+    let module = crate::front::hlo_text::parse_module(&text, "test")
         .unwrap()
         .module;
     let kernels = compile_kernels(

@@ -326,7 +326,9 @@ fn tiled_case(params: &[String], result: &str, body: &str) -> String {
 
 /// The CLIF (before optimization) of the kernel compiled from `text`.
 fn kernel_clif(text: &str) -> String {
-    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let module = crate::front::hlo_text::parse_module(text, "t")
+        .unwrap()
+        .module;
     let options = crate::codegen::CodegenOptions {
         keep_artifacts: true,
         ..Default::default()

@@ -6,7 +6,9 @@ use crate::codegen::KernelArtifacts;
 
 /// The dump texts of the first kernel compiled from HLO `text`.
 fn kernel_artifacts(text: &str, block_math: bool) -> KernelArtifacts {
-    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let module = crate::front::hlo_text::parse_module(text, "t")
+        .unwrap()
+        .module;
     let options = crate::codegen::CodegenOptions {
         keep_artifacts: true,
         block_math,
@@ -190,7 +192,7 @@ fn measure_elementwise_add() {
     let text = format!(
         "HloModule m\n\nfused {{\n  p0 = f32[4096,1024]{{1,0}} parameter(0)\n  p1 = f32[4096,1024]{{1,0}} parameter(1)\n  ROOT r = f32[4096,1024]{{1,0}} add(p0, p1)\n}}\n\nENTRY main {{\n  a0 = f32[4096,1024]{{1,0}} parameter(0)\n  a1 = f32[4096,1024]{{1,0}} parameter(1)\n  ROOT f = f32[4096,1024]{{1,0}} fusion(a0, a1), kind=kLoop, calls=fused\n}}\n"
     );
-    let module = crate::ir::hlo_text::parse_module(&text, "t")
+    let module = crate::front::hlo_text::parse_module(&text, "t")
         .unwrap()
         .module;
     let set = crate::codegen::compile_kernels(&module, &Default::default()).unwrap();
@@ -582,7 +584,9 @@ ENTRY e {
     if crate::codegen::isa::host_contracts_fma() {
         assert!(clif.contains(" fma ") && !clif.contains(" fmul "), "{clif}");
     }
-    let module = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let module = crate::front::hlo_text::parse_module(text, "t")
+        .unwrap()
+        .module;
     let options = crate::codegen::CodegenOptions {
         keep_artifacts: true,
         block_math: true,
@@ -782,7 +786,9 @@ ENTRY main {
     for seed in 0..3 {
         check_hlo_close(text, 4600 + seed);
     }
-    let m = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let m = crate::front::hlo_text::parse_module(text, "t")
+        .unwrap()
+        .module;
     let entry = m.computation(m.entry);
     let options = crate::codegen::plan::PlanOptions {
         vector_loops: true,

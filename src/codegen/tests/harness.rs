@@ -144,7 +144,7 @@ pub fn check_hlo_close(text: &str, seed: u64) {
 }
 
 fn check(text: &str, seed: u64, given: &[Option<Literal>], specials: bool, rtol: Option<f64>) {
-    let module = crate::ir::hlo_text::parse_module(text, "test")
+    let module = crate::front::hlo_text::parse_module(text, "test")
         .unwrap_or_else(|e| panic!("parse error: {e:?}\n{text}"))
         .module;
     let entry = module.entry_computation();

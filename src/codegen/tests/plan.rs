@@ -14,7 +14,9 @@ const OPTIONS: PlanOptions = PlanOptions {
 
 /// The plan of the entry root fusion of `text` under `options`.
 fn plan_of(text: &str, options: PlanOptions) -> KernelPlan {
-    let m = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let m = crate::front::hlo_text::parse_module(text, "t")
+        .unwrap()
+        .module;
     let entry = m.computation(m.entry);
     let fusion = entry.root_instr();
     assert!(matches!(fusion.op, Op::Fusion { .. }), "{text}");

@@ -38,7 +38,9 @@ fn module(params: &[&str], body: &str, root: &str) -> String {
 /// Runs the differential check and asserts the kernel took `path`.
 fn check(text: &str, seed: u64, path: Path) {
     check_hlo(text, seed);
-    let m = crate::ir::hlo_text::parse_module(text, "t").unwrap().module;
+    let m = crate::front::hlo_text::parse_module(text, "t")
+        .unwrap()
+        .module;
     let kernels = compile_kernels(
         &m,
         &CodegenOptions {

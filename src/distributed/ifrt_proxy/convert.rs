@@ -450,7 +450,7 @@ pub fn hlo_sharding(op: &OpSharding, depth: usize) -> Result<HloSharding, ProxyE
 }
 
 /// xlac's sharding as XLA's `OpSharding` (the optimized-program writer's conversion).
-pub use crate::ir::hlo_proto::op_sharding;
+pub use crate::front::hlo_proto::op_sharding;
 
 /// Where each element of a row-major walk over `dims` sits in a host buffer laid out with
 /// `strides` (IFRT proxy's minimal memory region: every stride of a dimension longer than 1
@@ -589,7 +589,7 @@ pub fn literal_to_bytes(
 
 /// The module of a serialized `xla::ifrt::XlaProgram` (a StableHLO portable artifact).
 pub fn program(p: Option<&Serialized>) -> Result<Module, ProxyError> {
-    use crate::ir::stablehlo::bytecode;
+    use crate::front::stablehlo::bytecode;
     let p = p.ok_or_else(|| ProxyError::invalid("a compile request with no program"))?;
     if p.type_name != "xla::ifrt::XlaProgram" {
         return Err(ProxyError::unimplemented(format!(

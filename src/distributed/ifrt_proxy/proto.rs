@@ -6,7 +6,7 @@
 //! written, which a protobuf reader on either side takes as unset. Enums are `i32` fields
 //! holding XLA's numbers.
 //!
-//! Derived by hand (no protoc, no build script), as `crate::ir::hlo_proto` is: the files
+//! Derived by hand (no protoc, no build script), as `crate::front::hlo_proto` is: the files
 //! import a dozen others for fields xlac never touches.
 //!
 //! This file holds the `IfrtRequest`/`IfrtResponse` envelopes; the messages they carry are

@@ -22,7 +22,7 @@ pub(super) fn compile(
     options: &ServeOptions,
 ) -> Result<LoadedProgram, Refusal> {
     let failed = |m: String| Refusal::new(ErrorKind::Failed, m);
-    let parsed = crate::ir::hlo_text::parse_module(program, "<program>")
+    let parsed = crate::front::hlo_text::parse_module(program, "<program>")
         .map_err(|e| failed(e.to_string()))?;
     let module = parsed.module;
     crate::ir::verifier::verify(&module).map_err(|errors| {

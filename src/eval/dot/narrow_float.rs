@@ -6,7 +6,7 @@
 //! What it is not: the other ops on these formats (only `dot` is routed here).
 
 use super::super::{EvalError, EvalResult};
-use crate::ir::hlo_text::minifloat::MiniFloat;
+use crate::front::hlo_text::minifloat::MiniFloat;
 use crate::ir::{ArrayData, ArrayLiteral, ArrayShape, DotDimensionNumbers, Literal, Shape};
 
 /// `dot` with a narrow-float result, or `None` when the result type is not one.

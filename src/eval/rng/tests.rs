@@ -455,7 +455,7 @@ fn rng_matches_xla_cpu_given_its_key() {
     let cases = xla_rng_cases();
     assert_eq!(cases.len(), 11);
     for case in &cases {
-        let m = crate::ir::hlo_text::parse_module(&case.hlo(), "rng.hlo")
+        let m = crate::front::hlo_text::parse_module(&case.hlo(), "rng.hlo")
             .unwrap()
             .module;
         let options = EvalOptions {

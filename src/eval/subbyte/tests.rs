@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::eval::{EvalOptions, evaluate};
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 
 /// Runs an entry computation with body `body` (its root named `ROOT r`).
 fn run(body: &str) -> Result<Literal, String> {

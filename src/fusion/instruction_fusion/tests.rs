@@ -840,7 +840,7 @@ ENTRY main {{
         }]
     );
     let (mut pass, log) = fusion();
-    let mut module = crate::ir::hlo_text::parse_module(&text(4), "t")
+    let mut module = crate::front::hlo_text::parse_module(&text(4), "t")
         .unwrap()
         .module;
     assert!(crate::pipeline::Pass::run(&mut pass, &mut module).unwrap());

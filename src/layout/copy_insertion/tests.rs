@@ -3,7 +3,7 @@
 //! symbolic checker (`buffer_check`) with the schedule the scheduler picks.
 
 use super::CopyInsertion;
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{Module, Opcode};
 use crate::layout::buffer_assignment::BufferAssignment;
 use crate::layout::buffer_check::check_buffer_assignment;

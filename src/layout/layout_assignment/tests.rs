@@ -3,7 +3,7 @@
 
 use super::LayoutAssignment;
 use crate::eval::{EvalOptions, evaluate};
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{ArrayLiteral, Layout, Literal, Module, Opcode};
 use crate::pipeline::Pass;
 

@@ -97,7 +97,7 @@ fn no_elements_leave_the_state_unchanged() {
     ] {
         for out in ["u32[0]{0}", "u8[3,0]{1,0}", "u64[0,2]{1,0}"] {
             check(algorithm, state, out);
-            let m = crate::ir::hlo_text::parse_module(&module(algorithm, state, out), "t.hlo")
+            let m = crate::front::hlo_text::parse_module(&module(algorithm, state, out), "t.hlo")
                 .unwrap()
                 .module;
             let mut m2 = m.clone();

@@ -3,7 +3,7 @@
 //! StableHLO conformance files (`stablehlo-interpret/<op>.mlir`), named per test.
 
 use crate::eval::{EvalOptions, Evaluator};
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{ArrayLiteral, Literal};
 
 /// Parses and runs `text`; returns the elements of the result tuple.

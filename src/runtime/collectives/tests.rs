@@ -5,7 +5,7 @@
 use super::static_check::check_collectives;
 use super::*;
 use crate::compiler::{DeviceBackend, DeviceRunOptions, run_on_devices};
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{ArrayLiteral, Literal, Module};
 
 const ADD: &str =

@@ -611,7 +611,7 @@ ENTRY main {
 
 #[test]
 fn an_unknown_custom_call_is_refused_at_compile_time() {
-    let module = crate::ir::hlo_text::parse_module(
+    let module = crate::front::hlo_text::parse_module(
         "HloModule m
 ENTRY main {
   a = f32[2]{0} parameter(0)

@@ -4,7 +4,7 @@
 use super::*;
 use crate::codegen::{CodegenOptions, compile_kernels};
 use crate::compiler::{CompileOptions, optimize};
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 
 fn kernels_of(text: &str) -> (Module, KernelSet) {
     let module = parse_module(text, "test.hlo").expect("parses").module;

@@ -661,7 +661,7 @@ impl<'m> Emitter<'m, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::{RowChunks, plan};
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     /// Which reduces take this emitter (the outputs are checked against the interpreter in
     /// `codegen/tests/reduce.rs`).

@@ -130,7 +130,7 @@ impl<'m> Emitter<'m, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::vector_window_type;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     fn planned(input: &str, result: &str, window: &str) -> bool {
         let text = format!(

@@ -220,7 +220,7 @@ impl<'m> Emitter<'m, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::tiled_space;
-    use crate::ir::hlo_text::parse_module;
+    use crate::front::hlo_text::parse_module;
 
     fn space(body: &str, result: &str) -> Option<(usize, usize, u64)> {
         let text = format!("HloModule m\n\nENTRY main {{\n{body}  ROOT r = {result}\n}}\n");

@@ -183,7 +183,7 @@ pub struct HloShardingProto {
 }
 
 /// `xla.OpSharding`: the message the optimized-program writer uses.
-pub use crate::ir::hlo_proto::messages::OpSharding;
+pub use crate::front::hlo_proto::messages::OpSharding;
 
 /// `xla.ifrt.XlaCompileOptionsProto`.
 #[derive(Clone, PartialEq, prost::Message)]

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::front::hlo_text::parse_module;
 use crate::ir::Module;
-use crate::ir::hlo_text::parse_module;
 use crate::ir::verifier::verify;
 use crate::pipeline::Pass;
 use crate::pipeline::algsimp::AlgebraicSimplifier;

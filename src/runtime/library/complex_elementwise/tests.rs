@@ -148,7 +148,7 @@ ENTRY main {
   ROOT t = (c64[3,5]{1,0}, f32[3,5]{1,0}, f64[3,5]{1,0}) tuple(n, r, d)
 }
 ";
-    let module = crate::ir::hlo_text::parse_module(hlo, "t.hlo")
+    let module = crate::front::hlo_text::parse_module(hlo, "t.hlo")
         .unwrap()
         .module;
     let mut args = crate::runtime::tests::random_args(&module, 3);

@@ -215,8 +215,8 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use crate::eval::compare::Tolerance;
+    use crate::front::hlo_text::parse_module;
     use crate::ir::PrimitiveType::F32;
-    use crate::ir::hlo_text::parse_module;
     use crate::runtime::tests::{assert_matches_interpreter, build, random_args};
 
     /// One NHWC f32 convolution (the fast path's layout), run by the runtime and by the

@@ -3,7 +3,7 @@
 
 use crate::eval::rng_golden::{bits_as_u64, xla_rng_cases};
 use crate::eval::{EvalOptions, evaluate};
-use crate::ir::hlo_text::parse_module;
+use crate::front::hlo_text::parse_module;
 use crate::ir::{ArrayLiteral, Literal};
 use crate::runtime::tests::build;
 
