@@ -11,13 +11,13 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use xlac::check::collective_order::check_collectives;
 use xlac::compiler::{DeviceBackend, DeviceRunError, DeviceRunOptions, run_on_devices};
 use xlac::eval::compare::{Tolerance, compare_arrays};
 use xlac::front::hlo_text::parse_module;
 use xlac::io::npz::read_npz;
 use xlac::ir::{ArrayLiteral, Literal, Module};
 use xlac::runtime::collectives::report::Cause;
-use xlac::runtime::collectives::static_check::check_collectives;
 use xlac::runtime::collectives::{CollectiveError, DeviceGrid};
 
 struct Fixture {

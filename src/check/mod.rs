@@ -1,4 +1,6 @@
-//! `xlac check`: runs self-checking test files, the way the StableHLO project's
+//! The checkers. `xlac check-collectives` is `collective_order.rs` (the collectives every
+//! device would issue, compared statically). The rest of this module is `xlac check`:
+//! it runs self-checking test files, the way the StableHLO project's
 //! `stablehlo-translate --interpret -split-input-file` does (conformance README §2, §3, §8).
 //!
 //! A file is split into chunks wherever `// -----` occurs (a substring match, as MLIR's
@@ -19,6 +21,7 @@
 //! `interpreter.probe` keeps its values in memory (all `check.expect_serialized_eq` needs)
 //! and, with [`Runner::probe_output_dir`], also writes them as `.npy` files.
 
+pub mod collective_order;
 pub mod elements;
 pub mod expectations;
 pub mod handler;

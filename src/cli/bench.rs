@@ -109,7 +109,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), Failure> {
             let line = format!(
                 "triad {} thread(s), 3 x {} MiB: best {:.2} GB/s (median {:.2})",
                 f.threads,
-                (crate::runtime::triad::DEFAULT_ELEMENTS * 8) >> 20,
+                (super::triad::DEFAULT_ELEMENTS * 8) >> 20,
                 f.best_gbs,
                 f.median_gbs
             );
@@ -179,7 +179,7 @@ const TRIAD_RUNS: usize = 5;
 
 /// The triad on one thread and on every thread of the kernels' pool (one figure when the
 /// pool has one thread).
-fn measure_triads() -> Result<Vec<crate::runtime::triad::TriadFigure>, Failure> {
+fn measure_triads() -> Result<Vec<super::triad::TriadFigure>, Failure> {
     let all = rayon::current_num_threads();
     let mut counts = vec![1];
     if all > 1 {
@@ -188,7 +188,7 @@ fn measure_triads() -> Result<Vec<crate::runtime::triad::TriadFigure>, Failure> 
     counts
         .into_iter()
         .map(|t| {
-            crate::runtime::triad::measure(crate::runtime::triad::DEFAULT_ELEMENTS, t, TRIAD_RUNS)
+            super::triad::measure(super::triad::DEFAULT_ELEMENTS, t, TRIAD_RUNS)
                 .map_err(Failure::error)
         })
         .collect()

@@ -1,14 +1,14 @@
 //! `xlac check-collectives MODEL --partitions N [--replicas R]`: lists, per device, the
 //! collectives the module would issue (walking conditionals on partition-id per device) and
 //! flags sequences that can diverge, before running anything. The engine is
-//! [`crate::runtime::collectives::static_check`]. Exit 0 when no group can diverge
+//! [`crate::check::collective_order`]. Exit 0 when no group can diverge
 //! ("may diverge" findings, which depend on data, are printed but pass), 1 otherwise.
 
 use std::io::Write;
 
 use super::{CheckCollectivesArgs, Failure, model};
+use crate::check::collective_order::{Severity, check_collectives};
 use crate::runtime::collectives::DeviceGrid;
-use crate::runtime::collectives::static_check::{Severity, check_collectives};
 
 /// The most devices a check walks (each device is walked separately).
 const MAX_DEVICES: u64 = 4096;

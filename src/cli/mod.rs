@@ -35,6 +35,7 @@ mod prepare;
 mod refusals;
 mod run;
 pub mod serve;
+mod triad;
 
 pub use args::*;
 pub use model::{ModelFormat, detect_format as detect_model_format};

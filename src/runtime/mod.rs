@@ -31,7 +31,6 @@ pub mod memory;
 pub mod profile;
 pub mod race;
 pub mod thunk;
-pub mod triad;
 pub mod tuning;
 
 #[cfg(test)]

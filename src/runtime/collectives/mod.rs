@@ -41,7 +41,6 @@ pub mod op;
 pub mod reduction;
 pub mod report;
 pub mod run_parallel;
-pub mod static_check;
 pub mod thunk;
 pub mod trace;
 

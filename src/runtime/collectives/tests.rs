@@ -2,8 +2,8 @@
 //! values (the StableHLO spec's examples), on both backends, bit for bit equal; deadlock
 //! and mismatch reports; bad ops; traces; the static checker.
 
-use super::static_check::check_collectives;
 use super::*;
+use crate::check::collective_order::check_collectives;
 use crate::compiler::{DeviceBackend, DeviceRunOptions, run_on_devices};
 use crate::front::hlo_text::parse_module;
 use crate::ir::{ArrayLiteral, Literal, Module};

@@ -11,10 +11,10 @@ use std::collections::HashMap;
 use cranelift_entity::EntityRef;
 use std::fmt::Write as _;
 
-use super::op::{CollectiveKind, CollectiveOp, format_group};
-use super::{DeviceGrid, DeviceId};
 use crate::eval::{DeviceContext, EvalOptions, Evaluator, ProcessGrid, ProcessId};
 use crate::ir::{ComputationId, InstrId, Literal, Module, Op, Opcode};
+use crate::runtime::collectives::op::{CollectiveKind, CollectiveOp, format_group};
+use crate::runtime::collectives::{DeviceGrid, DeviceId};
 
 /// One collective a device issues.
 #[derive(Clone, Debug, PartialEq)]
